@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseQuery } from 'node:querystring';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { systemClock, type AppContext, type Clock } from './context.js';
+import { openDatabase, type Database } from './platform/db/client.js';
+import { migrate } from './platform/db/migrate.js';
+import { authContext } from './platform/http/auth-context.js';
+import { errorBody, registerErrorHandler } from './platform/http/errors.js';
+import { newId, sha256 } from './platform/ids.js';
+import { JobQueue } from './platform/jobs/job-queue.js';
+import { createMailer } from './platform/mail/mailer.js';
+import { EventBus } from './platform/realtime/event-bus.js';
+import { realtimeRoutes, TopicRegistry } from './platform/realtime/realtime.routes.js';
+import type { BlobStore } from './platform/storage/blob-store.js';
+import { blobDownloadRoutes } from './platform/storage/blob-download.routes.js';
+import { createBlobStore } from './platform/storage/index.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { oauthRoutes } from './modules/auth/oauth.routes.js';
+import { flagsRoutes } from './modules/flags/flags.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  /** An open database (tests share one); otherwise opened from config and closed with the app. */
+  database?: Database;
+  blobs?: BlobStore;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server as one Fastify instance; tests inject into it in-process. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'] },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : newId();
+    },
+    // The ultralytics client fires up to 128 parallel image fetches (trace README).
+    ...(config.env === 'production' ? {} : {}),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const ownsDatabase = !opts.database;
+  const database =
+    opts.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'db'),
+      schema: config.databaseSchema,
+    }));
+  if (ownsDatabase) await migrate(database);
+  const blobs = opts.blobs ?? createBlobStore({ s3: config.s3, dataDir: config.dataDir });
+  await blobs.init();
+  const bus = new EventBus(database);
+  await bus.start();
+  const secret = config.sessionSecret ?? persistentSecret(config);
+
+  const ctx = {
+    config,
+    database,
+    db: database.db,
+    blobs,
+    bus,
+    clock: opts.clock ?? systemClock,
+    log: app.log,
+    mailer: createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log }),
+    secret,
+    baseUrl: (origin?: string) => config.publicUrl ?? origin ?? `http://localhost:${config.port}`,
+  } as AppContext;
+  ctx.jobs = new JobQueue(ctx);
+  app.decorate('ctx', ctx);
+  app.decorate('topics', new TopicRegistry());
+  app.addHook('onReady', async () => {
+    if (config.jobsEnabled) await ctx.jobs.start();
+  });
+  app.addHook('onClose', async () => {
+    await ctx.jobs.stop();
+    await bus.stop();
+    if (ownsDatabase) await database.close();
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        mediaSrc: ["'self'", 'blob:'],
+        // The SPA must load inside same-origin frames so it can show /403 there (spec §2).
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    frameguard: { action: 'sameorigin' },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.publicUrl?.startsWith('https://') ? undefined : false,
+  });
+  await app.register(cookie, { secret });
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 * 1024, files: 1, fields: 20 } });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // Apple's sign-in callback posts a form.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
+    done(null, parseQuery(body as string)),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Sightline API', version: config.appVersion, description: 'Self-hosted computer-vision hub. Responses use the `{ data }` envelope.' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' }, session: { type: 'apiKey', in: 'cookie', name: 'sl_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+
+  await app.register(authContext);
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(oauthRoutes);
+  await app.register(usersRoutes);
+  await app.register(apiKeysRoutes);
+  await app.register(flagsRoutes);
+  await app.register(adminRoutes);
+  await app.register(realtimeRoutes);
+  await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
+
+  registerWebApp(app, config.webDist);
+  return app;
+}
+
+/** Serves the built SPA; unknown non-API GETs fall back to index.html (client-side routes). */
+function registerWebApp(app: FastifyInstance, webDist: string) {
+  const index = path.join(webDist, 'index.html');
+  const hasWeb = fs.existsSync(index);
+  if (hasWeb) {
+    void app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const isApi = /^\/(v1|api|api_v1)(\/|$)/.test(req.url) || req.url === '/alive';
+    if (req.method === 'GET' && !isApi && hasWeb) {
+      if (req.url.startsWith('/assets/')) return reply.status(404).send(errorBody('error/not-found', 'Not found', req.id));
+      return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(index));
+    }
+    return reply.status(404).send(errorBody('error/not-found', `Route ${req.method} ${req.url.split('?')[0]} not found`, req.id));
+  });
+}
+
+/** Without SESSION_SECRET a random one is kept in the data folder so sessions survive restarts. */
+function persistentSecret(config: Config): string {
+  const file = path.join(config.dataDir, 'secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    const secret = sha256(`${newId()}${newId()}${Date.now()}`) + newId();
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

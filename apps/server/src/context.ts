@@ -1,0 +1,28 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database, Db } from './platform/db/client.js';
+import type { Mailer } from './platform/mail/mailer.js';
+import type { JobQueue } from './platform/jobs/job-queue.js';
+import type { EventBus } from './platform/realtime/event-bus.js';
+import type { BlobStore } from './platform/storage/blob-store.js';
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Everything a module needs, built once in buildApp and passed down (no globals). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  blobs: BlobStore;
+  mailer: Mailer;
+  bus: EventBus;
+  jobs: JobQueue;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Public base URL for links in mails and signed URLs (PUBLIC_URL, else derived per request). */
+  baseUrl(requestOrigin?: string): string;
+  secret: string;
+}

@@ -1,0 +1,261 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { ErrorCode, Messages, robotImageFor } from '@sightline/contracts';
+import type { AppContext } from '../../context.js';
+import { apiKeys, mailTokens, sessions, settings, users } from '../../platform/db/schema.js';
+import { AppError, errors } from '../../platform/http/errors.js';
+import { newId, newToken, sha256 } from '../../platform/ids.js';
+import { track } from '../analytics/analytics.service.js';
+import { usersRepository, type UserRow } from '../users/users.repository.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+
+const VERIFY_TTL_MS = 48 * 3600_000;
+const RESET_TTL_MS = 3600_000;
+
+export interface Principal {
+  user: UserRow;
+  via: 'session' | 'api-key';
+  sessionId?: string;
+  apiKeyId?: string;
+}
+
+export const verificationRequired = (ctx: AppContext) => ctx.mailer.enabled;
+
+function deletedError() {
+  return new AppError(403, ErrorCode.AccountDeleted, Messages.accountDeleted);
+}
+
+/** Creates the account; the first account of an empty instance becomes an admin. */
+export async function signUp(ctx: AppContext, input: { email: string; password: string; username: string; firstName: string }) {
+  const passwordHash = await hashPassword(input.password);
+  const user = await ctx.db.transaction(async (tx) => {
+    // Serialises sign-ups so exactly one "first account" becomes admin.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(4242)`);
+    if (await usersRepository.byEmail(tx, input.email)) throw errors.conflict(ErrorCode.InUse, 'This email address is already in use');
+    if (await usersRepository.byUsername(tx, input.username)) throw errors.conflict(ErrorCode.UsernameInUse, 'This username is already taken');
+    const first = (await usersRepository.count(tx)) === 0;
+    const row = await usersRepository.insert(tx, {
+      id: newId(),
+      email: input.email,
+      username: input.username,
+      firstName: input.firstName,
+      passwordHash,
+      image: robotImageFor(input.email),
+      roles: first ? ['admin'] : [],
+      createdAt: ctx.clock.now(),
+      updatedAt: ctx.clock.now(),
+    });
+    await tx.insert(settings).values({ userId: row.id });
+    return row;
+  });
+  await track(ctx, user.id, 'sign_up', { provider: 'password' });
+  if (verificationRequired(ctx)) await sendVerification(ctx, user);
+  return user;
+}
+
+export async function signIn(ctx: AppContext, email: string, password: string) {
+  const user = await usersRepository.byEmail(ctx.db, email);
+  if (!user) {
+    await burnPasswordCheck(password);
+    throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
+  if (user.deletedAt) throw deletedError();
+  if (verificationRequired(ctx) && !user.emailVerifiedAt) {
+    throw new AppError(403, ErrorCode.EmailNotVerified, 'Verify your email address first: we sent you a link. You can ask for a new one.');
+  }
+  await track(ctx, user.id, 'sign_in', { provider: 'password' });
+  return user;
+}
+
+export async function createSession(ctx: AppContext, userId: string, userAgent?: string) {
+  const token = newToken();
+  const now = ctx.clock.now();
+  await ctx.db.insert(sessions).values({
+    id: newId(),
+    tokenHash: sha256(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + ctx.config.sessionTtlMs),
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  });
+  await ctx.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, userId));
+  return token;
+}
+
+export async function endSession(ctx: AppContext, sessionId: string) {
+  await ctx.db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export async function endAllSessions(ctx: AppContext, userId: string) {
+  await ctx.db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function resolveSession(ctx: AppContext, token: string): Promise<Principal | null> {
+  const now = ctx.clock.now();
+  const rows = await ctx.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, now)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  if (row.user.deletedAt) {
+    await endSession(ctx, row.session.id);
+    return null;
+  }
+  if (now.getTime() - row.session.lastSeenAt.getTime() > 60_000) {
+    await ctx.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
+  }
+  return { user: row.user, via: 'session', sessionId: row.session.id };
+}
+
+export async function resolveApiKey(ctx: AppContext, presented: string): Promise<Principal | null> {
+  const secret = parseApiKey(presented);
+  if (!secret) return null;
+  const rows = await ctx.db
+    .select({ key: apiKeys, user: users })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.secretHash, sha256(secret)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  const row = rows[0];
+  if (!row || row.user.deletedAt) return null;
+  const now = ctx.clock.now();
+  if (!row.key.lastUsedAt || now.getTime() - row.key.lastUsedAt.getTime() > 60_000) {
+    await ctx.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.key.id));
+  }
+  return { user: row.user, via: 'api-key', apiKeyId: row.key.id };
+}
+
+/** Both spellings carry the same 40-hex secret: `ul_<hex>` (current) and `ul<hex>` (legacy). */
+export function parseApiKey(value: string): string | null {
+  const m = /^ul_?([0-9a-f]{40})$/.exec(value.trim());
+  return m ? m[1]! : null;
+}
+
+async function issueMailToken(ctx: AppContext, user: UserRow, purpose: 'verify' | 'reset', ttlMs: number) {
+  const token = newToken();
+  const now = ctx.clock.now();
+  await ctx.db.insert(mailTokens).values({
+    id: newId(),
+    tokenHash: sha256(token),
+    userId: user.id,
+    purpose,
+    email: user.email,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + ttlMs),
+  });
+  return token;
+}
+
+async function sendVerification(ctx: AppContext, user: UserRow) {
+  const token = await issueMailToken(ctx, user, 'verify', VERIFY_TTL_MS);
+  const link = `${ctx.baseUrl()}/v1/auth/verify?token=${encodeURIComponent(token)}`;
+  await ctx.mailer.send({
+    to: user.email,
+    subject: 'Verify your email for Sightline',
+    text: `Hi ${user.firstName},\n\nConfirm your email address to finish signing up:\n\n${link}\n\nThe link is valid for 48 hours.\n`,
+    html: `<p>Hi ${escapeHtml(user.firstName)},</p><p>Confirm your email address to finish signing up:</p><p><a href="${link}">Verify email</a></p><p>The link is valid for 48 hours.</p>`,
+  });
+}
+
+export async function resendVerification(ctx: AppContext, email: string) {
+  const user = await usersRepository.byEmail(ctx.db, email);
+  // Same answer whether or not the account exists: no account enumeration.
+  if (!user || user.emailVerifiedAt || user.deletedAt || !verificationRequired(ctx)) return;
+  await sendVerification(ctx, user);
+}
+
+async function consumeMailToken(ctx: AppContext, token: string, purpose: 'verify' | 'reset') {
+  const now = ctx.clock.now();
+  const row = (await ctx.db.select().from(mailTokens).where(eq(mailTokens.tokenHash, sha256(token))).limit(1))[0];
+  if (!row || row.purpose !== purpose || row.usedAt) {
+    throw new AppError(400, ErrorCode.InvalidToken, 'This link is invalid or has already been used');
+  }
+  if (row.expiresAt <= now) throw new AppError(400, ErrorCode.ExpiredToken, 'This link has expired: ask for a new one');
+  // Marking used with a guard makes a double submit lose the race cleanly.
+  const used = await ctx.db
+    .update(mailTokens)
+    .set({ usedAt: now })
+    .where(and(eq(mailTokens.id, row.id), isNull(mailTokens.usedAt)))
+    .returning();
+  if (used.length === 0) throw new AppError(400, ErrorCode.InvalidToken, 'This link is invalid or has already been used');
+  return row;
+}
+
+export async function verifyEmail(ctx: AppContext, token: string) {
+  const row = await consumeMailToken(ctx, token, 'verify');
+  const user = await usersRepository.byId(ctx.db, row.userId);
+  if (!user || user.email !== row.email) throw new AppError(400, ErrorCode.InvalidToken, 'This link is no longer valid for this account');
+  return (await usersRepository.update(ctx.db, user.id, { emailVerifiedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }))!;
+}
+
+export async function requestPasswordReset(ctx: AppContext, email: string) {
+  const user = await usersRepository.byEmail(ctx.db, email);
+  if (!user || user.deletedAt) return;
+  const token = await issueMailToken(ctx, user, 'reset', RESET_TTL_MS);
+  const link = `${ctx.baseUrl()}/reset-password?token=${encodeURIComponent(token)}`;
+  await ctx.mailer.send({
+    to: user.email,
+    subject: 'Reset your Sightline password',
+    text: `Hi ${user.firstName},\n\nSomeone asked to reset the password of your account. Choose a new one here:\n\n${link}\n\nThe link is valid for 1 hour. If it was not you, ignore this mail.\n`,
+    html: `<p>Hi ${escapeHtml(user.firstName)},</p><p>Choose a new password: <a href="${link}">Reset password</a></p><p>The link is valid for 1 hour.</p>`,
+  });
+}
+
+export async function resetPassword(ctx: AppContext, token: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  const row = await consumeMailToken(ctx, token, 'reset');
+  const now = ctx.clock.now();
+  // Following the mailed link proves the address, so it also verifies it.
+  await usersRepository.update(ctx.db, row.userId, { passwordHash, updatedAt: now, emailVerifiedAt: now });
+  await endAllSessions(ctx, row.userId);
+  await track(ctx, row.userId, 'update_password', { via: 'reset' });
+}
+
+export async function updatePassword(ctx: AppContext, user: UserRow, currentPassword: string, newPassword: string, keepSessionId?: string) {
+  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    throw new AppError(400, ErrorCode.WrongPassword, 'The current password is wrong');
+  }
+  const passwordHash = await hashPassword(newPassword);
+  await usersRepository.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
+  // Other sessions end: a password change is how people lock out a stolen session.
+  const others = keepSessionId ? and(eq(sessions.userId, user.id), sql`${sessions.id} <> ${keepSessionId}`) : eq(sessions.userId, user.id);
+  await ctx.db.delete(sessions).where(others);
+  await track(ctx, user.id, 'update_password', {});
+}
+
+/** Email change (spec §5): only when different, with re-authentication. */
+export async function changeEmail(ctx: AppContext, user: UserRow | null, email: string, password: string) {
+  if (!user?.id) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
+  if (email === user.email) throw new AppError(400, ErrorCode.SameEmail, 'This is already your email address');
+  if (user.passwordHash && !(await verifyPassword(user.passwordHash, password))) {
+    throw new AppError(400, ErrorCode.WrongPassword, 'The password is wrong');
+  }
+  try {
+    const updated = await ctx.db.transaction(async (tx) => {
+      const taken = await usersRepository.byEmail(tx, email);
+      if (taken) throw errors.conflict(ErrorCode.InUse, 'This email address is already in use');
+      return usersRepository.update(tx, user.id, {
+        email,
+        emailVerifiedAt: verificationRequired(ctx) ? null : user.emailVerifiedAt,
+        updatedAt: ctx.clock.now(),
+      });
+    });
+    if (!updated) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
+    await track(ctx, user.id, 'update_profile', { fields: ['email'] });
+    if (verificationRequired(ctx)) await sendVerification(ctx, updated);
+    return updated;
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if ((err as { code?: string }).code === '23505') throw errors.conflict(ErrorCode.InUse, 'This email address is already in use');
+    // A unique-index race or a storage failure: the spec's catch-all code.
+    throw new AppError(500, ErrorCode.Unknown, 'Unable to change the email address');
+  }
+}
+
+export function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

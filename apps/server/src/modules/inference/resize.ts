@@ -1,0 +1,246 @@
+/**
+ * Bit-faithful ports of the two resamplers ultralytics relies on, for 8-bit interleaved images.
+ *
+ * - {@link resizeLinearCv2}: `cv2.resize(..., INTER_LINEAR)` of OpenCV 4.x on uint8, used by LetterBox (detect,
+ *   segment, pose). OpenCV works in 11-bit fixed point and its x86 SIMD vertical pass rounds differently from a
+ *   plain fixed-point formula; that rounding is reproduced so the letterboxed tensor matches OpenCV byte for byte
+ *   (checked against the SHA-256s in the golden fixtures, made with OpenCV 4.6). A float bilinear resize would move
+ *   scores by ~3e-4.
+ * - {@link resizeBilinearPil}: Pillow's `Image.resize(BILINEAR)`, which torchvision's `Resize` calls for the classify
+ *   transforms. Unlike OpenCV it antialiases when downscaling (the kernel widens with the scale factor); without
+ *   that, classify probabilities move by up to 1e-2.
+ */
+
+const f32 = Math.fround;
+
+/** C's `cvRound` on a float: round half to even. */
+function roundHalfEven(v: number): number {
+  const r = Math.round(v);
+  return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+const COEF_BITS = 11;
+const COEF_SCALE = 1 << COEF_BITS;
+
+interface AxisTable {
+  /** First source index per destination index (already clamped to the image). */
+  ofs: Int32Array;
+  /** Fixed-point weights of `ofs` and `ofs + 1`. */
+  w0: Int16Array;
+  w1: Int16Array;
+}
+
+/** OpenCV's resizeGeneric coefficient tables for INTER_LINEAR. */
+function cv2Axis(srcSize: number, dstSize: number, clampWeights: boolean): AxisTable {
+  // OpenCV derives the scale as 1 / (dst / src), not src / dst; the two can differ in the last bit.
+  const scale = 1 / (dstSize / srcSize);
+  const ofs = new Int32Array(dstSize);
+  const w0 = new Int16Array(dstSize);
+  const w1 = new Int16Array(dstSize);
+  for (let d = 0; d < dstSize; d++) {
+    let f = f32((d + 0.5) * scale - 0.5);
+    let s = Math.floor(f);
+    f = f32(f - s);
+    if (clampWeights) {
+      // Horizontal pass: OpenCV snaps out-of-range taps to the edge pixel with weight 1.
+      if (s < 0) {
+        f = 0;
+        s = 0;
+      }
+      if (s >= srcSize - 1) {
+        f = 0;
+        s = srcSize - 1;
+      }
+    }
+    ofs[d] = s;
+    w0[d] = roundHalfEven(f32(1 - f) * COEF_SCALE);
+    w1[d] = roundHalfEven(f * COEF_SCALE);
+  }
+  return { ofs, w0, w1 };
+}
+
+function clampU8(v: number): number {
+  return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+function sat16(v: number): number {
+  return v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+}
+
+/**
+ * `cv2.resize(src, (dstW, dstH), interpolation=cv2.INTER_LINEAR)` for an 8-bit image with `channels` interleaved
+ * channels. Returns a new buffer; when the size is unchanged the result is a copy.
+ */
+export function resizeLinearCv2(src: Uint8Array, srcW: number, srcH: number, dstW: number, dstH: number, channels: number): Uint8Array {
+  checkSizes(src, srcW, srcH, dstW, dstH, channels);
+  if (srcW === dstW && srcH === dstH) return src.slice();
+  const scaleX = 1 / (dstW / srcW);
+  const scaleY = 1 / (dstH / srcH);
+  // OpenCV switches an exact 2x downscale to INTER_AREA's fast path, which averages 2x2 blocks with rounding.
+  if (scaleX === 2 && scaleY === 2) return halveArea(src, srcW, dstW, dstH, channels);
+
+  const cn = channels;
+  const rowLen = dstW * cn;
+  const hx = cv2Axis(srcW, dstW, true);
+  const vy = cv2Axis(srcH, dstH, false);
+  const dst = new Uint8Array(rowLen * dstH);
+
+  // Horizontally resized source rows, in OpenCV's 2048-scaled integers; each destination row needs two.
+  const cache = new Map<number, Int32Array>();
+  const hrow = (sy: number): Int32Array => {
+    let row = cache.get(sy);
+    if (row) return row;
+    if (cache.size >= 4) cache.delete(cache.keys().next().value as number);
+    row = new Int32Array(rowLen);
+    const base = sy * srcW * cn;
+    for (let dx = 0; dx < dstW; dx++) {
+      const sx = base + hx.ofs[dx] * cn;
+      const a0 = hx.w0[dx];
+      const a1 = hx.w1[dx];
+      for (let k = 0; k < cn; k++) {
+        row[dx * cn + k] = a1 === 0 ? src[sx + k] * a0 : src[sx + k] * a0 + src[sx + cn + k] * a1;
+      }
+    }
+    cache.set(sy, row);
+    return row;
+  };
+
+  const clipRow = (y: number) => (y < 0 ? 0 : y >= srcH ? srcH - 1 : y);
+  for (let dy = 0; dy < dstH; dy++) {
+    const s0 = hrow(clipRow(vy.ofs[dy]));
+    const s1 = hrow(clipRow(vy.ofs[dy] + 1));
+    const b0 = vy.w0[dy];
+    const b1 = vy.w1[dy];
+    const out = dy * rowLen;
+    for (let x = 0; x < rowLen; x++) {
+      // VResizeLinearVec_32s8u: v_mul_hi(v_pack(S >> 4), beta), saturating add, v_rshr_pack_u<2>. Its scalar
+      // fallback would round as (S0*b0 + S1*b1 + 2^21) >> 22, but the golden hashes show OpenCV 4.6 rounding the
+      // whole row the vector way, row widths that are not a multiple of 16 included.
+      const m0 = (sat16(s0[x] >> 4) * b0) >> 16;
+      const m1 = (sat16(s1[x] >> 4) * b1) >> 16;
+      dst[out + x] = clampU8((sat16(m0 + m1) + 2) >> 2);
+    }
+  }
+  return dst;
+}
+
+function halveArea(src: Uint8Array, srcW: number, dstW: number, dstH: number, cn: number): Uint8Array {
+  const dst = new Uint8Array(dstW * dstH * cn);
+  const srcRow = srcW * cn;
+  for (let y = 0; y < dstH; y++) {
+    const r0 = 2 * y * srcRow;
+    const r1 = r0 + srcRow;
+    const out = y * dstW * cn;
+    for (let x = 0; x < dstW; x++) {
+      for (let k = 0; k < cn; k++) {
+        const i = 2 * x * cn + k;
+        dst[out + x * cn + k] = (src[r0 + i] + src[r0 + i + cn] + src[r1 + i] + src[r1 + i + cn] + 2) >> 2;
+      }
+    }
+  }
+  return dst;
+}
+
+// Pillow (libImaging/Resample.c) works in 32-bit fixed point with 22 fractional bits for 8-bit images.
+const PRECISION_BITS = 32 - 8 - 2;
+const PIL_ONE = 2 ** PRECISION_BITS;
+const PIL_HALF = 2 ** (PRECISION_BITS - 1);
+
+interface PilCoeffs {
+  ksize: number;
+  bounds: Int32Array; // [xmin, count] per output index
+  kk: Int32Array; // ksize fixed-point weights per output index
+}
+
+/** Pillow's precompute_coeffs + normalize_coeffs_8bpc for the bilinear (triangle) filter over the full box. */
+function pilCoeffs(inSize: number, outSize: number): PilCoeffs {
+  const scale = inSize / outSize;
+  const filterscale = Math.max(scale, 1);
+  const support = 1.0 * filterscale;
+  const ksize = Math.ceil(support) * 2 + 1;
+  const bounds = new Int32Array(outSize * 2);
+  const kk = new Int32Array(outSize * ksize);
+  const w = new Float64Array(ksize);
+  for (let xx = 0; xx < outSize; xx++) {
+    const center = (xx + 0.5) * scale;
+    const ss = 1.0 / filterscale;
+    // C's (int) cast truncates toward zero.
+    const xmin = Math.max(0, Math.trunc(center - support + 0.5));
+    const xmax = Math.min(inSize, Math.trunc(center + support + 0.5)) - xmin;
+    let ww = 0;
+    for (let x = 0; x < xmax; x++) {
+      const t = Math.abs((x + xmin - center + 0.5) * ss);
+      w[x] = t < 1 ? 1 - t : 0;
+      ww += w[x];
+    }
+    for (let x = 0; x < xmax; x++) {
+      const v = ww !== 0 ? w[x] / ww : w[x];
+      kk[xx * ksize + x] = v < 0 ? Math.trunc(-0.5 + v * PIL_ONE) : Math.trunc(0.5 + v * PIL_ONE);
+    }
+    bounds[xx * 2] = xmin;
+    bounds[xx * 2 + 1] = xmax;
+  }
+  return { ksize, bounds, kk };
+}
+
+function clip8(ss: number): number {
+  return clampU8(Math.floor(ss / PIL_ONE));
+}
+
+/**
+ * `PIL.Image.resize((dstW, dstH), Image.BILINEAR)` for an 8-bit image with `channels` interleaved channels:
+ * a horizontal then a vertical pass with an 8-bit intermediate, exactly like Pillow 9/10.
+ */
+export function resizeBilinearPil(src: Uint8Array, srcW: number, srcH: number, dstW: number, dstH: number, channels: number): Uint8Array {
+  checkSizes(src, srcW, srcH, dstW, dstH, channels);
+  const cn = channels;
+  let img = src;
+  let w = srcW;
+  const vert = dstH !== srcH ? pilCoeffs(srcH, dstH) : null;
+  if (dstW !== srcW) {
+    const hc = pilCoeffs(srcW, dstW);
+    // Only the source rows the vertical pass will read need the horizontal pass.
+    const first = vert ? vert.bounds[0] : 0;
+    const last = vert ? vert.bounds[(dstH - 1) * 2] + vert.bounds[(dstH - 1) * 2 + 1] : srcH;
+    if (vert) for (let i = 0; i < dstH; i++) vert.bounds[i * 2] -= first;
+    const rows = last - first;
+    const tmp = new Uint8Array(dstW * rows * cn);
+    for (let y = 0; y < rows; y++) {
+      const inRow = (y + first) * srcW * cn;
+      const outRow = y * dstW * cn;
+      for (let xx = 0; xx < dstW; xx++) {
+        const xmin = hc.bounds[xx * 2];
+        const n = hc.bounds[xx * 2 + 1];
+        const k = xx * hc.ksize;
+        for (let c = 0; c < cn; c++) {
+          let ss = PIL_HALF;
+          for (let x = 0; x < n; x++) ss += src[inRow + (xmin + x) * cn + c] * hc.kk[k + x];
+          tmp[outRow + xx * cn + c] = clip8(ss);
+        }
+      }
+    }
+    img = tmp;
+    w = dstW;
+  }
+  if (!vert) return img === src ? src.slice() : img;
+  const out = new Uint8Array(w * dstH * cn);
+  const rowLen = w * cn;
+  for (let yy = 0; yy < dstH; yy++) {
+    const ymin = vert.bounds[yy * 2];
+    const n = vert.bounds[yy * 2 + 1];
+    const k = yy * vert.ksize;
+    for (let i = 0; i < rowLen; i++) {
+      let ss = PIL_HALF;
+      for (let y = 0; y < n; y++) ss += img[(ymin + y) * rowLen + i] * vert.kk[k + y];
+      out[yy * rowLen + i] = clip8(ss);
+    }
+  }
+  return out;
+}
+
+function checkSizes(src: Uint8Array, srcW: number, srcH: number, dstW: number, dstH: number, channels: number): void {
+  for (const v of [srcW, srcH, dstW, dstH, channels]) {
+    if (!Number.isInteger(v) || v < 1) throw new RangeError(`Invalid image dimension ${v}`);
+  }
+  if (src.length !== srcW * srcH * channels) throw new RangeError(`Buffer of ${src.length} bytes is not ${srcW}x${srcH}x${channels}`);
+}

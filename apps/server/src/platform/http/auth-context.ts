@@ -1,0 +1,93 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '@sightline/contracts';
+import { resolveApiKey, resolveSession, type Principal } from '../../modules/auth/auth.service.js';
+import { errors } from './errors.js';
+
+export const SESSION_COOKIE = 'sl_session';
+
+export type AuthRequirement = 'user' | 'session' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Checked before body validation, so anonymous callers learn they must sign in first. */
+    auth?: AuthRequirement;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** set when the request presented credentials that did not resolve (revoked key, expired session) */
+    credentialError: 'api-key' | 'session' | null;
+  }
+}
+
+/**
+ * Resolves who is calling, once per request: the session cookie, `x-api-key`, or
+ * `Authorization: Bearer` (an API key or a session token). Routes then ask for what they need.
+ */
+export const authContext = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('credentialError', null);
+  app.addHook('onRequest', async (request) => {
+    const ctx = app.ctx;
+    const apiKey = header(request, 'x-api-key');
+    const bearer = /^Bearer\s+(.+)$/i.exec(header(request, 'authorization') ?? '')?.[1]?.trim();
+    if (apiKey) {
+      request.principal = await resolveApiKey(ctx, apiKey);
+      if (!request.principal) request.credentialError = 'api-key';
+      return;
+    }
+    if (bearer) {
+      request.principal = bearer.startsWith('ul') ? await resolveApiKey(ctx, bearer) : await resolveSession(ctx, bearer);
+      if (!request.principal) request.credentialError = bearer.startsWith('ul') ? 'api-key' : 'session';
+      return;
+    }
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    if (cookie) {
+      request.principal = await resolveSession(ctx, cookie);
+      if (!request.principal) request.credentialError = 'session';
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    const need = request.routeOptions.config?.auth;
+    if (need === 'user') requireUser(request);
+    else if (need === 'session') requireSession(request);
+    else if (need === 'admin') requireAdmin(request);
+  });
+});
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function requireUser(request: FastifyRequest): Principal {
+  if (request.principal) return request.principal;
+  if (request.credentialError === 'api-key') throw errors.unauthorized('Invalid or revoked API key', ErrorCode.InvalidApiKey);
+  throw errors.unauthorized();
+}
+
+export function requireSession(request: FastifyRequest): Principal {
+  const p = requireUser(request);
+  if (p.via !== 'session') throw errors.forbidden('This action needs a signed-in browser session, not an API key');
+  return p;
+}
+
+export function requireAdmin(request: FastifyRequest): Principal {
+  const p = requireUser(request);
+  if (!p.user.roles.includes('admin')) throw errors.forbidden('Admins only');
+  return p;
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, ttlMs: number) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: Math.floor(ttlMs / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

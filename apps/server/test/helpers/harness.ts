@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Clock } from '../../src/context.js';
+import { openDatabase, type Database } from '../../src/platform/db/client.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import { newId } from '../../src/platform/ids.js';
+
+/** Which database the server suite runs against: `TEST_DB=pglite` (default) or `TEST_DB=postgres`. */
+export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now() {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+}
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or a private schema on the real
+ * PostgreSQL server that is dropped afterwards (so files run in parallel without truncation).
+ */
+export async function openTestDatabase(): Promise<{ database: Database; schema: string | null; drop(): Promise<void> }> {
+  if (TEST_DB === 'postgres') {
+    const schema = `t_${newId().toLowerCase()}`;
+    const database = await openDatabase({ url: TEST_PG_URL, pgliteDir: null, schema, poolSize: 5 });
+    await migrate(database);
+    return {
+      database,
+      schema,
+      async drop() {
+        await database.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await database.close();
+      },
+    };
+  }
+  const database = await openDatabase({ url: null, pgliteDir: null });
+  await migrate(database);
+  return { database, schema: null, drop: () => database.close() };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: TestClock;
+  config: Config;
+  dataDir: string;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://localhost:3000',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    // Tests run jobs explicitly with ctx.jobs.drain() so outcomes are deterministic.
+    JOBS_ENABLED: 'false',
+    ...env,
+  });
+  const { database, drop } = await openTestDatabase();
+  const clock = new TestClock();
+  const app = await buildApp({ config, database, clock });
+  await app.ready();
+  return {
+    app,
+    clock,
+    config,
+    dataDir,
+    database,
+    async close() {
+      await app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let seq = 0;
+export function uniqueEmail(prefix = 'user') {
+  seq += 1;
+  return `${prefix}${seq}-${newId().slice(0, 6).toLowerCase()}@example.com`;
+}
+
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const c = res.cookies.find((k) => k.name === 'sl_session');
+  if (!c) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
+  return `sl_session=${c.value}`;
+}
+
+/** Factory: a signed-up, signed-in user (verification off) with its cookie. */
+export async function signUpUser(app: FastifyInstance, overrides: Partial<{ email: string; password: string; username: string; firstName: string }> = {}) {
+  const email = overrides.email ?? uniqueEmail();
+  const body = {
+    email,
+    password: overrides.password ?? 'correct-horse-9',
+    username: overrides.username ?? `u${newId().slice(0, 10)}`,
+    firstName: overrides.firstName ?? 'Test',
+  };
+  const res = await app.inject({ method: 'POST', url: '/v1/auth/signup', payload: body });
+  if (res.statusCode !== 201) throw new Error(`signup failed ${res.statusCode}: ${res.body}`);
+  const data = res.json().data;
+  const cookie = data.verificationRequired ? '' : sessionCookie(res);
+  return { user: data.user as { id: string; email: string; username: string; roles: string[] }, cookie, password: body.password, email };
+}

@@ -1,0 +1,27 @@
+import { Alert } from '@mantine/core';
+import { IconAlertCircle, IconWifiOff } from '@tabler/icons-react';
+import { ErrorCode, Messages } from '@sightline/contracts';
+import type { ReactNode } from 'react';
+import { isApiError } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/i18n';
+
+/** Maps an auth error to its message: the network alert of spec §8, the account-deleted alert of §4, or the code's text. */
+export function AuthErrorAlert({ error, children }: { error: unknown; children?: ReactNode }) {
+  if (!error) return null;
+  if (isApiError(error) && error.isNetworkError) {
+    return (
+      <Alert color="orange" icon={<IconWifiOff size={18} />} role="alert" data-testid="network-error">
+        {Messages.networkError}
+      </Alert>
+    );
+  }
+  const code = isApiError(error) ? error.code : typeof error === 'string' ? error : undefined;
+  const fallback = isApiError(error) ? error.message : undefined;
+  const message = code === ErrorCode.AccountDeleted ? Messages.accountDeleted : errorMessage(code, fallback);
+  return (
+    <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="auth-error">
+      {message}
+      {children}
+    </Alert>
+  );
+}

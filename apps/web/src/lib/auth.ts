@@ -1,0 +1,68 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { ErrorCode, type User } from '@sightline/contracts';
+import { api, isApiError } from './api-client';
+import { session } from './storage';
+
+export const meQueryKey = ['me'] as const;
+
+/** The signed-in user, or null when signed out (401). */
+export async function getMe(signal?: AbortSignal): Promise<User | null> {
+  try {
+    return await api.get<User>('/v1/users/me', signal);
+  } catch (error) {
+    if (isApiError(error) && (error.status === 401 || error.code === ErrorCode.Unauthorized)) return null;
+    throw error;
+  }
+}
+
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: meQueryKey,
+    queryFn: ({ signal }) => getMe(signal),
+    staleTime: 60_000,
+    retry: (count, error) => !isApiError(error) || (error.isNetworkError && count < 2),
+  });
+
+export function useMe() {
+  const query = useQuery(meQueryOptions());
+  return { user: query.data ?? null, isPending: query.isPending, error: query.error, refetch: query.refetch };
+}
+
+export const isAdmin = (user: Pick<User, 'roles'> | null | undefined) => !!user?.roles.includes('admin');
+
+/** Display name of the settings entry: username, else first name, else email (spec §2). */
+export const displayName = (user: Pick<User, 'username' | 'firstName' | 'email'>) => user.username || user.firstName || user.email;
+
+export async function signOut(queryClient: QueryClient): Promise<void> {
+  try {
+    await api.post('/v1/auth/signout');
+  } finally {
+    queryClient.setQueryData(meQueryKey, null);
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'config' });
+  }
+}
+
+/* Redirect memory of the auth guard (spec §2): the first protected target wins while the saved path is still /home. */
+const REDIRECT_KEY = 'sightline.redirect';
+export const DEFAULT_REDIRECT = '/home';
+const NOT_REMEMBERED = new Set(['/signin', '/signup', '/login', '/']);
+
+export function getRedirect(): string {
+  return session.get(REDIRECT_KEY) ?? DEFAULT_REDIRECT;
+}
+export function rememberRedirect(pathWithQuery: string): void {
+  const path = pathWithQuery.split('?')[0];
+  if (NOT_REMEMBERED.has(path)) return;
+  if (getRedirect() !== DEFAULT_REDIRECT) return;
+  session.set(REDIRECT_KEY, pathWithQuery);
+}
+/** Overrides the saved path (a new account goes to /welcome). */
+export function setRedirect(pathWithQuery: string): void {
+  session.set(REDIRECT_KEY, pathWithQuery);
+}
+/** Returns the saved path and resets it to /home. */
+export function takeRedirect(): string {
+  const path = getRedirect();
+  session.remove(REDIRECT_KEY);
+  return path;
+}

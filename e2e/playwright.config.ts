@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+export const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://localhost:${PORT}`;
+export const SINK_HTTP = 'http://127.0.0.1:2526';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-e2e-'));
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Debian's Chromium with the flags this closed network needs (no browser download). */
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs } } }],
+  webServer: [
+    {
+      command: 'npx tsx e2e/support/mail-sink.ts',
+      cwd: root,
+      url: `${SINK_HTTP}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: 'npx tsx apps/server/src/main.ts',
+      cwd: root,
+      url: `${BASE_URL}/alive`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: BASE_URL,
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+      },
+    },
+  ],
+});

@@ -1,0 +1,64 @@
+/**
+ * The error catalogue: stable codes the server answers with and the web app maps to the spec's
+ * messages (spec §8). Adding a code is cheap; renaming one breaks clients.
+ */
+export const ErrorCode = {
+  // generic
+  Unknown: 'error/unknown',
+  Validation: 'error/validation',
+  NotFound: 'error/not-found',
+  Unauthorized: 'error/unauthorized',
+  Forbidden: 'error/forbidden',
+  PayloadTooLarge: 'error/payload-too-large',
+  RateLimited: 'error/rate-limited',
+  ServerOffline: 'error/server-offline',
+  // accounts (spec §5, §8)
+  InUse: 'error/in-use',
+  NoUserId: 'error/no-user-id',
+  UsernameInUse: 'error/username-in-use',
+  WrongPassword: 'auth/wrong-password',
+  InvalidCredentials: 'auth/invalid-credential',
+  WeakPassword: 'auth/weak-password',
+  EmailNotVerified: 'auth/email-not-verified',
+  InvalidToken: 'auth/invalid-action-code',
+  ExpiredToken: 'auth/expired-action-code',
+  AccountDeleted: 'auth/account-deleted',
+  AccountExistsWithDifferentCredential: 'auth/account-exists-with-different-credential',
+  ProviderDisabled: 'auth/operation-not-allowed',
+  SameEmail: 'error/same-email',
+  InvalidApiKey: 'auth/invalid-api-key',
+  // storage and uploads
+  InsufficientStorage: 'InsufficientStorageError',
+  NoArchiveProvided: 'NoArchiveProvided',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Shape of every error body. `message` is safe to show; 5xx never carry internals. */
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown; requestId?: string };
+}
+
+/** The spec's user-facing sentences (§8) and the account-deleted alert (§4). */
+export const Messages = {
+  accountDeleted: 'This account is currently being deleted.',
+  networkError: 'The network is experiencing difficulties. Please check your internet connection.',
+  somethingWrong: 'Something went wrong. Please try again later.',
+  unableCreateUser: 'Unable to Create User',
+  unableUpdateUser: 'Unable to Update User',
+  inDevelopment: 'This feature is currently in development',
+  invalidImage: 'Must be a valid image file!',
+  checkingStorage: 'Checking available storage',
+  noStorage: 'No storage available',
+  filesStillUploading: 'Files still uploading',
+  leavePrompt: 'You have uploads in progress, they will be canceled. Are you sure you want to exit?',
+  unableCreateDataset: 'Unable to create dataset!',
+  unableRestoreDataset: 'Unable to restore dataset',
+  unableCreateModel: 'Unable to Create Model',
+  unableUpdateModel: 'Unable to Update Model',
+  unableDeleteModel: 'Unable to delete model',
+  unableRestoreModel: 'Unable to restore model',
+  unableUploadModel: 'Unable to upload model...',
+  modelUploaded: 'Model uploaded successfully.',
+  modelUpdated: 'Model Updated',
+  feedbackSubtitle: 'Help us improve by sharing your feedback',
+} as const;

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { PLANS } from './constants.js';
+
+export const emailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address' })).pipe(z.string().max(254));
+/** At least 8 characters with a letter and a digit; at most 128 (argon2 input stays small). */
+export const passwordSchema = z
+  .string()
+  .min(8, 'Password must be at least 8 characters')
+  .max(128, 'Password must be at most 128 characters')
+  .refine((p) => /[A-Za-z]/.test(p) && /\d/.test(p), 'Password must contain a letter and a digit');
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(3, 'Username must be at least 3 characters')
+  .max(32, 'Username must be at most 32 characters')
+  .regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]*$/, 'Use letters, digits, - and _ only');
+export const firstNameSchema = z.string().trim().min(1, 'First name is required').max(64);
+
+export const feedbackSchema = z.object({
+  rating: z.number().int().min(1).max(5).nullable(),
+  review: z.string().trim().max(500),
+  dates: z.object({ created: z.string().nullable(), updated: z.string().nullable() }),
+});
+
+export const userSchema = z.object({
+  id: z.string(),
+  uid: z.string(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string().nullable(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  image: z.string(),
+  plan: z.enum(PLANS),
+  roles: z.array(z.string()),
+  paymentCustomerId: z.string().nullable(),
+  usage: z.record(z.string(), z.number()),
+  wallet: z.object({ balance: z.number() }),
+  onboard: z.boolean(),
+  feedback: feedbackSchema.nullable(),
+  providers: z.array(z.string()),
+  dates: z.object({
+    created: z.string(),
+    deleted: z.string().nullable(),
+    lastLogin: z.string().nullable(),
+  }),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const signUpBody = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  username: usernameSchema,
+  firstName: firstNameSchema,
+});
+export const signInBody = z.object({ email: emailSchema, password: z.string().min(1, 'Password is required').max(128) });
+export const verifyBody = z.object({ token: z.string().min(10).max(200) });
+export const resendVerificationBody = z.object({ email: emailSchema });
+export const passwordRequestBody = z.object({ email: emailSchema });
+export const passwordResetBody = z.object({ token: z.string().min(10).max(200), password: passwordSchema });
+export const updatePasswordBody = z.object({ currentPassword: z.string().min(1).max(128), newPassword: passwordSchema });
+export const updateEmailBody = z.object({ email: emailSchema, password: z.string().min(1).max(128) });
+export const updateProfileBody = z
+  .object({
+    firstName: firstNameSchema,
+    lastName: z.string().trim().max(64).nullable(),
+    username: usernameSchema,
+    onboard: z.boolean(),
+  })
+  .partial();
+export const updateFeedbackBody = z.object({
+  rating: z.number().int().min(1).max(5).nullable(),
+  review: z.string().trim().max(500),
+});
+export const deleteAccountBody = z.object({ password: z.string().max(128).optional() });
+
+/** The auth result codes of spec §4 ("signup-successful" / "signin-successful"). */
+export const authResultSchema = z.object({
+  user: userSchema,
+  result: z.enum(['signup-successful', 'signin-successful']),
+  verificationRequired: z.boolean(),
+});
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  dates: z.object({ created: z.string(), lastUsed: z.string().nullable() }),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export const createApiKeyBody = z.object({ name: z.string().trim().min(1).max(64).default('API key') });
+/** Only the create response carries the secret, in both spellings. */
+export const createdApiKeySchema = apiKeySchema.extend({ key: z.string(), legacyKey: z.string() });
+
+export const providerSchema = z.object({ id: z.string(), name: z.string(), kind: z.enum(['google', 'github', 'apple', 'oidc']) });
+
+export const remoteConfigSchema = z.object({
+  flags: z.object({ cloudTraining: z.boolean(), teamsCollaboration: z.boolean(), walletTopUp: z.boolean() }),
+  version: z.string(),
+  environment: z.string(),
+  providers: z.array(providerSchema),
+  mail: z.object({ enabled: z.boolean(), verificationRequired: z.boolean() }),
+});
+export type RemoteConfig = z.infer<typeof remoteConfigSchema>;
+export const updateFlagsBody = z
+  .object({ cloudTraining: z.boolean(), teamsCollaboration: z.boolean(), walletTopUp: z.boolean() })
+  .partial();
+
+export const presenceSchema = z.object({ connected: z.string().nullable(), platform: z.literal('web'), formatted: z.string().nullable(), online: z.boolean() });
