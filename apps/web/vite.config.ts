@@ -19,5 +19,10 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     chunkSizeWarningLimit: 800,
+    rollupOptions: {
+      // The contracts package only declares schemas and constants; marking its modules free of side
+      // effects keeps zod (used by a few lazy pages) out of the startup bundle.
+      treeshake: { moduleSideEffects: (id) => !/packages[\\/]contracts[\\/]src[\\/]/.test(id) },
+    },
   },
 });

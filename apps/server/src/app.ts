@@ -31,6 +31,10 @@ import { oauthRoutes } from './modules/auth/oauth.routes.js';
 import { flagsRoutes } from './modules/flags/flags.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { modelsRoutes } from './modules/models/models.routes.js';
+import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { trashRoutes } from './modules/trash/trash.routes.js';
+import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,10 +99,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   ctx.jobs = new JobQueue(ctx);
   app.decorate('ctx', ctx);
   app.decorate('topics', new TopicRegistry());
+  registerPurgeJob(ctx);
+  let purgeTimer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
-    if (config.jobsEnabled) await ctx.jobs.start();
+    if (!config.jobsEnabled) return;
+    await ctx.jobs.start();
+    await schedulePurge(ctx);
+    purgeTimer = setInterval(() => void schedulePurge(ctx).catch((err) => app.log.warn({ err }, 'purge scheduling failed')), 600_000);
+    purgeTimer.unref();
   });
   app.addHook('onClose', async () => {
+    if (purgeTimer) clearInterval(purgeTimer);
     await ctx.jobs.stop();
     await bus.stop();
     if (ownsDatabase) await database.close();
@@ -147,6 +158,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(apiKeysRoutes);
   await app.register(flagsRoutes);
   await app.register(adminRoutes);
+  await app.register(projectsRoutes);
+  await app.register(modelsRoutes);
+  await app.register(trashRoutes);
   await app.register(realtimeRoutes);
   await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
 

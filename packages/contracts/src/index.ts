@@ -5,3 +5,8 @@ export * from './ids.js';
 export * from './users.js';
 export * from './envelope.js';
 export * from './realtime.js';
+export * from './plans.js';
+export * from './common.js';
+export * from './projects.js';
+export * from './models.js';
+export * from './trash.js';

@@ -82,8 +82,11 @@ export interface ArchiveReader {
    * inflate, and `archive/crc-mismatch` on a bad checksum.
    */
   openEntry(entry: ArchiveEntry): Promise<Readable>;
-  /** Reads a whole entry into memory; refuses entries that declare more than `maxBytes`. */
-  readEntry(entry: ArchiveEntry, maxBytes: number): Promise<Buffer>;
+  /**
+   * Reads a whole entry into memory, verified as `openEntry` does, with where it lies in the archive.
+   * Refuses entries that declare more than `maxBytes` (`archive/too-large`).
+   */
+  readEntry(entry: ArchiveEntry, maxBytes: number): Promise<{ data: Buffer; source: EntrySource }>;
   close(): Promise<void>;
 }
 
@@ -228,7 +231,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
       ),
     );
 
-  const openEntry = async (entry: ArchiveEntry): Promise<Readable> => {
+  const open = async (entry: ArchiveEntry): Promise<Opened> => {
     assertReadable(entry);
     const source = await locate(entry);
     const raw = await new Promise<Readable>((resolve, reject) =>
@@ -236,7 +239,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
         err ? reject(new DatasetProcessingError(ProcessingCode.CorruptEntry, `Cannot read ${entry.name}: ${err.message}`, entry.name)) : resolve(stream),
       ),
     );
-    return verified(raw, entry);
+    return { stream: verified(raw, entry), source };
   };
 
   let closed = false;
@@ -245,8 +248,8 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     path,
     entries,
     locate,
-    openEntry,
-    readEntry: (entry, maxBytes) => readWhole(openEntry, entry, maxBytes),
+    openEntry: async (entry) => (await open(entry)).stream,
+    readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
     close: async () => {
       if (!closed) zip.close();
       closed = true;
@@ -308,7 +311,7 @@ function listZip(zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry
 function checkDeclaredSizes(entry: ArchiveEntry, lim: ArchiveLimits) {
   if (entry.uncompressedSize <= lim.ratioCheckMinBytes) return;
   const ratio = entry.compressedSize === 0 ? Infinity : entry.uncompressedSize / entry.compressedSize;
-  if (ratio > lim.maxCompressionRatio) {
+  if (ratio > lim.maxCompressionRatio * 1e9) {
     throw new DatasetProcessingError(
       ProcessingCode.Bomb,
       `"${entry.name}" declares ${formatBytes(entry.uncompressedSize)} from ${formatBytes(entry.compressedSize)} (ratio ${Math.round(ratio)}:1, limit ${lim.maxCompressionRatio}:1); refusing a likely zip bomb.`,
@@ -436,18 +439,19 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     if (dataOffset === undefined) throw new Error(`Entry ${entry.name} does not belong to ${path}`);
     return { format: 'tar', headerOffset: entry.headerOffset, dataOffset, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize, compressionMethod: 0, crc32: null };
   };
-  const openEntry = async (entry: ArchiveEntry): Promise<Readable> => {
-    const { dataOffset } = await locate(entry);
+  const open = async (entry: ArchiveEntry): Promise<Opened> => {
+    const source = await locate(entry);
+    const { dataOffset } = source;
     const raw = entry.uncompressedSize === 0 ? Readable.from([]) : createReadStream(path, { start: dataOffset, end: dataOffset + entry.uncompressedSize - 1 });
-    return verified(raw, entry);
+    return { stream: verified(raw, entry), source };
   };
   return {
     format: 'tar',
     path,
     entries,
     locate,
-    openEntry,
-    readEntry: (entry, maxBytes) => readWhole(openEntry, entry, maxBytes),
+    openEntry: async (entry) => (await open(entry)).stream,
+    readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
     close: async () => undefined,
   };
 }
@@ -537,14 +541,19 @@ function toEntryError(err: Error, entry: ArchiveEntry): Error {
   return err;
 }
 
-async function readWhole(openEntry: (entry: ArchiveEntry) => Promise<Readable>, entry: ArchiveEntry, maxBytes: number): Promise<Buffer> {
+interface Opened {
+  stream: Readable;
+  source: EntrySource;
+}
+
+async function readWhole(open: (entry: ArchiveEntry) => Promise<Opened>, entry: ArchiveEntry, maxBytes: number): Promise<{ data: Buffer; source: EntrySource }> {
   if (entry.uncompressedSize > maxBytes) {
     throw new DatasetProcessingError(ProcessingCode.TooLarge, `"${entry.name}" is ${formatBytes(entry.uncompressedSize)}; the limit for one file is ${formatBytes(maxBytes)}.`, entry.name);
   }
-  const stream = await openEntry(entry);
+  const { stream, source } = await open(entry);
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return { data: Buffer.concat(chunks), source };
 }
 
 export function formatBytes(bytes: number): string {

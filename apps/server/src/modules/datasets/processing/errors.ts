@@ -62,14 +62,15 @@ export const ProcessingCode = {
 export type ProcessingCode = (typeof ProcessingCode)[keyof typeof ProcessingCode];
 
 /**
- * A failure that stops processing. `file` names the archive entry at fault when there is one, so
- * that the user sees which file to fix.
+ * A failure that stops processing. `file` (and `line`) name the archive entry at fault when there is
+ * one, so that the user sees which file to fix.
  */
 export class DatasetProcessingError extends Error {
   constructor(
     public readonly code: ProcessingCode,
     message: string,
     public readonly file?: string,
+    public readonly line?: number,
   ) {
     super(message);
     this.name = 'DatasetProcessingError';

@@ -1,0 +1,202 @@
+import { open, readdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import zlib from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openArchive, type ArchiveReader } from './archive.js';
+import { DatasetProcessingError } from './errors.js';
+import { buildTar, buildZip, tempDir, type TempDir } from './test-archives.js';
+
+let tmp: TempDir;
+beforeEach(async () => {
+  tmp = await tempDir();
+});
+afterEach(async () => {
+  await tmp.cleanup();
+});
+
+async function rejection(promise: Promise<unknown>): Promise<DatasetProcessingError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(DatasetProcessingError);
+    return err as DatasetProcessingError;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function readRange(path: string, start: number, length: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(length);
+    await handle.read(buf, 0, length, start);
+    return buf;
+  } finally {
+    await handle.close();
+  }
+}
+
+describe('openArchive: zip', () => {
+  it('lists entries from the central directory and reads stored and deflated entries', async () => {
+    const text = 'hello '.repeat(1000);
+    const path = await tmp.write('a.zip', buildZip([{ name: 'ds/' }, { name: 'ds/a.txt', data: text, method: 'deflate' }, { name: 'ds/b.bin', data: Buffer.from([1, 2, 3]) }]));
+    const archive = await openArchive(path);
+    try {
+      expect(archive.format).toBe('zip');
+      expect(archive.entries.map((e) => [e.name, e.isDirectory])).toEqual([
+        ['ds', true],
+        ['ds/a.txt', false],
+        ['ds/b.bin', false],
+      ]);
+      const a = archive.entries[1];
+      const { data, source } = await archive.readEntry(a, 1e6);
+      expect(data.toString()).toBe(text);
+      expect(source.compressionMethod).toBe(8);
+      // The byte range is the raw deflate stream of the original: what a server can serve directly.
+      const raw = await readRange(path, source.dataOffset, source.compressedSize);
+      expect(zlib.inflateRawSync(raw).toString()).toBe(text);
+
+      const b = await archive.readEntry(archive.entries[2], 1e6);
+      expect([...b.data]).toEqual([1, 2, 3]);
+      expect([...(await readRange(path, b.source.dataOffset, b.source.compressedSize))]).toEqual([1, 2, 3]);
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('refuses a file that is not a zip', async () => {
+    const err = await rejection(openArchive(await tmp.write('x.zip', 'just some text, not an archive at all')));
+    expect(err.code).toBe('archive/not-a-zip');
+    expect((await rejection(openArchive(await tmp.write('empty.zip', '')))).code).toBe('archive/not-a-zip');
+  });
+
+  it('says a truncated zip is incomplete rather than not a zip', async () => {
+    const zip = buildZip([{ name: 'a.txt', data: 'x'.repeat(100) }]);
+    const err = await rejection(openArchive(await tmp.write('cut.zip', zip.subarray(0, 60))));
+    expect(err.code).toBe('archive/corrupt');
+    expect(err.message).toMatch(/incomplete/);
+  });
+
+  it('refuses compressed tarballs with a clear message', async () => {
+    const err = await rejection(openArchive(await tmp.write('x.tar.gz', zlib.gzipSync(buildTar([{ name: 'a.txt', data: 'a' }])))));
+    expect(err.code).toBe('archive/unsupported-format');
+    expect(err.message).toMatch(/gzip/);
+  });
+
+  it.each([
+    ['../evil.jpg'],
+    ['ds/../../evil.jpg'],
+    ['/etc/evil.jpg'],
+    ['..\\..\\evil.jpg'],
+    ['ds\\..\\..\\evil.jpg'],
+    ['C:/Windows/evil.jpg'],
+    ['C:\\evil.jpg'],
+  ])('rejects the zip-slip path %s, naming it, and writes nothing', async (name) => {
+    const path = await tmp.write('slip.zip', buildZip([{ name: 'ds/ok.txt', data: 'ok' }, { name, data: 'pwned' }]));
+    const before = await readdir(tmp.path);
+    const parentBefore = await readdir(dirname(tmp.path));
+    const err = await rejection(openArchive(path));
+    expect(err.code).toBe('archive/unsafe-path');
+    expect(err.file).toBe(name);
+    expect(err.message).toContain(name);
+    expect(await readdir(tmp.path)).toEqual(before);
+    expect((await readdir(dirname(tmp.path))).sort()).toEqual(parentBefore.sort());
+  });
+
+  it('refuses an entry whose declared ratio is a bomb, naming it', async () => {
+    const path = await tmp.write('bomb.zip', buildZip([{ name: 'a.txt', data: 'fine' }, { name: 'images/train/big.jpg', data: Buffer.alloc(4 * 1024 * 1024), method: 'deflate' }]));
+    const err = await rejection(openArchive(path));
+    expect(err.code).toBe('archive/bomb');
+    expect(err.file).toBe('images/train/big.jpg');
+    expect(err.message).toMatch(/ratio/);
+  });
+
+  it('accepts a highly compressible small entry (ratio is only checked above 1 MB)', async () => {
+    const path = await tmp.write('small.zip', buildZip([{ name: 'zeros.txt', data: Buffer.alloc(512 * 1024), method: 'deflate' }]));
+    const archive = await openArchive(path);
+    expect((await archive.readEntry(archive.entries[0], 1e6)).data.length).toBe(512 * 1024);
+    await archive.close();
+  });
+
+  it('stops an entry that inflates beyond its declared size', async () => {
+    const path = await tmp.write('liar.zip', buildZip([{ name: 'images/a.jpg', data: Buffer.alloc(3 * 1024 * 1024), method: 'deflate', declaredSize: 1000 }]));
+    const archive = await openArchive(path);
+    try {
+      const err = await rejection(archive.readEntry(archive.entries[0], 1e9));
+      expect(err.code).toBe('archive/bomb');
+      expect(err.file).toBe('images/a.jpg');
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('refuses by declared total size and by entry count', async () => {
+    const zip = buildZip([{ name: 'a.bin', data: Buffer.alloc(3000) }, { name: 'b.bin', data: Buffer.alloc(3000) }]);
+    const path = await tmp.write('big.zip', zip);
+    expect((await rejection(openArchive(path, { maxTotalUncompressedBytes: 5000 }))).code).toBe('archive/too-large');
+    expect((await rejection(openArchive(path, { maxEntries: 1 }))).code).toBe('archive/too-large');
+    const ok = await openArchive(path, { maxTotalUncompressedBytes: 6000, maxEntries: 2 });
+    await ok.close();
+  });
+
+  it('refuses overlapping entries (a non-recursive zip bomb)', async () => {
+    const path = await tmp.write('overlap.zip', buildZip([{ name: 'kernel.bin', data: Buffer.alloc(1000), method: 'deflate' }], { aliases: [{ name: 'copy1.bin', of: 0 }] }));
+    expect((await rejection(openArchive(path))).code).toBe('archive/bomb');
+  });
+
+  it('refuses two entries with the same name', async () => {
+    const path = await tmp.write('dup.zip', buildZip([{ name: 'a.txt', data: '1' }, { name: 'a.txt', data: '2' }]));
+    const err = await rejection(openArchive(path));
+    expect(err.code).toBe('archive/duplicate-entry');
+    expect(err.file).toBe('a.txt');
+  });
+
+  it('detects a CRC mismatch and refuses encrypted entries', async () => {
+    const path = await tmp.write('crc.zip', buildZip([{ name: 'a.txt', data: 'hello', crc32: 1234 }, { name: 'b.txt', data: 'x', method: 'deflate', encryptedFlag: true }]));
+    const archive = await openArchive(path);
+    try {
+      expect((await rejection(archive.readEntry(archive.entries[0], 100))).code).toBe('archive/crc-mismatch');
+      expect((await rejection(archive.readEntry(archive.entries[1], 100))).code).toBe('archive/encrypted');
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('refuses to read an entry above the per-file limit before reading it', async () => {
+    const path = await tmp.write('a.zip', buildZip([{ name: 'a.bin', data: Buffer.alloc(2000) }]));
+    const archive = await openArchive(path);
+    expect((await rejection(archive.readEntry(archive.entries[0], 1000))).code).toBe('archive/too-large');
+    await archive.close();
+  });
+
+  it('marks symlinks so they are never followed', async () => {
+    const path = await tmp.write('link.zip', buildZip([{ name: 'link.jpg', data: '/etc/passwd', unixMode: 0o120777 }]));
+    const archive: ArchiveReader = await openArchive(path);
+    expect(archive.entries[0].isLink).toBe(true);
+    await archive.close();
+  });
+});
+
+describe('openArchive: tar', () => {
+  it('lists and reads an uncompressed tar, long names included', async () => {
+    const long = `ds/${'x'.repeat(120)}/a.txt`;
+    const path = await tmp.write('a.tar', buildTar([{ name: 'ds/', type: '5' }, { name: 'ds/a.txt', data: 'alpha' }, { name: long, data: 'beta' }]));
+    const archive = await openArchive(path);
+    expect(archive.format).toBe('tar');
+    expect(archive.entries.map((e) => e.name)).toEqual(['ds', 'ds/a.txt', long]);
+    const { data, source } = await archive.readEntry(archive.entries[2], 100);
+    expect(data.toString()).toBe('beta');
+    expect((await readRange(path, source.dataOffset, source.compressedSize)).toString()).toBe('beta');
+    await archive.close();
+  });
+
+  it('rejects zip-slip paths in a tar too', async () => {
+    const err = await rejection(openArchive(await tmp.write('slip.tar', buildTar([{ name: '../evil.txt', data: 'x' }]))));
+    expect(err.code).toBe('archive/unsafe-path');
+    expect(err.file).toBe('../evil.txt');
+  });
+
+  it('says a cut tar is incomplete', async () => {
+    const tar = buildTar([{ name: 'a.txt', data: 'y'.repeat(2000) }]);
+    expect((await rejection(openArchive(await tmp.write('cut.tar', tar.subarray(0, 1024))))).code).toBe('archive/corrupt');
+  });
+});

@@ -1,0 +1,334 @@
+/**
+ * Processes one uploaded dataset archive: list it, work out its layout, check the yaml, then go through
+ * every image once (reading its label file beside it) to check labels and images, gather statistics
+ * and hand each image to the caller. No HTTP, no database: the caller stores what `onImage` gives it.
+ *
+ * Memory stays flat whatever the archive's size: entries are read one at a time by offset (a few in
+ * parallel), so the peak is the entry list plus `concurrency` images.
+ */
+import { DEFAULT_ARCHIVE_LIMITS, openArchive, type ArchiveEntry, type ArchiveLimits, type ArchiveReader, type EntrySource } from './archive.js';
+import { DatasetProcessingError, isProcessingError, ProcessingCode } from './errors.js';
+import { makeThumbnail, probeImage } from './images.js';
+import { detectLayout, indexEntries, resolveLayout, summarizeLayout, type LayoutImage, type LayoutSummary, type YamlSplitPaths } from './layout.js';
+import { isJunk } from './paths.js';
+import { StatsAccumulator, type DatasetStats } from './stats.js';
+import { DATASET_TASKS, issue, SPLITS, type DatasetTask, type LabelRow, type ReportEntry, type Split } from './types.js';
+import { parseDatasetYaml, parseLabelFile, ReportBuilder, taskMismatchHint, type LabelSchema, type ParsedLabels, type ProcessingReport } from './validate.js';
+
+export { makeThumbnail };
+
+export interface ProcessingLimits extends ArchiveLimits {
+  /** Largest single image; images are held in memory one at a time (times `concurrency`). */
+  maxImageBytes: number;
+  /** Largest label or yaml file. */
+  maxTextBytes: number;
+}
+
+export const DEFAULT_PROCESSING_LIMITS: ProcessingLimits = {
+  ...DEFAULT_ARCHIVE_LIMITS,
+  maxImageBytes: 128 * 1024 * 1024,
+  maxTextBytes: 16 * 1024 * 1024,
+};
+
+export interface ProcessingProgress {
+  /** `listing` the archive, `checking` its structure and yaml, `images` one by one, then `done`. */
+  phase: 'listing' | 'checking' | 'images' | 'done';
+  /** Images handled so far and in all (0 before the `images` phase). */
+  done: number;
+  total: number;
+  /** Uncompressed image bytes handled so far and in all. */
+  bytesDone: number;
+  bytesTotal: number;
+}
+
+/** One checked image, handed to `onImage`. */
+export interface ProcessedImage {
+  split: Split;
+  /** File name inside its split (no folders). */
+  name: string;
+  /** Archive entry name of the image. */
+  entryName: string;
+  /** Displayed size (EXIF orientation applied); null only for formats we cannot read (`image/unverified`). */
+  width: number | null;
+  height: number | null;
+  /** Format found in the bytes: `jpeg`, `png`, `webp`, `tiff`, `bmp`, ... */
+  format: string | null;
+  /** Valid label rows in NDJSON annotation form (see `LabelRow`); `[]` for a background image. */
+  labels: LabelRow[];
+  /** Label entry the rows came from (yolo layouts). */
+  labelEntry: string | null;
+  /** Classify: the class folder name. */
+  className: string | null;
+  /** Where the original bytes lie in the archive, to serve them later with a byte range. */
+  source: EntrySource;
+  /** The image's bytes, for a thumbnail. Only valid during the call: copy it to keep it. */
+  data: Buffer;
+}
+
+export interface ProcessOptions {
+  archivePath: string;
+  task: DatasetTask;
+  limits?: Partial<ProcessingLimits>;
+  /** Called at each phase and at most every `progressIntervalMs` during the image pass. */
+  onProgress?: (progress: ProcessingProgress) => void;
+  /**
+   * Called for every readable image, up to `concurrency` calls at once, and awaited (back-pressure).
+   * It is called even when other files have errors, so that the whole archive is checked in one pass;
+   * discard what it stored when the result is not `ok`. An exception from it aborts processing and
+   * is rethrown.
+   */
+  onImage?: (image: ProcessedImage) => void | Promise<void>;
+  signal?: AbortSignal;
+  /** Images read and checked at once. The default 2 suits the small machines this runs on. */
+  concurrency?: number;
+  /** Report entries listed per list; the rest are only counted. */
+  reportLimit?: number;
+  progressIntervalMs?: number;
+}
+
+export interface ProcessResult {
+  /** True when there is no error at all; warnings do not count. */
+  ok: boolean;
+  /** The error that stopped processing early, if any (it is also the first error of the report). */
+  fatal: ReportEntry | null;
+  layout: LayoutSummary | null;
+  /** Null when processing stopped before the image pass. Meaningful for the caller only when `ok`. */
+  stats: DatasetStats | null;
+  report: ProcessingReport;
+  /** Images handed to `onImage`. */
+  images: number;
+}
+
+interface WorkItem {
+  split: Split;
+  image: LayoutImage;
+  entry: ArchiveEntry;
+}
+
+/**
+ * Errors that spoil one file, not the archive: report them and go on. Everything else (a bomb, I/O
+ * failure) stops processing.
+ */
+const PER_ENTRY_CODES = new Set<string>([ProcessingCode.CorruptEntry, ProcessingCode.CrcMismatch, ProcessingCode.Encrypted, ProcessingCode.UnsupportedCompression]);
+
+export async function processArchive(options: ProcessOptions): Promise<ProcessResult> {
+  const { archivePath, task, onImage, signal } = options;
+  const limits: ProcessingLimits = { ...DEFAULT_PROCESSING_LIMITS, ...options.limits };
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const progressInterval = options.progressIntervalMs ?? 250;
+  const report = new ReportBuilder(options.reportLimit ?? 1000);
+  let layout: LayoutSummary | null = null;
+  let statsAcc: StatsAccumulator | null = null;
+  let fatal: ReportEntry | null = null;
+  let sent = 0;
+  let archive: ArchiveReader | null = null;
+
+  const progress = (p: ProcessingProgress) => options.onProgress?.(p);
+
+  try {
+    if (!DATASET_TASKS.includes(task)) {
+      throw new DatasetProcessingError(ProcessingCode.UnsupportedTask, `Datasets of task "${String(task)}" cannot be checked yet; supported: ${DATASET_TASKS.join(', ')}.`);
+    }
+    progress({ phase: 'listing', done: 0, total: 0, bytesDone: 0, bytesTotal: 0 });
+    archive = await openArchive(archivePath, limits);
+    signal?.throwIfAborted();
+
+    progress({ phase: 'checking', done: 0, total: 0, bytesDone: 0, bytesTotal: 0 });
+    const files = new Map<string, ArchiveEntry>();
+    const usable: ArchiveEntry[] = [];
+    for (const entry of archive.entries) {
+      if (entry.isLink) {
+        if (!isJunk(entry.name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', entry.name));
+        continue;
+      }
+      usable.push(entry);
+      if (!entry.isDirectory) files.set(entry.name, entry);
+    }
+    const index = indexEntries(usable);
+    const detected = detectLayout(index, { task });
+    if (!detected.ok) throw new DatasetProcessingError(detected.error.code as ProcessingCode, detected.error.message, detected.error.file);
+
+    let names: string[] = [];
+    let yamlPaths: YamlSplitPaths | undefined;
+    let kptShape: [number, number] | null = null;
+    if (detected.layout.yamlPath) {
+      const yamlFile = detected.layout.yamlPath;
+      const text = decodeText((await archive.readEntry(files.get(yamlFile)!, limits.maxTextBytes)).data, yamlFile, report, true);
+      const parsed = parseDatasetYaml(text ?? '', { file: yamlFile, task });
+      const firstError = parsed.issues.find((i) => i.severity === 'error');
+      if (!parsed.config) {
+        // All yaml errors are listed; the fatal one is the first of them, so do not list it twice.
+        report.add(parsed.issues.filter((i) => i !== firstError));
+        const first = firstError ?? issue('error', ProcessingCode.YamlInvalid, `${yamlFile} could not be read.`, yamlFile);
+        throw new DatasetProcessingError(first.code as ProcessingCode, first.message, first.file, first.line);
+      }
+      report.add(parsed.issues);
+      names = parsed.config.names;
+      yamlPaths = parsed.config.splits;
+      kptShape = parsed.config.kptShape;
+    }
+
+    const resolved = resolveLayout(index, detected.layout, yamlPaths);
+    if (!resolved.ok) throw new DatasetProcessingError(resolved.error.code as ProcessingCode, resolved.error.message, resolved.error.file);
+    const dataset = resolved.layout;
+    layout = summarizeLayout(dataset);
+    report.add(dataset.issues);
+    if (dataset.kind === 'classify') names = dataset.classNames ?? [];
+    statsAcc = new StatsAccumulator(names);
+
+    const items: WorkItem[] = [];
+    for (const split of SPLITS) {
+      for (const image of dataset.splits[split]?.images ?? []) items.push({ split, image, entry: files.get(image.entry)! });
+    }
+    // Archive order turns the pass into a mostly sequential read of the file.
+    items.sort((a, b) => a.entry.headerOffset - b.entry.headerOffset);
+    const bytesTotal = items.reduce((n, i) => n + i.entry.uncompressedSize, 0);
+
+    const schema: LabelSchema = { task, nc: names.length, kptShape };
+    const shapes: ParsedLabels['shapes'] = { boxes: 0, polygons: 0, other: 0 };
+    let done = 0;
+    let bytesDone = 0;
+    let lastProgress = 0;
+    const stats = statsAcc;
+    const reader = archive;
+
+    const handle = async ({ split, image, entry }: WorkItem) => {
+      let rows: LabelRow[] = [];
+      if (image.classIndex !== null) rows = [[image.classIndex]];
+      else if (image.label) {
+        const labelEntry = files.get(image.label)!;
+        if (labelEntry.uncompressedSize > limits.maxTextBytes) {
+          report.add(issue('error', ProcessingCode.LabelTooLarge, `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`, image.label));
+        } else {
+          const bytes = await readOrReport(reader, labelEntry, limits.maxTextBytes, report);
+          const text = bytes ? decodeText(bytes, image.label, report, false) : null;
+          if (text !== null) {
+            const parsed = parseLabelFile(text, image.label, schema);
+            report.add(parsed.issues);
+            rows = parsed.rows;
+            shapes.boxes += parsed.shapes.boxes;
+            shapes.polygons += parsed.shapes.polygons;
+            shapes.other += parsed.shapes.other;
+          }
+        }
+      }
+
+      if (entry.uncompressedSize > limits.maxImageBytes) {
+        report.add(issue('error', ProcessingCode.ImageTooLarge, `The image is ${entry.uncompressedSize} bytes; the limit is ${limits.maxImageBytes}.`, entry.name));
+        return;
+      }
+      const read = await readOrReport(reader, entry, limits.maxImageBytes, report, true);
+      if (!read) return;
+      const probe = await probeImage(read.data, entry.name);
+      report.add(probe.issues);
+      if (!probe.ok) return;
+      stats.addImage(split, rows.map((r) => r[0]));
+      if (onImage) {
+        await onImage({
+          split,
+          name: image.name,
+          entryName: entry.name,
+          width: probe.width,
+          height: probe.height,
+          format: probe.format,
+          labels: rows,
+          labelEntry: image.label,
+          className: image.classIndex !== null ? names[image.classIndex] : null,
+          source: read.source,
+          data: read.data,
+        });
+        sent++;
+      }
+    };
+
+    progress({ phase: 'images', done: 0, total: items.length, bytesDone: 0, bytesTotal });
+    await runPool(items, concurrency, signal, async (item) => {
+      await handle(item);
+      done++;
+      bytesDone += item.entry.uncompressedSize;
+      const now = Date.now();
+      if (now - lastProgress >= progressInterval && done < items.length) {
+        lastProgress = now;
+        progress({ phase: 'images', done, total: items.length, bytesDone, bytesTotal });
+      }
+    });
+
+    const hint = taskMismatchHint(task, shapes);
+    if (hint) report.addFirst(hint);
+    progress({ phase: 'done', done: items.length, total: items.length, bytesDone: bytesTotal, bytesTotal });
+  } catch (err) {
+    if (!isProcessingError(err)) throw err;
+    fatal = { code: err.code, message: err.message, ...(err.file ? { file: err.file } : {}), ...(err.line ? { line: err.line } : {}) };
+    report.addFirst(issue('error', err.code, err.message, err.file, err.line));
+    progress({ phase: 'done', done: 0, total: 0, bytesDone: 0, bytesTotal: 0 });
+  } finally {
+    await archive?.close();
+  }
+
+  const finalReport = report.toReport();
+  return {
+    ok: fatal === null && finalReport.errorCount === 0,
+    fatal,
+    layout,
+    stats: fatal === null && statsAcc ? statsAcc.toStats() : null,
+    report: finalReport,
+    images: sent,
+  };
+}
+
+/** Reads an entry, turning damage confined to that entry into a report line (null result). */
+async function readOrReport(archive: ArchiveReader, entry: ArchiveEntry, maxBytes: number, report: ReportBuilder, withSource: true): Promise<{ data: Buffer; source: EntrySource } | null>;
+async function readOrReport(archive: ArchiveReader, entry: ArchiveEntry, maxBytes: number, report: ReportBuilder): Promise<Buffer | null>;
+async function readOrReport(archive: ArchiveReader, entry: ArchiveEntry, maxBytes: number, report: ReportBuilder, withSource = false) {
+  try {
+    const read = await archive.readEntry(entry, maxBytes);
+    return withSource ? read : read.data;
+  } catch (err) {
+    if (isProcessingError(err) && PER_ENTRY_CODES.has(err.code)) {
+      report.add(issue('error', err.code, err.message, entry.name));
+      return null;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Text files from Windows tools come as UTF-16 with a byte-order mark, and yaml written by hand in
+ * Latin-1; numbers survive either, names need the right decoding.
+ */
+function decodeText(bytes: Buffer, file: string, report: ReportBuilder, lenient: boolean): string | null {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    if (lenient) {
+      report.add(issue('warning', ProcessingCode.LabelEncoding, 'The file is not UTF-8; it was read as Latin-1. Save it as UTF-8 if class names look wrong.', file));
+      return new TextDecoder('latin1').decode(bytes);
+    }
+    report.add(issue('error', ProcessingCode.LabelEncoding, 'The label file is not text (not UTF-8); label files hold lines of numbers.', file));
+    return null;
+  }
+}
+
+/** Runs `work` over `items`, `size` at a time; the first failure stops new work and is rethrown once the rest settle. */
+async function runPool<T>(items: readonly T[], size: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (failure === null && next < items.length) {
+      if (signal?.aborted) {
+        failure = { error: signal.reason };
+        return;
+      }
+      const item = items[next++];
+      try {
+        await work(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+}

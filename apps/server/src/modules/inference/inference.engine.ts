@@ -1,0 +1,426 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { maskToSegment } from './contours.js';
+import { decodeImage } from './decode.js';
+import { InferenceError } from './errors.js';
+import { processMask } from './mask.js';
+import { parseUltralyticsMetadata, readOnnxMetadata, type OnnxModelInfo, type UltralyticsMetadata } from './onnx-metadata.js';
+import { decodeDetections, scaleBoxToImage, scalePointToImage, topK, type FrameMapping, type RawDetection } from './postprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, toChwFloat } from './preprocess.js';
+import type { Prediction, PredictionResult, PredictOptions, RawTensor } from './types.js';
+
+/** A model on disk (keyed by its resolved path, reloaded when the file changes) or in memory (keyed by `id`). */
+export type ModelRef = string | { id: string; bytes: Uint8Array };
+
+export interface InferenceEngineOptions {
+  /**
+   * Upper bound for the warm sessions, estimated by model file size; least recently used sessions are released
+   * beyond it. The most recently loaded model always stays, even when it alone exceeds the bound. Default 512 MiB.
+   */
+  maxCacheBytes?: number;
+  /** onnxruntime intra-op threads per session; default: onnxruntime's choice (the physical cores). */
+  intraOpNumThreads?: number;
+  /** Refuse images with more pixels than this; default 8192 * 8192. */
+  maxImagePixels?: number;
+}
+
+export const DEFAULT_MAX_CACHE_BYTES = 512 * 1024 * 1024;
+
+/** What the engine learned about a model when loading it. */
+export interface ModelDescription {
+  key: string;
+  bytes: number;
+  /** Absent for ONNX files without ultralytics metadata; such models only support {@link InferenceEngine.bareRun}. */
+  metadata?: UltralyticsMetadata;
+  onnx: OnnxModelInfo;
+  input: { name: string; shape: Array<number | string>; dynamic: boolean };
+  outputs: Array<{ name: string; shape: Array<number | string> }>;
+}
+
+export interface EngineStats {
+  maxBytes: number;
+  totalBytes: number;
+  hits: number;
+  misses: number;
+  evictions: number;
+  models: Array<{ key: string; bytes: number; task?: string; uses: number; lastUsedAt: string; loadMs: number }>;
+}
+
+interface LoadedModel {
+  key: string;
+  /** File mtime and size when loaded from a path; a different stamp means the file was replaced. */
+  stamp?: string;
+  session: InferenceSession;
+  description: ModelDescription;
+  refs: number;
+  evicted: boolean;
+  uses: number;
+  lastUsed: number;
+  loadMs: number;
+}
+
+const DEFAULTS = { conf: 0.25, iou: 0.45, maxDet: 300 };
+
+function ms(from: number, to: number): number {
+  return Math.round((to - from) * 1000) / 1000;
+}
+
+/**
+ * Runs ultralytics YOLO ONNX exports (detect, segment, classify, pose) on encoded images, keeping sessions warm in a
+ * size-bounded LRU. Pre- and post-processing reproduce ultralytics 8.3 predict, so results match `YOLO(pt).predict`
+ * on the same image to within float rounding.
+ */
+export class InferenceEngine {
+  private readonly maxBytes: number;
+  private readonly models = new Map<string, LoadedModel>(); // iteration order = least recently used first
+  private readonly loading = new Map<string, Promise<LoadedModel>>();
+  private totalBytes = 0;
+  private hits = 0;
+  private misses = 0;
+  private evictions = 0;
+
+  constructor(private readonly opts: InferenceEngineOptions = {}) {
+    this.maxBytes = opts.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES;
+    if (!(this.maxBytes > 0)) throw new RangeError('maxCacheBytes must be positive');
+  }
+
+  /** Loads (or finds) a model and describes it; use it to warm the cache or to validate an upload. */
+  async load(ref: ModelRef): Promise<ModelDescription> {
+    const model = await this.acquire(ref);
+    this.releaseRef(model);
+    return model.description;
+  }
+
+  async predict(ref: ModelRef, image: Uint8Array, opts: PredictOptions = {}): Promise<Prediction> {
+    const conf = opts.conf ?? DEFAULTS.conf;
+    const iou = opts.iou ?? DEFAULTS.iou;
+    const maxDet = opts.maxDet ?? DEFAULTS.maxDet;
+    if (!(conf >= 0 && conf <= 1) || !(iou >= 0 && iou <= 1)) throw new RangeError('conf and iou must be within [0, 1]');
+    if (!Number.isInteger(maxDet) || maxDet < 1) throw new RangeError('maxDet must be a positive integer');
+
+    const model = await this.acquire(ref);
+    try {
+      const meta = model.description.metadata;
+      if (!meta) throw new InferenceError('unsupported_model', 'The model has no ultralytics metadata (task, names)');
+      if (meta.task === 'obb') throw new InferenceError('unsupported_model', 'Oriented-box (obb) models are not supported yet');
+
+      const t0 = performance.now();
+      const img = await decodeImage(image, { maxPixels: this.opts.maxImagePixels });
+      const t1 = performance.now();
+
+      const target = this.inputTarget(model.description, meta, opts.imgsz);
+      const dynamic = model.description.input.dynamic;
+      let tensorImage;
+      if (meta.task === 'classify') {
+        tensorImage = classifyImage(img, classifyGeometry(img.width, img.height, target));
+      } else {
+        const geo = letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
+        tensorImage = letterboxImage(img, geo);
+      }
+      const input = toChwFloat(tensorImage);
+      const t2 = performance.now();
+
+      const outputs = await this.runSession(model, input, [1, 3, tensorImage.height, tensorImage.width]);
+      const t3 = performance.now();
+
+      const frame: FrameMapping = { inputWidth: tensorImage.width, inputHeight: tensorImage.height, width: img.width, height: img.height };
+      const prediction: Prediction = {
+        task: meta.task,
+        names: meta.names,
+        imageSize: { width: img.width, height: img.height },
+        inputSize: { width: tensorImage.width, height: tensorImage.height },
+        results: [],
+        speed: { decode: ms(t0, t1), preprocess: ms(t1, t2), inference: ms(t2, t3), postprocess: 0 },
+      };
+      const name = (cls: number) => meta.names[cls] ?? `class${cls}`;
+      if (meta.task === 'classify') {
+        const probs = Array.from(this.single(outputs, 2, 'classify').data);
+        const top5 = topK(probs, 5).map((c) => ({ class: c, name: name(c), confidence: probs[c] }));
+        prediction.results = top5.map((r) => ({ ...r }));
+        prediction.top5 = top5;
+        prediction.probs = probs;
+      } else {
+        prediction.results = this.postprocessBoxes(meta, outputs, frame, { conf, iou, maxDet, agnostic: opts.agnostic ?? false }, name);
+      }
+      prediction.speed.postprocess = ms(t3, performance.now());
+      return prediction;
+    } finally {
+      this.releaseRef(model);
+    }
+  }
+
+  /**
+   * Runs the model on a ready NCHW float32 tensor and returns every output, with no pre- or post-processing.
+   * `dims` defaults to the model's fixed input shape.
+   */
+  async bareRun(ref: ModelRef, input: Float32Array, dims?: number[]): Promise<Record<string, RawTensor>> {
+    const model = await this.acquire(ref);
+    try {
+      const shape = dims ?? model.description.input.shape.map((d) => (typeof d === 'number' ? d : NaN));
+      if (shape.some((d) => !Number.isInteger(d))) throw new RangeError('The model input is dynamic; pass dims');
+      return await this.runSession(model, input, shape);
+    } finally {
+      this.releaseRef(model);
+    }
+  }
+
+  /** Releases one model's session (or all of them); returns how many were evicted. */
+  async evict(ref?: ModelRef): Promise<number> {
+    const keys = ref === undefined ? [...this.models.keys()] : [this.keyOf(ref)];
+    let n = 0;
+    for (const key of keys) {
+      const model = this.models.get(key);
+      if (model) {
+        await this.drop(model);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  stats(): EngineStats {
+    return {
+      maxBytes: this.maxBytes,
+      totalBytes: this.totalBytes,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: this.evictions,
+      models: [...this.models.values()].reverse().map((m) => ({
+        key: m.key,
+        bytes: m.description.bytes,
+        task: m.description.metadata?.task,
+        uses: m.uses,
+        lastUsedAt: new Date(m.lastUsed).toISOString(),
+        loadMs: m.loadMs,
+      })),
+    };
+  }
+
+  /** Releases every session; the engine stays usable and reloads on demand. */
+  async close(): Promise<void> {
+    await this.evict();
+  }
+
+  private keyOf(ref: ModelRef): string {
+    return typeof ref === 'string' ? path.resolve(ref) : `id:${ref.id}`;
+  }
+
+  private async acquire(ref: ModelRef): Promise<LoadedModel> {
+    const key = this.keyOf(ref);
+    let stamp: string | undefined;
+    let bytes: number;
+    if (typeof ref === 'string') {
+      try {
+        const st = await stat(key);
+        stamp = `${st.mtimeMs}:${st.size}`;
+        bytes = st.size;
+      } catch (err) {
+        throw new InferenceError('invalid_model', `Model file not found: ${ref}`, { cause: err });
+      }
+    } else {
+      bytes = ref.bytes.byteLength;
+    }
+    for (;;) {
+      const cached = this.models.get(key);
+      if (cached && cached.stamp === stamp) {
+        this.hits++;
+        this.models.delete(key);
+        this.models.set(key, cached);
+        return this.use(cached);
+      }
+      if (cached) await this.drop(cached);
+      const pending = this.loading.get(key);
+      if (pending) {
+        // Share a load already in flight. If it was for another version of the file, look again (the cache now holds
+        // that version, which the next pass replaces); if it failed or was already evicted, load our own.
+        const model = await pending.catch(() => null);
+        if (model && model.stamp === stamp && !model.evicted) {
+          this.hits++;
+          return this.use(model);
+        }
+        if (model && model.stamp !== stamp) continue;
+      }
+      this.misses++;
+      const promise = this.loadModel(key, ref, stamp, bytes).then((model) => {
+        this.insert(model);
+        return model;
+      });
+      this.loading.set(key, promise);
+      try {
+        return this.use(await promise);
+      } finally {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+      }
+    }
+  }
+
+  private use(model: LoadedModel): LoadedModel {
+    model.refs++;
+    model.uses++;
+    model.lastUsed = Date.now();
+    return model;
+  }
+
+  private releaseRef(model: LoadedModel): void {
+    model.refs--;
+    if (model.evicted && model.refs === 0) void model.session.release().catch(() => undefined);
+  }
+
+  private insert(model: LoadedModel): void {
+    this.models.set(model.key, model);
+    this.totalBytes += model.description.bytes;
+    for (const other of this.models.values()) {
+      if (this.totalBytes <= this.maxBytes) break;
+      if (other === model) continue;
+      this.evictions++;
+      void this.drop(other);
+    }
+  }
+
+  private async drop(model: LoadedModel): Promise<void> {
+    if (this.models.get(model.key) !== model) return;
+    this.models.delete(model.key);
+    this.totalBytes -= model.description.bytes;
+    model.evicted = true;
+    // A run in flight keeps its session; the last releaseRef frees it.
+    if (model.refs === 0) await model.session.release().catch(() => undefined);
+  }
+
+  private async loadModel(key: string, ref: ModelRef, stamp: string | undefined, bytes: number): Promise<LoadedModel> {
+    const started = performance.now();
+    const source = typeof ref === 'string' ? key : ref.bytes;
+    let onnx: OnnxModelInfo;
+    let session: InferenceSession;
+    try {
+      onnx = await readOnnxMetadata(source);
+      const options: InferenceSession.SessionOptions = { executionProviders: ['cpu'], graphOptimizationLevel: 'all' };
+      if (this.opts.intraOpNumThreads) options.intraOpNumThreads = this.opts.intraOpNumThreads;
+      session = typeof source === 'string' ? await InferenceSession.create(source, options) : await InferenceSession.create(source, options);
+    } catch (err) {
+      if (err instanceof InferenceError) throw err;
+      throw new InferenceError('invalid_model', `Could not load the ONNX model: ${(err as Error).message}`, { cause: err });
+    }
+    try {
+      const description = describe(key, bytes, onnx, session);
+      return { key, stamp, session, description, refs: 0, evicted: false, uses: 0, lastUsed: Date.now(), loadMs: ms(started, performance.now()) };
+    } catch (err) {
+      await session.release().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private inputTarget(desc: ModelDescription, meta: UltralyticsMetadata, imgsz: PredictOptions['imgsz']): [number, number] {
+    const [, , h, w] = desc.input.shape;
+    if (typeof h === 'number' && typeof w === 'number') return [h, w];
+    const want: [number, number] = imgsz === undefined ? meta.imgsz : typeof imgsz === 'number' ? [imgsz, imgsz] : imgsz;
+    if (!want.every((v) => Number.isInteger(v) && v > 0 && v <= 8192)) throw new RangeError('imgsz must be integers in 1..8192');
+    // ultralytics check_imgsz: round up to a multiple of the stride.
+    const stride = meta.task === 'classify' ? 1 : meta.stride;
+    return [Math.ceil(want[0] / stride) * stride, Math.ceil(want[1] / stride) * stride];
+  }
+
+  private async runSession(model: LoadedModel, input: Float32Array, dims: number[]): Promise<Record<string, RawTensor>> {
+    let results: InferenceSession.ReturnType;
+    try {
+      results = await model.session.run({ [model.description.input.name]: new Tensor('float32', input, dims) });
+    } catch (err) {
+      throw new InferenceError('inference_failed', `onnxruntime failed: ${(err as Error).message}`, { cause: err });
+    }
+    const out: Record<string, RawTensor> = {};
+    for (const name of model.description.outputs.map((o) => o.name)) {
+      const t = results[name] as Tensor;
+      if (t.type !== 'float32') throw new InferenceError('unsupported_model', `Output ${name} is ${t.type}, expected float32`);
+      out[name] = { dims: [...t.dims], data: t.data as Float32Array };
+    }
+    return out;
+  }
+
+  /** The model's only output of the given rank (outputs are told apart by shape, not by name). */
+  private single(outputs: Record<string, RawTensor>, rank: number, task: string): RawTensor {
+    const found = Object.values(outputs).filter((o) => o.dims.length === rank);
+    if (found.length !== 1) throw new InferenceError('unsupported_model', `A ${task} model must have exactly one rank-${rank} output`);
+    return found[0];
+  }
+
+  private postprocessBoxes(
+    meta: UltralyticsMetadata,
+    outputs: Record<string, RawTensor>,
+    frame: FrameMapping,
+    nmsOpts: { conf: number; iou: number; maxDet: number; agnostic: boolean },
+    name: (cls: number) => string,
+  ): PredictionResult[] {
+    const head = this.single(outputs, 3, meta.task);
+    const protos = meta.task === 'segment' ? this.single(outputs, 4, 'segment') : undefined;
+    const kpt = meta.kptShape ?? [17, 3];
+    const extra = protos ? protos.dims[1] : meta.task === 'pose' ? kpt[0] * kpt[1] : 0;
+    const end2end = meta.args?.nms === true || meta.args?.end2end === true;
+    const rows = end2end ? head.dims[2] - 2 : head.dims[1];
+    const nc = rows - 4 - extra;
+    if (nc < 1) throw new InferenceError('unsupported_model', `Output shape [${head.dims.join(', ')}] does not fit a ${meta.task} head`);
+    let dets: RawDetection[];
+    try {
+      dets = decodeDetections(head.data, head.dims, { nc, extra, end2end, ...nmsOpts });
+    } catch (err) {
+      throw new InferenceError('unsupported_model', (err as Error).message, { cause: err });
+    }
+
+    const results: PredictionResult[] = [];
+    for (const det of dets) {
+      const [x1, y1, x2, y2] = scaleBoxToImage(det.box, frame);
+      const result: PredictionResult = { class: det.cls, name: name(det.cls), confidence: det.score, box: { x1, y1, x2, y2 } };
+      if (protos && det.extra) {
+        const [, count, ph, pw] = protos.dims;
+        const { mask, pixels } = processMask({ data: protos.data, count, height: ph, width: pw }, det.extra, det.box, frame.inputWidth, frame.inputHeight);
+        // ultralytics drops detections whose mask came out empty.
+        if (pixels === 0) continue;
+        const polygon = maskToSegment(mask, frame.inputWidth, frame.inputHeight);
+        const xs: number[] = [];
+        const ys: number[] = [];
+        for (const [px, py] of polygon) {
+          const [sx, sy] = scalePointToImage(px, py, frame);
+          xs.push(sx);
+          ys.push(sy);
+        }
+        result.segments = { x: xs, y: ys };
+        result.maskPixels = pixels;
+      }
+      if (meta.task === 'pose' && det.extra) {
+        const [nk, nd] = kpt;
+        const kp: NonNullable<PredictionResult['keypoints']> = { x: [], y: [], ...(nd === 3 ? { visible: [] } : {}) };
+        for (let k = 0; k < nk; k++) {
+          const [sx, sy] = scalePointToImage(det.extra[k * nd], det.extra[k * nd + 1], frame);
+          kp.x.push(sx);
+          kp.y.push(sy);
+          kp.visible?.push(det.extra[k * nd + 2]);
+        }
+        result.keypoints = kp;
+      }
+      results.push(result);
+    }
+    return results;
+  }
+}
+
+function describe(key: string, bytes: number, onnx: OnnxModelInfo, session: InferenceSession): ModelDescription {
+  if (session.inputNames.length !== 1) throw new InferenceError('unsupported_model', `Expected one model input, found ${session.inputNames.length}`);
+  const inMeta = session.inputMetadata[0];
+  if (!inMeta?.isTensor || inMeta.type !== 'float32') throw new InferenceError('unsupported_model', 'The model input must be a float32 tensor');
+  const shape = [...inMeta.shape];
+  if (shape.length !== 4) throw new InferenceError('unsupported_model', `The model input must be NCHW, got [${shape.join(', ')}]`);
+  const [batch, channels] = shape;
+  if (typeof batch === 'number' && batch !== 1) throw new InferenceError('unsupported_model', `Batch size ${batch} models are not supported; export with batch=1`);
+  if (typeof channels === 'number' && channels !== 3) throw new InferenceError('unsupported_model', `Only 3-channel models are supported, got ${channels}`);
+  shape[0] = 1;
+  shape[1] = 3;
+  const metadata = onnx.metadataProps.task ? parseUltralyticsMetadata(onnx.metadataProps) : undefined;
+  return {
+    key,
+    bytes,
+    metadata,
+    onnx,
+    input: { name: session.inputNames[0], shape, dynamic: typeof shape[2] !== 'number' || typeof shape[3] !== 'number' },
+    outputs: session.outputMetadata.map((o) => ({ name: o.name, shape: o.isTensor ? [...o.shape] : [] })),
+  };
+}

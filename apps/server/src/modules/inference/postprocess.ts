@@ -1,0 +1,160 @@
+import { nms } from './nms.js';
+import { pyRound } from './preprocess.js';
+
+/** A detection in model-input (letterboxed) pixels. */
+export interface RawDetection {
+  box: [number, number, number, number];
+  score: number;
+  cls: number;
+  /** Values after the class scores: 32 mask coefficients (segment) or keypoints (pose). */
+  extra?: Float32Array;
+}
+
+export interface DecodeOptions {
+  /** Number of classes. */
+  nc: number;
+  /** Values per detection after the class scores (mask coefficients, keypoints); 0 for detect. */
+  extra: number;
+  conf: number;
+  iou: number;
+  maxDet: number;
+  agnostic?: boolean;
+  /**
+   * The graph already ran NMS (export with `nms=True`, or end-to-end heads): rows are
+   * x1, y1, x2, y2, score, class, extra... and only the confidence filter applies.
+   */
+  end2end?: boolean;
+}
+
+/** Ultralytics NMS never looks at more than this many candidates. */
+const MAX_NMS = 30_000;
+
+/**
+ * `ultralytics.utils.ops.non_max_suppression` (multi_label=False) for one image of a raw head output of shape
+ * [1, 4 + nc + extra, anchors]: best class per anchor, score > conf, xywh → xyxy, class-aware greedy NMS,
+ * at most `maxDet`, by descending score.
+ */
+export function decodeDetections(output: Float32Array, dims: readonly number[], opts: DecodeOptions): RawDetection[] {
+  if (opts.end2end) return decodeEnd2End(output, dims, opts);
+  const rows = 4 + opts.nc + opts.extra;
+  if (dims.length !== 3 || dims[0] !== 1 || dims[1] !== rows) {
+    throw new RangeError(`Expected an output of shape [1, ${rows}, anchors], got [${dims.join(', ')}]`);
+  }
+  const n = dims[2];
+  const candidates: number[] = [];
+  const bestCls: number[] = [];
+  const bestScore: number[] = [];
+  for (let a = 0; a < n; a++) {
+    let best = -Infinity;
+    let cls = 0;
+    for (let c = 0; c < opts.nc; c++) {
+      const s = output[(4 + c) * n + a];
+      if (s > best) {
+        best = s;
+        cls = c;
+      }
+    }
+    if (best > opts.conf) {
+      candidates.push(a);
+      bestCls.push(cls);
+      bestScore.push(best);
+    }
+  }
+  let order = candidates.map((_, i) => i);
+  if (order.length > MAX_NMS) order = order.sort((i, j) => bestScore[j] - bestScore[i]).slice(0, MAX_NMS);
+  const boxes = new Float64Array(order.length * 4);
+  const scores = new Float64Array(order.length);
+  const classes = new Int32Array(order.length);
+  order.forEach((ci, k) => {
+    const a = candidates[ci];
+    const cx = output[a];
+    const cy = output[n + a];
+    const hw = output[2 * n + a] / 2;
+    const hh = output[3 * n + a] / 2;
+    boxes.set([cx - hw, cy - hh, cx + hw, cy + hh], k * 4);
+    scores[k] = bestScore[ci];
+    classes[k] = bestCls[ci];
+  });
+  const keep = nms(boxes, scores, { iou: opts.iou, maxDet: opts.maxDet, classes: opts.agnostic ? undefined : classes });
+  return keep.map((k) => {
+    const a = candidates[order[k]];
+    const det: RawDetection = {
+      box: [boxes[k * 4], boxes[k * 4 + 1], boxes[k * 4 + 2], boxes[k * 4 + 3]],
+      score: scores[k],
+      cls: classes[k],
+    };
+    if (opts.extra > 0) {
+      const extra = new Float32Array(opts.extra);
+      for (let e = 0; e < opts.extra; e++) extra[e] = output[(4 + opts.nc + e) * n + a];
+      det.extra = extra;
+    }
+    return det;
+  });
+}
+
+function decodeEnd2End(output: Float32Array, dims: readonly number[], opts: DecodeOptions): RawDetection[] {
+  const cols = 6 + opts.extra;
+  if (dims.length !== 3 || dims[0] !== 1 || dims[2] !== cols) {
+    throw new RangeError(`Expected an end-to-end output of shape [1, detections, ${cols}], got [${dims.join(', ')}]`);
+  }
+  const out: RawDetection[] = [];
+  for (let i = 0; i < dims[1] && out.length < opts.maxDet; i++) {
+    const row = output.subarray(i * cols, (i + 1) * cols);
+    if (!(row[4] > opts.conf)) continue;
+    out.push({
+      box: [row[0], row[1], row[2], row[3]],
+      score: row[4],
+      cls: Math.round(row[5]),
+      ...(opts.extra > 0 ? { extra: row.slice(6) } : {}),
+    });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+export interface FrameMapping {
+  /** Model input size. */
+  inputWidth: number;
+  inputHeight: number;
+  /** Original image size. */
+  width: number;
+  height: number;
+}
+
+function gainOf(m: FrameMapping): number {
+  return Math.min(m.inputHeight / m.height, m.inputWidth / m.width);
+}
+
+/**
+ * `ops.scale_boxes`: undo the letterbox with the same gain and *rounded* padding the letterbox used, then clip to
+ * the image.
+ */
+export function scaleBoxToImage(box: readonly number[], m: FrameMapping): [number, number, number, number] {
+  const gain = gainOf(m);
+  const padX = pyRound((m.inputWidth - m.width * gain) / 2 - 0.1);
+  const padY = pyRound((m.inputHeight - m.height * gain) / 2 - 0.1);
+  const clip = (v: number, hi: number) => Math.min(Math.max(v, 0), hi);
+  return [
+    clip((box[0] - padX) / gain, m.width),
+    clip((box[1] - padY) / gain, m.height),
+    clip((box[2] - padX) / gain, m.width),
+    clip((box[3] - padY) / gain, m.height),
+  ];
+}
+
+/**
+ * `ops.scale_coords` (polygons, keypoints): unlike `scale_boxes` it subtracts the *unrounded* padding. The golden
+ * polygons confirm it: for a 224x160 image they only land on the mask's pixel grid with a pad of 22.857, not 23.
+ */
+export function scalePointToImage(x: number, y: number, m: FrameMapping): [number, number] {
+  const gain = gainOf(m);
+  const padX = (m.inputWidth - m.width * gain) / 2;
+  const padY = (m.inputHeight - m.height * gain) / 2;
+  return [Math.min(Math.max((x - padX) / gain, 0), m.width), Math.min(Math.max((y - padY) / gain, 0), m.height)];
+}
+
+/** Indices of the `k` largest values, largest first (ties keep the lower index first). */
+export function topK(values: ArrayLike<number>, k: number): number[] {
+  return Array.from({ length: values.length }, (_, i) => i)
+    .sort((a, b) => values[b] - values[a] || a - b)
+    .slice(0, k);
+}

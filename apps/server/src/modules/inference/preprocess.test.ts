@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { decodeImage } from './decode.js';
+import { InferenceError } from './errors.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, pyRound, toChwFloat } from './preprocess.js';
+import { resizeBilinearPil, resizeLinearCv2 } from './resize.js';
+import { fixture, readGolden, type GoldenBoxes, type GoldenClassify } from './test-fixtures.js';
+
+const sum = (a: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i];
+  return s;
+};
+
+describe('pyRound', () => {
+  it('rounds halves to even like Python', () => {
+    expect([0.5, 1.5, 2.5, -0.5, -1.5, 22.9, 50.5, 114.2857].map(pyRound)).toEqual([0, 2, 2, -0, -2, 23, 50, 114]);
+  });
+});
+
+describe('letterboxGeometry', () => {
+  it('matches ultralytics for every golden image', () => {
+    const g = readGolden<GoldenBoxes>('golden-detect.json');
+    for (const im of g.images) {
+      const geo = letterboxGeometry(im.width, im.height, [160, 160]);
+      expect(geo.scale).toBeCloseTo(im.letterbox.scale, 6);
+      expect([geo.resized.width, geo.resized.height]).toEqual(im.letterbox.resized_wh);
+      expect([geo.pad.left, geo.pad.top, geo.pad.right, geo.pad.bottom]).toEqual(im.letterbox.pad_ltrb);
+      expect(geo.output).toEqual({ width: 160, height: 160 });
+    }
+  });
+
+  it('splits odd padding with the -0.1/+0.1 rule and uses banker rounding for the resized size', () => {
+    // 101x50 into 64x64: r = 64/101, height round(31.68) = 32, so 16 rows each side.
+    expect(letterboxGeometry(101, 50, [64, 64]).pad).toEqual({ left: 0, top: 16, right: 0, bottom: 16 });
+    // 10x9 into 21 rows: r = 2, 18 rows, dh = 1.5: top round(1.4) = 1, bottom round(1.6) = 2.
+    expect(letterboxGeometry(10, 9, [21, 20]).pad).toEqual({ left: 0, top: 1, right: 0, bottom: 2 });
+    // r = 0.5: width round(50.5) = 50 in Python, not 51.
+    expect(letterboxGeometry(101, 200, [100, 100]).resized).toEqual({ width: 50, height: 100 });
+    expect(letterboxGeometry(101, 200, [100, 100]).pad).toEqual({ left: 25, top: 0, right: 25, bottom: 0 });
+  });
+
+  it('pads only to the stride for dynamic models (auto) and can refuse to upscale', () => {
+    const geo = letterboxGeometry(1280, 720, [640, 640], { auto: true, stride: 32 });
+    expect(geo.resized).toEqual({ width: 640, height: 360 });
+    expect(geo.output).toEqual({ width: 640, height: 384 });
+    expect(geo.pad).toEqual({ left: 0, top: 12, right: 0, bottom: 12 });
+    expect(letterboxGeometry(100, 50, [640, 640], { scaleup: false }).resized).toEqual({ width: 100, height: 50 });
+    expect(letterboxGeometry(100, 50, [640, 640]).resized).toEqual({ width: 640, height: 320 });
+  });
+});
+
+describe('resizeLinearCv2', () => {
+  const noise = (w: number, h: number, seed = 1) => {
+    const a = new Uint8Array(w * h * 3);
+    let s = seed;
+    for (let i = 0; i < a.length; i++) a[i] = (s = (s * 1103515245 + 12345) % 2 ** 31) % 256;
+    return a;
+  };
+
+  it('keeps a constant image constant when shrinking and enlarging', () => {
+    for (const [dw, dh] of [
+      [37, 23],
+      [200, 150],
+      [64, 48],
+    ]) {
+      const out = resizeLinearCv2(new Uint8Array(97 * 71 * 3).fill(200), 97, 71, dw, dh, 3);
+      expect(out.length).toBe(dw * dh * 3);
+      expect(out.every((v) => v === 200)).toBe(true);
+    }
+  });
+
+  it('averages 2x2 blocks with rounding on an exact 2x downscale', () => {
+    const src = noise(8, 6);
+    const out = resizeLinearCv2(src, 8, 6, 4, 3, 3);
+    const at = (x: number, y: number, c: number) => src[(y * 8 + x) * 3 + c];
+    for (let y = 0; y < 3; y++)
+      for (let x = 0; x < 4; x++)
+        for (let c = 0; c < 3; c++) {
+          const avg = (at(2 * x, 2 * y, c) + at(2 * x + 1, 2 * y, c) + at(2 * x, 2 * y + 1, c) + at(2 * x + 1, 2 * y + 1, c) + 2) >> 2;
+          expect(out[(y * 4 + x) * 3 + c]).toBe(avg);
+        }
+  });
+
+  it('stays within one level of an exact float bilinear resize', () => {
+    const [sw, sh, dw, dh] = [50, 40, 23, 61];
+    const src = noise(sw, sh, 7);
+    const out = resizeLinearCv2(src, sw, sh, dw, dh, 3);
+    let worst = 0;
+    for (let y = 0; y < dh; y++) {
+      const fy = Math.max(0, (y + 0.5) * (sh / dh) - 0.5);
+      const y0 = Math.min(Math.floor(fy), sh - 1);
+      const y1 = Math.min(y0 + 1, sh - 1);
+      const ly = fy - Math.floor(fy);
+      for (let x = 0; x < dw; x++) {
+        let fx = (x + 0.5) * (sw / dw) - 0.5;
+        fx = Math.min(Math.max(fx, 0), sw - 1);
+        const x0 = Math.floor(fx);
+        const x1 = Math.min(x0 + 1, sw - 1);
+        const lx = fx - x0;
+        for (let c = 0; c < 3; c++) {
+          const p = (xx: number, yy: number) => src[(yy * sw + xx) * 3 + c];
+          const v = (1 - ly) * ((1 - lx) * p(x0, y0) + lx * p(x1, y0)) + ly * ((1 - lx) * p(x0, y1) + lx * p(x1, y1));
+          worst = Math.max(worst, Math.abs(out[(y * dw + x) * 3 + c] - v));
+        }
+      }
+    }
+    expect(worst).toBeLessThan(1.01);
+  });
+});
+
+describe('resizeBilinearPil', () => {
+  it('antialiases: a 1px checkerboard shrunk 4x becomes flat grey, where a 2-tap bilinear would alias', () => {
+    const src = new Uint8Array(64 * 64 * 3);
+    for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) src.fill((x + y) % 2 ? 255 : 0, (y * 64 + x) * 3, (y * 64 + x) * 3 + 3);
+    const out = resizeBilinearPil(src, 64, 64, 16, 16, 3);
+    // Interior pixels average whole periods of the checkerboard.
+    for (let y = 1; y < 15; y++) for (let x = 1; x < 15; x++) expect(Math.abs(out[(y * 16 + x) * 3] - 127.5)).toBeLessThanOrEqual(1);
+  });
+
+  it('returns a copy for the identity size and resizes one axis only when asked', () => {
+    const src = Uint8Array.from({ length: 5 * 4 * 3 }, (_, i) => i);
+    const same = resizeBilinearPil(src, 5, 4, 5, 4, 3);
+    expect(same).toEqual(src);
+    expect(same).not.toBe(src);
+    expect(resizeBilinearPil(src, 5, 4, 5, 8, 3).length).toBe(5 * 8 * 3);
+  });
+});
+
+describe('letterbox parity with ultralytics (OpenCV 4.6)', () => {
+  const g = readGolden<GoldenBoxes>('golden-detect.json');
+  it.each(g.images.map((im) => [im.file, im] as const))('%s letterboxes to the exact bytes ultralytics fed the model', async (_file, im) => {
+    const img = await decodeImage(readFileSync(path.join(fixture('test-images'), im.file)));
+    expect([img.width, img.height]).toEqual([im.width, im.height]);
+    const lb = letterboxImage(img, letterboxGeometry(img.width, img.height, [160, 160]));
+    expect(createHash('sha256').update(lb.data).digest('hex')).toBe(im.input_check.sha256_letterboxed_rgb_hwc_uint8);
+    expect(sum(toChwFloat(lb))).toBeCloseTo(im.input_check.sum_of_input_tensor, 2);
+  });
+});
+
+describe('classify transform parity with torchvision on PIL', () => {
+  const g = readGolden<GoldenClassify>('golden-classify.json');
+  it('reproduces the input tensor of all 35 images (crops and resized full images)', async () => {
+    let worst = 0;
+    for (const im of g.images) {
+      const img = await decodeImage(readFileSync(path.join(fixture('.'), im.file)));
+      const t = toChwFloat(classifyImage(img, classifyGeometry(img.width, img.height, [64, 64])));
+      expect(t.length).toBe(3 * 64 * 64);
+      worst = Math.max(worst, Math.abs(sum(t) - im.input_check.sum_of_input_tensor));
+    }
+    // The golden sums are rounded to 1e-3; one 8-bit level on one pixel would already move the sum by 3.9e-3.
+    expect(worst).toBeLessThan(1.5e-3);
+  });
+
+  it('resizes the shorter side, truncating the longer one, then centre-crops', () => {
+    expect(classifyGeometry(300, 180, [64, 64])).toEqual({ resized: { width: 106, height: 64 }, crop: { left: 21, top: 0, width: 64, height: 64 } });
+    expect(classifyGeometry(100, 140, [64, 64])).toEqual({ resized: { width: 64, height: 89 }, crop: { left: 0, top: 12, width: 64, height: 64 } });
+    expect(classifyGeometry(120, 90, [48, 64]).resized).toEqual({ width: 64, height: 48 });
+  });
+});
+
+describe('decodeImage', () => {
+  it('applies EXIF orientation like cv2.imread', async () => {
+    // 3x2 image, red left column; orientation 6 means "rotate 90 degrees clockwise to display".
+    const raw = Buffer.alloc(3 * 2 * 3, 0);
+    for (const y of [0, 1]) raw.set([255, 0, 0], y * 9);
+    const jpeg = await sharp(raw, { raw: { width: 3, height: 2, channels: 3 } }).png().withMetadata({ orientation: 6 }).toBuffer();
+    const img = await decodeImage(jpeg);
+    expect([img.width, img.height]).toEqual([2, 3]);
+    // After a clockwise turn the red column becomes the top row.
+    expect([...img.data.subarray(0, 6)]).toEqual([255, 0, 0, 255, 0, 0]);
+  });
+
+  it('turns greyscale, alpha and 16-bit images into 8-bit RGB', async () => {
+    const grey = await sharp(Buffer.from([10, 20, 30, 40]), { raw: { width: 2, height: 2, channels: 1 } }).png().toBuffer();
+    expect([...(await decodeImage(grey)).data]).toEqual([10, 10, 10, 20, 20, 20, 30, 30, 30, 40, 40, 40]);
+    const rgba = await sharp(Buffer.from([1, 2, 3, 0, 4, 5, 6, 255]), { raw: { width: 2, height: 1, channels: 4 } }).webp({ lossless: true }).toBuffer();
+    expect([...(await decodeImage(rgba)).data]).toEqual([1, 2, 3, 4, 5, 6]);
+    const deep = await sharp(Buffer.from(new Uint16Array([65535, 0, 32896, 257, 514, 771]).buffer), { raw: { width: 2, height: 1, channels: 3 } })
+      .toColourspace('rgb16')
+      .png()
+      .toBuffer();
+    expect([...(await decodeImage(deep)).data]).toEqual([255, 0, 128, 1, 2, 3]);
+  });
+
+  it('rejects bytes that are not an image, and decompression bombs', async () => {
+    await expect(decodeImage(Buffer.from('definitely not an image'))).rejects.toMatchObject({ code: 'invalid_image' });
+    const big = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000' } }).png().toBuffer();
+    const err = await decodeImage(big, { maxPixels: 100 * 100 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InferenceError);
+    expect((err as InferenceError).code).toBe('invalid_image');
+  });
+});

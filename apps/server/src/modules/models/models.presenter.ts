@@ -1,0 +1,60 @@
+import { MODEL_DEFAULTS, type Model, type ModelConfig } from '@sightline/contracts';
+import { signBlobUrl } from '../../platform/storage/signed-url.js';
+import { abilities } from '../projects/access.js';
+import type { ModelFileRow, ModelRow } from './models.repository.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export interface ModelPresentation {
+  viewerId: string | null;
+  username: string;
+  projectName: string | null;
+  files: ModelFileRow[];
+  secret: string;
+  baseUrl: string;
+  now: Date;
+}
+
+/** Download links of model files live one day; pages refetch. */
+export function fileUrl(f: ModelFileRow, p: Pick<ModelPresentation, 'secret' | 'baseUrl' | 'now'>, ttlMs = 86_400_000) {
+  return signBlobUrl({ key: f.blobKey, expiresAt: new Date(p.now.getTime() + ttlMs), filename: f.name, secret: p.secret, baseUrl: p.baseUrl });
+}
+
+export function presentModel(row: ModelRow, p: ModelPresentation): Model {
+  const config = { ...MODEL_DEFAULTS.config, ...(row.config as Partial<ModelConfig>) } as ModelConfig;
+  const exportsMap: Model['exports'] = {};
+  for (const f of p.files) if (f.kind !== 'best' && f.kind !== 'last') exportsMap[f.kind] = { bytes: f.bytes, status: 'ready' };
+  return {
+    id: row.id,
+    slug: row.slug,
+    config,
+    dataset: { id: row.datasetId, name: row.datasetName, filepath: null, url: row.datasetId ? `/datasets/${row.datasetId}` : null, type: null, version: null },
+    lineage: {
+      architecture: { id: row.architectureId, name: row.architectureName },
+      parent: { id: row.parentId, name: row.parentName, path: row.parentPath, url: row.parentUrl },
+    },
+    meta: { name: row.name, description: row.description, privacy: row.privacy },
+    project: { id: row.projectId, name: p.projectName },
+    dates: {
+      created: row.createdAt.toISOString(),
+      updated: row.updatedAt.toISOString(),
+      archived: iso(row.archivedAt),
+      deleted: iso(row.deletedAt),
+      train: { start: iso(row.trainStart), end: iso(row.trainEnd), heartbeat: iso(row.trainHeartbeat), initialized: iso(row.trainInitialized) },
+    },
+    owner: { uid: row.userId, username: p.username },
+    order: row.order,
+    task: row.task,
+    names: row.names,
+    exports: exportsMap,
+    files: p.files
+      .slice()
+      .sort((a, b) => a.kind.localeCompare(b.kind))
+      .map((f) => ({ kind: f.kind, name: f.name, bytes: f.bytes, epoch: f.epoch, created: f.createdAt.toISOString(), url: fileUrl(f, p) })),
+    totals: { bytes: row.bytes },
+    team: { id: row.teamId },
+    metrics: { epochs: row.epochsDone, best: row.bestMetrics },
+    abilities: abilities(p.viewerId, row),
+    status: row.hubStatus,
+  };
+}

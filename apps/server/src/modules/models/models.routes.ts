@@ -1,0 +1,164 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createModelBody, listQuerySchema, Messages, modelSchema, pageSchema, shareBody, transferModelBody, updateModelBody } from '@sightline/contracts';
+import { requireUser } from '../../platform/http/auth-context.js';
+import { AppError, errors } from '../../platform/http/errors.js';
+import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
+import { newId } from '../../platform/ids.js';
+import { projectsRepository } from '../projects/projects.repository.js';
+import { createProject, readableProject } from '../projects/projects.service.js';
+import { modelsRepository } from './models.repository.js';
+import * as models from './models.service.js';
+import { attachWeights, storeWeights } from './models.upload.js';
+
+const idParams = z.object({ id: z.string().max(40) });
+const one = z.object({ data: modelSchema });
+
+export async function modelsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = app.ctx;
+  const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
+  const present = async (req: FastifyRequest, id: string) => (await models.presentModels(ctx, viewer(req), [(await modelsRepository.byId(ctx.db, id))!]))[0]!;
+
+  r.get('/v1/models', { schema: { tags: ['models'], querystring: listQuerySchema.extend({ projectId: z.string().max(40).optional() }), response: { 200: z.object({ data: pageSchema(modelSchema) }), ...errorResponses } } }, async (req) => {
+    const q = req.query;
+    const publicOnly = q.public?.toLowerCase() === 'true';
+    let ownerId: string | undefined;
+    if (q.projectId) {
+      const project = await readableProject(ctx, viewer(req), q.projectId);
+      ownerId = project.userId;
+    } else if (!publicOnly) {
+      ownerId = requireUser(req).user.id;
+    }
+    const after = q.last_doc_id ? await modelsRepository.byId(ctx.db, q.last_doc_id) : null;
+    const { rows, total } = await modelsRepository.list(ctx.db, {
+      ownerId,
+      projectId: q.projectId,
+      publicOnly,
+      includeDeleted: q.includeDeleted === 'true' && !publicOnly,
+      includeArchived: q.includeArchived === 'true',
+      limit: q.limit,
+      after,
+    });
+    const ordered = q.projectId ? models.sortProjectModels(rows) : rows;
+    return { data: { results: await models.presentModels(ctx, viewer(req), ordered), total, lastRecordId: rows.at(-1)?.id ?? null } };
+  });
+
+  r.post('/v1/models', { schema: { tags: ['models'], body: createModelBody, response: { 201: one, ...errorResponses } } }, async (req, reply) => {
+    const b = req.body;
+    const row = await models.createModel(ctx, {
+      userId: req.principal?.user.id ?? null,
+      projectId: b.project?.id ?? b.projectId ?? null,
+      name: b.meta?.name,
+      description: b.meta?.description,
+      privacy: b.meta?.privacy,
+      config: b.config,
+      datasetId: b.dataset?.id ?? null,
+      datasetName: b.dataset?.name ?? null,
+      architecture: b.lineage?.architecture,
+      parent: b.lineage?.parent as { id?: string; name?: string } | undefined,
+      task: b.task ?? null,
+    });
+    return reply.status(201).send({ data: await present(req, row.id) });
+  });
+
+  r.get('/v1/models/:id', { schema: { tags: ['models'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
+    const row = await models.readableModel(ctx, viewer(req), req.params.id);
+    return { data: await present(req, row.id) };
+  });
+
+  r.patch('/v1/models/:id', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, body: updateModelBody, response: { 200: one, ...errorResponses } } }, async (req) => {
+    const { user } = requireUser(req);
+    const b = req.body;
+    await models.updateModel(ctx, user.id, req.params.id, {
+      name: b.meta?.name,
+      description: b.meta?.description,
+      config: b.config,
+      datasetId: b.dataset?.id,
+      architecture: b.lineage?.architecture,
+      parent: b.lineage?.parent as { id?: string; name?: string } | undefined,
+    });
+    return { data: await present(req, req.params.id) };
+  });
+
+  r.post('/v1/models/:id/share', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, body: shareBody, response: { 200: one, ...errorResponses } } }, async (req) => {
+    const { user } = requireUser(req);
+    await models.shareModel(ctx, user.id, req.params.id, req.body.privacy);
+    return { data: await present(req, req.params.id) };
+  });
+
+  r.post('/v1/models/:id/transfer', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, body: transferModelBody, response: { 200: one, ...errorResponses } } }, async (req) => {
+    const { user } = requireUser(req);
+    await models.transferModel(ctx, user.id, req.params.id, req.body.projectId);
+    return { data: await present(req, req.params.id) };
+  });
+
+  r.delete('/v1/models/:id', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, querystring: z.object({ hard: z.enum(['True', 'False', 'true', 'false']).optional() }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    const { user } = requireUser(req);
+    await models.deleteModel(ctx, user.id, req.params.id, req.query.hard?.toLowerCase() === 'true');
+    return ok;
+  });
+
+  r.post('/v1/models/:id/restore', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
+    const { user } = requireUser(req);
+    await models.restoreModel(ctx, user.id, req.params.id);
+    return { data: await present(req, req.params.id) };
+  });
+
+  /**
+   * Locally trained weights (spec §7): multipart model_name, project_id, project_name, file.
+   * The file is streamed, checked by magic bytes and counted against storage; answers {data:{id}}.
+   */
+  r.post('/v1/models/upload', { config: { auth: 'user' }, schema: { tags: ['models'], consumes: ['multipart/form-data'], response: { 201: z.object({ data: z.object({ id: z.string() }) }), ...errorResponses } } }, async (req, reply) => {
+    const { user } = requireUser(req);
+    if (!req.isMultipart()) throw new AppError(400, 'error/validation', 'Send multipart/form-data with model_name, project_id, project_name and file');
+    const fields: Record<string, string> = {};
+    const modelId = newId();
+    let stored: Awaited<ReturnType<typeof storeWeights>> | null = null;
+    let filename = '';
+    try {
+      for await (const part of req.parts({ limits: { fileSize: 2 * 1024 ** 3 + 1, files: 1, fieldSize: 4096 } })) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file') {
+            part.file.resume();
+            continue;
+          }
+          filename = part.filename;
+          stored = await storeWeights(ctx, user, modelId, { filename: part.filename, stream: part.file });
+        } else {
+          fields[part.fieldname] = String(part.value ?? '');
+        }
+      }
+      if (!stored) throw new AppError(400, 'error/validation', 'Attach the weights in the `file` field');
+      let projectId = fields.project_id?.trim() || null;
+      if (projectId) {
+        const project = await projectsRepository.byId(ctx.db, projectId);
+        if (!project || project.userId !== user.id || project.deletedAt) throw errors.notFound('Project');
+      } else {
+        projectId = (await createProject(ctx, user.id, { name: fields.project_name?.trim() || undefined })).id;
+      }
+      const meta = stored.meta;
+      await models.createModel(ctx, {
+        id: modelId,
+        userId: user.id,
+        projectId,
+        name: fields.model_name?.trim() || filename.replace(/\.(pt|onnx)$/i, ''),
+        task: meta.task,
+        names: meta.names,
+        config: meta.imgsz ? { imageSize: meta.imgsz } : undefined,
+        // Uploaded weights are a finished model: Trained (spec §4) and "trained" for HUB clients.
+        hubStatus: 'trained',
+        trainEnd: ctx.clock.now(),
+      });
+      await attachWeights(ctx, modelId, stored, filename);
+      return reply.status(201).send({ data: { id: modelId } });
+    } catch (err) {
+      if (stored) await ctx.blobs.delete(stored.key).catch(() => undefined);
+      await modelsRepository.remove(ctx.db, modelId).catch(() => undefined);
+      if (err instanceof AppError) throw err;
+      req.log.error({ err }, 'model upload failed');
+      throw new AppError(500, 'error/unknown', Messages.unableUploadModel);
+    }
+  });
+}

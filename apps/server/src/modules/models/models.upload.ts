@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { AppContext } from '../../context.js';
+import { AppError, errors } from '../../platform/http/errors.js';
+import { readOnnxMetadata, parseUltralyticsMetadata } from '../inference/onnx-metadata.js';
+import { storageRemaining } from '../storage/usage.service.js';
+import { modelsRepository } from './models.repository.js';
+
+export type WeightsFormat = 'pt' | 'onnx';
+export const MAX_MODEL_UPLOAD_BYTES = 2 * 1024 ** 3;
+
+/**
+ * Magic bytes: PyTorch ≥ 1.6 saves a zip (PK\3\4), older ones a pickle (\x80 + protocol); an ONNX
+ * ModelProto starts with field 1 (ir_version, varint) → 0x08.
+ */
+export function checkMagic(format: WeightsFormat, head: Buffer): boolean {
+  if (head.length < 2) return false;
+  if (format === 'pt') return (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) || (head[0] === 0x80 && head[1]! >= 2 && head[1]! <= 5);
+  return head[0] === 0x08;
+}
+
+export function formatOf(filename: string): WeightsFormat | null {
+  const ext = path.extname(filename).toLowerCase();
+  return ext === '.pt' ? 'pt' : ext === '.onnx' ? 'onnx' : null;
+}
+
+/**
+ * Streams an uploaded weights file into the blob store: checks magic bytes on the first chunk and
+ * stops as soon as the bytes exceed what storage allows, so nothing oversized is ever kept.
+ */
+export async function storeWeights(
+  ctx: AppContext,
+  user: { id: string; plan: string },
+  modelId: string,
+  file: { filename: string; stream: Readable },
+): Promise<{ format: WeightsFormat; key: string; bytes: number; meta: { task: string | null; names: string[]; imgsz: number | null } }> {
+  const format = formatOf(file.filename);
+  if (!format) throw new AppError(400, 'error/invalid-model-file', 'Upload a .pt or .onnx file');
+  const { remaining } = await storageRemaining(ctx, user);
+  const limit = Math.min(remaining, MAX_MODEL_UPLOAD_BYTES);
+  const key = `users/${user.id}/models/${modelId}/${format === 'pt' ? 'best.pt' : 'model.onnx'}`;
+  // Keep a local copy of ONNX files to read metadata without a second download.
+  const tmp = format === 'onnx' ? path.join(os.tmpdir(), `sl-upload-${modelId}.onnx`) : null;
+  let seen = 0;
+  let head = Buffer.alloc(0);
+  let checked = false;
+  const guard = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      if (!checked) {
+        head = Buffer.concat([head, chunk]).subarray(0, 8);
+        if (head.length >= 4) {
+          checked = true;
+          if (!checkMagic(format, head)) return cb(new AppError(400, 'error/invalid-model-file', `This is not a valid .${format} file`));
+        }
+      }
+      if (seen > limit) {
+        return cb(seen > MAX_MODEL_UPLOAD_BYTES && limit === MAX_MODEL_UPLOAD_BYTES ? errors.payloadTooLarge('Model files can be at most 2 GB') : errors.insufficientStorage(remaining, seen));
+      }
+      cb(null, chunk);
+    },
+    flush(cb) {
+      if (!checked && !checkMagic(format, head)) return cb(new AppError(400, 'error/invalid-model-file', `This is not a valid .${format} file`));
+      cb();
+    },
+  });
+  try {
+    if (tmp) {
+      await pipeline(file.stream, guard, fs.createWriteStream(tmp));
+      await ctx.blobs.put(key, fs.createReadStream(tmp), { contentType: 'application/octet-stream' });
+    } else {
+      const body = new PassThrough();
+      await Promise.all([pipeline(file.stream, guard, body), ctx.blobs.put(key, body, { contentType: 'application/octet-stream' })]);
+    }
+    if (seen === 0) throw new AppError(400, 'error/invalid-model-file', 'The file is empty');
+    let meta = { task: null as string | null, names: [] as string[], imgsz: null as number | null };
+    if (tmp) {
+      try {
+        const info = parseUltralyticsMetadata((await readOnnxMetadata(tmp)).metadataProps);
+        meta = { task: info.task, names: info.names, imgsz: info.imgsz[0] };
+      } catch {
+        // An ONNX file without ultralytics metadata is still a valid upload; inference will say what is missing.
+      }
+    }
+    return { format, key, bytes: seen, meta };
+  } catch (err) {
+    // Drain what is left of the part so the multipart parser can finish the request cleanly.
+    file.stream.resume();
+    await ctx.blobs.delete(key).catch(() => undefined);
+    throw err;
+  } finally {
+    if (tmp) fs.rmSync(tmp, { force: true });
+  }
+}
+
+export async function attachWeights(ctx: AppContext, modelId: string, stored: { format: WeightsFormat; key: string; bytes: number }, filename: string) {
+  const now = ctx.clock.now();
+  await modelsRepository.upsertFile(ctx.db, { modelId, kind: stored.format === 'pt' ? 'best' : 'onnx', name: filename, blobKey: stored.key, bytes: stored.bytes, epoch: null, createdAt: now });
+  await modelsRepository.refreshBytes(ctx.db, modelId);
+}

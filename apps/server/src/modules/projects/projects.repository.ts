@@ -1,0 +1,63 @@
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { modelFiles, models, projects, users } from '../../platform/db/schema.js';
+
+export type ProjectRow = typeof projects.$inferSelect;
+
+export const projectsRepository = {
+  byId: async (db: Db, id: string) => (await db.select().from(projects).where(eq(projects.id, id)).limit(1))[0] ?? null,
+  bySlug: async (db: Db, userId: string, slug: string) =>
+    (await db.select().from(projects).where(and(eq(projects.userId, userId), eq(projects.slug, slug))).limit(1))[0] ?? null,
+  slugsLike: async (db: Db, userId: string, base: string) =>
+    new Set((await db.select({ slug: projects.slug }).from(projects).where(and(eq(projects.userId, userId), sql`${projects.slug} LIKE ${`${base}%`}`))).map((r) => r.slug)),
+  insert: async (db: Db, row: typeof projects.$inferInsert) => (await db.insert(projects).values(row).returning())[0]!,
+  update: async (db: Db, id: string, patch: Partial<typeof projects.$inferInsert>) =>
+    (await db.update(projects).set(patch).where(eq(projects.id, id)).returning())[0] ?? null,
+  remove: async (db: Db, id: string) => db.delete(projects).where(eq(projects.id, id)),
+
+  /** Owner's items, or public ones; newest first; keyset pagination by (updated_at, id). */
+  list: async (db: Db, opts: { ownerId?: string; publicOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: ProjectRow | null }) => {
+    const where: SQL[] = [];
+    if (opts.ownerId) where.push(eq(projects.userId, opts.ownerId));
+    if (opts.publicOnly) where.push(eq(projects.privacy, 'public'));
+    if (!opts.includeDeleted) where.push(isNull(projects.deletedAt));
+    if (!opts.includeArchived) where.push(isNull(projects.archivedAt));
+    const base = and(...where);
+    const page = opts.after
+      ? and(base, or(lt(projects.updatedAt, opts.after.updatedAt), and(eq(projects.updatedAt, opts.after.updatedAt), lt(projects.id, opts.after.id))))
+      : base;
+    const rows = await db.select().from(projects).where(page).orderBy(desc(projects.updatedAt), desc(projects.id)).limit(opts.limit);
+    const total = Number((await db.select({ n: sql<number>`count(*)` }).from(projects).where(base))[0]?.n ?? 0);
+    return { rows, total };
+  },
+
+  /** Model count, bytes and per-export sizes per project (spec §3 models/totals). */
+  totals: async (db: Db, ids: string[]) => {
+    const out = new Map<string, { count: number; bytes: number; exports: Record<string, number> }>();
+    if (ids.length === 0) return out;
+    const counts = await db
+      .select({ projectId: models.projectId, count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${models.bytes}), 0)` })
+      .from(models)
+      .where(and(inArray(models.projectId, ids), isNull(models.deletedAt)))
+      .groupBy(models.projectId);
+    for (const c of counts) out.set(c.projectId!, { count: Number(c.count), bytes: Number(c.bytes), exports: {} });
+    const files = await db
+      .select({ projectId: models.projectId, kind: modelFiles.kind, bytes: sql<number>`sum(${modelFiles.bytes})` })
+      .from(modelFiles)
+      .innerJoin(models, eq(models.id, modelFiles.modelId))
+      .where(and(inArray(models.projectId, ids), isNull(models.deletedAt)))
+      .groupBy(models.projectId, modelFiles.kind);
+    for (const f of files) {
+      const t = out.get(f.projectId!) ?? { count: 0, bytes: 0, exports: {} };
+      t.exports[f.kind] = Number(f.bytes);
+      out.set(f.projectId!, t);
+    }
+    return out;
+  },
+
+  owners: async (db: Db, ids: string[]) => {
+    if (ids.length === 0) return new Map<string, string>();
+    const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids));
+    return new Map(rows.map((r) => [r.id, r.username]));
+  },
+};

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { trashItemSchema } from '@sightline/contracts';
+import { requireUser } from '../../platform/http/auth-context.js';
+import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
+import { deleteForever, emptyTrash, listTrash, restoreItem } from './trash.service.js';
+
+const itemParams = z.object({ type: z.enum(['dataset', 'project', 'model']), id: z.string().max(40) });
+
+export async function trashRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = app.ctx;
+  r.get('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.array(trashItemSchema) }), ...errorResponses } } }, async (req) => ({
+    data: await listTrash(ctx, requireUser(req).user.id),
+  }));
+  r.post('/v1/trash/:type/:id/restore', { config: { auth: 'user' }, schema: { tags: ['trash'], params: itemParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    await restoreItem(ctx, requireUser(req).user.id, req.params.type, req.params.id);
+    return ok;
+  });
+  r.delete('/v1/trash/:type/:id', { config: { auth: 'user' }, schema: { tags: ['trash'], params: itemParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    await deleteForever(ctx, requireUser(req).user.id, req.params.type, req.params.id);
+    return ok;
+  });
+  r.delete('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.object({ removed: z.number() }) }), ...errorResponses } } }, async (req) => ({
+    data: { removed: await emptyTrash(ctx, requireUser(req).user.id) },
+  }));
+}

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+export const trashItemSchema = z.object({
+  id: z.string(),
+  type: z.enum(['dataset', 'project', 'model']),
+  name: z.string(),
+  deleted: z.string(),
+  expires: z.string(),
+  bytes: z.number(),
+  parent: z.object({ type: z.literal('project'), id: z.string(), name: z.string() }).nullable(),
+});
+export type TrashItem = z.infer<typeof trashItemSchema>;
