@@ -34,6 +34,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { modelsRoutes } from './modules/models/models.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { trashRoutes } from './modules/trash/trash.routes.js';
+import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -161,6 +162,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(projectsRoutes);
   await app.register(modelsRoutes);
   await app.register(trashRoutes);
+  await app.register(datasetsRoutes);
   await app.register(realtimeRoutes);
   await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
 

@@ -301,6 +301,8 @@ describe('state cookie', () => {
     const account = addAccount('State Tester');
     const { location, state } = await start();
     const { callbackPath } = await authorizeAtProvider(new Browser(), location, account.sub);
+    // A real, unused code: only the cookie can be what makes these callbacks fail.
+    expect(new URL(callbackPath, PUBLIC_URL).searchParams.get('code')).toBeTruthy();
     return { account, state, callbackPath };
   }
 

@@ -10,3 +10,4 @@ export * from './common.js';
 export * from './projects.js';
 export * from './models.js';
 export * from './trash.js';
+export * from './datasets.js';

@@ -59,6 +59,21 @@ export function modelStatus(dates: { train?: TrainDates | null } | null | undefi
   return 'New';
 }
 
+/** What the server knows about a client-reported training run (Sightline does not train itself). */
+export const trainingStateSchema = z.object({
+  protocol: z.enum(['hub', 'platform']),
+  runId: z.string().nullable(),
+  /** running until the client reports the end; cancelled when a Stop was honoured. */
+  outcome: z.enum(['running', 'completed', 'cancelled']),
+  cancelRequested: z.boolean(),
+  /** Set when no client event arrived for too long; nothing is deleted, a late event clears it. */
+  stale: z.string().nullable(),
+  lastEvent: z.string().nullable(),
+  epochsTotal: z.number().nullable(),
+  bestEpoch: z.number().nullable(),
+});
+export type TrainingState = z.infer<typeof trainingStateSchema>;
+
 export const modelFileSchema = z.object({
   kind: z.string(),
   name: z.string(),
@@ -92,23 +107,64 @@ export const modelSchema = z.object({
   abilities: abilitiesSchema,
   /** Legacy HUB protocol view (hub-protocol §10); the web app computes its status with modelStatus(). */
   status: z.enum(['new', 'training', 'trained']),
+  /** Run state reported by the user's ultralytics client; absent until a client reported. */
+  training: trainingStateSchema.nullable().optional(),
+  // The fields below are only sent by GET /v1/models/{id}, for the ultralytics HUB client (hub-protocol §10).
+  /** Dataset URL (signed, self-authorising). */
+  data: z.string().nullable().optional(),
+  cfg: z.string().nullable().optional(),
+  weights: z.string().nullable().optional(),
+  resume: z.string().nullable().optional(),
+  is_pretrained: z.boolean().optional(),
+  has_last_weights: z.boolean().optional(),
+  has_best_weights: z.boolean().optional(),
+  train_args: z.record(z.string(), z.unknown()).nullable().optional(),
+  batch_size: z.number().optional(),
+  epochs: z.number().optional(),
+  imgsz: z.number().optional(),
+  patience: z.number().optional(),
+  device: z.string().optional(),
+  cache: z.union([z.boolean(), z.string()]).optional(),
 });
 export type Model = z.infer<typeof modelSchema>;
 
 export const createModelBody = z.object({
-  meta: z.object({ name: z.string().trim().max(100).optional(), description: z.string().trim().max(1000).optional(), privacy: privacySchema.optional() }).optional(),
+  meta: z.object({ name: z.string().trim().transform(shortName).optional(), description: z.string().trim().max(1000).optional(), privacy: privacySchema.optional() }).optional(),
   project: z.object({ id: z.string().max(40) }).optional(),
   projectId: z.string().max(40).optional(),
-  config: modelConfigSchema.partial().optional(),
-  dataset: z.object({ id: z.string().max(40).optional(), name: z.string().max(500).optional() }).optional(),
+  config: modelConfigSchema
+    .extend({
+      // hub-sdk sends Python str() values: device "None"/"cpu", cache "True"/"False"/"None"/"ram" (hub-protocol §5.4).
+      cache: z.union([z.boolean(), z.string().max(16)]).nullable().transform(parseCacheValue),
+      device: z.union([z.string().max(64), z.number()]).nullable().transform((d) => (d === null || d === 'None' || d === '' ? null : String(d))),
+    })
+    .partial()
+    .optional(),
+  // Local paths from the client can be long: cut to what the columns keep instead of refusing the run.
+  dataset: z.object({ id: z.string().max(40).optional(), name: z.string().transform((v) => v.slice(0, 500)).optional() }).optional(),
   lineage: z
     .object({
-      architecture: z.object({ id: z.string().max(100).optional(), name: z.string().max(200).optional() }).optional(),
-      parent: z.object({ id: z.string().max(40).optional(), name: z.string().max(500).optional() }).passthrough().optional(),
+      architecture: z.object({ id: z.string().max(100).optional(), name: z.string().transform((v) => v.slice(-200)).optional() }).optional(),
+      parent: z.object({ id: z.string().max(40).optional(), name: z.string().transform((v) => v.slice(-500)).optional() }).passthrough().optional(),
     })
     .optional(),
   task: z.string().max(32).optional(),
 });
+
+/** hub-sdk's meta.name is the client's model file argument, maybe a long path: keep its base name. */
+function shortName(v: string): string {
+  return v.length > 100 ? (v.split(/[\\/]/).pop() ?? v).slice(0, 100) : v;
+}
+
+/** Python-style cache values → the model config's `true | false | 'ram' | 'disk' | null`. */
+export function parseCacheValue(v: boolean | string | null): boolean | 'ram' | 'disk' | null {
+  if (v === null || typeof v === 'boolean') return v;
+  const s = v.trim().toLowerCase();
+  if (s === 'ram' || s === 'disk') return s;
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  return null;
+}
 export const updateModelBody = z.object({
   meta: z.object({ name: z.string().trim().min(1).max(100), description: z.string().trim().max(1000) }).partial().optional(),
   config: modelConfigSchema.partial().optional(),

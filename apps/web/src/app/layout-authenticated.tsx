@@ -93,7 +93,7 @@ export function AuthenticatedLayout() {
         {mobile && (
           <header className={classes.mobileHeader}>
             <Group justify="space-between" wrap="nowrap">
-              <Link to="/home" aria-label={t('nav.homeLogo')}>
+              <Link to="/home" aria-label={t('nav.homeLogo')} style={{ textDecoration: 'none' }}>
                 <Logo size={24} color="white" />
               </Link>
               <Group gap="xs" wrap="nowrap">

@@ -25,18 +25,8 @@ export function StartupProgress({ state: given }: { state?: SectionState }) {
   if (hidden) return null;
   const value = (SECTIONS.filter((s) => state[s]).length / SECTIONS.length) * 100;
   return (
-    <Progress
-      value={Math.max(value, 8)}
-      size={3}
-      radius={0}
-      animated={!done}
-      pos="fixed"
-      top={0}
-      left={0}
-      right={0}
-      style={{ zIndex: 300 }}
-      aria-label={t('startup.loading')}
-      data-testid="startup-progress"
-    />
+    <Progress.Root size={3} radius={0} pos="fixed" top={0} left={0} right={0} style={{ zIndex: 300 }} data-testid="startup-progress">
+      <Progress.Section value={Math.max(value, 8)} animated={!done} aria-label={t('startup.loading')} />
+    </Progress.Root>
   );
 }

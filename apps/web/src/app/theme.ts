@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Sightline brand blue; "pending" notifications use its dark end (spec §8: dark blue). */
 const brand: MantineColorsTuple = ['#e8f1ff', '#d0e0ff', '#a0bffa', '#6d9cf6', '#4480f3', '#2a6ef2', '#1a64f3', '#0b54d9', '#004ac3', '#0040ad'];
@@ -14,4 +14,10 @@ export const theme = createTheme({
   cursorType: 'pointer',
 });
 
-export const NOTIFICATION_COLORS = { success: 'green.8', error: 'red.8', pending: 'night.6' } as const;
+/** Dimmed text dark enough for WCAG AA on white and on gray-0 backgrounds. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': '#596169' },
+  dark: {},
+});
+

@@ -14,7 +14,7 @@ export function LogoMark({ size = 28 }: { size?: number }) {
 /** The Sightline logo; `label` is the accessible name when the wordmark is hidden. */
 export function Logo({ withText = true, size = 28, color }: { withText?: boolean; size?: number; color?: string }) {
   return (
-    <Group gap={10} wrap="nowrap" aria-label={withText ? undefined : 'Sightline'}>
+    <Group gap={10} wrap="nowrap" role={withText ? undefined : 'img'} aria-label={withText ? undefined : 'Sightline'}>
       <LogoMark size={size} />
       {withText && (
         <Text fw={700} fz={size * 0.7} c={color} style={{ letterSpacing: '-0.01em' }}>

@@ -6,6 +6,8 @@ import { notifications, useNotifications, type ActiveNotification } from '../lib
 import classes from './notification-area.module.css';
 
 const COLORS = { success: 'green', error: 'red', pending: 'night' } as const;
+/** Success green, error red, pending dark blue (spec §8), each ≥ 4.5:1 against the white text. */
+const BACKGROUNDS = { success: '#1f7a35', error: '#c02626', pending: '#1f2a45' } as const;
 
 function TypeIcon({ type }: { type: ActiveNotification['type'] }) {
   if (type === 'pending') return <Loader size={18} color="white" type="oval" aria-hidden />;
@@ -26,7 +28,7 @@ export function NotificationToast({ notification, onNavigate }: { notification: 
       className={classes.toast}
       data-type={n.type}
       data-testid="notification"
-      bg={n.type === 'pending' ? 'night.6' : `${COLORS[n.type]}.8`}
+      bg={BACKGROUNDS[n.type]}
       c="white"
       shadow="lg"
       radius="md"
@@ -40,7 +42,7 @@ export function NotificationToast({ notification, onNavigate }: { notification: 
           {n.message}
         </Text>
         {action && (
-          <Button size="compact-sm" variant="white" color={COLORS[n.type]} onClick={() => notifications.act(n.id, onNavigate)}>
+          <Button size="compact-sm" variant="white" color={BACKGROUNDS[n.type]} onClick={() => notifications.act(n.id, onNavigate)}>
             {action}
           </Button>
         )}
@@ -51,15 +53,9 @@ export function NotificationToast({ notification, onNavigate }: { notification: 
         )}
       </Group>
       {!n.permanent && (
-        <Progress
-          value={percent}
-          size={3}
-          radius={0}
-          color="rgba(255,255,255,0.75)"
-          bg="rgba(0,0,0,0.2)"
-          transitionDuration={100}
-          aria-label={t('notifications.timeLeft')}
-        />
+        <Progress.Root size={3} radius={0} bg="rgba(0,0,0,0.2)" transitionDuration={100}>
+          <Progress.Section value={percent} color="rgba(255,255,255,0.75)" aria-label={t('notifications.timeLeft')} />
+        </Progress.Root>
       )}
     </Paper>
   );

@@ -8,7 +8,7 @@ import { InferenceError } from './errors.js';
 import { processMask } from './mask.js';
 import { parseUltralyticsMetadata, readOnnxMetadata, type OnnxModelInfo, type UltralyticsMetadata } from './onnx-metadata.js';
 import { decodeDetections, scaleBoxToImage, scalePointToImage, topK, type FrameMapping, type RawDetection } from './postprocess.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, toChwFloat } from './preprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, toChwFloat, type RgbImage } from './preprocess.js';
 import type { Prediction, PredictionResult, PredictOptions, RawTensor } from './types.js';
 
 /** A model on disk (keyed by its resolved path, reloaded when the file changes) or in memory (keyed by `id`). */
@@ -45,7 +45,8 @@ export interface EngineStats {
   hits: number;
   misses: number;
   evictions: number;
-  models: Array<{ key: string; bytes: number; task?: string; uses: number; lastUsedAt: string; loadMs: number }>;
+  /** Most recently used first; `inFlight` counts predictions and runs currently holding the session. */
+  models: Array<{ key: string; bytes: number; task?: string; uses: number; inFlight: number; lastUsedAt: string; loadMs: number }>;
 }
 
 interface LoadedModel {
@@ -100,19 +101,21 @@ export class InferenceEngine {
     if (!(conf >= 0 && conf <= 1) || !(iou >= 0 && iou <= 1)) throw new RangeError('conf and iou must be within [0, 1]');
     if (!Number.isInteger(maxDet) || maxDet < 1) throw new RangeError('maxDet must be a positive integer');
 
+    // Decode first: a bad upload should not cost a model load.
+    const t0 = performance.now();
+    const img = await decodeImage(image, { maxPixels: this.opts.maxImagePixels });
+    const t1 = performance.now();
+
     const model = await this.acquire(ref);
     try {
       const meta = model.description.metadata;
       if (!meta) throw new InferenceError('unsupported_model', 'The model has no ultralytics metadata (task, names)');
       if (meta.task === 'obb') throw new InferenceError('unsupported_model', 'Oriented-box (obb) models are not supported yet');
 
-      const t0 = performance.now();
-      const img = await decodeImage(image, { maxPixels: this.opts.maxImagePixels });
-      const t1 = performance.now();
-
+      const tp = performance.now();
       const target = this.inputTarget(model.description, meta, opts.imgsz);
       const dynamic = model.description.input.dynamic;
-      let tensorImage;
+      let tensorImage: RgbImage;
       if (meta.task === 'classify') {
         tensorImage = classifyImage(img, classifyGeometry(img.width, img.height, target));
       } else {
@@ -132,7 +135,7 @@ export class InferenceEngine {
         imageSize: { width: img.width, height: img.height },
         inputSize: { width: tensorImage.width, height: tensorImage.height },
         results: [],
-        speed: { decode: ms(t0, t1), preprocess: ms(t1, t2), inference: ms(t2, t3), postprocess: 0 },
+        speed: { decode: ms(t0, t1), preprocess: ms(tp, t2), inference: ms(t2, t3), postprocess: 0 },
       };
       const name = (cls: number) => meta.names[cls] ?? `class${cls}`;
       if (meta.task === 'classify') {
@@ -192,6 +195,7 @@ export class InferenceEngine {
         bytes: m.description.bytes,
         task: m.description.metadata?.task,
         uses: m.uses,
+        inFlight: m.refs,
         lastUsedAt: new Date(m.lastUsed).toISOString(),
         loadMs: m.loadMs,
       })),
@@ -356,8 +360,8 @@ export class InferenceEngine {
     const kpt = meta.kptShape ?? [17, 3];
     const extra = protos ? protos.dims[1] : meta.task === 'pose' ? kpt[0] * kpt[1] : 0;
     const end2end = meta.args?.nms === true || meta.args?.end2end === true;
-    const rows = end2end ? head.dims[2] - 2 : head.dims[1];
-    const nc = rows - 4 - extra;
+    // A raw head has 4 + nc + extra rows; end-to-end rows carry a class id instead of per-class scores.
+    const nc = end2end ? meta.names.length : head.dims[1] - 4 - extra;
     if (nc < 1) throw new InferenceError('unsupported_model', `Output shape [${head.dims.join(', ')}] does not fit a ${meta.task} head`);
     let dets: RawDetection[];
     try {

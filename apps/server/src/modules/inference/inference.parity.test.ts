@@ -205,7 +205,8 @@ describe('prediction shape', () => {
     expect(strict.results).toHaveLength(0);
     const capped = await engine.predict(fixture('shapes3-detect.onnx'), image('test_0004.png'), { maxDet: 1 });
     expect(capped.results).toEqual([p.results[0]]);
-    const loose = await engine.predict(fixture('shapes3-detect.onnx'), image('test_0004.png'), { conf: 0.01 });
+    // Barely any suppression lets the neighbouring anchors of each object through.
+    const loose = await engine.predict(fixture('shapes3-detect.onnx'), image('test_0004.png'), { conf: 0.05, iou: 0.95 });
     expect(loose.results.length).toBeGreaterThan(p.results.length);
   });
 });

@@ -10,7 +10,8 @@ export interface RgbImage {
 /** Python's `round()`: halves go to the even neighbour. Letterbox sizes depend on it (`round(50.5) == 50`). */
 export function pyRound(v: number): number {
   const r = Math.round(v);
-  return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  // `+ 0` turns -0 into 0: Python ints have no negative zero.
+  return (r - v === 0.5 && r % 2 !== 0 ? r - 1 : r) + 0;
 }
 
 export interface LetterboxGeometry {

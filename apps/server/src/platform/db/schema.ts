@@ -3,7 +3,7 @@
  * presenters; columns stay flat. Each module adds its tables here and a migration under
  * ./migrations (plain SQL, applied in file-name order by ./migrate.ts).
  */
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -270,4 +270,72 @@ export const modelMetrics = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.modelId, t.epoch] })],
+);
+
+export const datasetImages = pgTable('dataset_images', {
+  id: text('id').primaryKey(),
+  datasetId: text('dataset_id').notNull(),
+  split: text('split').notNull(),
+  name: text('name').notNull(),
+  entryName: text('entry_name').notNull(),
+  width: integer('width'),
+  height: integer('height'),
+  format: text('format'),
+  className: text('class_name'),
+  labels: jsonb('labels').$type<number[][]>().notNull().default([]),
+  source: jsonb('source').$type<{ dataOffset: number; compressedSize: number; uncompressedSize: number; compressionMethod: number; format: string }>().notNull(),
+  thumbKey: text('thumb_key'),
+});
+
+export const uploads = pgTable('uploads', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  datasetId: text('dataset_id'),
+  path: text('path').notNull(),
+  filename: text('filename').notNull(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  offset: bigint('offset_bytes', { mode: 'number' }).notNull().default(0),
+  status: text('status').notNull().default('uploading'),
+  error: text('error'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  completedAt: ts('completed_at'),
+});
+
+/** Training run state reported by the user's ultralytics client (migration 0004_training). */
+export const modelTraining = pgTable('model_training', {
+  modelId: text('model_id').primaryKey(),
+  protocol: text('protocol').$type<'hub' | 'platform'>().notNull(),
+  runId: text('run_id'),
+  agent: text('agent'),
+  agentId: text('agent_id'),
+  outcome: text('outcome').$type<'running' | 'completed' | 'cancelled'>().notNull().default('running'),
+  cancelRequestedAt: ts('cancel_requested_at'),
+  cancelRequestedBy: text('cancel_requested_by'),
+  staleAt: ts('stale_at'),
+  lastEventAt: ts('last_event_at'),
+  epochsTotal: integer('epochs_total'),
+  bestEpoch: integer('best_epoch'),
+  bestFitness: doublePrecision('best_fitness'),
+  finalMetrics: jsonb('final_metrics').$type<Record<string, unknown>>(),
+  results: jsonb('results').$type<Record<string, unknown>>(),
+  plots: jsonb('plots').$type<unknown[]>(),
+  environment: jsonb('environment').$type<Record<string, unknown>>(),
+  trainArgs: jsonb('train_args').$type<Record<string, unknown>>(),
+  system: jsonb('system').$type<Record<string, unknown>>(),
+  modelInfo: jsonb('model_info').$type<Record<string, unknown>>(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const modelConsole = pgTable(
+  'model_console',
+  {
+    modelId: text('model_id').notNull(),
+    chunkId: integer('chunk_id').notNull(),
+    content: text('content').notNull(),
+    lineCount: integer('line_count').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.chunkId] })],
 );

@@ -311,7 +311,7 @@ function listZip(zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry
 function checkDeclaredSizes(entry: ArchiveEntry, lim: ArchiveLimits) {
   if (entry.uncompressedSize <= lim.ratioCheckMinBytes) return;
   const ratio = entry.compressedSize === 0 ? Infinity : entry.uncompressedSize / entry.compressedSize;
-  if (ratio > lim.maxCompressionRatio * 1e9) {
+  if (ratio > lim.maxCompressionRatio) {
     throw new DatasetProcessingError(
       ProcessingCode.Bomb,
       `"${entry.name}" declares ${formatBytes(entry.uncompressedSize)} from ${formatBytes(entry.compressedSize)} (ratio ${Math.round(ratio)}:1, limit ${lim.maxCompressionRatio}:1); refusing a likely zip bomb.`,

@@ -151,7 +151,8 @@ function childDir(index: EntryIndex, parent: string, name: string): string | nul
 function filesUnder(index: EntryIndex, dir: string, out: string[] = []): string[] {
   const node = index.dirs.get(dir);
   if (!node) return out;
-  out.push(...node.files);
+  // A loop, not push(...files): one folder may hold hundreds of thousands of images.
+  for (const file of node.files) out.push(file);
   for (const sub of [...node.dirs].sort()) filesUnder(index, sub, out);
   return out;
 }

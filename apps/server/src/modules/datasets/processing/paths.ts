@@ -18,7 +18,7 @@ export function normalizeEntryName(raw: string): NormalizedName {
   const segments: string[] = [];
   for (const segment of slashed.split('/')) {
     if (segment === '' || segment === '.') continue;
-    if (segment === '..') continue;
+    if (segment === '..') return { ok: false, reason: 'climbs out of the archive with ".."' };
     segments.push(segment);
   }
   return { ok: true, name: segments.join('/'), isDirectory: slashed.endsWith('/') };

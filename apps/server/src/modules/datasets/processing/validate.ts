@@ -226,7 +226,7 @@ export function parseLabelFile(text: string, file: string, schema: LabelSchema):
       const v = values[outOfRange];
       report(
         ProcessingCode.LabelOutOfRange,
-        `Value ${outOfRange + 1} (${columnName(task, outOfRange, n, nd)}) is ${tokens[outOfRange]}, outside 0..1. Coordinates must be normalised by the image width and height${v > 1 ? ' (pixel coordinates?)' : ''}.`,
+        `Value ${outOfRange + 1} (${columnName(task, outOfRange, n, nd)}) is ${tokens[outOfRange]}, outside 0..1. Coordinates must be normalised by the image width and height${v > 2 ? ' (pixel coordinates?)' : ''}.`,
         lineNo,
       );
       continue;
@@ -276,7 +276,7 @@ function findOutOfRange(task: DatasetTask, values: number[], nd: number): number
     const isVisibility = task === 'pose' && i >= 5 && nd === 3 && (i - 5) % 3 === 2;
     if (!Number.isFinite(v)) return i;
     if (v < -TOLERANCE) return i;
-    if (!isVisibility && v > 10) return i;
+    if (!isVisibility && v > 1 + TOLERANCE) return i;
   }
   return null;
 }

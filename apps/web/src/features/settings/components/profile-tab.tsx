@@ -132,11 +132,11 @@ function EmailSection({ user }: { user: User }) {
         <>
           {t('profile.email.current')} <strong>{user.email}</strong>{' '}
           {user.emailVerified ? (
-            <Badge size="xs" color="green" variant="light">
+            <Badge size="xs" color="#1f7a35" variant="filled">
               {t('profile.email.verified')}
             </Badge>
           ) : (
-            <Badge size="xs" color="yellow" variant="light">
+            <Badge size="xs" color="#8a5a00" variant="filled">
               {t('profile.email.unverified')}
             </Badge>
           )}
@@ -232,7 +232,7 @@ function DangerSection() {
   return (
     <SectionCard title={t('profile.delete.title')} description={t('profile.delete.description')} danger>
       <Group>
-        <Button color="red" variant="outline" onClick={() => setOpen(true)}>
+        <Button color="#c02626" variant="outline" onClick={() => setOpen(true)}>
           {t('profile.delete.button')}
         </Button>
       </Group>

@@ -6,7 +6,7 @@ export function SectionCard({ title, description, children, danger }: { title: R
     <Paper withBorder radius="md" p="lg" style={danger ? { borderColor: 'var(--mantine-color-red-3)' } : undefined}>
       <Stack gap="md">
         <Stack gap={2}>
-          <Title order={2} fz="lg" c={danger ? 'red.8' : undefined}>
+          <Title order={2} fz="lg" c={danger ? '#c02626' : undefined}>
             {title}
           </Title>
           {description && (

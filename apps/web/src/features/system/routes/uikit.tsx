@@ -41,7 +41,7 @@ export default function UikitPage() {
   const { t } = useTranslation('pages');
   const robots = ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com', 'e@example.com', 'f@example.com'];
   return (
-    <Container size="lg" py="md">
+    <Container size="lg" py="md" component="main">
       <Stack gap="lg">
         <Stack gap={4}>
           <Title order={1}>{t('uikit.title')}</Title>
@@ -62,13 +62,13 @@ export default function UikitPage() {
           </Stack>
           <Divider my="md" />
           <Group>
-            <Button color="green" onClick={() => notifications.success(t('uikit.sampleSuccess'))}>
+            <Button color="#1f7a35" onClick={() => notifications.success(t('uikit.sampleSuccess'))}>
               {t('uikit.showSuccess')}
             </Button>
-            <Button color="red" onClick={() => notifications.error(t('uikit.sampleError'))}>
+            <Button color="#c02626" onClick={() => notifications.error(t('uikit.sampleError'))}>
               {t('uikit.showError')}
             </Button>
-            <Button color="night.6" onClick={() => notifications.pending(t('uikit.samplePending'))}>
+            <Button color="#1f2a45" onClick={() => notifications.pending(t('uikit.samplePending'))}>
               {t('uikit.showPending')}
             </Button>
             <Button variant="default" onClick={() => notifications.success(t('uikit.sampleLink'), { link: { text: t('uikit.open'), path: '/notifications' } })}>
@@ -103,7 +103,7 @@ export default function UikitPage() {
             <Button>{t('uikit.primary')}</Button>
             <Button variant="light">{t('uikit.light')}</Button>
             <Button variant="default">{t('uikit.default')}</Button>
-            <Button color="red" variant="outline">
+            <Button color="#c02626" variant="outline">
               {t('uikit.danger')}
             </Button>
           </Group>

@@ -1,0 +1,47 @@
+import type { Dataset } from '@sightline/contracts';
+import { signBlobUrl } from '../../platform/storage/signed-url.js';
+import { abilities } from '../projects/access.js';
+import type { DatasetRow } from './datasets.repository.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** Thumbnails and previews get stable URLs (same URL every time, so browsers cache them). */
+export const STABLE_EXPIRY = new Date('2100-01-01T00:00:00Z');
+
+export function presentDataset(
+  row: DatasetRow,
+  extra: { viewerId: string | null; username: string; previews: string[]; secret: string; progress?: { phase: string; done: number; total: number } | null },
+): Dataset {
+  const stats = (row.stats ?? null) as { summary?: Dataset['stats']; hub?: Record<string, unknown> } | null;
+  const report = row.report as { errorCount?: number; warningCount?: number } | null;
+  return {
+    id: row.id,
+    slug: row.slug,
+    dates: {
+      created: row.createdAt.toISOString(),
+      updated: row.updatedAt.toISOString(),
+      archived: iso(row.archivedAt),
+      deleted: iso(row.deletedAt),
+      uploaded: iso(row.uploadedAt),
+      processed: iso(row.processedAt),
+      failed: iso(row.failedAt),
+    },
+    owner: { uid: row.userId, username: extra.username },
+    meta: { name: row.name, description: row.description, privacy: row.privacy },
+    status: row.status,
+    schemaVersion: 2,
+    provider: row.provider === 'roboflow' ? 'roboflow' : 'hub',
+    task: row.task,
+    storage: { path: row.storageKey, filename: row.filename, bytes: row.bytes },
+    image: row.imageKey ? signBlobUrl({ key: row.imageKey, expiresAt: STABLE_EXPIRY, secret: extra.secret, baseUrl: '' }) : (extra.previews[0] ?? null),
+    stats: stats?.summary ?? null,
+    splitStats: stats?.hub ?? null,
+    uploadJob: row.uploadJob,
+    error: row.error,
+    report: report ? { errorCount: report.errorCount ?? 0, warningCount: report.warningCount ?? 0 } : null,
+    team: { id: row.teamId, name: null },
+    roboflow: row.roboflow ? { type: String(row.roboflow.type ?? 'workspace'), totalVersions: Number(row.roboflow.totalVersions ?? 0) } : null,
+    previews: extra.previews,
+    progress: extra.progress ?? null,
+    abilities: abilities(extra.viewerId, row),
+  };
+}

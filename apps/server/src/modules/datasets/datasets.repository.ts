@@ -1,0 +1,52 @@
+import { and, asc, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { datasetImages, datasets } from '../../platform/db/schema.js';
+
+export type DatasetRow = typeof datasets.$inferSelect;
+export type DatasetImageRow = typeof datasetImages.$inferSelect;
+
+export const datasetsRepository = {
+  byId: async (db: Db, id: string) => (await db.select().from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
+  bySlug: async (db: Db, userId: string, slug: string) =>
+    (await db.select().from(datasets).where(and(eq(datasets.userId, userId), eq(datasets.slug, slug))).limit(1))[0] ?? null,
+  slugsLike: async (db: Db, userId: string, base: string) =>
+    new Set((await db.select({ slug: datasets.slug }).from(datasets).where(and(eq(datasets.userId, userId), sql`${datasets.slug} LIKE ${`${base}%`}`))).map((r) => r.slug)),
+  insert: async (db: Db, row: typeof datasets.$inferInsert) => (await db.insert(datasets).values(row).returning())[0]!,
+  update: async (db: Db, id: string, patch: Partial<typeof datasets.$inferInsert>) =>
+    (await db.update(datasets).set(patch).where(eq(datasets.id, id)).returning())[0] ?? null,
+
+  list: async (
+    db: Db,
+    opts: { ownerId?: string; publicOnly?: boolean; task?: string; provider?: string; privacy?: string; processedOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: DatasetRow | null },
+  ) => {
+    const where: SQL[] = [];
+    if (opts.ownerId) where.push(eq(datasets.userId, opts.ownerId));
+    if (opts.publicOnly) where.push(eq(datasets.privacy, 'public'));
+    if (opts.task) where.push(eq(datasets.task, opts.task));
+    if (opts.provider) where.push(eq(datasets.provider, opts.provider));
+    if (opts.privacy) where.push(eq(datasets.privacy, opts.privacy as 'private'));
+    if (opts.processedOnly) where.push(sql`${datasets.processedAt} IS NOT NULL`);
+    if (!opts.includeDeleted) where.push(isNull(datasets.deletedAt));
+    if (!opts.includeArchived) where.push(isNull(datasets.archivedAt));
+    const base = and(...where);
+    const page = opts.after
+      ? and(base, or(lt(datasets.updatedAt, opts.after.updatedAt), and(eq(datasets.updatedAt, opts.after.updatedAt), lt(datasets.id, opts.after.id))))
+      : base;
+    const rows = await db.select().from(datasets).where(page).orderBy(desc(datasets.updatedAt), desc(datasets.id)).limit(opts.limit);
+    const total = Number((await db.select({ n: sql<number>`count(*)` }).from(datasets).where(base))[0]?.n ?? 0);
+    return { rows, total };
+  },
+
+  images: async (db: Db, datasetId: string, opts: { split?: string; offset: number; limit: number }) => {
+    const where = and(eq(datasetImages.datasetId, datasetId), opts.split ? eq(datasetImages.split, opts.split) : undefined);
+    const rows = await db.select().from(datasetImages).where(where).orderBy(asc(datasetImages.split), asc(datasetImages.name)).offset(opts.offset).limit(opts.limit);
+    const total = Number((await db.select({ n: sql<number>`count(*)` }).from(datasetImages).where(where))[0]?.n ?? 0);
+    return { rows, total };
+  },
+  image: async (db: Db, datasetId: string, imageId: string) =>
+    (await db.select().from(datasetImages).where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId))).limit(1))[0] ?? null,
+  clearImages: async (db: Db, datasetId: string) => db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)),
+  insertImages: async (db: Db, rows: Array<typeof datasetImages.$inferInsert>) => (rows.length ? db.insert(datasetImages).values(rows) : undefined),
+  previews: async (db: Db, datasetId: string, n: number) =>
+    db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)).limit(n),
+};
