@@ -197,20 +197,31 @@ export async function listMetrics(ctx: AppContext, modelId: string) {
  * then removes the blob it replaced. Blob first, row second: a client dying mid-upload never leaves a
  * row pointing at a missing or partial file.
  */
-export async function promoteFile(ctx: AppContext, model: ModelRow, file: { kind: 'best' | 'last'; key: string; name: string; bytes: number; epoch: number | null }) {
+export async function promoteFile(ctx: AppContext, model: ModelRow, file: { kind: 'best' | 'last'; key: string; name: string; bytes: number; epoch: number | null }, opts: { onlyIfNewer?: boolean } = {}) {
   const now = ctx.clock.now();
+  let skipped = false;
   const previous = await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT id FROM models WHERE id = ${model.id} FOR UPDATE`);
     const [old] = await tx.select().from(modelFiles).where(and(eq(modelFiles.modelId, model.id), eq(modelFiles.kind, file.kind)));
+    // Checkpoint uploads run in parallel client threads: an older epoch finishing last must not win.
+    if (opts.onlyIfNewer && old && old.epoch !== null && file.epoch !== null && old.epoch > file.epoch) {
+      skipped = true;
+      return null;
+    }
     await modelsRepository.upsertFile(tx, { modelId: model.id, kind: file.kind, name: file.name, blobKey: file.key, bytes: file.bytes, epoch: file.epoch, createdAt: now });
     await modelsRepository.refreshBytes(tx, model.id);
     await tx.update(models).set({ updatedAt: now }).where(eq(models.id, model.id));
     return old ?? null;
   });
+  if (skipped) {
+    await ctx.blobs.delete(file.key).catch(() => undefined);
+    return false;
+  }
   if (previous && previous.blobKey !== file.key) {
     const stillUsed = (await ctx.db.select({ k: modelFiles.kind }).from(modelFiles).where(eq(modelFiles.blobKey, previous.blobKey))).length > 0;
     if (!stillUsed) await ctx.blobs.delete(previous.blobKey).catch((err: unknown) => ctx.log.warn({ err, key: previous.blobKey }, 'could not delete replaced model file'));
   }
+  return true;
 }
 
 export async function fileOf(ctx: AppContext, modelId: string, kind: string) {

@@ -1,0 +1,64 @@
+import { MODEL_DEFAULTS, type Model, type ModelConfig } from '@sightline/contracts';
+import type { AppContext } from '../../context.js';
+import type { ModelFileRow, ModelRow } from '../../modules/models/models.repository.js';
+import { fileUrl } from '../../modules/models/models.presenter.js';
+import { CLIENT_URL_TTL_MS } from '../../modules/training/training.files.js';
+import { datasetById, datasetDownloadUrl } from '../../modules/training/training.datasets.js';
+
+export type HubModelFields = Pick<
+  Model,
+  'data' | 'cfg' | 'weights' | 'resume' | 'is_pretrained' | 'has_last_weights' | 'has_best_weights' | 'train_args' | 'batch_size' | 'epochs' | 'imgsz' | 'patience' | 'device' | 'cache'
+>;
+
+const isWeights = (name: string | null | undefined) => Boolean(name && /\.pt$/i.test(name));
+
+/**
+ * The fields of hub-protocol §10 that the ultralytics HUB client reads from GET /v1/models/{id}, for
+ * every client era: `train_args` (8.1.30+), the legacy top-level train settings (≤ 8.1.29), `status`
+ * (already on the model) and self-authorising URLs for the dataset and weights (downloads carry no auth).
+ */
+export async function hubModelFields(ctx: AppContext, row: ModelRow, files: ModelFileRow[], baseUrl: string): Promise<HubModelFields> {
+  const config = { ...MODEL_DEFAULTS.config, ...(row.config as Partial<ModelConfig>) } as ModelConfig;
+  const sign = { secret: ctx.secret, baseUrl, now: ctx.clock.now() };
+  const best = files.find((f) => f.kind === 'best');
+  const last = files.find((f) => f.kind === 'last');
+  const dataset = row.datasetId ? await datasetById(ctx, row.datasetId) : null;
+  // A dataset still without an archive has no URL yet; the client then says "Dataset may still be processing".
+  const data = dataset && !dataset.deletedAt && dataset.storageKey ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
+  const trained = row.hubStatus === 'trained';
+  const parent = row.parentUrl ?? row.parentName;
+  const isPretrained = isWeights(parent) || isWeights(row.parentUrl);
+  const arch = row.architectureName?.trim() || null;
+  const cfg = isPretrained || !arch ? null : /\.ya?ml$/i.test(arch) ? arch : `${arch}.yaml`;
+  const cache = config.cache ?? false;
+  const trainArgs: Record<string, unknown> | null = data
+    ? {
+        // Only real ultralytics train keys with valid types (get_cfg rejects unknown keys, hub-protocol §5.3).
+        ...(config.advanced ?? {}),
+        data,
+        epochs: config.epochs,
+        imgsz: config.imageSize,
+        batch: config.batchSize,
+        patience: config.patience,
+        cache,
+        ...(config.device ? { device: config.device } : {}),
+        ...(config.time ? { time: config.time } : {}),
+      }
+    : null;
+  return {
+    data,
+    cfg,
+    weights: trained && best ? fileUrl(best, sign, CLIENT_URL_TTL_MS) : !trained && isPretrained ? parent : null,
+    resume: !trained && last ? fileUrl(last, sign, CLIENT_URL_TTL_MS) : null,
+    is_pretrained: isPretrained,
+    has_last_weights: !trained && Boolean(last),
+    has_best_weights: Boolean(best),
+    train_args: trainArgs,
+    batch_size: config.batchSize,
+    epochs: config.epochs,
+    imgsz: config.imageSize,
+    patience: config.patience,
+    device: config.device ?? '',
+    cache,
+  };
+}
