@@ -34,7 +34,10 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { modelsRoutes } from './modules/models/models.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { trashRoutes } from './modules/trash/trash.routes.js';
+import { hubCompatRoutes } from './compat/hub/hub.routes.js';
+import { trainingRoutes } from './modules/training/training.routes.js';
 import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
+import { inferenceRoutes } from './modules/inference/inference.routes.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -162,7 +165,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(projectsRoutes);
   await app.register(modelsRoutes);
   await app.register(trashRoutes);
+  await app.register(hubCompatRoutes);
+  await app.register(trainingRoutes);
   await app.register(datasetsRoutes);
+  await app.register(inferenceRoutes);
   await app.register(realtimeRoutes);
   await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
 

@@ -285,7 +285,7 @@ describe('API keys', () => {
 describe('remote config and platform', () => {
   it('serves the flags with spec defaults; only admins change them', async () => {
     const res = await get('/v1/config');
-    expect(res.json().data.flags).toEqual({ cloudTraining: false, teamsCollaboration: true, walletTopUp: false });
+    expect(res.json().data.flags).toEqual({ cloudTraining: false, teamsCollaboration: true, walletTopUp: false, dedicatedInference: false });
     expect(res.json().data).toMatchObject({ version: 'v0.1.85-rc.1', environment: 'staging' });
     const user = await signUpUser(t.app);
     const denied = await t.app.inject({ method: 'PATCH', url: '/v1/config/flags', headers: { cookie: user.cookie }, payload: { walletTopUp: true } });

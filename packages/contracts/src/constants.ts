@@ -31,6 +31,8 @@ export const REMOTE_CONFIG_DEFAULTS = {
   cloudTraining: false,
   teamsCollaboration: true,
   walletTopUp: false,
+  /** Not in the spec's defaults: gates dedicated inference endpoints (pro + flag, spec §1). */
+  dedicatedInference: false,
 } as const;
 export type FlagName = keyof typeof REMOTE_CONFIG_DEFAULTS;
 export const REMOTE_CONFIG_MIN_FETCH_INTERVAL_MS = 3_600_000;

@@ -95,7 +95,7 @@ export const createdApiKeySchema = apiKeySchema.extend({ key: z.string(), legacy
 export const providerSchema = z.object({ id: z.string(), name: z.string(), kind: z.enum(['google', 'github', 'apple', 'oidc']) });
 
 export const remoteConfigSchema = z.object({
-  flags: z.object({ cloudTraining: z.boolean(), teamsCollaboration: z.boolean(), walletTopUp: z.boolean() }),
+  flags: z.object({ cloudTraining: z.boolean(), teamsCollaboration: z.boolean(), walletTopUp: z.boolean(), dedicatedInference: z.boolean() }),
   version: z.string(),
   environment: z.string(),
   providers: z.array(providerSchema),
@@ -103,7 +103,7 @@ export const remoteConfigSchema = z.object({
 });
 export type RemoteConfig = z.infer<typeof remoteConfigSchema>;
 export const updateFlagsBody = z
-  .object({ cloudTraining: z.boolean(), teamsCollaboration: z.boolean(), walletTopUp: z.boolean() })
+  .object({ cloudTraining: z.boolean(), teamsCollaboration: z.boolean(), walletTopUp: z.boolean(), dedicatedInference: z.boolean() })
   .partial();
 
 export const presenceSchema = z.object({ connected: z.string().nullable(), platform: z.literal('web'), formatted: z.string().nullable(), online: z.boolean() });

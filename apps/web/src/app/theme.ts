@@ -17,7 +17,7 @@ export const theme = createTheme({
 /** Dimmed text dark enough for WCAG AA on white and on gray-0 backgrounds. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#596169' },
+  light: { '--mantine-color-dimmed': '#596169', '--mantine-color-error': '#c02626' },
   dark: {},
 });
 

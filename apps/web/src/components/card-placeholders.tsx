@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 export function CardPlaceholders({ count = 10 }: { count?: number }) {
   const { t } = useTranslation();
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} aria-busy="true" aria-label={t('loading')}>
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} role="status" aria-busy="true" aria-label={t('loading')}>
       {Array.from({ length: count }, (_, i) => (
         <Card key={i} withBorder data-testid="card-placeholder">
           <Stack gap="sm">

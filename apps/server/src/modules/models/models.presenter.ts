@@ -1,4 +1,4 @@
-import { MODEL_DEFAULTS, type Model, type ModelConfig } from '@sightline/contracts';
+import { MODEL_DEFAULTS, type Model, type ModelConfig, type TrainingState } from '@sightline/contracts';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { abilities } from '../projects/access.js';
 import type { ModelFileRow, ModelRow } from './models.repository.js';
@@ -13,6 +13,8 @@ export interface ModelPresentation {
   secret: string;
   baseUrl: string;
   now: Date;
+  /** Client-reported run state (modules/training), when any. */
+  training?: TrainingState | null;
 }
 
 /** Download links of model files live one day; pages refetch. */
@@ -56,5 +58,6 @@ export function presentModel(row: ModelRow, p: ModelPresentation): Model {
     metrics: { epochs: row.epochsDone, best: row.bestMetrics },
     abilities: abilities(p.viewerId, row),
     status: row.hubStatus,
+    training: p.training ?? null,
   };
 }

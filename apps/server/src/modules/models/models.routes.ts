@@ -11,6 +11,8 @@ import { createProject, readableProject } from '../projects/projects.service.js'
 import { modelsRepository } from './models.repository.js';
 import * as models from './models.service.js';
 import { attachWeights, storeWeights } from './models.upload.js';
+import { hubModelFields } from '../../compat/hub/hub.presenter.js';
+import { baseUrlFor } from '../training/training.files.js';
 
 const idParams = z.object({ id: z.string().max(40) });
 const one = z.object({ data: modelSchema });
@@ -63,9 +65,12 @@ export async function modelsRoutes(app: FastifyInstance) {
     return reply.status(201).send({ data: await present(req, row.id) });
   });
 
-  r.get('/v1/models/:id', { schema: { tags: ['models'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
+  // Also the ultralytics HUB client's model document (hub-protocol §10): the web shape plus the HUB fields.
+  r.get('/v1/models/:id', { schema: { tags: ['models'], params: idParams, response: { 200: z.object({ success: z.literal(true), data: modelSchema }), ...errorResponses } } }, async (req) => {
     const row = await models.readableModel(ctx, viewer(req), req.params.id);
-    return { data: await present(req, row.id) };
+    const files = await modelsRepository.files(ctx.db, [row.id]);
+    const hub = await hubModelFields(ctx, row, files, baseUrlFor(ctx, req));
+    return { success: true as const, data: { ...(await present(req, row.id)), ...hub } };
   });
 
   r.patch('/v1/models/:id', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, body: updateModelBody, response: { 200: one, ...errorResponses } } }, async (req) => {

@@ -8,6 +8,7 @@ import { track } from '../analytics/analytics.service.js';
 import { canRead } from '../projects/access.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
+import { presentTraining, trainingRepository } from '../training/training.service.js';
 import { presentModel } from './models.presenter.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 
@@ -106,8 +107,10 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
     if (p) projectNames.set(pid, p.name);
   }
   const now = ctx.clock.now();
+  const training = new Map((await trainingRepository.byIds(ctx.db, rows.map((r) => r.id))).map((t) => [t.modelId, presentTraining(t)]));
   return rows.map((r) =>
     presentModel(r, {
+      training: training.get(r.id) ?? null,
       viewerId,
       username: owners.get(r.userId) ?? '',
       projectName: r.projectId ? (projectNames.get(r.projectId) ?? null) : null,

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createInflateRaw } from 'node:zlib';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { datasets, users } from '../../platform/db/schema.js';
+import { datasetImages as datasetImagesTable, datasets, users } from '../../platform/db/schema.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
+import { imageUrl } from '../datasets/datasets.routes.js';
 import { processArchive } from '../datasets/processing/process-archive.js';
 import type { DatasetTask, LabelRow, Split } from '../datasets/processing/types.js';
 import { canRead } from '../projects/access.js';
@@ -197,6 +198,27 @@ export const imagePath = (dataset: DatasetRow, img: { id: string; name: string }
  * hashes URL paths, not queries). The interface the per-image store will implement later.
  */
 export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUrl: string | null): Promise<{ task: DatasetTask; classNames: string[]; images: DatasetImage[] }> {
+  // Processed datasets have the per-image store (dataset_images + the stable signed raw-image route).
+  if (dataset.processedAt) {
+    const rows = await ctx.db.select().from(datasetImagesTable).where(eq(datasetImagesTable.datasetId, dataset.id)).orderBy(asc(datasetImagesTable.split), asc(datasetImagesTable.name));
+    const classes = (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
+    if (rows.length && Array.isArray(classes)) {
+      return {
+        task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
+        classNames: classes.map(String),
+        images: rows.map((r) => ({
+          id: r.id,
+          name: r.name,
+          split: r.split as Split,
+          width: r.width,
+          height: r.height,
+          labels: r.labels,
+          url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.id, baseUrl) : null,
+        })),
+      };
+    }
+  }
+  // Not processed (yet): list the uploaded archive ourselves, with the same checks.
   const index = await archiveIndex(ctx, dataset);
   return {
     task: index.task,

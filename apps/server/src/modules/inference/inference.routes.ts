@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../platform/http/auth-context.js';
+import { AppError } from '../../platform/http/errors.js';
+import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
+import { modelsRepository } from '../models/models.repository.js';
+import { EndpointManager } from './endpoints.service.js';
+import { InferenceEngine } from './inference.engine.js';
+import { readPredictRequest } from './inference.params.js';
+import { loadModelForInference, predictWith, presentPrediction, recordInference } from './inference.service.js';
+import { consumeInference, monthlyUsage, type RateDecision } from './rate-limit.js';
+
+const endpointSchema = z.object({ id: z.string(), modelId: z.string(), status: z.string(), error: z.string().nullable(), url: z.string(), created: z.string() });
+
+function rateHeaders(reply: FastifyReply, d: RateDecision) {
+  reply.header('x-ratelimit-limit', d.limit);
+  reply.header('x-ratelimit-remaining', d.remaining);
+  reply.header('x-ratelimit-reset', d.reset);
+  if (!d.allowed) reply.header('retry-after', d.retryAfter);
+}
+
+export async function inferenceRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ctx = app.ctx;
+  const engine = new InferenceEngine({ maxCacheBytes: 512 * 1024 * 1024 });
+  const endpoints = new EndpointManager(ctx);
+  app.addHook('onClose', async () => {
+    await endpoints.close();
+    await engine.close();
+  });
+
+  /**
+   * Shared inference, compatible with HUB's: multipart `file` + imgsz/conf/iou; x-api-key or the
+   * session. Quota per plan with X-RateLimit-* headers; a 429 carries Retry-After.
+   */
+  r.post('/v1/predict/:modelId', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ modelId: z.string().max(40) }), consumes: ['multipart/form-data'] } }, async (req, reply) => {
+    const principal = requireUser(req);
+    const { model, modelPath } = await loadModelForInference(ctx, principal.user.id, req.params.modelId);
+    const { image, params } = await readPredictRequest(req);
+    const decision = await consumeInference(ctx, principal.user, principal.apiKeyId ?? null);
+    rateHeaders(reply, decision);
+    if (!decision.allowed) {
+      throw new AppError(429, 'error/rate-limited', `Inference limit reached (${decision.limit} per ${decision.window} on your plan). Try again in ${decision.retryAfter} s.`, { retryAfter: decision.retryAfter });
+    }
+    const prediction = await predictWith(engine, modelPath, image, params);
+    await recordInference(ctx, principal.user.id, model.id, 'shared');
+    return presentPrediction(prediction, model);
+  });
+
+  r.get('/v1/users/me/inference-usage', { config: { auth: 'user' }, schema: { tags: ['inference'] } }, async (req) => ({ data: await monthlyUsage(ctx, requireUser(req).user) }));
+
+  const present = (row: { id: string; modelId: string; status: string; error: string | null; createdAt: Date }) => ({
+    id: row.id,
+    modelId: row.modelId,
+    status: row.status,
+    error: row.error,
+    url: `/v1/endpoints/${row.id}/predict`,
+    created: row.createdAt.toISOString(),
+  });
+
+  r.get('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 200: z.object({ data: endpointSchema.nullable() }), ...errorResponses } } }, async (req) => {
+    requireUser(req);
+    const row = await endpoints.live(req.params.id);
+    return { data: row && row.userId === req.principal!.user.id ? present(row) : null };
+  });
+  r.post('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 201: z.object({ data: endpointSchema }), ...errorResponses } } }, async (req, reply) => {
+    const row = await endpoints.start(requireUser(req).user, req.params.id);
+    return reply.status(201).send({ data: present(row) });
+  });
+  r.delete('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    await endpoints.stop(requireUser(req).user, req.params.id);
+    return ok;
+  });
+  r.post('/v1/endpoints/:id/predict', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), consumes: ['multipart/form-data'] } }, async (req) => {
+    const { user } = requireUser(req);
+    const { image, params } = await readPredictRequest(req);
+    const { row, prediction } = await endpoints.predict(user, req.params.id, image, params);
+    await recordInference(ctx, user.id, row.modelId, 'dedicated');
+    return presentPrediction(prediction, (await modelsRepository.byId(ctx.db, row.modelId))!);
+  });
+}

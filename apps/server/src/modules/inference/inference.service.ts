@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { modelFiles } from '../../platform/db/schema.js';
+import { AppError, errors } from '../../platform/http/errors.js';
+import { track } from '../analytics/analytics.service.js';
+import { readableModel } from '../models/models.service.js';
+import type { ModelRow } from '../models/models.repository.js';
+import { InferenceError } from './errors.js';
+import type { InferenceEngine } from './inference.engine.js';
+import type { Prediction } from './types.js';
+
+export interface PredictParams {
+  imgsz: number;
+  conf: number;
+  iou: number;
+}
+
+/**
+ * The model's ONNX file as a local path for onnxruntime: the blob itself when blobs are on local
+ * disk, else a copy cached under DATA_DIR/cache (keyed by size, so a replaced file is fetched again).
+ */
+export async function onnxPathFor(ctx: AppContext, model: ModelRow): Promise<string> {
+  const file = (await ctx.db.select().from(modelFiles).where(and(eq(modelFiles.modelId, model.id), eq(modelFiles.kind, 'onnx'))))[0];
+  if (!file) {
+    throw new AppError(409, 'error/no-onnx', 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } });
+  }
+  const local = ctx.blobs.localPath?.(file.blobKey);
+  if (local) return local;
+  const cached = path.join(ctx.config.dataDir, 'cache', 'models', `${model.id}-${file.bytes}.onnx`);
+  if (!fs.existsSync(cached)) {
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    const tmp = `${cached}.${process.pid}.part`;
+    const { stream } = await ctx.blobs.get(file.blobKey);
+    await pipeline(stream, fs.createWriteStream(tmp));
+    fs.renameSync(tmp, cached);
+  }
+  return cached;
+}
+
+export async function predictWith(engine: InferenceEngine, modelPath: string, image: Buffer, p: PredictParams): Promise<Prediction> {
+  try {
+    return await engine.predict(modelPath, image, { imgsz: p.imgsz, conf: p.conf, iou: p.iou });
+  } catch (err) {
+    throw toAppError(err);
+  }
+}
+
+export function toAppError(err: unknown): Error {
+  if (err instanceof InferenceError) {
+    if (err.code === 'invalid_image') return new AppError(400, 'error/invalid-image', `The file is not an image we can read (JPEG, PNG, WebP): ${err.message}`);
+    if (err.code === 'unsupported_model' || err.code === 'invalid_model') return new AppError(422, 'error/unsupported-model', err.message);
+    return new AppError(500, 'error/inference-failed', 'Inference failed. Please try again later.');
+  }
+  return err as Error;
+}
+
+/** The HUB-compatible answer: images[].results[] with class, name, confidence, box, segments. */
+export function presentPrediction(pred: Prediction, model: ModelRow) {
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return {
+    images: [
+      {
+        shape: [pred.imageSize.height, pred.imageSize.width],
+        results: pred.results.map((r) => ({
+          class: r.class,
+          name: r.name,
+          confidence: round(r.confidence),
+          ...(r.box ? { box: { x1: round(r.box.x1), y1: round(r.box.y1), x2: round(r.box.x2), y2: round(r.box.y2) } } : {}),
+          ...(r.segments ? { segments: { x: r.segments.x.map(round), y: r.segments.y.map(round) } } : {}),
+          ...(r.keypoints ? { keypoints: r.keypoints } : {}),
+        })),
+        speed: pred.speed,
+      },
+    ],
+    speed: pred.speed,
+    metadata: { model: model.id, task: pred.task, names: pred.names, imgsz: [pred.inputSize.height, pred.inputSize.width] },
+  };
+}
+
+export async function loadModelForInference(ctx: AppContext, viewerId: string | null, modelId: string) {
+  const model = await readableModel(ctx, viewerId, modelId).catch(() => {
+    throw errors.notFound('Model');
+  });
+  if (model.deletedAt) throw errors.notFound('Model');
+  return { model, modelPath: await onnxPathFor(ctx, model) };
+}
+
+export async function recordInference(ctx: AppContext, userId: string, modelId: string, via: 'shared' | 'dedicated') {
+  await track(ctx, userId, 'infer_model', { modelId, via });
+}
