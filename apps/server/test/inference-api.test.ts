@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyticsEvents, inferenceUsage, users } from '../src/platform/db/schema.js';
 import { createTestApp, FIXTURES, multipart, sessionCookie, signUpUser, type TestApp } from './helpers/harness.js';
@@ -57,8 +57,10 @@ describe('POST /v1/predict/{modelId}', () => {
     const usage = (await t.app.inject({ method: 'GET', url: '/v1/users/me/inference-usage', headers: { cookie: u.cookie } })).json().data;
     expect(usage.total).toBe(2);
     expect(usage.perKey.find((k: { name: string }) => k.name === 'ci').count).toBe(1);
-    const events = (await t.database.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, u.user.id))).map((e) => e.name);
-    expect(events.filter((n) => n === 'infer_model')).toHaveLength(2);
+    await vi.waitFor(async () => {
+      const events = (await t.database.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, u.user.id))).map((e) => e.name);
+      expect(events.filter((n) => n === 'infer_model')).toHaveLength(2);
+    });
   });
 
   it('segment and classify models answer per task', async () => {

@@ -111,7 +111,7 @@ export function AuthenticatedLayout() {
           <Outlet />
         </Box>
         {mobile && (
-          <Box ta="center" pb={80} c="dimmed" fz="xs" data-testid="version-label">
+          <Box component="footer" ta="center" pb={80} c="dimmed" fz="xs" data-testid="version-label">
             {config.version} · {config.environment}
           </Box>
         )}

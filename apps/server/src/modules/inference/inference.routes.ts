@@ -44,7 +44,7 @@ export async function inferenceRoutes(app: FastifyInstance) {
       throw new AppError(429, 'error/rate-limited', `Inference limit reached (${decision.limit} per ${decision.window} on your plan). Try again in ${decision.retryAfter} s.`, { retryAfter: decision.retryAfter });
     }
     const prediction = await predictWith(engine, modelPath, image, params);
-    await recordInference(ctx, principal.user.id, model.id, 'shared');
+    recordInference(ctx, principal.user.id, model.id, 'shared');
     return presentPrediction(prediction, model);
   });
 
@@ -76,7 +76,7 @@ export async function inferenceRoutes(app: FastifyInstance) {
     const { user } = requireUser(req);
     const { image, params } = await readPredictRequest(req);
     const { row, prediction } = await endpoints.predict(user, req.params.id, image, params);
-    await recordInference(ctx, user.id, row.modelId, 'dedicated');
+    recordInference(ctx, user.id, row.modelId, 'dedicated');
     return presentPrediction(prediction, (await modelsRepository.byId(ctx.db, row.modelId))!);
   });
 }

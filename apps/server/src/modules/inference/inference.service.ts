@@ -3,10 +3,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { modelFiles } from '../../platform/db/schema.js';
+import { modelFiles, models, projects } from '../../platform/db/schema.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { track } from '../analytics/analytics.service.js';
-import { readableModel } from '../models/models.service.js';
+import { canRead } from '../projects/access.js';
 import type { ModelRow } from '../models/models.repository.js';
 import { InferenceError } from './errors.js';
 import type { InferenceEngine } from './inference.engine.js';
@@ -22,8 +22,8 @@ export interface PredictParams {
  * The model's ONNX file as a local path for onnxruntime: the blob itself when blobs are on local
  * disk, else a copy cached under DATA_DIR/cache (keyed by size, so a replaced file is fetched again).
  */
-export async function onnxPathFor(ctx: AppContext, model: ModelRow): Promise<string> {
-  const file = (await ctx.db.select().from(modelFiles).where(and(eq(modelFiles.modelId, model.id), eq(modelFiles.kind, 'onnx'))))[0];
+export async function onnxPathFor(ctx: AppContext, model: ModelRow, known?: typeof modelFiles.$inferSelect | null): Promise<string> {
+  const file = known !== undefined ? known : (await ctx.db.select().from(modelFiles).where(and(eq(modelFiles.modelId, model.id), eq(modelFiles.kind, 'onnx'))))[0];
   if (!file) {
     throw new AppError(409, 'error/no-onnx', 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } });
   }
@@ -80,14 +80,20 @@ export function presentPrediction(pred: Prediction, model: ModelRow) {
   };
 }
 
+/** Model, its project and its ONNX file in one query: this runs on every prediction. */
 export async function loadModelForInference(ctx: AppContext, viewerId: string | null, modelId: string) {
-  const model = await readableModel(ctx, viewerId, modelId).catch(() => {
-    throw errors.notFound('Model');
-  });
-  if (model.deletedAt) throw errors.notFound('Model');
-  return { model, modelPath: await onnxPathFor(ctx, model) };
+  const [row] = await ctx.db
+    .select({ model: models, project: projects, onnx: modelFiles })
+    .from(models)
+    .leftJoin(projects, eq(projects.id, models.projectId))
+    .leftJoin(modelFiles, and(eq(modelFiles.modelId, models.id), eq(modelFiles.kind, 'onnx')))
+    .where(eq(models.id, modelId))
+    .limit(1);
+  if (!row || row.model.deletedAt || !canRead(viewerId, row.model, { viaParent: row.project })) throw errors.notFound('Model');
+  return { model: row.model, modelPath: await onnxPathFor(ctx, row.model, row.onnx) };
 }
 
-export async function recordInference(ctx: AppContext, userId: string, modelId: string, via: 'shared' | 'dedicated') {
-  await track(ctx, userId, 'infer_model', { modelId, via });
+/** Analytics stay off the response path: the event is written after the answer is on its way. */
+export function recordInference(ctx: AppContext, userId: string, modelId: string, via: 'shared' | 'dedicated') {
+  void track(ctx, userId, 'infer_model', { modelId, via }).catch((err) => ctx.log.warn({ err }, 'analytics write failed'));
 }

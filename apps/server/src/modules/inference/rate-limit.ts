@@ -25,34 +25,37 @@ export async function consumeInference(ctx: AppContext, user: { id: string; plan
   const now = ctx.clock.now();
   const limits = PLAN_LIMITS[(user.plan as Plan) in PLAN_LIMITS ? (user.plan as Plan) : 'free'];
   const hourEnd = Math.floor(now.getTime() / 3600_000 + 1) * 3600;
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  const bump = async (bucket: string, keyId: string) => {
-    const [row] = await ctx.db
-      .insert(inferenceUsage)
-      .values({ userId: user.id, apiKeyId: keyId, bucket, count: 1 })
-      .onConflictDoUpdate({ target: [inferenceUsage.userId, inferenceUsage.apiKeyId, inferenceUsage.bucket], set: { count: sql`${inferenceUsage.count} + 1` } })
-      .returning({ count: inferenceUsage.count });
-    return row!.count;
-  };
-  const usedHour = await currentCount(ctx, user.id, hourBucket(now));
-  const usedMonth = await currentCount(ctx, user.id, monthBucket(now));
-  if (usedMonth >= limits.inferencePerMonth) {
-    const retry = Math.ceil((monthStart.getTime() - now.getTime()) / 1000);
-    return { allowed: false, limit: limits.inferencePerMonth, remaining: 0, reset: Math.floor(monthStart.getTime() / 1000), retryAfter: retry, window: 'month' };
+  const monthEnd = Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000);
+  const hb = hourBucket(now);
+  const mb = monthBucket(now);
+  const key = apiKeyId ?? '';
+  // One round trip on the hot path: count this call in the hour, the month and the key's month.
+  const res = await ctx.db.execute(sql`
+    WITH h AS (
+      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${user.id}, '', ${hb}, 1)
+      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count),
+    m AS (
+      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${user.id}, '', ${mb}, 1)
+      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count),
+    k AS (
+      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) SELECT ${user.id}, ${key}, ${mb}, 1 WHERE ${key} <> ''
+      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count)
+    SELECT (SELECT count FROM h) AS hour, (SELECT count FROM m) AS month, (SELECT count(*) FROM k) AS keyed`);
+  const row = (res as unknown as { rows: Array<{ hour: number; month: number }> }).rows[0]!;
+  const hour = Number(row.hour);
+  const month = Number(row.month);
+  if (hour <= limits.inferencePerHour && month <= limits.inferencePerMonth) {
+    return { allowed: true, limit: limits.inferencePerHour, remaining: Math.max(0, limits.inferencePerHour - hour), reset: hourEnd, retryAfter: 0, window: 'hour' };
   }
-  if (usedHour >= limits.inferencePerHour) {
-    return { allowed: false, limit: limits.inferencePerHour, remaining: 0, reset: hourEnd, retryAfter: Math.max(1, hourEnd - Math.floor(now.getTime() / 1000)), window: 'hour' };
+  // Over the quota: a refused call does not count, so take it back (rare path).
+  await ctx.db.execute(sql`
+    UPDATE inference_usage SET count = count - 1
+    WHERE user_id = ${user.id} AND ((api_key_id = '' AND bucket IN (${hb}, ${mb})) OR (api_key_id = ${key} AND ${key} <> '' AND bucket = ${mb}))`);
+  const nowS = Math.floor(now.getTime() / 1000);
+  if (month > limits.inferencePerMonth) {
+    return { allowed: false, limit: limits.inferencePerMonth, remaining: 0, reset: monthEnd, retryAfter: Math.max(1, monthEnd - nowS), window: 'month' };
   }
-  // Totals live under api_key_id '' ; per-key rows feed the usage table.
-  const hour = await bump(hourBucket(now), '');
-  await bump(monthBucket(now), '');
-  if (apiKeyId) await bump(monthBucket(now), apiKeyId);
-  return { allowed: true, limit: limits.inferencePerHour, remaining: Math.max(0, limits.inferencePerHour - hour), reset: hourEnd, retryAfter: 0, window: 'hour' };
-}
-
-async function currentCount(ctx: AppContext, userId: string, bucket: string) {
-  const row = (await ctx.db.select({ c: inferenceUsage.count }).from(inferenceUsage).where(and(eq(inferenceUsage.userId, userId), eq(inferenceUsage.apiKeyId, ''), eq(inferenceUsage.bucket, bucket))))[0];
-  return row?.c ?? 0;
+  return { allowed: false, limit: limits.inferencePerHour, remaining: 0, reset: hourEnd, retryAfter: Math.max(1, hourEnd - nowS), window: 'hour' };
 }
 
 /** Usage this month, per API key (browser calls count under "web"). */
