@@ -36,6 +36,7 @@ import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { trashRoutes } from './modules/trash/trash.routes.js';
 import { hubCompatRoutes } from './compat/hub/hub.routes.js';
 import { trainingRoutes } from './modules/training/training.routes.js';
+import { platformCompatRoutes } from './compat/platform/platform.routes.js';
 import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
 import { inferenceRoutes } from './modules/inference/inference.routes.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
@@ -167,6 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(trashRoutes);
   await app.register(hubCompatRoutes);
   await app.register(trainingRoutes);
+  await app.register(platformCompatRoutes);
   await app.register(datasetsRoutes);
   await app.register(inferenceRoutes);
   await app.register(realtimeRoutes);

@@ -105,7 +105,14 @@ export function rawRequest(port: number, head: string, body: Buffer | Buffer[] =
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    socket.on('data', (c) => chunks.push(c));
+    socket.on('data', (c) => {
+      chunks.push(c);
+      // A keep-alive server leaves the socket open: stop once the whole response is in.
+      const raw = Buffer.concat(chunks);
+      const end = raw.indexOf('\r\n\r\n');
+      const length = end < 0 ? null : /\r\ncontent-length: *(\d+)/i.exec(raw.subarray(0, end).toString('latin1'));
+      if (length && raw.length >= end + 4 + Number(length[1])) socket.end();
+    });
     socket.on('error', (err) => (opts.abortAfter !== undefined ? resolve({ status: 0, raw: '', body: '' }) : reject(err)));
     socket.on('close', () => {
       const raw = Buffer.concat(chunks).toString('latin1');

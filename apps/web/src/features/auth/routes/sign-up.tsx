@@ -23,7 +23,11 @@ export default function SignUpPage() {
     // A new account goes to the welcome page (which takes the email) through the guest guard's redirect.
     onSignedIn: (result) => setRedirect(`/welcome?email=${encodeURIComponent(result.user.email)}`),
   });
-  const set = (key: keyof typeof empty) => (e: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.currentTarget.value }));
+  const set = (key: keyof typeof empty) => (e: ChangeEvent<HTMLInputElement>) => {
+    // Read the value now: React clears currentTarget before a deferred state updater runs.
+    const value = e.currentTarget.value;
+    setValues((v) => ({ ...v, [key]: value }));
+  };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
