@@ -5,7 +5,10 @@ import { defineConfig, devices } from '@playwright/test';
 
 export const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
-export const SINK_HTTP = 'http://127.0.0.1:2526';
+// The SMTP sink's ports follow the server port so several e2e runs can share a machine.
+export const SINK_SMTP_PORT = PORT + 1000;
+export const SINK_HTTP_PORT = PORT + 1001;
+export const SINK_HTTP = `http://127.0.0.1:${SINK_HTTP_PORT}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-e2e-'));
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -41,6 +44,7 @@ export default defineConfig({
     {
       command: 'npx tsx e2e/support/mail-sink.ts',
       cwd: root,
+      env: { SINK_SMTP_PORT: String(SINK_SMTP_PORT), SINK_HTTP_PORT: String(SINK_HTTP_PORT) },
       url: `${SINK_HTTP}/health`,
       reuseExistingServer: false,
       timeout: 30_000,
@@ -56,7 +60,7 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         PUBLIC_URL: BASE_URL,
-        SMTP_URL: 'smtp://127.0.0.1:2525',
+        SMTP_URL: `smtp://127.0.0.1:${SINK_SMTP_PORT}`,
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',
       },

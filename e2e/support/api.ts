@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 
-export const SINK_HTTP = 'http://127.0.0.1:2526';
+export const SINK_HTTP = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 1001}`;
 
 let n = 0;
 export function uniqueUser(prefix = 'e2e') {

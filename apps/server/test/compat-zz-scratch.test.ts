@@ -1,0 +1,25 @@
+import { it } from 'vitest';
+import { fakeWeights, rawRequest, send, startLiveServer, userWithKey } from './compat/wire.js';
+it('scratch', async () => {
+  const s = await startLiveServer();
+  const alice = await userWithKey(s.t, 'alice');
+  const h = { Authorization: `Bearer ${alice.key}`, 'Content-Type': 'application/json' };
+  const { modelId, runId } = (await send(`${s.origin}/api/webhooks/training/metrics`, { method: 'POST', headers: h, body: JSON.stringify({ event: 'training_started', project: 'p', name: 'n', data: { trainArgs: {} } }) })).json();
+  const up = (await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: h, body: JSON.stringify({ filename: 'best.pt', modelId, runId }) })).json();
+  const u = new URL(up.uploadUrl);
+  const content = fakeWeights(300_000, 'put');
+  const head = `PUT ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${content.length}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+  const count = () => new Promise((r) => s.t.app.server.getConnections((_e, n) => r(n)));
+  console.log('before', await count());
+  await rawRequest(s.port, head, content, { abortAfter: 100_000 });
+  await new Promise((r) => setTimeout(r, 300));
+  console.log('after abort', await count());
+  await rawRequest(s.port, head, content);
+  await new Promise((r) => setTimeout(r, 300));
+  console.log('after full', await count());
+  await rawRequest(s.port, head.replace(/sig=[^ ]+/, 'sig=AAAA'), content);
+  await new Promise((r) => setTimeout(r, 300));
+  console.log('after forged', await count());
+  await s.close();
+  console.log('closed');
+}, 20000);
