@@ -91,7 +91,8 @@ describe('revoked key', () => {
     const carol = await userWithKey(s.t);
     const revoke = await s.t.app.inject({ method: 'DELETE', url: `/v1/api-keys/${carol.keyId}`, headers: { cookie: carol.cookie } });
     expect(revoke.statusCode).toBe(200);
-    const auth = await hub(carol.legacyKey, '/v1/auth', '');
+    // As hub-sdk sends it: no body, no Content-Type (trace seq 1).
+    const auth = await send(`${s.origin}/v1/auth`, { method: 'POST', headers: { 'x-api-key': carol.legacyKey } });
     expect(auth.status).toBe(401);
     expect(auth.json().success).toBe(false);
     expect((await hub(carol.legacyKey, `/v1/agent/heartbeat/models/${aliceModel}`, '{}')).status).toBe(401);

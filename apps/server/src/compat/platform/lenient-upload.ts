@@ -39,6 +39,7 @@ export type RawUploadHandler = (req: RawUploadRequest) => Promise<RawUploadRespo
 
 const MAX_HEAD_BYTES = 16 * 1024;
 const SNIFF_TIMEOUT_MS = 30_000;
+const IDLE_TIMEOUT_MS = 15 * 60_000;
 const REASONS: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 411: 'Length Required', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 507: 'Insufficient Storage' };
 
 export function installLenientUploadSink(server: Server, pathPrefix: string, handler: RawUploadHandler, log: { warn(obj: object, msg: string): void }) {
@@ -86,6 +87,8 @@ function respond(socket: Socket, status: number, body: unknown) {
 
 async function serveRaw(socket: Socket, first: Buffer, handler: RawUploadHandler, log: { warn(obj: object, msg: string): void }) {
   socket.on('error', () => undefined);
+  // The client's own limit is 600 s per upload; a connection silent for longer is dead.
+  socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
   let head = first;
   let end = head.indexOf('\r\n\r\n');
   // Read the rest of the header block.
@@ -133,8 +136,12 @@ async function serveRaw(socket: Socket, first: Buffer, handler: RawUploadHandler
     body = lengthLimited(socket, leftover, contentLength);
   } else if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
     const raw = lengthLimited(socket, leftover, Infinity);
-    body = raw.pipe(dechunker());
-    raw.on('error', (err) => body.destroy(err));
+    const decoded = raw.pipe(dechunker());
+    decoded.on('error', () => undefined);
+    // Once the last chunk is decoded the client waits for our answer; its later close is no error.
+    decoded.once('end', () => raw.removeAllListeners('error').on('error', () => undefined));
+    raw.on('error', (err) => decoded.destroy(err));
+    body = decoded;
   } else {
     return respond(socket, 411, { error: 'Send Content-Length or Transfer-Encoding: chunked' });
   }
@@ -151,12 +158,16 @@ async function serveRaw(socket: Socket, first: Buffer, handler: RawUploadHandler
 /** Yields `leftover` then socket data, stopping after `limit` bytes; fails if the socket closes early. */
 function lengthLimited(socket: Socket, leftover: Buffer, limit: number): Readable {
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  // Consumers attach their own listeners; this one keeps a late abort (after the handler answered
+  // without reading the body) from becoming an unhandled 'error' event.
+  out.on('error', () => undefined);
   let remaining = limit;
   let done = false;
   let waiting = false;
   const finish = () => {
     done = true;
     socket.removeListener('data', onData);
+    socket.removeListener('end', onClose);
     socket.removeListener('close', onClose);
     out.end();
   };
@@ -174,9 +185,14 @@ function lengthLimited(socket: Socket, leftover: Buffer, limit: number): Readabl
     if (remaining === 0) finish();
   };
   const onData = (chunk: Buffer) => push(chunk);
+  // http.Server sockets allow half-open connections, so a client that gives up mid-body shows as
+  // 'end' without 'close': both count as the end of the body.
   const onClose = () => {
     if (done) return;
-    if (limit === Infinity) return finish();
+    done = true;
+    socket.removeListener('data', onData);
+    socket.removeListener('end', onClose);
+    socket.removeListener('close', onClose);
     out.destroy(new Error(`Connection closed after ${limit - remaining} of ${limit} bytes`));
   };
   if (limit === 0) {
@@ -184,6 +200,7 @@ function lengthLimited(socket: Socket, leftover: Buffer, limit: number): Readabl
     return out;
   }
   socket.on('data', onData);
+  socket.once('end', onClose);
   socket.once('close', onClose);
   if (leftover.length) push(leftover);
   if (!done) socket.resume();

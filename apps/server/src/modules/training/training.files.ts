@@ -134,6 +134,16 @@ export async function streamIntoStore(
       cb(null, chunk);
     },
   });
+  // The store may attach its own pipeline only after an await (temp dir, S3 client): until then the
+  // guard's error must not count as unhandled; the pipeline still sees the stream as errored.
+  guard.on('error', () => undefined);
+  // .pipe() does not pass a source's failure on: a client that disconnects mid-body must fail the put.
+  const onError = (err: Error) => guard.destroy(err);
+  const onClose = () => {
+    if (!body.readableEnded) guard.destroy(new Error('The upload was interrupted'));
+  };
+  body.once('error', onError);
+  body.once('close', onClose);
   try {
     const { bytes } = await ctx.blobs.put(key, body.pipe(guard), { contentType: 'application/octet-stream', contentLength: opts.declaredBytes });
     return { bytes };
@@ -141,6 +151,9 @@ export async function streamIntoStore(
     body.unpipe(guard);
     body.resume();
     throw err;
+  } finally {
+    body.removeListener('error', onError);
+    body.removeListener('close', onClose);
   }
 }
 

@@ -1,0 +1,12 @@
+import { useEffect, useState } from 'react';
+
+/** The current time, refreshed every `intervalMs` while enabled: time-based labels move on their own. */
+export function useNow(intervalMs: number, enabled = true): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!enabled) return;
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs, enabled]);
+  return now;
+}
