@@ -3,9 +3,13 @@ import { ApiError, NETWORK_ERROR_CODE } from './api-client';
 
 /**
  * POSTs a multipart form with upload progress (fetch has none), with the same `{data}` unwrapping
- * and `{error:{code,message}}` handling as the API client.
+ * and `{error:{code,message}}` handling as the API client; `fallbackMessage` when the server sent none.
  */
-export function postForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<T> {
+export function postForm<T>(
+  path: string,
+  form: FormData,
+  { onProgress, signal, fallbackMessage = Messages.somethingWrong }: { onProgress?: (fraction: number) => void; signal?: AbortSignal; fallbackMessage?: string } = {},
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
@@ -26,7 +30,7 @@ export function postForm<T>(path: string, form: FormData, onProgress?: (fraction
         return;
       }
       const err = (json as Partial<ErrorBody> | undefined)?.error;
-      reject(new ApiError(xhr.status, err?.code ?? ErrorCode.Unknown, err?.message ?? (xhr.statusText || Messages.somethingWrong), err?.details, err?.requestId));
+      reject(new ApiError(xhr.status, err?.code ?? ErrorCode.Unknown, err?.message || fallbackMessage, err?.details, err?.requestId));
     };
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);

@@ -60,8 +60,8 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
           let thumbKey: string | null = null;
           try {
             const thumb = await makeThumbnail(img.data);
-            thumbKey = `${thumbPrefix}${id}.webp`;
-            await ctx.blobs.put(thumbKey, thumb, { contentType: 'image/webp' });
+            thumbKey = `${thumbPrefix}${id}.jpg`;
+            await ctx.blobs.put(thumbKey, thumb, { contentType: 'image/jpeg' });
           } catch {
             thumbKey = null; // unreadable formats (e.g. heic) still get their labels listed
           }

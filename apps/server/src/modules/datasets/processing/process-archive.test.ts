@@ -379,11 +379,11 @@ describe('processArchive: control', () => {
 });
 
 describe('makeThumbnail', () => {
-  it('fits the image in 256 px as webp, never enlarging', async () => {
+  it('fits the image in 256 px as jpeg by default, never enlarging', async () => {
     const big = await makeImage('jpeg', 800, 400);
     const meta = await sharp(await makeThumbnail(big)).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 256, 128]);
-    const small = await sharp(await makeThumbnail(await makeImage('png', 40, 30), { format: 'jpeg' })).metadata();
-    expect([small.format, small.width, small.height]).toEqual(['jpeg', 40, 30]);
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 256, 128]);
+    const small = await sharp(await makeThumbnail(await makeImage('png', 40, 30), { format: 'webp' })).metadata();
+    expect([small.format, small.width, small.height]).toEqual(['webp', 40, 30]);
   });
 });

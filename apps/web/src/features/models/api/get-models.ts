@@ -1,15 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getListOrEmpty } from '../../../lib/list-endpoint';
+import type { Model } from '@sightline/contracts';
+import { fetchAllPages } from '../../../lib/paged-list';
+import { modelKeys } from '../../../lib/query-keys';
 
-/** Minimal shape read by the shell until the models feature brings its contract. */
-export interface ModelSummary {
-  id: string;
-  meta?: { name?: string };
-  dates?: { updated?: string | null; created?: string | null };
-}
+/** Lists hide deleted and archived items (spec §4). */
+export const isListed = (m: Pick<Model, 'dates'>) => !m.dates.deleted && !m.dates.archived;
 
-export const getModels = (signal?: AbortSignal) => getListOrEmpty<ModelSummary>('/v1/models', signal);
+/** All of the signed-in user's models, most recently updated first. */
+export const getModels = async (signal?: AbortSignal) => (await fetchAllPages<Model>('/v1/models', {}, signal)).filter(isListed);
 
-export const modelsQueryOptions = () => queryOptions({ queryKey: ['models'] as const, queryFn: ({ signal }) => getModels(signal) });
+export const modelsQueryOptions = () => queryOptions({ queryKey: modelKeys.all, queryFn: ({ signal }) => getModels(signal) });
 
 export const useModels = () => useQuery(modelsQueryOptions());
