@@ -248,3 +248,41 @@ describe('dataset sharing and authorization', () => {
     expect((await req('GET', '/v1/datasets?privacy=public', { cookie: u.cookie })).json().data.total).toBe(1);
   });
 });
+
+describe('normalized zip for training clients', () => {
+  it('rebuilds any uploaded layout as <slug>/data.yaml + images/labels, once, with the same stats', async () => {
+    const { ensureNormalizedZip } = await import('../src/modules/datasets/datasets.export.js');
+    const { processArchive } = await import('../src/modules/datasets/processing/index.js');
+    const { datasetsRepository } = await import('../src/modules/datasets/datasets.repository.js');
+    const u = await signUpUser(t.app);
+    const d = await newDataset(u.cookie, { meta: { name: 'Robo Flow' }, task: 'detect' });
+    const png = fs.readFileSync(path.join(FIXTURES, 'test-images/test_0000.png'));
+    // Roboflow export layout: train/valid/test folders with a yaml pointing at ../train/images
+    const robo = buildZip([
+      { name: 'data.yaml', data: 'names: [cat, dog]\nnc: 2\ntrain: ../train/images\nval: ../valid/images\n' },
+      { name: 'train/images/a.png', data: png },
+      { name: 'train/labels/a.txt', data: '0 0.5 0.5 0.2 0.2\n1 0.25 0.25 0.1 0.1\n' },
+      { name: 'valid/images/b.png', data: png, method: 'deflate' },
+      { name: 'valid/labels/b.txt', data: '1 0.5 0.5 0.3 0.3\n' },
+    ]);
+    await uploadArchive(u, d.id, 'robo.zip', robo);
+    expect((await processNow(u.cookie, d.id)).status).toBe('Ready');
+    const row = (await datasetsRepository.byId(t.app.ctx.db, d.id))!;
+    const first = await ensureNormalizedZip(t.app.ctx, row);
+    expect(first.key).toMatch(/normalized\/\d+-robo-flow\.zip$/);
+    const again = await ensureNormalizedZip(t.app.ctx, row);
+    expect(again).toEqual(first);
+    const local = t.app.ctx.blobs.localPath!(first.key)!;
+    const result = await processArchive({ archivePath: local, task: 'detect' });
+    expect(result.ok).toBe(true);
+    expect(result.layout?.kind).toBe('yolo');
+    expect(result.stats?.summary).toEqual({ classes: ['cat', 'dog'], classCount: 2, images: 2, train: 1, val: 1, test: 0 });
+    const { openArchive } = await import('../src/modules/datasets/processing/archive.js');
+    const archive = await openArchive(local);
+    const names = archive.entries.map((e) => e.name).sort();
+    expect(names).toEqual(['robo-flow/data.yaml', 'robo-flow/images/train/a.png', 'robo-flow/images/val/b.png', 'robo-flow/labels/train/a.txt', 'robo-flow/labels/val/b.txt']);
+    const img = await archive.readEntry(archive.entries.find((e) => e.name.endsWith('val/b.png'))!, 1e7);
+    expect(img.data.equals(png)).toBe(true);
+    await archive.close();
+  });
+});
