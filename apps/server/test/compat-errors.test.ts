@@ -84,6 +84,20 @@ describe("another user's model", () => {
     expect((await send(`${s.origin}/api/webhooks/datasets/${alice.user.username}/${ds[0]!.slug}/export`, { method: 'HEAD', headers: { Authorization: `Bearer ${bob.key}` } })).status).toBe(404);
     expect(await files(aliceModel)).toHaveLength(0);
   });
+
+  it("a public model over a private dataset does not hand out the dataset's link to others", async () => {
+    const res = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: { dataset: { id: datasetId }, meta: { privacy: 'public' } } });
+    const id = res.json().data.id;
+    const mine = (await send(`${s.origin}/v1/models/${id}`, { headers: { 'x-api-key': alice.legacyKey } })).json().data;
+    expect(mine.data).toMatch(/\.zip\?/);
+    for (const headers of [{ 'x-api-key': bob.legacyKey }, {}] as Array<Record<string, string>>) {
+      const theirs = await send(`${s.origin}/v1/models/${id}`, { headers });
+      expect(theirs.status).toBe(200);
+      expect(theirs.json().data).toMatchObject({ data: null, train_args: null });
+    }
+    // Reporting for it still needs the owner's key.
+    expect((await hub(bob.legacyKey, `/v1/agent/heartbeat/models/${id}`, '{"agent": "x", "agentId": null}')).status).toBe(403);
+  });
 });
 
 describe('revoked key', () => {

@@ -117,7 +117,7 @@ function bodyFor(rec: TraceRecord): { body?: Buffer; contentType?: string } {
   return { body: mp.body, contentType: mp.contentType };
 }
 
-function checkModelDoc(rec: TraceRecord, res: WireResponse) {
+function checkModelDoc(rec: TraceRecord, res: WireResponse, anonymous: boolean) {
   const doc = res.json<{ success: boolean; data: Record<string, unknown> }>();
   expect(doc.success).toBe(true);
   const theirs = rec.response.json!.data!;
@@ -126,6 +126,11 @@ function checkModelDoc(rec: TraceRecord, res: WireResponse) {
   // A client-created model (local run) with a .pt parent is honestly "pretrained"; the client ignores it (§5.4).
   if (!createdByClient.has(doc.data.id as string)) expect(doc.data.is_pretrained).toEqual(theirs.is_pretrained);
   if (theirs.train_args === null) expect(doc.data.train_args).toBeNull();
+  else if (anonymous) {
+    // A public model over a private dataset: strangers get no dataset link. A trained model needs none,
+    // the client only downloads its weights (hub-protocol §5.3 step 1).
+    expect(doc.data).toMatchObject({ data: null, train_args: null, status: 'trained' });
+  }
   else {
     const args = doc.data.train_args as Record<string, unknown>;
     expect(args.data).toBe(doc.data.data);
@@ -134,7 +139,7 @@ function checkModelDoc(rec: TraceRecord, res: WireResponse) {
   }
   if (theirs.status === 'trained') expect(String(doc.data.weights)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+-best\.pt\?/);
   if (theirs.has_last_weights) expect(String(doc.data.resume)).toMatch(/-last-e\d+\.pt\?/);
-  if (theirs.data) expect(String(doc.data.data)).toMatch(/\.zip\?exp=\d+&sig=/);
+  if (theirs.data && !anonymous) expect(String(doc.data.data)).toMatch(/\.zip\?exp=\d+&sig=/);
   if (!createdByClient.has(doc.data.id as string)) expect(doc.data.cfg).toBe(theirs.cfg ?? null);
   docs.set(doc.data.id as string, doc.data);
 }
@@ -174,7 +179,7 @@ describe('legacy HUB protocol: recorded trace of ultralytics 8.3.166 + hub-sdk 0
       expect(res.headers['content-type'], `seq ${rec.seq}`).toMatch(/application\/json/);
       const json = res.json<{ success?: boolean; data?: { id?: string; agentId?: string } }>();
       if (rec.path === '/v1/auth') expect(json.success).toBe(res.status === 200);
-      else if (rec.method === 'GET' && res.status === 200) checkModelDoc(rec, res);
+      else if (rec.method === 'GET' && res.status === 200) checkModelDoc(rec, res, !rec.headers.some(([k]) => k.toLowerCase() === 'x-api-key'));
       else if (rec.method === 'POST' && rec.path === '/v1/models') {
         const created = String(rec.response.json!.data!.id);
         expect(json.data?.id).toMatch(/^[A-Za-z0-9]{20}$/);
@@ -285,6 +290,24 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
     // A pretrained start names the parent weights instead of a yaml.
     const pre = await doc(await newModel({ lineage: { architecture: { name: 'yolo11n' }, parent: { name: 'yolo11n.pt' } } }));
     expect(pre).toMatchObject({ is_pretrained: true, cfg: null, weights: 'yolo11n.pt' });
+  });
+
+  it('a processed dataset is served as the pipeline\'s normalized zip (<slug>/data.yaml), HEAD and Range included', async () => {
+    const ds = await shapes3Dataset(s.t, alice.user.id, 'shapes3-normalized');
+    expect((await s.t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/process`, headers: { cookie: alice.cookie } })).statusCode).toBeLessThan(300);
+    await s.t.app.ctx.jobs.drain();
+    const id = await newModel({ dataset: { id: ds.id } });
+    const d = await doc(id);
+    const head = await send(d.data, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const zip = await send(d.data);
+    expect(zip.body.length).toBe(Number(head.headers['content-length']));
+    expect(zip.body.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
+    expect(zip.body.includes(Buffer.from('shapes3-normalized/data.yaml'))).toBe(true);
+    expect(sha256(zip.body)).not.toBe(sha256(ds.content));
+    const tail = await send(d.data, { headers: { Range: `bytes=-100` } });
+    expect(tail.status).toBe(206);
+    expect(tail.body.equals(zip.body.subarray(zip.body.length - 100))).toBe(true);
   });
 
   it('heartbeats, metrics, epoch checkpoint, resume from last, final upload, lifecycle dates', async () => {

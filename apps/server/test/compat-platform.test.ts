@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelStatus } from '@sightline/contracts';
+import type { DomainEvent } from '../src/platform/realtime/event-bus.js';
 import { fakeWeights, loadTrace, rawRequest, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './compat/wire.js';
 
 /**
@@ -320,5 +321,39 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
     expect(model.dates.train.end).not.toBeNull();
     // A finished run cannot be stopped again.
     expect((await send(`${s.origin}/v1/models/${modelId}/stop`, { method: 'POST', headers: bearer(), body: '{}' })).status).toBe(409);
+  });
+
+  it('publishes small realtime events for each change of a run', async () => {
+    const seen: DomainEvent[] = [];
+    const off = s.t.app.ctx.bus.subscribe((e) => seen.push(e));
+    try {
+      const { modelId } = (await webhook({ event: 'training_started', project: 'pets', name: 'live', data: { trainArgs: {} } })).json();
+      await webhook({ event: 'console_output', modelId, data: { chunkId: 1, content: 'x'.repeat(50_000), lineCount: 1 } });
+      await webhook({ event: 'epoch_end', modelId, data: { epoch: 0, metrics: { 'val/box_loss': 1, 'metrics/mAP50-95(B)': 0.1 } } });
+      await webhook({ event: 'training_complete', modelId, data: { results: { metrics: {} } } });
+      await new Promise((r) => setTimeout(r, 300));
+      const mine = seen.filter((e) => e.topic === `model:${modelId}`);
+      expect(mine.map((e) => e.event)).toEqual(expect.arrayContaining(['model.created', 'model.console', 'model.metrics', 'model.updated']));
+      for (const e of mine) expect(JSON.stringify(e).length).toBeLessThan(7000);
+      expect(mine.find((e) => e.event === 'model.console')!.data).toMatchObject({ id: modelId, chunkId: 1 });
+    } finally {
+      off();
+    }
+  });
+
+  it('a processed dataset is exported from the per-image store, with every image URL fetchable', async () => {
+    const ds = await shapes3Dataset(s.t, alice.user.id, 'shapes3-processed');
+    const res = await s.t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/process`, headers: { cookie: alice.cookie } });
+    expect(res.statusCode).toBeLessThan(300);
+    await s.t.app.ctx.jobs.drain();
+    const exp = (await send(`${s.origin}/api/datasets/alice/shapes3-processed/export`, { headers: { Authorization: `Bearer ${alice.key}` } })).json();
+    const lines = parseNdjson((await send(exp.downloadUrl)).body);
+    expect(lines).toHaveLength(161);
+    expect(lines[0]!.class_names).toEqual({ '0': expect.any(String), '1': expect.any(String), '2': expect.any(String) });
+    const imgs = lines.slice(1);
+    expect(String(imgs[0]!.url)).toMatch(/\/v1\/datasets\/[A-Za-z0-9]+\/images\/[A-Za-z0-9]+\/raw\?sig=/);
+    const got = await Promise.all(imgs.map((l) => send(String(l.url))));
+    expect(got.every((r) => r.status === 200 && r.body.length > 0)).toBe(true);
+    expect(imgs.every((l) => /^[A-Za-z0-9]+_/.test(String(l.file)))).toBe(true);
   });
 });

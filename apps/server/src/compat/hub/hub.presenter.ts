@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { ModelFileRow, ModelRow } from '../../modules/models/models.repository.js';
 import { fileUrl } from '../../modules/models/models.presenter.js';
 import { CLIENT_URL_TTL_MS } from '../../modules/training/training.files.js';
+import { canRead } from '../../modules/projects/access.js';
 import { datasetById, datasetDownloadUrl } from '../../modules/training/training.datasets.js';
 
 export type HubModelFields = Pick<
@@ -17,14 +18,15 @@ const isWeights = (name: string | null | undefined) => Boolean(name && /\.pt$/i.
  * every client era: `train_args` (8.1.30+), the legacy top-level train settings (≤ 8.1.29), `status`
  * (already on the model) and self-authorising URLs for the dataset and weights (downloads carry no auth).
  */
-export async function hubModelFields(ctx: AppContext, row: ModelRow, files: ModelFileRow[], baseUrl: string): Promise<HubModelFields> {
+export async function hubModelFields(ctx: AppContext, viewerId: string | null, row: ModelRow, files: ModelFileRow[], baseUrl: string): Promise<HubModelFields> {
   const config = { ...MODEL_DEFAULTS.config, ...(row.config as Partial<ModelConfig>) } as ModelConfig;
   const sign = { secret: ctx.secret, baseUrl, now: ctx.clock.now() };
   const best = files.find((f) => f.kind === 'best');
   const last = files.find((f) => f.kind === 'last');
   const dataset = row.datasetId ? await datasetById(ctx, row.datasetId) : null;
   // A dataset still without an archive has no URL yet; the client then says "Dataset may still be processing".
-  const data = dataset && !dataset.deletedAt && dataset.storageKey ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
+  // A public model may use a private dataset: its signed link goes only to those who may read the dataset.
+  const data = dataset && !dataset.deletedAt && dataset.storageKey && canRead(viewerId, dataset) ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
   const trained = row.hubStatus === 'trained';
   const parent = row.parentUrl ?? row.parentName;
   const isPretrained = isWeights(parent) || isWeights(row.parentUrl);

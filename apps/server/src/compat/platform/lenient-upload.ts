@@ -38,7 +38,8 @@ export interface RawUploadResponse {
 export type RawUploadHandler = (req: RawUploadRequest) => Promise<RawUploadResponse>;
 
 const MAX_HEAD_BYTES = 16 * 1024;
-const SNIFF_TIMEOUT_MS = 30_000;
+// Same as Node's default headersTimeout: a connection that sends nothing for this long is dropped either way.
+const SNIFF_TIMEOUT_MS = 60_000;
 const IDLE_TIMEOUT_MS = 15 * 60_000;
 const REASONS: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 411: 'Length Required', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 507: 'Insufficient Storage' };
 

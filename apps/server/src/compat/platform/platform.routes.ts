@@ -389,7 +389,8 @@ export async function platformCompatRoutes(app: FastifyInstance) {
   }
 
   // Well-formed PUTs (and app.inject) come through Fastify; see lenient-upload.ts for the quirky ones.
-  app.put(`${UPLOAD_PREFIX}*`, async (req: FastifyRequest, reply: FastifyReply) => {
+  // logLevel: the signed upload URL is a credential, kept out of the info-level request log.
+  app.put(`${UPLOAD_PREFIX}*`, { logLevel: 'warn' }, async (req: FastifyRequest, reply: FastifyReply) => {
     const declared = req.headers['content-length'] !== undefined && req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : undefined;
     const res = await acceptUpload(req.url, req.raw, declared);
     return reply.status(res.status).send(res.body);

@@ -69,7 +69,7 @@ export async function modelsRoutes(app: FastifyInstance) {
   r.get('/v1/models/:id', { schema: { tags: ['models'], params: idParams, response: { 200: z.object({ success: z.literal(true), data: modelSchema }), ...errorResponses } } }, async (req) => {
     const row = await models.readableModel(ctx, viewer(req), req.params.id);
     const files = await modelsRepository.files(ctx.db, [row.id]);
-    const hub = await hubModelFields(ctx, row, files, baseUrlFor(ctx, req));
+    const hub = await hubModelFields(ctx, viewer(req), row, files, baseUrlFor(ctx, req));
     return { success: true as const, data: { ...(await present(req, row.id)), ...hub } };
   });
 

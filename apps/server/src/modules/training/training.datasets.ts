@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.js';
 import { datasetImages as datasetImagesTable, datasets, users } from '../../platform/db/schema.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
+import { ensureNormalizedZip } from '../datasets/datasets.export.js';
 import { imageUrl } from '../datasets/datasets.routes.js';
 import { processArchive } from '../datasets/processing/process-archive.js';
 import type { DatasetTask, LabelRow, Split } from '../datasets/processing/types.js';
@@ -55,16 +56,20 @@ export function datasetZipName(dataset: DatasetRow): string {
 export const datasetZipPath = (dataset: DatasetRow) => `/v1/compat/datasets/${dataset.id}/${datasetZipName(dataset)}`;
 
 /**
- * The dataset URL handed to HUB clients (`data`, `train_args.data`). Today it serves the uploaded
- * archive; when the dataset pipeline produces a normalized, cached zip, point this at that blob.
+ * The dataset URL handed to HUB clients (`data`, `train_args.data`). Signing is cheap; what it serves
+ * is decided when the client fetches it (datasetZipKey), so reading a model never builds a zip.
  */
 export function datasetDownloadUrl(ctx: AppContext, dataset: DatasetRow, baseUrl: string): string {
   assertArchive(dataset);
   return signCompatUrl(ctx, baseUrl, datasetZipPath(dataset));
 }
 
-/** The blob behind datasetDownloadUrl (same switch point). */
-export function datasetArchiveKey(dataset: DatasetRow): string {
+/**
+ * The blob behind datasetDownloadUrl: the dataset pipeline's normalized zip (one layout every client
+ * reads, built once and cached) for a processed dataset, else the uploaded archive as it is.
+ */
+export async function datasetZipKey(ctx: AppContext, dataset: DatasetRow): Promise<string> {
+  if (dataset.processedAt && dataset.storageKey) return (await ensureNormalizedZip(ctx, dataset)).key;
   return assertArchive(dataset);
 }
 

@@ -5,7 +5,7 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { readableModel } from '../models/models.service.js';
-import { datasetArchiveKey, datasetById, datasetNdjson, datasetZipName, imageContentType, openDatasetImage } from './training.datasets.js';
+import { datasetById, datasetNdjson, datasetZipKey, datasetZipName, imageContentType, openDatasetImage } from './training.datasets.js';
 import { assertSignedRequest, baseUrlFor, sendBlob, sendBuffer } from './training.files.js';
 import { listConsole, listMetrics, markStaleRuns, requestStop } from './training.service.js';
 
@@ -69,6 +69,8 @@ export async function trainingRoutes(app: FastifyInstance) {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/v1/compat/datasets/:datasetId/:file',
+    // Signed URLs are credentials: keep them out of the info-level request log.
+    logLevel: 'warn',
     schema: { tags: ['compat'], params: z.object({ datasetId: z.string().max(40), file: z.string().max(300) }) },
     handler: async (req, reply) => {
       assertSignedRequest(ctx, req);
@@ -77,13 +79,14 @@ export async function trainingRoutes(app: FastifyInstance) {
       if (!dataset || dataset.deletedAt) throw errors.notFound('Dataset');
       if (file.endsWith('.ndjson')) return sendBuffer(req, reply, await datasetNdjson(ctx, dataset, baseUrlFor(ctx, req)), 'application/x-ndjson');
       if (file !== datasetZipName(dataset)) throw errors.notFound('File');
-      return sendBlob(ctx, req, reply, datasetArchiveKey(dataset), 'application/zip');
+      return sendBlob(ctx, req, reply, await datasetZipKey(ctx, dataset), 'application/zip');
     },
   });
 
   app.route({
     method: ['GET', 'HEAD'],
     url: '/v1/compat/datasets/:datasetId/images/:file',
+    logLevel: 'warn',
     schema: { tags: ['compat'], params: z.object({ datasetId: z.string().max(40), file: z.string().max(400) }) },
     handler: async (req, reply) => {
       assertSignedRequest(ctx, req);
