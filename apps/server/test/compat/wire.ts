@@ -157,13 +157,15 @@ export async function userWithKey(t: TestApp, username?: string) {
   return { ...u, keyId: data.id, key: data.key, legacyKey: data.legacyKey };
 }
 
-/** A dataset row with the shapes3 archive as its upload (what the dataset pipeline stores). */
+/** A dataset with the shapes3 archive as its upload, processed by the real dataset job. */
 export async function shapes3Dataset(t: TestApp, userId: string, slug = 'shapes3') {
   const id = newId();
   const storageKey = `users/${userId}/datasets/${id}/shapes3.zip`;
   const content = fs.readFileSync(path.join(FIXTURES, 'shapes3.zip'));
   await t.app.ctx.blobs.put(storageKey, content);
   const now = t.clock.now();
-  await t.database.db.insert(datasets).values({ id, userId, slug, name: slug, task: 'detect', status: 'Ready', storageKey, filename: 'shapes3.zip', bytes: content.length, createdAt: now, updatedAt: now, uploadedAt: now });
+  await t.database.db.insert(datasets).values({ id, userId, slug, name: slug, task: 'detect', status: 'Loading', storageKey, filename: 'shapes3.zip', bytes: content.length, createdAt: now, updatedAt: now, uploadedAt: now });
+  await t.app.ctx.jobs.enqueue('dataset.process', { datasetId: id }, { dedupeKey: `dataset:${id}` });
+  await t.app.ctx.jobs.drain();
   return { id, slug, storageKey, content };
 }

@@ -5,7 +5,7 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { readableModel } from '../models/models.service.js';
-import { datasetById, datasetNdjson, datasetZipKey, datasetZipName, imageContentType, openDatasetImage } from './training.datasets.js';
+import { datasetById, datasetNdjson, datasetZipKey, datasetZipName } from './training.datasets.js';
 import { assertSignedRequest, baseUrlFor, sendBlob, sendBuffer } from './training.files.js';
 import { listConsole, listMetrics, markStaleRuns, requestStop } from './training.service.js';
 
@@ -63,8 +63,8 @@ export async function trainingRoutes(app: FastifyInstance) {
   });
 
   /**
-   * Signed dataset files for the clients (no auth header on downloads): `<id>-<name>.zip` (HUB),
-   * `<slug>.ndjson` (Platform) and `images/<imageId>_<name>` (Platform NDJSON image URLs).
+   * Signed dataset files for the clients (no auth header on downloads): `<id>-<name>.zip` (HUB) and
+   * `<slug>.ndjson` (Platform; its image URLs point at /v1/datasets/:id/images/:imageId/raw).
    */
   app.route({
     method: ['GET', 'HEAD'],
@@ -80,27 +80,6 @@ export async function trainingRoutes(app: FastifyInstance) {
       if (file.endsWith('.ndjson')) return sendBuffer(req, reply, await datasetNdjson(ctx, dataset, baseUrlFor(ctx, req)), 'application/x-ndjson');
       if (file !== datasetZipName(dataset)) throw errors.notFound('File');
       return sendBlob(ctx, req, reply, await datasetZipKey(ctx, dataset), 'application/zip');
-    },
-  });
-
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/v1/compat/datasets/:datasetId/images/:file',
-    logLevel: 'warn',
-    schema: { tags: ['compat'], params: z.object({ datasetId: z.string().max(40), file: z.string().max(400) }) },
-    handler: async (req, reply) => {
-      assertSignedRequest(ctx, req);
-      const { datasetId, file } = req.params as { datasetId: string; file: string };
-      const dataset = await datasetById(ctx, datasetId);
-      if (!dataset || dataset.deletedAt) throw errors.notFound('Dataset');
-      const id = file.split('_', 1)[0]!;
-      const img = await openDatasetImage(ctx, dataset, id);
-      reply.header('content-type', imageContentType(img.name)).header('content-length', img.bytes).header('cache-control', 'private, max-age=86400');
-      if (req.method === 'HEAD') {
-        img.stream.destroy();
-        return reply.send();
-      }
-      return reply.send(img.stream);
     },
   });
 
