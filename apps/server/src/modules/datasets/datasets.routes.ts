@@ -189,6 +189,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
   r.route({
     method: ['GET', 'HEAD'],
     url: '/v1/datasets/:id/images/:imageId/raw',
+    logLevel: 'warn',
     schema: { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100) }) },
     handler: async (req, reply) => {
       const { id, imageId } = req.params;

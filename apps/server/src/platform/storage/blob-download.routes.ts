@@ -100,5 +100,6 @@ export async function blobDownloadRoutes(app: FastifyInstance, opts: BlobDownloa
     return reply.send(blob?.stream);
   }
 
-  app.route({ method: ['GET', 'HEAD'], url: `${BLOB_ROUTE_PREFIX}*`, handler });
+  // Signed URLs are credentials: keep them out of the info-level request log.
+  app.route({ method: ['GET', 'HEAD'], url: `${BLOB_ROUTE_PREFIX}*`, logLevel: 'warn', handler });
 }
