@@ -32,7 +32,7 @@ export function testQueryClient(user: User | null | undefined) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } } });
   if (user !== undefined) client.setQueryData(meQueryKey, user);
   client.setQueryData(['config'], {
-    flags: { cloudTraining: false, teamsCollaboration: true, walletTopUp: false },
+    flags: { cloudTraining: false, teamsCollaboration: true, walletTopUp: false, dedicatedInference: false },
     version: 'v0.1.85-rc.1',
     environment: 'staging',
     providers: [],

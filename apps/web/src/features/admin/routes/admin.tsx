@@ -1,5 +1,5 @@
-import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconShieldLock } from '@tabler/icons-react';
+import { Alert, Paper, Stack, Switch, Title } from '@mantine/core';
+import { IconMailOff, IconShieldLock } from '@tabler/icons-react';
 import type { FlagName } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
@@ -10,8 +10,10 @@ import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { useRemoteConfig } from '../../../lib/remote-config';
 import { useUpdateFlags } from '../api/update-flags';
+import { OutboxList } from '../components/outbox-list';
+import { UsersTable } from '../components/users-table';
 
-const FLAGS: FlagName[] = ['cloudTraining', 'teamsCollaboration', 'walletTopUp'];
+const FLAGS: FlagName[] = ['cloudTraining', 'teamsCollaboration', 'walletTopUp', 'dedicatedInference'];
 
 /** The route is only auth-guarded (spec §2); the server refuses non-admins, and the page says so. */
 export default function AdminPage() {
@@ -24,8 +26,13 @@ export default function AdminPage() {
     return <EmptyState icon={<IconShieldLock size={28} />} title={t('admin.notAdminTitle')} description={t('admin.notAdminBody')} />;
   }
   return (
-    <Stack gap={0} maw={760}>
+    <Stack gap={0} maw={960}>
       <PageHeader title={t('admin.title')} description={t('admin.description')} />
+      {!config.mail.enabled && (
+        <Alert color="yellow" icon={<IconMailOff size={18} />} title={t('admin.mailOffTitle')} mb="lg" role="status">
+          {t('admin.mailOffBody')}
+        </Alert>
+      )}
       <Paper withBorder p="lg" radius="md">
         <Title order={2} fz="lg" mb="md">
           {t('admin.flags')}
@@ -48,9 +55,8 @@ export default function AdminPage() {
           ))}
         </Stack>
       </Paper>
-      <Text size="xs" c="dimmed" mt="md">
-        {t('admin.more')}
-      </Text>
+      <UsersTable />
+      <OutboxList />
     </Stack>
   );
 }

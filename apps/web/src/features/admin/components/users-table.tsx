@@ -1,0 +1,97 @@
+import { Badge, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/api-client';
+import { errorMessage } from '../../../lib/i18n';
+import { notifications } from '../../../lib/notifications';
+import { useAdminUsers } from '../api/get-admin-users';
+import { useRestoreUser } from '../api/restore-user';
+
+/** Every account of the server; deleted ones can be restored during the grace period. */
+export function UsersTable() {
+  const { t } = useTranslation('pages');
+  const users = useAdminUsers(true);
+  const restore = useRestoreUser();
+  const rows = users.data ?? [];
+  return (
+    <Paper withBorder p="lg" radius="md" mt="lg">
+      <Title order={2} fz="lg" mb="md">
+        {t('admin.users')}
+      </Title>
+      {rows.length === 0 ? (
+        <Text c="dimmed">{users.isLoading ? '…' : t('admin.usersEmpty')}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped verticalSpacing="xs" aria-label={t('admin.users')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('admin.col.user')}</Table.Th>
+                <Table.Th>{t('admin.col.email')}</Table.Th>
+                <Table.Th>{t('admin.col.plan')}</Table.Th>
+                <Table.Th>{t('admin.col.created')}</Table.Th>
+                <Table.Th>{t('admin.col.status')}</Table.Th>
+                <Table.Th>{t('admin.col.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((u) => (
+                <Table.Tr key={u.id}>
+                  <Table.Td>
+                    <Group gap={6}>
+                      <Text size="sm" fw={500}>
+                        {u.username}
+                      </Text>
+                      {u.roles.includes('admin') && (
+                        <Badge size="xs" variant="light">
+                          admin
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{u.email}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge size="sm" variant="outline">
+                      {u.plan}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{new Date(u.dates.created).toLocaleDateString()}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {u.dates.deleted ? (
+                      <Badge color="red" variant="light">
+                        {t('admin.deleted', { date: new Date(u.dates.deleted).toLocaleDateString() })}
+                      </Badge>
+                    ) : (
+                      <Badge color="green" variant="light">
+                        {t('admin.active')}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {u.dates.deleted && (
+                      <Button
+                        size="xs"
+                        variant="light"
+                        loading={restore.isPending && restore.variables === u.id}
+                        onClick={() =>
+                          restore.mutate(u.id, {
+                            onSuccess: () => notifications.success(t('admin.restored')),
+                            onError: (err) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err)),
+                          })
+                        }
+                      >
+                        {t('admin.restore')}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,36 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../lib/test-factories';
+import { makeUser, renderRoutes } from '../../../test/render';
+import AdminPage from './admin';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('admin page', () => {
+  it('refuses non-admins', () => {
+    renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin', user: makeUser() });
+    expect(screen.getByText(/Administrators only/)).toBeInTheDocument();
+  });
+
+  it('warns that mail is off, lists users and restores a deleted account', async () => {
+    const deleted = makeUser({ id: 'DeLeTeDuSeR000000000', uid: 'DeLeTeDuSeR000000000', username: 'gone', email: 'gone@example.com', dates: { created: '2026-01-01T00:00:00Z', deleted: '2026-11-20T00:00:00Z', lastLogin: null } });
+    let restored = false;
+    const api = fakeApi({
+      'GET /v1/admin/users': () => [makeUser({ roles: ['admin'] }), restored ? { ...deleted, dates: { ...deleted.dates, deleted: null } } : deleted],
+      'POST /v1/admin/users/DeLeTeDuSeR000000000/restore': () => {
+        restored = true;
+        return { ...deleted, dates: { ...deleted.dates, deleted: null } };
+      },
+      'GET /v1/admin/outbox': () => ({ mailEnabled: false, mails: [{ id: 'm1', to: 'gone@example.com', subject: 'Reset your Sightline password', text: 'link', created: '2026-11-20T00:00:00Z', sent: null, error: null }] }),
+    });
+    vi.stubGlobal('fetch', api.fetch);
+    renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin', user: makeUser({ roles: ['admin'] }) });
+    expect(screen.getByText('Mail is off')).toBeInTheDocument();
+    expect(await screen.findByText('Reset your Sightline password')).toBeInTheDocument();
+    const row = (await screen.findByText('gone')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Restore' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/restore'))).toBe(true));
+    await waitFor(() => expect(within(screen.getByText('gone').closest('tr')!).queryByRole('button', { name: 'Restore' })).toBeNull());
+  });
+});
