@@ -1,6 +1,7 @@
 import { ActionIcon, Box, Code, CopyButton, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { TRAINING_NS } from '../lib/i18n-training';
 
 /** Replaces every occurrence of the secrets by a mask that keeps the first characters. */
 export function maskSecrets(code: string, secrets: Array<string | null | undefined>): string {
@@ -17,7 +18,7 @@ export function maskSecrets(code: string, secrets: Array<string | null | undefin
  * always copies the real text, which is what the user runs.
  */
 export function CodeSnippet({ code, secrets = [], revealed = false, label, testId = 'code-snippet' }: { code: string; secrets?: Array<string | null | undefined>; revealed?: boolean; label: string; testId?: string }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(TRAINING_NS);
   const shown = revealed ? code : maskSecrets(code, secrets);
   return (
     <Box pos="relative">

@@ -1,49 +1,30 @@
 import { useEffect, useRef, useState } from 'react';
-import { Box, Loader, Center } from '@mantine/core';
-import { loadECharts, type ChartOption } from '../lib/echarts';
-import { createLogger } from '../lib/logger';
-
-const log = createLogger('echart');
-
-type Chart = ReturnType<Awaited<ReturnType<typeof loadECharts>>['init']>;
-
-export interface EChartProps {
-  option: ChartOption;
-  height?: number;
-  /** Legend clicks: the new visibility of every series name. */
-  onLegendChange?: (selected: Record<string, boolean>) => void;
-  'aria-label'?: string;
-  'data-testid'?: string;
-}
+import { Box, Skeleton } from '@mantine/core';
+import type { EChartsCoreOption, EChartsType } from 'echarts/core';
 
 /**
- * An ECharts canvas. The library loads on first render (lazy chunk); updates replace the series and
- * merge the rest, so a zoom the user set survives live data arriving.
+ * An echarts chart whose library loads on first use (lib/echarts-bar), so pages without charts and
+ * the startup bundle never pay for it. `label` names the chart for assistive technology; give the
+ * numbers as a table next to it as well.
  */
-export function EChart({ option, height = 260, onLegendChange, ...rest }: EChartProps) {
+export function EChart({ option, height = 320, label, testId }: { option: EChartsCoreOption; height?: number; label: string; testId?: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  const chart = useRef<Chart | null>(null);
-  const onLegend = useRef(onLegendChange);
+  const chart = useRef<EChartsType | null>(null);
+  const latest = useRef(option);
   const [ready, setReady] = useState(false);
-
-  useEffect(() => {
-    onLegend.current = onLegendChange;
-  }, [onLegendChange]);
+  latest.current = option;
 
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | null = null;
-    loadECharts()
-      .then((echarts) => {
-        if (disposed || !ref.current) return;
-        const instance = echarts.init(ref.current, undefined, { renderer: 'canvas' });
-        chart.current = instance;
-        instance.on('legendselectchanged', (e) => onLegend.current?.((e as { selected: Record<string, boolean> }).selected));
-        observer = new ResizeObserver(() => instance.resize());
-        observer.observe(ref.current);
-        setReady(true);
-      })
-      .catch((error: unknown) => log.warn('chart unavailable', error));
+    void import('../lib/echarts-bar').then(({ init }) => {
+      if (disposed || !ref.current) return;
+      chart.current = init(ref.current, undefined, { renderer: 'svg' });
+      chart.current.setOption(latest.current);
+      setReady(true);
+      observer = new ResizeObserver(() => chart.current?.resize());
+      observer.observe(ref.current);
+    });
     return () => {
       disposed = true;
       observer?.disconnect();
@@ -53,17 +34,13 @@ export function EChart({ option, height = 260, onLegendChange, ...rest }: EChart
   }, []);
 
   useEffect(() => {
-    if (ready) chart.current?.setOption(option, { replaceMerge: ['series'] });
-  }, [option, ready]);
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
 
   return (
-    <Box pos="relative" h={height} role="img" aria-label={rest['aria-label']} data-testid={rest['data-testid']} data-ready={ready || undefined}>
-      <div ref={ref} style={{ position: 'absolute', inset: 0 }} />
-      {!ready && (
-        <Center pos="absolute" inset={0}>
-          <Loader size="sm" type="dots" />
-        </Center>
-      )}
+    <Box pos="relative" h={height}>
+      {!ready && <Skeleton pos="absolute" inset={0} h={height} />}
+      <div ref={ref} role="img" aria-label={label} data-testid={testId} data-ready={ready || undefined} style={{ width: '100%', height }} />
     </Box>
   );
 }

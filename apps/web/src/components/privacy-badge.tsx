@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 export type Privacy = 'private' | 'public' | 'unlisted';
 const ICONS = { private: IconLock, public: IconWorld, unlisted: IconLink };
-const COLORS = { private: '#495057', public: '#1f7a35', unlisted: '#8a5a00' };
+const COLORS = { private: '#495057', public: '#17632a', unlisted: '#8a5a00' };
 
 export function PrivacyBadge({ privacy }: { privacy: Privacy }) {
   const { t } = useTranslation();

@@ -26,6 +26,7 @@ export const useApiKeyList = (enabled = true) => useQuery({ ...apiKeysQueryOptio
 const secrets = createStore<Record<string, ApiKeySecret>>({});
 export const rememberSecret = (id: string, secret: ApiKeySecret) => secrets.setState((s) => ({ ...s, [id]: secret }));
 export const useKeySecret = (id: string | null | undefined) => useStore(secrets, (s) => (id ? (s[id] ?? null) : null));
+export const useKnownSecrets = () => useStore(secrets);
 export const forgetSecrets = () => secrets.setState({});
 
 export function useCreateKeyForSnippet() {

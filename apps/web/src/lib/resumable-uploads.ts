@@ -88,7 +88,8 @@ export function tusError(error: Error | DetailedError): NonNullable<ResumableUpl
 /** Client errors will not go away by retrying; network errors and 5xx may. */
 function shouldRetry(error: DetailedError): boolean {
   const status = error.originalResponse?.getStatus() ?? 0;
-  return status === 0 || status === 409 || status === 423 || status >= 500 ? status !== 507 : false;
+  if (status === 507) return false;
+  return status === 0 || status === 409 || status === 423 || status >= 500;
 }
 
 /** Uploads stored for resuming under this fingerprint (tus keeps them in localStorage). */
@@ -118,9 +119,8 @@ export async function startResumableUpload(options: StartOptions): Promise<void>
   store.setState((s) => ({ uploads: [entry, ...s.uploads.filter((u) => u.id !== id)] }));
   uploads.start({ id, name: options.name });
 
-  let firstProgress = true;
   const upload = new TusUpload(file, {
-    endpoint: options.endpoint,
+    endpoint: new URL(options.endpoint, window.location.href).href,
     metadata: options.metadata ?? { filename: file.name },
     fingerprint: () => Promise.resolve(options.fingerprint),
     chunkSize: options.chunkSize ?? chunkSizeFor(file.size),
@@ -128,11 +128,13 @@ export async function startResumableUpload(options: StartOptions): Promise<void>
     storeFingerprintForResuming: true,
     removeFingerprintOnSuccess: true,
     onShouldRetry: (error) => shouldRetry(error),
+    onAfterResponse: (req, res) => {
+      // The server's offset when (re)starting: what a resume skips.
+      if (req.getMethod() !== 'HEAD' || res.getStatus() !== 200) return;
+      const offset = Number(res.getHeader('Upload-Offset'));
+      if (Number.isFinite(offset)) patch(id, { resumedFrom: offset, bytesSent: offset, progress: file.size ? offset / file.size : 0 });
+    },
     onProgress: (bytesSent, bytesTotal) => {
-      if (firstProgress) {
-        firstProgress = false;
-        patch(id, { resumedFrom: bytesSent });
-      }
       // Ignore progress reported by a request still draining after pause().
       if (store.getState().uploads.find((u) => u.id === id)?.paused) return;
       patch(id, { bytesSent, bytesTotal, progress: bytesTotal ? bytesSent / bytesTotal : 0 });

@@ -39,9 +39,19 @@ const MAX_COMMENT = 0xffff;
 /** A central directory larger than this (about 500,000 entries) is not listed in the browser. */
 export const MAX_CENTRAL_DIRECTORY_BYTES = 64 * 1024 * 1024;
 
+/** Blob.arrayBuffer where there is one, FileReader elsewhere (older Safari, jsdom). */
+function readBuffer(blob: Blob): Promise<ArrayBuffer> {
+  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error ?? new Error('Unable to read the file'));
+    reader.readAsArrayBuffer(blob);
+  });
+}
+
 async function read(blob: Blob, start: number, end: number): Promise<DataView> {
-  const buffer = await blob.slice(start, end).arrayBuffer();
-  return new DataView(buffer);
+  return new DataView(await readBuffer(blob.slice(start, end)));
 }
 
 /** 64-bit little-endian as a JS number; archives over 2^53 bytes do not exist in practice. */

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Messages, type Model } from '@sightline/contracts';
 import { api, isApiError } from '../../../lib/api-client';
-import i18n from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { trashKeys } from '../../../lib/query-keys';
 import { addModel, refreshModelContainers } from './model-cache';
+import { tModels } from '../i18n';
 
 export const restoreModel = (id: string) => api.post<Model>(`/v1/models/${encodeURIComponent(id)}/restore`);
 
@@ -22,7 +22,7 @@ export async function restoreModelAndRefresh(queryClient: QueryClient, id: strin
       refreshModelContainers(queryClient, model.project.id),
       queryClient.invalidateQueries({ queryKey: trashKeys.all }),
     ]);
-    notifications.success(i18n.t('pages:models.restored', { name: model.meta.name }));
+    notifications.success(tModels('restored', { name: model.meta.name }));
     return model;
   } catch (error) {
     notifications.error(restoreModelError(error));

@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Messages, type Model, type updateModelBody } from '@sightline/contracts';
 import type { z } from 'zod';
 import { api } from '../../../lib/api-client';
-import i18n from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { storeModel } from './model-cache';
+import { tModels } from '../i18n';
 
 export type UpdateModelBody = z.input<typeof updateModelBody>;
 
@@ -12,7 +12,7 @@ export const updateModel = ({ id, body }: { id: string; body: UpdateModelBody })
 
 /** 'Model Updated' with an Open link to the model (spec §8); 'Unable to Update Model' on failure. */
 export const notifyModelUpdated = (model: Pick<Model, 'id'>) =>
-  notifications.success(Messages.modelUpdated, { link: { text: i18n.t('pages:models.open'), path: `/models/${model.id}` } });
+  notifications.success(Messages.modelUpdated, { link: { text: tModels('open'), path: `/models/${model.id}` } });
 
 export function useUpdateModel() {
   const queryClient = useQueryClient();

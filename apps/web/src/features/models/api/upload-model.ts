@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Messages, type Model } from '@sightline/contracts';
 import { isApiError } from '../../../lib/api-client';
-import i18n from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { projectKeys } from '../../../lib/query-keys';
 import { postForm } from '../../../lib/upload-form';
 import { uploads } from '../../../lib/uploads';
 import { modelQueryOptions } from './get-model';
 import { addModel, refreshModelContainers } from './model-cache';
+import { tModels } from '../i18n';
 
 export const MODEL_FILE_EXTENSIONS = ['.pt', '.onnx'] as const;
 export const isModelFile = (name: string) => MODEL_FILE_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
@@ -55,7 +55,7 @@ export function useUploadModel() {
       }
     },
     onSuccess: async (model) => {
-      notifications.success(Messages.modelUploaded, { link: { text: i18n.t('pages:models.open'), path: `/models/${model.id}` } });
+      notifications.success(Messages.modelUploaded, { link: { text: tModels('open'), path: `/models/${model.id}` } });
       addModel(queryClient, model);
       await refreshModelContainers(queryClient, model.project.id);
       if (model.project.id) await queryClient.invalidateQueries({ queryKey: projectKeys.models(model.project.id) });

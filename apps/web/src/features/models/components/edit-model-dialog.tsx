@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, JsonInput, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { updateModelBody, type Model, type ModelConfig } from '@sightline/contracts';
-import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-client';
 import { fieldErrors } from '../../../lib/form';
 import { useUpdateModel, type UpdateModelBody } from '../api/update-model';
+import { useModelsT } from '../i18n';
 
 type CacheChoice = 'none' | 'false' | 'true' | 'ram' | 'disk';
 const cacheToChoice = (c: ModelConfig['cache']): CacheChoice => (c === null ? 'none' : c === true ? 'true' : c === false ? 'false' : c);
@@ -12,7 +12,7 @@ const choiceToCache = (c: CacheChoice): ModelConfig['cache'] => (c === 'none' ? 
 const num = (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' ? NaN : Number(v));
 
 function EditModelForm({ model, editConfig, onClose }: { model: Model; editConfig: boolean; onClose: () => void }) {
-  const { t } = useTranslation('pages');
+  const { t } = useModelsT();
   const update = useUpdateModel();
   const c = model.config;
   const [name, setName] = useState(model.meta.name);
@@ -39,7 +39,7 @@ function EditModelForm({ model, editConfig, onClose }: { model: Model; editConfi
           if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
           adv = parsed as Record<string, unknown>;
         } catch {
-          errs.advanced = t('models.edit.advancedInvalid');
+          errs.advanced = t('edit.advancedInvalid');
         }
       }
       body.config = {
@@ -66,34 +66,34 @@ function EditModelForm({ model, editConfig, onClose }: { model: Model; editConfi
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput label={t('models.edit.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={100} required data-autofocus />
-        <Textarea label={t('models.edit.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} maxLength={1000} autosize minRows={2} maxRows={6} />
+        <TextInput label={t('edit.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={100} required data-autofocus />
+        <Textarea label={t('edit.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} maxLength={1000} autosize minRows={2} maxRows={6} />
         {editConfig ? (
           <>
             <Text fw={600} size="sm" mt="xs">
-              {t('models.config.title')}
+              {t('config.title')}
             </Text>
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <NumberInput label={t('models.config.batchSize')} description={t('models.config.batchSizeHint')} value={batchSize} onChange={setBatchSize} min={-1} max={4096} allowDecimal={false} error={errors.batchSize} />
-              <NumberInput label={t('models.config.epochs')} value={epochs} onChange={setEpochs} min={1} max={10000} allowDecimal={false} error={errors.epochs} />
-              <NumberInput label={t('models.config.imageSize')} value={imageSize} onChange={setImageSize} min={32} max={8192} step={32} allowDecimal={false} error={errors.imageSize} />
-              <NumberInput label={t('models.config.patience')} value={patience} onChange={setPatience} min={0} max={10000} allowDecimal={false} error={errors.patience} />
-              <NumberInput label={t('models.config.time')} description={t('models.config.timeHint')} value={time} onChange={setTime} min={0} max={10000} decimalScale={2} error={errors.time} />
-              <TextInput label={t('models.config.device')} description={t('models.config.deviceHint')} value={device} onChange={(e) => setDevice(e.currentTarget.value)} maxLength={64} error={errors.device} />
+              <NumberInput label={t('config.batchSize')} description={t('config.batchSizeHint')} value={batchSize} onChange={setBatchSize} min={-1} max={4096} allowDecimal={false} error={errors.batchSize} />
+              <NumberInput label={t('config.epochs')} value={epochs} onChange={setEpochs} min={1} max={10000} allowDecimal={false} error={errors.epochs} />
+              <NumberInput label={t('config.imageSize')} value={imageSize} onChange={setImageSize} min={32} max={8192} step={32} allowDecimal={false} error={errors.imageSize} />
+              <NumberInput label={t('config.patience')} value={patience} onChange={setPatience} min={0} max={10000} allowDecimal={false} error={errors.patience} />
+              <NumberInput label={t('config.time')} description={t('config.timeHint')} value={time} onChange={setTime} min={0} max={10000} decimalScale={2} error={errors.time} />
+              <TextInput label={t('config.device')} description={t('config.deviceHint')} value={device} onChange={(e) => setDevice(e.currentTarget.value)} maxLength={64} error={errors.device} />
               <Select
-                label={t('models.config.cache')}
+                label={t('config.cache')}
                 value={cache}
                 onChange={(v) => setCache((v as CacheChoice) ?? 'none')}
                 allowDeselect={false}
-                data={(['none', 'false', 'true', 'ram', 'disk'] as const).map((v) => ({ value: v, label: t(`models.config.cacheChoice.${v}`) }))}
+                data={(['none', 'false', 'true', 'ram', 'disk'] as const).map((v) => ({ value: v, label: t(`config.cacheChoice.${v}`) }))}
                 error={errors.cache}
               />
             </SimpleGrid>
-            <JsonInput label={t('models.config.advanced')} description={t('models.config.advancedHint')} value={advanced} onChange={setAdvanced} autosize minRows={3} maxRows={10} formatOnBlur error={errors.advanced} placeholder='{ "lr0": 0.01 }' />
+            <JsonInput label={t('config.advanced')} description={t('config.advancedHint')} value={advanced} onChange={setAdvanced} autosize minRows={3} maxRows={10} formatOnBlur error={errors.advanced} placeholder='{ "lr0": 0.01 }' />
           </>
         ) : (
           <Alert variant="light" color="gray">
-            {t('models.edit.configLocked')}
+            {t('edit.configLocked')}
           </Alert>
         )}
         {serverError && (
@@ -116,9 +116,9 @@ function EditModelForm({ model, editConfig, onClose }: { model: Model; editConfi
 
 /** Edit name and description; the training configuration only while the model is not trained. */
 export function EditModelDialog({ model, opened, onClose, editConfig }: { model: Model; opened: boolean; onClose: () => void; editConfig: boolean }) {
-  const { t } = useTranslation('pages');
+  const { t } = useModelsT();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('models.edit.title')} size="lg" centered>
+    <Modal opened={opened} onClose={onClose} title={t('edit.title')} size="lg" centered>
       <EditModelForm model={model} editConfig={editConfig} onClose={onClose} />
     </Modal>
   );

@@ -1,17 +1,17 @@
-import { Anchor, Badge, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import type { Model } from '@sightline/contracts';
-import { useTranslation } from 'react-i18next';
 import { FileSize } from '../../../components/file-size';
 import { formatDateTime } from '../../../lib/dates';
+import { useModelsT } from '../i18n';
 
 /** The model's weights and exports, with sizes and download links (signed, one day). */
 export function ModelFiles({ model }: { model: Pick<Model, 'files'> }) {
-  const { t } = useTranslation('pages');
+  const { t } = useModelsT();
   if (!model.files.length) {
     return (
       <Text size="sm" c="dimmed" data-testid="model-files-empty">
-        {t('models.files.none')}
+        {t('files.none')}
       </Text>
     );
   }
@@ -20,12 +20,12 @@ export function ModelFiles({ model }: { model: Pick<Model, 'files'> }) {
       <Table verticalSpacing="xs" data-testid="model-files">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{t('models.files.file')}</Table.Th>
-            <Table.Th>{t('models.files.kind')}</Table.Th>
-            <Table.Th>{t('models.files.size')}</Table.Th>
-            <Table.Th>{t('models.files.created')}</Table.Th>
+            <Table.Th>{t('files.file')}</Table.Th>
+            <Table.Th>{t('files.kind')}</Table.Th>
+            <Table.Th>{t('files.size')}</Table.Th>
+            <Table.Th>{t('files.created')}</Table.Th>
             <Table.Th>
-              <span className="visually-hidden">{t('models.files.download')}</span>
+              <VisuallyHidden>{t('files.download')}</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -43,7 +43,7 @@ export function ModelFiles({ model }: { model: Pick<Model, 'files'> }) {
                 </Badge>
                 {f.epoch !== null && (
                   <Text span size="xs" c="dimmed" ml={6}>
-                    {t('models.files.epoch', { epoch: f.epoch })}
+                    {t('files.epoch', { epoch: f.epoch })}
                   </Text>
                 )}
               </Table.Td>
@@ -57,8 +57,8 @@ export function ModelFiles({ model }: { model: Pick<Model, 'files'> }) {
               </Table.Td>
               <Table.Td ta="right">
                 {f.url && (
-                  <Anchor href={f.url} download={f.name} size="sm" aria-label={t('models.files.downloadName', { name: f.name })}>
-                    <IconDownload size={16} aria-hidden style={{ verticalAlign: 'middle' }} /> {t('models.files.download')}
+                  <Anchor href={f.url} download={f.name} size="sm" aria-label={t('files.downloadName', { name: f.name })}>
+                    <IconDownload size={16} aria-hidden style={{ verticalAlign: 'middle' }} /> {t('files.download')}
                   </Anchor>
                 )}
               </Table.Td>

@@ -1,19 +1,20 @@
 import { Badge, Loader } from '@mantine/core';
 import type { Model, ModelStatus } from '@sightline/contracts';
-import { useTranslation } from 'react-i18next';
 import { useModelStatus, useModelWatch } from '../hooks/use-model-status';
+import { useModelsT } from '../i18n';
 
+/** Dark enough for 4.5:1 text on their own light tint over the gray page (the light variant derives both from one hex). */
 const COLORS: Record<ModelStatus, string> = {
-  Status: 'gray',
-  New: 'blue',
-  Initializing: 'yellow',
-  Training: 'orange',
-  Timeout: 'red',
-  Trained: 'green',
+  Status: '#495057',
+  New: '#004ac3',
+  Initializing: '#6e4a00',
+  Training: '#8a3c00',
+  Timeout: '#a51d1d',
+  Trained: '#17632a',
 };
 
 export function ModelStatusBadge({ status, size = 'md' }: { status: ModelStatus; size?: 'sm' | 'md' | 'lg' }) {
-  const { t } = useTranslation('pages');
+  const { t } = useModelsT();
   const busy = status === 'Training' || status === 'Initializing';
   return (
     <Badge
@@ -24,7 +25,7 @@ export function ModelStatusBadge({ status, size = 'md' }: { status: ModelStatus;
       data-status={status}
       leftSection={busy ? <Loader size={10} color={COLORS[status]} aria-hidden /> : undefined}
     >
-      {t(`models.status.${status}`)}
+      {t(`status.${status}`)}
     </Badge>
   );
 }

@@ -2,9 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Button, FileInput, Group, Modal, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconFileUpload } from '@tabler/icons-react';
 import type { Model } from '@sightline/contracts';
-import { useTranslation } from 'react-i18next';
 import { FileSize } from '../../../components/file-size';
 import { isModelFile, MODEL_FILE_EXTENSIONS, useUploadModel } from '../api/upload-model';
+import { useModelsT } from '../i18n';
 
 interface UploadModelFormProps {
   /** Upload into this project; without it a new project is created with the given name. */
@@ -16,7 +16,7 @@ interface UploadModelFormProps {
 const baseName = (file: File) => file.name.replace(/\.(pt|onnx)$/i, '');
 
 function UploadModelForm({ project, onClose, onUploaded }: UploadModelFormProps) {
-  const { t } = useTranslation('pages');
+  const { t } = useModelsT();
   const upload = useUploadModel();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
@@ -26,14 +26,14 @@ function UploadModelForm({ project, onClose, onUploaded }: UploadModelFormProps)
 
   const choose = (f: File | null) => {
     setFile(f);
-    setError(f && !isModelFile(f.name) ? t('models.upload.wrongType') : null);
+    setError(f && !isModelFile(f.name) ? t('upload.wrongType') : null);
     if (f && !nameTouched) setName(baseName(f));
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!file) return setError(t('models.upload.noFile'));
-    if (!isModelFile(file.name)) return setError(t('models.upload.wrongType'));
+    if (!file) return setError(t('upload.noFile'));
+    if (!isModelFile(file.name)) return setError(t('upload.wrongType'));
     upload.mutate(
       { file, modelName: name.trim() || baseName(file), projectId: project?.id, projectName: project?.name ?? projectName.trim() },
       {
@@ -50,13 +50,13 @@ function UploadModelForm({ project, onClose, onUploaded }: UploadModelFormProps)
       <Stack>
         {project && (
           <Text size="sm" c="dimmed">
-            {t('models.upload.into', { name: project.name })}
+            {t('upload.into', { name: project.name })}
           </Text>
         )}
         <FileInput
-          label={t('models.upload.file')}
-          description={t('models.upload.fileHint')}
-          placeholder={t('models.upload.filePlaceholder')}
+          label={t('upload.file')}
+          description={t('upload.fileHint')}
+          placeholder={t('upload.filePlaceholder')}
           accept={MODEL_FILE_EXTENSIONS.join(',')}
           value={file}
           onChange={choose}
@@ -72,20 +72,20 @@ function UploadModelForm({ project, onClose, onUploaded }: UploadModelFormProps)
           </Text>
         )}
         <TextInput
-          label={t('models.upload.name')}
+          label={t('upload.name')}
           value={name}
           onChange={(e) => {
             setName(e.currentTarget.value);
             setNameTouched(true);
           }}
-          placeholder={t('models.upload.namePlaceholder')}
+          placeholder={t('upload.namePlaceholder')}
           maxLength={100}
           disabled={upload.isPending}
         />
         {!project && (
           <TextInput
-            label={t('models.upload.projectName')}
-            description={t('models.upload.projectNameHint')}
+            label={t('upload.projectName')}
+            description={t('upload.projectNameHint')}
             value={projectName}
             onChange={(e) => setProjectName(e.currentTarget.value)}
             placeholder="Untitled"
@@ -93,13 +93,13 @@ function UploadModelForm({ project, onClose, onUploaded }: UploadModelFormProps)
             disabled={upload.isPending}
           />
         )}
-        {upload.isPending && <Progress value={upload.progress * 100} animated aria-label={t('models.upload.progress')} />}
+        {upload.isPending && <Progress value={upload.progress * 100} animated aria-label={t('upload.progress')} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={upload.isPending}>
             {t('common:cancel')}
           </Button>
           <Button type="submit" loading={upload.isPending} disabled={!file || Boolean(error)}>
-            {t('models.upload.submit')}
+            {t('upload.submit')}
           </Button>
         </Group>
       </Stack>
@@ -109,9 +109,9 @@ function UploadModelForm({ project, onClose, onUploaded }: UploadModelFormProps)
 
 /** "Upload model": locally trained .pt or .onnx weights (spec §7). */
 export function UploadModelDialog({ opened, ...props }: UploadModelFormProps & { opened: boolean }) {
-  const { t } = useTranslation('pages');
+  const { t } = useModelsT();
   return (
-    <Modal opened={opened} onClose={props.onClose} title={t('models.upload.title')} centered closeOnClickOutside={false}>
+    <Modal opened={opened} onClose={props.onClose} title={t('upload.title')} centered closeOnClickOutside={false}>
       <UploadModelForm {...props} />
     </Modal>
   );

@@ -1,20 +1,199 @@
-import { Button } from '@mantine/core';
-import { IconCube } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
-import { FeaturePage } from '../../../components/feature-page';
+import { useState } from 'react';
+import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconCube, IconEdit, IconPlayerPlay, IconShare, IconTrash } from '@tabler/icons-react';
+import { type Model } from '@sightline/contracts';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
+import { PageLoader } from '../../../components/page-loader';
+import { PrivacyBadge } from '../../../components/privacy-badge';
+import { ShareDialog } from '../../../components/share-dialog';
+import { isApiError } from '../../../lib/api-client';
+import { useMe } from '../../../lib/auth';
+import { formatDate } from '../../../lib/dates';
+import { errorMessage } from '../../../lib/i18n';
+import { useDeleteModel } from '../api/delete-model';
+import { useModel } from '../api/get-model';
+import { useRestoreModel } from '../api/restore-model';
+import { useShareModel } from '../api/share-model';
+import { EditModelDialog } from '../components/edit-model-dialog';
+import { ModelDeploy } from '../components/model-deploy';
+import { ModelOverview } from '../components/model-overview';
+import { ModelStatusBadge } from '../components/model-status-badge';
+import { PreviewPanel } from '../components/preview/preview-panel';
+import { TrainDialog } from '../components/train-dialog/train-dialog';
+import { TrainingPanel } from '../components/training/training-panel';
+import { useModelStatus, useModelWatch } from '../hooks/use-model-status';
+import { useModelsT } from '../i18n';
 
-export default function ModelContentPage() {
-  const { t } = useTranslation('pages');
-  const { id = '' } = useParams();
+const TABS = ['overview', 'training', 'preview', 'deploy'] as const;
+type Tab = (typeof TABS)[number];
+const TRASH_DAYS_MS = 30 * 86_400_000;
+
+type Dialog = 'edit' | 'share' | 'train' | null;
+
+function ModelView({ model }: { model: Model }) {
+  const { t } = useModelsT();
+  const { user } = useMe();
+  const navigate = useNavigate();
+  const status = useModelStatus(model.dates);
+  // Signed-out viewers have no socket; owners and readers watch until Trained.
+  useModelWatch(model, status, Boolean(user));
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab') as Tab | null;
+  const tab: Tab = requested && TABS.includes(requested) ? requested : 'overview';
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const share = useShareModel();
+  const remove = useDeleteModel();
+  const restore = useRestoreModel();
+  const { abilities } = model;
+  const deleted = Boolean(model.dates.deleted);
+  const trainable = abilities.canEdit && !deleted && (status === 'New' || status === 'Timeout');
+
+  const selectTab = (value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (!value || value === 'overview') next.delete('tab');
+    else next.set('tab', value);
+    setParams(next, { replace: true });
+  };
+
   return (
-    <FeaturePage
-      title={t('models.contentTitle')}
-      description={id}
-      icon={<IconCube size={28} />}
-      emptyTitle={t('models.contentEmptyTitle')}
-      emptyBody={t('models.contentEmptyBody')}
-      action={<Button component={Link} to="/models" variant="light">{t('models.back')}</Button>}
-    />
+    <Stack gap="lg" data-testid="model-page">
+      <Stack gap={6}>
+        {model.project.id && (
+          <Breadcrumbs separatorMargin={6}>
+            {user && (
+              <Anchor component={Link} to="/projects" size="sm">
+                {t('projectsLink')}
+              </Anchor>
+            )}
+            <Anchor component={Link} to={`/projects/${model.project.id}`} size="sm" data-testid="model-project-link">
+              {model.project.name ?? model.project.id}
+            </Anchor>
+          </Breadcrumbs>
+        )}
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+            <Group gap="sm" align="center">
+              <Title order={1} fz={26} style={{ wordBreak: 'break-word' }} data-testid="model-name">
+                {model.meta.name}
+              </Title>
+              <ModelStatusBadge status={status} size="lg" />
+              <PrivacyBadge privacy={model.meta.privacy} />
+            </Group>
+            {model.meta.description && (
+              <Text c="dimmed" size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                {model.meta.description}
+              </Text>
+            )}
+          </Stack>
+          {!deleted && (
+            <Group gap="xs">
+              {trainable && (
+                <Button leftSection={<IconPlayerPlay size={16} />} onClick={() => setDialog('train')}>
+                  {t('train')}
+                </Button>
+              )}
+              {abilities.canShare && (
+                <Button variant="default" leftSection={<IconShare size={16} />} onClick={() => setDialog('share')}>
+                  {t('share')}
+                </Button>
+              )}
+              {abilities.canEdit && (
+                <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => setDialog('edit')}>
+                  {t('editAction')}
+                </Button>
+              )}
+              {abilities.canDelete && (
+                <Button
+                  variant="light"
+                  color="red"
+                  leftSection={<IconTrash size={16} />}
+                  loading={remove.isPending}
+                  onClick={() => remove.mutate(model, { onSuccess: () => navigate(model.project.id ? `/projects/${model.project.id}` : '/models') })}
+                >
+                  {t('delete')}
+                </Button>
+              )}
+            </Group>
+          )}
+        </Group>
+      </Stack>
+
+      {deleted && (
+        <Alert color="red" variant="light" title={t('inTrashTitle')} data-testid="model-deleted">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{t('inTrashBody', { date: formatDate(new Date(new Date(model.dates.deleted!).getTime() + TRASH_DAYS_MS).toISOString()) })}</Text>
+            {abilities.canDelete && (
+              <Button size="xs" variant="white" color="red" loading={restore.isPending} onClick={() => restore.mutate(model.id)}>
+                {t('restore')}
+              </Button>
+            )}
+          </Group>
+        </Alert>
+      )}
+
+      <Tabs value={tab} onChange={selectTab} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="overview">{t('tabs.overview')}</Tabs.Tab>
+          <Tabs.Tab value="training">{t('tabs.training')}</Tabs.Tab>
+          <Tabs.Tab value="preview">{t('tabs.preview')}</Tabs.Tab>
+          <Tabs.Tab value="deploy">{t('tabs.deploy')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="overview" pt="lg">
+          <ModelOverview model={model} />
+        </Tabs.Panel>
+        <Tabs.Panel value="training" pt="lg">
+          <TrainingPanel model={model} />
+        </Tabs.Panel>
+        <Tabs.Panel value="preview" pt="lg">
+          <PreviewPanel model={model} />
+        </Tabs.Panel>
+        <Tabs.Panel value="deploy" pt="lg">
+          <ModelDeploy model={model} signedIn={Boolean(user)} />
+        </Tabs.Panel>
+      </Tabs>
+
+      {abilities.canEdit && <EditModelDialog model={model} opened={dialog === 'edit'} onClose={() => setDialog(null)} editConfig={status !== 'Trained'} />}
+      {abilities.canShare && (
+        <ShareDialog
+          opened={dialog === 'share'}
+          title={t('shareTitle', { name: model.meta.name })}
+          privacy={model.meta.privacy}
+          path={`/models/${model.id}`}
+          note={model.project.id ? t('shareNote') : undefined}
+          saving={share.isPending}
+          onClose={() => setDialog(null)}
+          onSave={(privacy) => share.mutate({ id: model.id, privacy }, { onSuccess: () => setDialog(null) })}
+        />
+      )}
+      {trainable && <TrainDialog opened={dialog === 'train'} onClose={() => setDialog(null)} modelId={model.id} projectId={model.project.id ?? undefined} />}
+    </Stack>
   );
+}
+
+/** Model page; open to everyone for unlisted and public models (read-only unless the owner). */
+export default function ModelContentPage() {
+  const { t } = useModelsT();
+  const { id = '' } = useParams();
+  const { user } = useMe();
+  const query = useModel(id);
+  if (query.isPending) return <PageLoader />;
+  if (query.isError) {
+    const notFound = isApiError(query.error) && query.error.status === 404;
+    return (
+      <EmptyState
+        icon={<IconCube size={28} />}
+        title={notFound ? t('notFoundTitle') : t('loadErrorTitle')}
+        description={notFound ? t('notFoundBody') : isApiError(query.error) ? errorMessage(query.error.code, query.error.message) : String(query.error)}
+        action={
+          user ? (
+            <Button component={Link} to="/models" variant="light">
+              {t('back')}
+            </Button>
+          ) : undefined
+        }
+      />
+    );
+  }
+  return <ModelView model={query.data} />;
 }

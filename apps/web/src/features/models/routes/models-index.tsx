@@ -1,35 +1,58 @@
-import { Anchor, Paper, SimpleGrid, Text } from '@mantine/core';
-import { IconCube } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
+import { IconCube, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { CardPlaceholders } from '../../../components/card-placeholders';
-import { FeaturePage } from '../../../components/feature-page';
+import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
-import { useModels } from '../api/get-models';
+import { useMe } from '../../../lib/auth';
+import { modelKeys } from '../../../lib/query-keys';
+import { useTopic } from '../../../lib/use-topic';
+import { isListed, useModels } from '../api/get-models';
+import { ModelCard } from '../components/model-card';
+import { TrainDialog } from '../components/train-dialog/train-dialog';
+import { UploadModelDialog } from '../components/upload-model-dialog';
+import { useModelsT } from '../i18n';
 
 export default function ModelsIndexPage() {
-  const { t } = useTranslation('pages');
+  const { t } = useModelsT();
+  const { user } = useMe();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const list = useModels();
-  if (list.isPending) return <><PageHeader title={t('models.title')} description={t('models.description')} /><CardPlaceholders count={6} /></>;
-  const items = list.data ?? [];
-  if (!items.length) {
-    return <FeaturePage title={t('models.title')} description={t('models.description')} icon={<IconCube size={28} />} emptyTitle={t('models.emptyTitle')} emptyBody={t('models.emptyBody')} />;
-  }
+  const [dialog, setDialog] = useState<'upload' | 'train' | null>(null);
+  // Models created elsewhere (the ultralytics client, another tab) show up without a reload.
+  useTopic(user ? `user:${user.id}:models` : null, () => void queryClient.invalidateQueries({ queryKey: modelKeys.all, exact: true }));
+
+  const actions = (
+    <Group gap="sm">
+      <Button variant="default" leftSection={<IconUpload size={16} />} onClick={() => setDialog('upload')}>
+        {t('upload.action')}
+      </Button>
+      <Button leftSection={<IconPlayerPlay size={16} />} onClick={() => setDialog('train')}>
+        {t('trainModel')}
+      </Button>
+    </Group>
+  );
+  const items = (list.data ?? []).filter(isListed);
+
   return (
-    <>
-      <PageHeader title={t('models.title')} description={t('models.description')} />
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-        {items.map((item) => (
-          <Paper key={item.id} withBorder p="md" radius="md">
-            <Anchor component={Link} to={`/models/${item.id}`} fw={600}>
-              {item.meta?.name ?? item.id}
-            </Anchor>
-            <Text size="xs" c="dimmed">
-              {item.dates?.updated ? new Date(item.dates.updated).toLocaleString() : ''}
-            </Text>
-          </Paper>
-        ))}
-      </SimpleGrid>
-    </>
+    <Stack gap={0}>
+      <PageHeader title={t('title')} description={t('description')} actions={actions} />
+      {list.isPending ? (
+        <CardPlaceholders count={6} />
+      ) : items.length === 0 ? (
+        <EmptyState icon={<IconCube size={28} />} title={t('emptyTitle')} description={t('emptyBody')} action={actions} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="models-list">
+          {items.map((m) => (
+            <ModelCard key={m.id} model={m} />
+          ))}
+        </SimpleGrid>
+      )}
+      <UploadModelDialog opened={dialog === 'upload'} onClose={() => setDialog(null)} onUploaded={(m) => navigate(`/models/${m.id}`)} />
+      <TrainDialog opened={dialog === 'train'} onClose={() => setDialog(null)} />
+    </Stack>
   );
 }

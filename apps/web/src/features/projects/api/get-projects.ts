@@ -1,15 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getListOrEmpty } from '../../../lib/list-endpoint';
+import type { Project } from '@sightline/contracts';
+import { fetchAllPages } from '../../../lib/paged-list';
+import { projectKeys } from '../../../lib/query-keys';
 
-/** Minimal shape read by the shell until the projects feature brings its contract. */
-export interface ProjectSummary {
-  id: string;
-  meta?: { name?: string };
-  dates?: { updated?: string | null; created?: string | null };
-}
+/** Lists hide deleted and archived items (spec §4). */
+export const isListedProject = (p: Pick<Project, 'dates'>) => !p.dates.deleted && !p.dates.archived;
 
-export const getProjects = (signal?: AbortSignal) => getListOrEmpty<ProjectSummary>('/v1/projects', signal);
+/** All of the signed-in user's projects, most recently updated first. */
+export const getProjects = async (signal?: AbortSignal) => (await fetchAllPages<Project>('/v1/projects', {}, signal)).filter(isListedProject);
 
-export const projectsQueryOptions = () => queryOptions({ queryKey: ['projects'] as const, queryFn: ({ signal }) => getProjects(signal) });
+export const projectsQueryOptions = () => queryOptions({ queryKey: projectKeys.all, queryFn: ({ signal }) => getProjects(signal) });
 
 export const useProjects = () => useQuery(projectsQueryOptions());

@@ -1,35 +1,49 @@
-import { Anchor, Paper, SimpleGrid, Text } from '@mantine/core';
-import { IconFolders } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Button, SimpleGrid, Stack } from '@mantine/core';
+import { IconFolderPlus, IconFolders } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { CardPlaceholders } from '../../../components/card-placeholders';
-import { FeaturePage } from '../../../components/feature-page';
+import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
-import { useProjects } from '../api/get-projects';
+import { useMe } from '../../../lib/auth';
+import { projectKeys } from '../../../lib/query-keys';
+import { useTopic } from '../../../lib/use-topic';
+import { isListedProject, useProjects } from '../api/get-projects';
+import { ProjectCard } from '../components/project-card';
+import { ProjectFormDialog } from '../components/project-form-dialog';
+import { useProjectsT } from '../i18n';
 
 export default function ProjectsIndexPage() {
-  const { t } = useTranslation('pages');
+  const { t } = useProjectsT();
+  const { user } = useMe();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const list = useProjects();
-  if (list.isPending) return <><PageHeader title={t('projects.title')} description={t('projects.description')} /><CardPlaceholders count={6} /></>;
-  const items = list.data ?? [];
-  if (!items.length) {
-    return <FeaturePage title={t('projects.title')} description={t('projects.description')} icon={<IconFolders size={28} />} emptyTitle={t('projects.emptyTitle')} emptyBody={t('projects.emptyBody')} />;
-  }
+  const [creating, setCreating] = useState(false);
+  useTopic(user ? `user:${user.id}:projects` : null, () => void queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }));
+
+  const createButton = (
+    <Button leftSection={<IconFolderPlus size={16} />} onClick={() => setCreating(true)}>
+      {t('create')}
+    </Button>
+  );
+  const items = (list.data ?? []).filter(isListedProject);
   return (
-    <>
-      <PageHeader title={t('projects.title')} description={t('projects.description')} />
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-        {items.map((item) => (
-          <Paper key={item.id} withBorder p="md" radius="md">
-            <Anchor component={Link} to={`/projects/${item.id}`} fw={600}>
-              {item.meta?.name ?? item.id}
-            </Anchor>
-            <Text size="xs" c="dimmed">
-              {item.dates?.updated ? new Date(item.dates.updated).toLocaleString() : ''}
-            </Text>
-          </Paper>
-        ))}
-      </SimpleGrid>
-    </>
+    <Stack gap={0}>
+      <PageHeader title={t('title')} description={t('description')} actions={createButton} />
+      {list.isPending ? (
+        <CardPlaceholders count={6} />
+      ) : items.length === 0 ? (
+        <EmptyState icon={<IconFolders size={28} />} title={t('emptyTitle')} description={t('emptyBody')} action={createButton} />
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} data-testid="projects-list">
+          {items.map((p) => (
+            <ProjectCard key={p.id} project={p} />
+          ))}
+        </SimpleGrid>
+      )}
+      <ProjectFormDialog opened={creating} onClose={() => setCreating(false)} onCreated={(p) => navigate(`/projects/${p.id}`)} />
+    </Stack>
   );
 }

@@ -12,6 +12,8 @@ import { useApiKeys } from '../api/get-api-keys';
 import { useCreateApiKey, type CreatedApiKey } from '../api/create-api-key';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { SectionCard } from './section-card';
+import { ApiKeySnippets } from './api-key-snippets';
+import { InferenceUsageCard } from './inference-usage-card';
 
 const formatDate = (iso: string | null, never: string) => (iso ? new Date(iso).toLocaleString() : never);
 
@@ -171,6 +173,8 @@ export function ApiKeysTab() {
           </Table.ScrollContainer>
         )}
       </SectionCard>
+      <ApiKeySnippets />
+      <InferenceUsageCard />
       <CreatedKeyModal created={created} onClose={() => setCreated(null)} />
     </Stack>
   );

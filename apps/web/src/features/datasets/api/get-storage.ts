@@ -1,0 +1,14 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export interface StorageUsage {
+  limit: number;
+  used: number;
+  remaining: number;
+}
+
+export const getStorage = (signal?: AbortSignal) => api.get<StorageUsage>('/v1/users/me/storage', signal);
+
+export const storageQueryOptions = () => queryOptions({ queryKey: ['storage'] as const, queryFn: ({ signal }) => getStorage(signal), staleTime: 0 });
+
+export const useStorage = (enabled = true) => useQuery({ ...storageQueryOptions(), enabled });

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { listZipEntries, ZipListingError } from '../../../lib/zip-listing';
+import { checkArchive } from './check-archive';
+import { buildTestZip, hubLayoutEntries, zipFile } from './test-zip';
+
+/** A File that records which byte ranges were read through slice(). */
+function spiedFile(bytes: Uint8Array, name = 'dataset.zip') {
+  const file = zipFile(bytes, name);
+  const reads: Array<[number, number]> = [];
+  const slice = file.slice.bind(file);
+  Object.defineProperty(file, 'slice', {
+    value: (start = 0, end = file.size) => {
+      reads.push([start, Math.min(end, file.size)]);
+      return slice(start, end);
+    },
+  });
+  return { file, reads, bytesRead: () => reads.reduce((n, [a, b]) => n + (b - a), 0) };
+}
+
+describe('listZipEntries (central directory only)', () => {
+  it('lists names, sizes and directories, past a trailing comment', async () => {
+    const zip = buildTestZip([{ name: 'a/' }, { name: 'a/b.txt', data: 'hello' }, { name: 'ü/ñ.jpg', data: 'x' }], { comment: 'made by a test' });
+    const entries = await listZipEntries(zipFile(zip));
+    expect(entries.map((e) => [e.name, e.isDirectory, e.uncompressedSize])).toEqual([
+      ['a/', true, 0],
+      ['a/b.txt', false, 5],
+      ['ü/ñ.jpg', false, 1],
+    ]);
+  });
+
+  it('reads zip64 end records and extra fields', async () => {
+    const zip = buildTestZip([{ name: 'x/data.yaml', data: 'names: [a]' }, { name: 'x/y.png', data: '12345678' }], { zip64: true });
+    const entries = await listZipEntries(zipFile(zip));
+    expect(entries.map((e) => [e.name, e.compressedSize, e.uncompressedSize])).toEqual([
+      ['x/data.yaml', 10, 10],
+      ['x/y.png', 8, 8],
+    ]);
+    expect(entries[1].localHeaderOffset).toBeGreaterThan(0);
+  });
+
+  it('never reads entry data: only the tail and the central directory', async () => {
+    const big = new Uint8Array(2 * 1024 * 1024).fill(7);
+    const zip = buildTestZip([...hubLayoutEntries(), { name: 'shapes/images/train/big.jpg', data: big }]);
+    const spy = spiedFile(zip);
+    const entries = await listZipEntries(spy.file);
+    expect(entries).toHaveLength(hubLayoutEntries().length + 1);
+    expect(spy.reads).toHaveLength(2);
+    expect(spy.bytesRead()).toBeLessThan(70 * 1024);
+  });
+
+  it('refuses what is not a zip or is truncated', async () => {
+    await expect(listZipEntries(zipFile(new TextEncoder().encode('definitely not a zip archive at all')))).rejects.toMatchObject({ kind: 'not-a-zip' });
+    const zip = buildTestZip(hubLayoutEntries());
+    await expect(listZipEntries(zipFile(zip.slice(0, zip.length - 30)))).rejects.toBeInstanceOf(ZipListingError);
+  });
+});
+
+describe('checkArchive: the layout check before upload', () => {
+  it('accepts the HUB layout and says what it found, per split', async () => {
+    const result = await checkArchive(zipFile(buildTestZip(hubLayoutEntries())), 'detect');
+    expect(result.status).toBe('ok');
+    if (result.status !== 'ok') return;
+    expect(result.summary.kind).toBe('yolo');
+    expect(result.summary.yamlPath).toBe('shapes/data.yaml');
+    expect(result.summary.description).toContain('YOLO layout in "shapes/"');
+    expect(result.summary.splits).toEqual({ train: { dirs: ['shapes/images/train'], images: 3 }, val: { dirs: ['shapes/images/val'], images: 2 } });
+    expect(result.issues.map((i) => i.code)).toEqual(['dataset/no-test']);
+  });
+
+  it('blocks a wrong layout before any byte is sent: no yaml', async () => {
+    const entries = hubLayoutEntries().filter((e) => !e.name.endsWith('data.yaml'));
+    const result = await checkArchive(zipFile(buildTestZip(entries)), 'detect');
+    expect(result).toMatchObject({ status: 'blocked', error: { code: 'dataset/no-yaml' } });
+  });
+
+  it('blocks classification folders uploaded as a detection dataset, and the reverse', async () => {
+    const cls = buildTestZip([
+      { name: 'train/cat/1.jpg', data: 'x' },
+      { name: 'train/dog/2.jpg', data: 'x' },
+      { name: 'val/cat/3.jpg', data: 'x' },
+    ]);
+    expect(await checkArchive(zipFile(cls), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'dataset/task-mismatch' } });
+    expect(await checkArchive(zipFile(cls), 'classify')).toMatchObject({ status: 'ok', summary: { kind: 'classify', splits: { train: { images: 2 }, val: { images: 1 } } } });
+    expect(await checkArchive(zipFile(buildTestZip(hubLayoutEntries())), 'classify')).toMatchObject({ status: 'blocked', error: { code: 'dataset/task-mismatch' } });
+  });
+
+  it('blocks unsafe names, duplicates, encryption, and archives with no images', async () => {
+    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: '../evil.txt', data: 'x' }])), 'detect')).toMatchObject({
+      status: 'blocked',
+      error: { code: 'archive/unsafe-path', file: '../evil.txt' },
+    });
+    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/data.yaml', data: 'x' }])), 'detect')).toMatchObject({ error: { code: 'archive/duplicate-entry' } });
+    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/secret.jpg', data: 'x', encrypted: true }])), 'detect')).toMatchObject({ error: { code: 'archive/encrypted' } });
+    expect(await checkArchive(zipFile(buildTestZip([{ name: 'readme.md', data: '# hi' }])), 'detect')).toMatchObject({ error: { code: 'dataset/no-images' } });
+  });
+
+  it('reports orphan labels from the names alone, without blocking a yolo upload', async () => {
+    const result = await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/labels/train/ghost.txt', data: '0 0.5 0.5 0.1 0.1' }])), 'detect');
+    expect(result.status).toBe('ok');
+    if (result.status === 'ok') expect(result.issues).toContainEqual(expect.objectContaining({ code: 'label/orphan', file: 'shapes/labels/train/ghost.txt', severity: 'error' }));
+  });
+
+  it('says which files are not archives, leaves .tar to the server, and refuses damaged zips', async () => {
+    expect(await checkArchive(zipFile(new Uint8Array([1, 2, 3]), 'photo.jpg'), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'NoArchiveProvided' } });
+    expect(await checkArchive(zipFile(new Uint8Array(1024), 'dataset.tar'), 'detect')).toEqual({ status: 'skipped', format: 'tar', reason: 'tar' });
+    expect(await checkArchive(zipFile(new TextEncoder().encode('not a zip, but named like one'), 'x.zip'), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'archive/not-a-zip' } });
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Builds small zip archives for tests (stored entries, real CRC-32), with the variants the browser
+ * listing must understand: a trailing comment, the UTF-8 flag, zip64 end records, encryption flags.
+ */
+export interface TestZipEntry {
+  name: string;
+  data?: string | Uint8Array;
+  encrypted?: boolean;
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+class Writer {
+  private readonly chunks: Uint8Array[] = [];
+  length = 0;
+  bytes(b: Uint8Array) {
+    this.chunks.push(b);
+    this.length += b.length;
+  }
+  u16(v: number) {
+    const b = new Uint8Array(2);
+    new DataView(b.buffer).setUint16(0, v, true);
+    this.bytes(b);
+  }
+  u32(v: number) {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, v >>> 0, true);
+    this.bytes(b);
+  }
+  u64(v: number) {
+    this.u32(v % 2 ** 32);
+    this.u32(Math.floor(v / 2 ** 32));
+  }
+  concat(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+}
+
+export function buildTestZip(entries: TestZipEntry[], options: { comment?: string; zip64?: boolean; utf8?: boolean } = {}): Uint8Array {
+  const enc = new TextEncoder();
+  const out = new Writer();
+  const central = new Writer();
+  const flagsBase = options.utf8 === false ? 0 : 0x800;
+  for (const entry of entries) {
+    const name = enc.encode(entry.name);
+    const data = typeof entry.data === 'string' ? enc.encode(entry.data) : (entry.data ?? new Uint8Array());
+    const crc = crc32(data);
+    const flags = flagsBase | (entry.encrypted ? 1 : 0);
+    const offset = out.length;
+    out.u32(0x04034b50);
+    out.u16(20);
+    out.u16(flags);
+    out.u16(0);
+    out.u16(0);
+    out.u16(0);
+    out.u32(crc);
+    out.u32(data.length);
+    out.u32(data.length);
+    out.u16(name.length);
+    out.u16(0);
+    out.bytes(name);
+    out.bytes(data);
+
+    central.u32(0x02014b50);
+    central.u16(0x031e);
+    central.u16(20);
+    central.u16(flags);
+    central.u16(0);
+    central.u16(0);
+    central.u16(0);
+    central.u32(crc);
+    if (options.zip64) {
+      // Saturated 32-bit fields, real values in the zip64 extra field.
+      central.u32(0xffffffff);
+      central.u32(0xffffffff);
+    } else {
+      central.u32(data.length);
+      central.u32(data.length);
+    }
+    central.u16(name.length);
+    central.u16(options.zip64 ? 4 + 24 : 0);
+    central.u16(0);
+    central.u16(0);
+    central.u16(0);
+    central.u32(0);
+    central.u32(options.zip64 ? 0xffffffff : offset);
+    central.bytes(name);
+    if (options.zip64) {
+      central.u16(0x0001);
+      central.u16(24);
+      central.u64(data.length);
+      central.u64(data.length);
+      central.u64(offset);
+    }
+  }
+  const cdOffset = out.length;
+  const cd = central.concat();
+  out.bytes(cd);
+  if (options.zip64) {
+    const zip64At = out.length;
+    out.u32(0x06064b50);
+    out.u64(44);
+    out.u16(45);
+    out.u16(45);
+    out.u32(0);
+    out.u32(0);
+    out.u64(entries.length);
+    out.u64(entries.length);
+    out.u64(cd.length);
+    out.u64(cdOffset);
+    out.u32(0x07064b50);
+    out.u32(0);
+    out.u64(zip64At);
+    out.u32(1);
+  }
+  const comment = enc.encode(options.comment ?? '');
+  out.u32(0x06054b50);
+  out.u16(0);
+  out.u16(0);
+  out.u16(options.zip64 ? 0xffff : entries.length);
+  out.u16(options.zip64 ? 0xffff : entries.length);
+  out.u32(options.zip64 ? 0xffffffff : cd.length);
+  out.u32(options.zip64 ? 0xffffffff : cdOffset);
+  out.u16(comment.length);
+  out.bytes(comment);
+  return out.concat();
+}
+
+/** A File of these bytes (named, so the archive check knows its format). */
+export const zipFile = (bytes: Uint8Array, name = 'dataset.zip') => new File([bytes as BlobPart], name, { type: 'application/zip' });
+
+/** The HUB layout of shapes3.zip in miniature: name/data.yaml with images/ and labels/ per split. */
+export function hubLayoutEntries(root = 'shapes'): TestZipEntry[] {
+  const entries: TestZipEntry[] = [{ name: `${root}/` }, { name: `${root}/data.yaml`, data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' }];
+  for (const [split, n] of [['train', 3], ['val', 2]] as const) {
+    for (let i = 0; i < n; i++) {
+      entries.push({ name: `${root}/images/${split}/${split}_${i}.jpg`, data: 'jpeg' });
+      entries.push({ name: `${root}/labels/${split}/${split}_${i}.txt`, data: '0 0.5 0.5 0.2 0.2\n' });
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,167 @@
+import { useState, type ReactNode } from 'react';
+import { ActionIcon, Avatar, Button, Group, Menu, Paper, Progress, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { IconDatabase, IconDots, IconDownload, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { formatBytes, type Dataset } from '@sightline/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { PrivacyBadge } from '../../../components/privacy-badge';
+import { UploadProgress } from '../../../components/upload-progress';
+import { notifications } from '../../../lib/notifications';
+import { useResumableUpload } from '../../../lib/resumable-uploads';
+import { getDatasetDownload } from '../api/get-dataset-download';
+import { useDeleteDataset } from '../hooks/use-delete-dataset';
+import { useDatasetsT } from '../i18n';
+import { retryProcessing } from '../upload/dataset-upload';
+import { DatasetStatusBadge, processingPercent } from './dataset-status-badge';
+import { EditDatasetDialog } from './edit-dataset-dialog';
+import { ShareMenu } from './share-menu';
+import { TaskBadge } from './task-badge';
+
+function Fact({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" fw={500} data-testid={testId}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+/** Name, status, task, size, classes, owner and what the viewer may do (from the server's abilities). */
+export function DatasetHeader({ dataset }: { dataset: Dataset }) {
+  const { t } = useDatasetsT();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const upload = useResumableUpload(dataset.id);
+  const { remove } = useDeleteDataset();
+  const [editing, setEditing] = useState(false);
+  const [retrying, setRetrying] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const { canEdit, canDelete, canShare } = dataset.abilities;
+  const uploading = upload && (upload.status === 'uploading' || upload.status === 'paused');
+  const processing = dataset.status === 'Loading' || dataset.status === 'Retrying';
+  const percent = processingPercent(dataset.progress);
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const { url } = await getDatasetDownload(dataset.id);
+      window.location.assign(url);
+    } catch {
+      notifications.error(t('header.downloadFailed'));
+    } finally {
+      setDownloading(false);
+    }
+  };
+  const retry = async () => {
+    setRetrying(true);
+    await retryProcessing(queryClient, dataset);
+    setRetrying(false);
+  };
+
+  return (
+    <Paper withBorder radius="md" p="lg" data-testid="dataset-header">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+          <Group wrap="nowrap" align="flex-start" gap="md" style={{ flex: 1, minWidth: 260 }}>
+            {dataset.image ? (
+              <Avatar src={dataset.image} size={64} radius="md" alt="" />
+            ) : (
+              <ThemeIcon size={64} radius="md" variant="light">
+                <IconDatabase size={32} aria-hidden />
+              </ThemeIcon>
+            )}
+            <Stack gap={6} style={{ minWidth: 0 }}>
+              <Title order={1} fz={24} style={{ wordBreak: 'break-word' }} data-testid="dataset-title">
+                {dataset.meta.name}
+              </Title>
+              {dataset.meta.description && (
+                <Text c="dimmed" size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                  {dataset.meta.description}
+                </Text>
+              )}
+              <Group gap={6}>
+                <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} />
+                <TaskBadge task={dataset.task} />
+                <PrivacyBadge privacy={dataset.meta.privacy} />
+              </Group>
+            </Stack>
+          </Group>
+          <Group gap="xs">
+            {dataset.status === 'Failed' && canEdit && dataset.storage.path && (
+              <Button color="red" variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void retry()} loading={retrying} data-testid="retry">
+                {t('header.retry')}
+              </Button>
+            )}
+            {dataset.storage.path && (
+              <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} onClick={() => void download()} loading={downloading}>
+                {t('header.download')}
+              </Button>
+            )}
+            {canShare && <ShareMenu dataset={dataset} />}
+            {(canEdit || canDelete) && (
+              <Menu position="bottom-end" withinPortal shadow="md">
+                <Menu.Target>
+                  <Tooltip label={t('header.more')} withArrow>
+                    <ActionIcon variant="default" size={36} aria-label={t('header.more')}>
+                      <IconDots size={18} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  {canEdit && (
+                    <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(true)}>
+                      {t('header.edit')}
+                    </Menu.Item>
+                  )}
+                  {canDelete && (
+                    <Menu.Item
+                      color="red"
+                      leftSection={<IconTrash size={16} aria-hidden />}
+                      onClick={() =>
+                        void remove(dataset).then((ok) => {
+                          if (ok) navigate('/datasets');
+                        })
+                      }
+                    >
+                      {t('header.delete')}
+                    </Menu.Item>
+                  )}
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Group>
+        </Group>
+        <Group gap="xl" wrap="wrap">
+          <Fact label={t('header.size')} value={formatBytes(dataset.storage.bytes || upload?.bytesTotal || 0)} testId="fact-size" />
+          <Fact label={t('header.images')} value={(dataset.stats?.images ?? 0).toLocaleString()} testId="fact-images" />
+          <Fact label={t('header.classes')} value={dataset.stats ? `${dataset.stats.classCount}` : '—'} testId="fact-classes" />
+          <Fact label={t('header.owner')} value={dataset.owner.username ? `@${dataset.owner.username}` : '—'} testId="fact-owner" />
+          <Fact label={t('header.updated')} value={new Date(dataset.dates.updated).toLocaleString()} />
+          {dataset.storage.filename && <Fact label={t('header.archive')} value={dataset.storage.filename} />}
+        </Group>
+        {uploading && <UploadProgress upload={upload} />}
+        {!uploading && processing && (
+          <Stack gap={4} data-testid="processing-progress">
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed">
+                {dataset.progress?.phase ? t(`phase.${dataset.progress.phase}`, { defaultValue: dataset.progress.phase }) : t('phase.queued')}
+                {dataset.progress?.total ? ` · ${t('header.progressCount', { done: dataset.progress.done.toLocaleString(), total: dataset.progress.total.toLocaleString() })}` : ''}
+              </Text>
+              {percent !== null && (
+                <Text size="sm" fw={600}>
+                  {percent}%
+                </Text>
+              )}
+            </Group>
+            <Progress value={percent ?? 100} striped animated color="indigo" radius="xl" aria-label={t('header.processing')} />
+          </Stack>
+        )}
+      </Stack>
+      {canEdit && <EditDatasetDialog dataset={dataset} opened={editing} onClose={() => setEditing(false)} />}
+    </Paper>
+  );
+}

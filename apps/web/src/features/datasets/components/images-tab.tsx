@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import { Badge, Center, Group, Pagination, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { IconPhotoOff } from '@tabler/icons-react';
+import type { Dataset, DatasetImage } from '@sightline/contracts';
+import type { Split } from '@sightline/contracts/dataset-layout';
+import { useDatasetImages } from '../api/get-dataset-images';
+import { useDatasetsT } from '../i18n';
+import { ImageLightbox } from './image-lightbox';
+import { LabelOverlay } from './label-overlay';
+import classes from './images-tab.module.css';
+
+export const IMAGES_PER_PAGE = 48;
+const SPLITS: Split[] = ['train', 'val', 'test'];
+
+export function ImageTile({ image, task, classNames, showSplit, onOpen }: { image: DatasetImage; task: string; classNames: string[]; showSplit: boolean; onOpen: () => void }) {
+  const { t } = useDatasetsT();
+  const ratio = image.width && image.height ? image.width / image.height : 1;
+  return (
+    <UnstyledButton className={classes.tile} onClick={onOpen} aria-label={t('images.open', { name: image.name })} data-testid="image-tile">
+      <div className={classes.frame}>
+        {image.thumbUrl ? (
+          <div className={classes.fit} style={{ aspectRatio: ratio, ...(ratio >= 1 ? { width: '100%' } : { height: '100%' }) }}>
+            <img src={image.thumbUrl} alt="" loading="lazy" decoding="async" className={classes.thumb} />
+            <LabelOverlay labels={image.labels} task={task} classNames={classNames} strokeWidth={1.5} />
+          </div>
+        ) : (
+            <Stack align="center" gap={4}>
+              <ThemeIcon variant="light" color="gray" size="lg">
+                <IconPhotoOff size={18} aria-hidden />
+              </ThemeIcon>
+              <Text size="xs" c="dimmed">
+                {t('images.noThumb')}
+              </Text>
+            </Stack>
+          )}
+      </div>
+      <Group gap={6} px={8} py={6} wrap="nowrap" justify="space-between">
+        <Text size="xs" truncate title={image.name}>
+          {image.name}
+        </Text>
+        {showSplit && (
+          <Badge size="xs" variant="light" color="gray">
+            {t(`splits.${image.split}`, { defaultValue: image.split })}
+          </Badge>
+        )}
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+/** Images by split, with their labels drawn on the thumbnails; pages come from the server. */
+export function ImagesTab({ dataset }: { dataset: Dataset }) {
+  const { t } = useDatasetsT();
+  const [split, setSplit] = useState<'all' | Split>('all');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<number | null>(null);
+  const stats = dataset.stats;
+  const counts: Record<'all' | Split, number> = { all: stats?.images ?? 0, train: stats?.train ?? 0, val: stats?.val ?? 0, test: stats?.test ?? 0 };
+  const query = useDatasetImages(dataset.id, { split: split === 'all' ? undefined : split, offset: (page - 1) * IMAGES_PER_PAGE, limit: IMAGES_PER_PAGE }, !!dataset.dates.processed);
+  const results = query.data?.results ?? [];
+  const total = query.data?.total ?? counts[split];
+  const pages = Math.max(1, Math.ceil(total / IMAGES_PER_PAGE));
+  const classNames = stats?.classes ?? [];
+
+  useEffect(() => setPage(1), [split]);
+
+  const splitOptions = (['all', ...SPLITS] as const)
+    .filter((s) => s === 'all' || counts[s] > 0)
+    .map((s) => ({ value: s, label: `${t(s === 'all' ? 'images.all' : `splits.${s}`)} · ${counts[s].toLocaleString()}` }));
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <SegmentedControl value={split} onChange={(v) => setSplit(v as 'all' | Split)} data={splitOptions} aria-label={t('images.split')} data-testid="split-filter" />
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {total > 0 ? t('images.range', { from: (page - 1) * IMAGES_PER_PAGE + 1, to: Math.min(total, page * IMAGES_PER_PAGE), total: total.toLocaleString() }) : ''}
+        </Text>
+      </Group>
+      {query.isPending ? (
+        <SimpleGrid cols={{ base: 2, xs: 3, sm: 4, lg: 6 }} role="status" aria-label={t('images.loading')}>
+          {Array.from({ length: 12 }, (_, i) => (
+            <Skeleton key={i} height={160} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : results.length === 0 ? (
+        <Text c="dimmed" ta="center" py="xl">
+          {t('images.none')}
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 2, xs: 3, sm: 4, lg: 6 }} spacing="sm" data-testid="image-grid" style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
+          {results.map((image, i) => (
+            <ImageTile key={image.id} image={image} task={dataset.task} classNames={classNames} showSplit={split === 'all'} onOpen={() => setOpen(i)} />
+          ))}
+        </SimpleGrid>
+      )}
+      {pages > 1 && (
+        <Center>
+          <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': t(`images.page.${control}`) })} getItemProps={(p) => ({ 'aria-label': t('images.page.number', { page: p }) })} />
+        </Center>
+      )}
+      <ImageLightbox images={results} index={open} onIndex={setOpen} task={dataset.task} classNames={classNames} />
+    </Stack>
+  );
+}

@@ -1,0 +1,42 @@
+import { Alert, Center, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import type { Dataset } from '@sightline/contracts';
+import { datasetReportTextUrl, useDatasetReport } from '../api/get-dataset-report';
+import { useDatasetsT } from '../i18n';
+import { ReportTable } from './report-table';
+
+/** Errors & warnings: what processing found, per file and line, with the verdict on top. */
+export function ReportTab({ dataset }: { dataset: Dataset }) {
+  const { t } = useDatasetsT();
+  const query = useDatasetReport(dataset.id, !!dataset.report || dataset.status === 'Failed');
+  if (!dataset.report && dataset.status !== 'Failed') {
+    return (
+      <Text c="dimmed" ta="center" py="xl">
+        {t('report.none')}
+      </Text>
+    );
+  }
+  if (query.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label={t('report.loading')} />
+      </Center>
+    );
+  }
+  const report = query.data;
+  const base = (dataset.storage.filename ?? dataset.slug).replace(/\.(zip|tar)$/i, '');
+  return (
+    <Stack gap="md">
+      {dataset.status === 'Failed' ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title={t('report.failedTitle')} data-testid="report-verdict">
+          {report?.errorCount ? t('report.failedBody', { count: report.errorCount }) : (dataset.error ?? t('report.failedUnknown'))}
+        </Alert>
+      ) : report ? (
+        <Alert color={report.warningCount ? 'yellow' : 'green'} variant="light" icon={<IconCircleCheck size={18} />} title={t('report.passedTitle')} data-testid="report-verdict">
+          {report.warningCount ? t('report.passedWarnings', { count: report.warningCount }) : t('report.passedClean')}
+        </Alert>
+      ) : null}
+      {report && <ReportTable report={report} downloadUrl={datasetReportTextUrl(dataset.id)} downloadName={`${base}-report.txt`} />}
+    </Stack>
+  );
+}

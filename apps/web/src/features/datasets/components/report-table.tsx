@@ -1,0 +1,138 @@
+import { useMemo, useState } from 'react';
+import { Badge, Button, Center, Code, Group, Pagination, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconDownload, IconSearch } from '@tabler/icons-react';
+import type { DatasetReport } from '@sightline/contracts';
+import { useDatasetsT } from '../i18n';
+
+export const REPORT_ROWS_PER_PAGE = 100;
+
+type Severity = 'error' | 'warning';
+interface Row {
+  severity: Severity;
+  file?: string;
+  line?: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * The per-file, per-line processing report (product notes #1): errors then warnings, filtered by
+ * severity and by text (file, code or message), with the plain-text download.
+ */
+export function ReportTable({ report, downloadUrl, downloadName }: { report: DatasetReport; downloadUrl?: string; downloadName?: string }) {
+  const { t } = useDatasetsT();
+  const [severity, setSeverity] = useState<'all' | Severity>('all');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState(1);
+
+  const rows = useMemo<Row[]>(() => [...report.errors.map((e) => ({ ...e, severity: 'error' as const })), ...report.warnings.map((w) => ({ ...w, severity: 'warning' as const }))], [report]);
+  const filtered = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return rows.filter((r) => (severity === 'all' || r.severity === severity) && (!q || `${r.file ?? ''}:${r.line ?? ''} ${r.code} ${r.message}`.toLowerCase().includes(q)));
+  }, [rows, severity, query]);
+  const pages = Math.max(1, Math.ceil(filtered.length / REPORT_ROWS_PER_PAGE));
+  const current = Math.min(page, pages);
+  const shown = filtered.slice((current - 1) * REPORT_ROWS_PER_PAGE, current * REPORT_ROWS_PER_PAGE);
+
+  return (
+    <Stack gap="sm" data-testid="report">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="sm" wrap="wrap">
+          <SegmentedControl
+            value={severity}
+            onChange={(v) => {
+              setSeverity(v as 'all' | Severity);
+              setPage(1);
+            }}
+            aria-label={t('report.severity')}
+            data={[
+              { value: 'all', label: t('report.all', { count: report.errorCount + report.warningCount }) },
+              { value: 'error', label: t('report.errors', { count: report.errorCount }) },
+              { value: 'warning', label: t('report.warnings', { count: report.warningCount }) },
+            ]}
+          />
+          <TextInput
+            value={query}
+            onChange={(e) => {
+              setQuery(e.currentTarget.value);
+              setPage(1);
+            }}
+            placeholder={t('report.filterPlaceholder')}
+            aria-label={t('report.filter')}
+            leftSection={<IconSearch size={14} aria-hidden />}
+            w={280}
+          />
+        </Group>
+        {downloadUrl && (
+          <Button component="a" href={downloadUrl} download={downloadName ?? true} variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
+            {t('report.download')}
+          </Button>
+        )}
+      </Group>
+      <Table.ScrollContainer minWidth={720}>
+        <Table verticalSpacing="xs" highlightOnHover withTableBorder aria-label={t('report.table')} data-testid="report-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={100}>{t('report.colSeverity')}</Table.Th>
+              <Table.Th>{t('report.colFile')}</Table.Th>
+              <Table.Th w={70} ta="right">
+                {t('report.colLine')}
+              </Table.Th>
+              <Table.Th w={190}>{t('report.colCode')}</Table.Th>
+              <Table.Th>{t('report.colMessage')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((r, i) => (
+              <Table.Tr key={`${r.severity}${i}${r.file}${r.line}`} data-testid="report-row" data-severity={r.severity}>
+                <Table.Td>
+                  <Badge size="sm" variant="light" color={r.severity === 'error' ? 'red' : 'yellow.8'}>
+                    {t(`report.${r.severity}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                    {r.file ?? t('report.dataset')}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <Text size="sm" ff="monospace">
+                    {r.line ?? ''}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Code>{r.code}</Code>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+                    {r.message}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+            {shown.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={5}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {rows.length === 0 ? t('report.clean') : t('report.noMatch')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between" wrap="wrap">
+        <Text size="xs" c="dimmed" aria-live="polite">
+          {t('report.showing', { shown: filtered.length, total: rows.length })}
+          {report.omittedErrors + report.omittedWarnings > 0 && ` ${t('report.omitted', { errors: report.omittedErrors, warnings: report.omittedWarnings })}`}
+        </Text>
+        {pages > 1 && (
+          <Center>
+            <Pagination size="sm" total={pages} value={current} onChange={setPage} />
+          </Center>
+        )}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { realtime } from '../../../lib/realtime';
+import { datasetQueryKey, getDataset } from '../api/get-dataset';
+import { addDataset, datasetsList, datasetsPaging, isListed, matchesFilters, removeDataset } from '../stores/datasets-list';
+
+/**
+ * Keeps the list live (spec §4): `user:<uid>:datasets` says which dataset changed, the dataset is read
+ * again and put at the front (created, restored), merge-updated (updated; retried every 2 s while it is
+ * not in the list yet) or removed (deleted).
+ */
+export function useDatasetsRealtime(uid: string | undefined) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!uid) return;
+    return realtime.subscribe(`user:${uid}:datasets`, (message) => {
+      const id = (message.data as { id?: string } | null)?.id;
+      if (!id) return;
+      if (message.event === 'dataset.deleted') {
+        removeDataset(id);
+        return;
+      }
+      void getDataset(id)
+        .then((dataset) => {
+          queryClient.setQueryData(datasetQueryKey(id), dataset);
+          if (message.event === 'dataset.created' || message.event === 'dataset.restored') return addDataset(dataset);
+          if (!isListed(dataset) || !matchesFilters(dataset, datasetsPaging.getState().filters)) return void (datasetsList.get(id) && removeDataset(id));
+          void datasetsList.updateWhenPresent(id, dataset);
+        })
+        .catch(() => undefined);
+    });
+  }, [uid, queryClient]);
+}
+
+/** Processing progress of the listed datasets that are loading: one `dataset:<id>` topic each while it lasts. */
+export function useProcessingProgress(ids: string[]) {
+  const key = [...ids].sort().join(',');
+  useEffect(() => {
+    if (!key) return;
+    const offs = key.split(',').map((id) =>
+      realtime.subscribe(`dataset:${id}`, (message) => {
+        if (message.event !== 'dataset.progress') return;
+        const p = message.data as { phase?: string; done?: number; total?: number };
+        datasetsList.update(id, { progress: { phase: p.phase ?? 'images', done: p.done ?? 0, total: p.total ?? 0 } });
+      }),
+    );
+    return () => offs.forEach((off) => off());
+  }, [key]);
+}
