@@ -139,7 +139,7 @@ test('upload shapes3.zip through the UI: checked, progress, Ready, images with b
 
   // share as unlisted, then open the page signed out in a fresh browser context
   await page.getByTestId('share-button').click();
-  await page.getByRole('menuitemradio', { name: /Unlisted/ }).click();
+  await page.getByRole('menuitem', { name: /Unlisted/ }).click();
   await expect(page.getByTestId('dataset-header')).toContainText('Unlisted');
   const guest = await browser.newContext();
   const anon = await guest.newPage();
@@ -223,7 +223,8 @@ test('an interrupted upload resumes with no byte lost: pause/resume in the brows
   await expect.poll(serverOffset).toBeGreaterThan(pausedAt + 256 * 1024);
 
   // a reload mid-upload (the leave prompt asks first); then the same file resumes from the stored fingerprint
-  await page.goto(`/datasets/${id}`);
+  await job.getByRole('link', { name: 'Open shapes3' }).click();
+  await expect(page).toHaveURL(new RegExp(`/datasets/${id}$`));
   await expect(page.getByTestId('upload-progress')).toBeVisible();
   const prompts: string[] = [];
   page.on('dialog', (d) => {
@@ -245,6 +246,9 @@ test('an interrupted upload resumes with no byte lost: pause/resume in the brows
   await expect.poll(() => patches.length).toBeGreaterThan(patchesBefore);
   expect(patches[patchesBefore]!.offset).toBe(reloadedAt);
   expect(creates.length).toBe(createsBefore); // resumed, not started over
+  await page.waitForTimeout(8000);
+  console.log('DEBUG', JSON.stringify((await (await page.request.get(`/v1/datasets/${id}`)).json()).data), JSON.stringify((await (await page.request.get('/v1/active-jobs')).json()).data));
+  { const { url } = (await (await page.request.get(`/v1/datasets/${id}/download`)).json()).data as { url: string }; const b = await (await page.request.get(url)).body(); console.log('DEBUG sha', b.length, original.length, sha256(b) === sha256(original)); }
   await expect(page.getByTestId('dataset-status')).toHaveAttribute('data-status', 'Ready', { timeout: 90_000 });
 
   // every byte arrived: the stored archive is the file

@@ -38,8 +38,6 @@ export function ShareMenu({ dataset }: { dataset: Dataset }) {
             onClick={() => choose(value)}
             leftSection={<Icon size={16} aria-hidden />}
             rightSection={dataset.meta.privacy === value ? <IconCheck size={16} aria-label={t('share.current')} /> : null}
-            role="menuitemradio"
-            aria-checked={dataset.meta.privacy === value}
           >
             <Text size="sm" fw={500}>
               {t(`privacy.${value}`)}

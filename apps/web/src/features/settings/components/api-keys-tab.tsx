@@ -8,6 +8,7 @@ import { PageLoader } from '../../../components/page-loader';
 import { isApiError } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
+import { rememberSecret } from '../../../lib/api-keys';
 import { useApiKeys } from '../api/get-api-keys';
 import { useCreateApiKey, type CreatedApiKey } from '../api/create-api-key';
 import { useDeleteApiKey } from '../api/delete-api-key';
@@ -125,6 +126,7 @@ export function ApiKeysTab() {
     event.preventDefault();
     create.mutate(name.trim() || t('apiKeys.defaultName'), {
       onSuccess: (key) => {
+        rememberSecret(key.id, { key: key.key, legacyKey: key.legacyKey });
         setCreated(key);
         setName('');
       },

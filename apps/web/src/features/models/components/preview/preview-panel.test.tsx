@@ -82,6 +82,25 @@ describe('preview panel', () => {
     expect(screen.getByTestId('predict-snippet')).toHaveTextContent(`/v1/predict/${model.id}`);
   });
 
+  it("picks an image from the model's dataset (validation split) and runs on it", async () => {
+    const withDataset = makeModel({ id: 'mPreviewDs000000001', dataset: { id: 'd1', name: 'shapes3', filepath: null, url: '/datasets/d1', type: null, version: null } });
+    const image = { id: 'i1', split: 'val', name: 'val_0001.png', width: 320, height: 240, className: null, labels: [], thumbUrl: '/v1/thumbs/i1.jpg', url: '/v1/datasets/d1/images/i1/raw?sig=abc' };
+    const api = fakeApi({
+      'GET /v1/api-keys': () => [],
+      'GET /v1/datasets/d1/images': () => ({ results: [image], total: 1 }),
+      'GET /v1/datasets/d1/images/i1/raw': () => new Response(new Uint8Array([137, 80, 78, 71]), { status: 200, headers: { 'content-type': 'image/png' } }),
+      [`POST /v1/predict/${withDataset.id}`]: () => new Response(JSON.stringify(prediction), { status: 200 }),
+    });
+    vi.stubGlobal('fetch', vi.fn(api.fetch));
+    renderRoutes([{ path: '/', element: <PreviewPanel model={withDataset} /> }], { user: makeUser() });
+    fireEvent.click(await screen.findByRole('tab', { name: 'From the dataset' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Run on val_0001.png' }));
+    expect(await screen.findByTestId('detections-table')).toHaveTextContent('green_circle');
+    expect(api.calls.find((c) => c.path === '/v1/datasets/d1/images')).toBeTruthy();
+    const sent = api.calls.find((c) => c.path === `/v1/predict/${withDataset.id}`)!.body as FormData;
+    expect((sent.get('file') as File).name).toBe('val_0001.png');
+  });
+
   it('no ONNX file: the server message with where to export or upload one', async () => {
     serve(() => new Response(JSON.stringify({ error: { code: 'error/no-onnx', message: 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', details: { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } } } }), { status: 409 }));
     await upload();

@@ -20,7 +20,7 @@ describe('project compare charts', () => {
     expect(charts.map((c) => c.getAttribute('data-metric'))).toEqual(['metrics/mAP50-95(B)', 'metrics/mAP50(B)', 'metrics/precision(B)', 'metrics/recall(B)']);
     expect(api.calls.map((c) => c.path)).not.toContain(`/v1/models/${fresh.id}/metrics`);
     const chips = within(screen.getByRole('group', { name: 'Models shown' })).getAllByRole('checkbox');
-    expect(chips.map((c) => c.getAttribute('aria-label') ?? c.labels?.[0]?.textContent)).toEqual(['run (run-a)', 'run (run-b)']);
+    expect(chips.map((c) => (c as HTMLInputElement).labels?.[0]?.textContent)).toEqual(['run (run-a)', 'run (run-b)']);
     const first = chips[0]!;
     expect(first).toBeChecked();
     fireEvent.click(first);

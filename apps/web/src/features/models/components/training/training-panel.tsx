@@ -26,7 +26,7 @@ const NEW_MODEL_POLL_MS = 30_000;
 const newer = (a: Model, b: Model | undefined) => (b && new Date(b.dates.updated).getTime() >= new Date(a.dates.updated).getTime() ? b : a);
 
 function StopControl({ model, live }: { model: Model; live: boolean }) {
-  const { t, i18n } = useTranslation(TRAINING_NS);
+  const { t } = useTranslation(TRAINING_NS);
   const stop = useStopTraining(model.id);
   const [confirming, setConfirming] = useState(false);
   const run = model.training;
@@ -70,7 +70,7 @@ function StopControl({ model, live }: { model: Model; live: boolean }) {
       </Button>
     </Group>
   ) : (
-    <Button size="xs" color="red" variant="light" leftSection={<IconPlayerStop size={14} />} onClick={() => setConfirming(true)} data-lang={i18n.language}>
+    <Button size="xs" color="red" variant="light" leftSection={<IconPlayerStop size={14} />} onClick={() => setConfirming(true)}>
       {t('stop.button')}
     </Button>
   );
@@ -81,8 +81,8 @@ export function TrainingPanel({ model: initial }: { model: Model }) {
   const { t, i18n } = useTranslation(TRAINING_NS);
   const now = useNow(1000, !initial.dates.train.end);
   const fallback = useFallbackPoll();
-  // A New model is watched slowly (a client may start any time), a running one at the fallback pace.
-  // The page's own model query: polled as a fallback for realtime, slowly while New (a client may start any time).
+  // The page's own model query, polled as a fallback for realtime: slowly while New (a client may start
+  // any time), at the fallback pace while a run is live, not at all once it ended.
   const view = useQuery({
     ...modelQueryOptions(initial.id),
     refetchInterval: (q) => {
