@@ -4,6 +4,7 @@ import { modelStatus } from '@sightline/contracts';
 import { models as modelsTable, modelFiles } from '../src/platform/db/schema.js';
 import { newId } from '../src/platform/ids.js';
 import { markStaleRuns } from '../src/modules/training/training.service.js';
+import { multipart } from './helpers/harness.js';
 import { ensureNormalizedZip } from '../src/modules/datasets/datasets.export.js';
 import { datasetsRepository } from '../src/modules/datasets/datasets.repository.js';
 import { fakeWeights, loadTrace, requestsMultipart, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer, type WireResponse } from './compat/wire.js';
@@ -299,6 +300,14 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
     // A pretrained start names the parent weights instead of a yaml.
     const pre = await doc(await newModel({ lineage: { architecture: { name: 'yolo11n' }, parent: { name: 'yolo11n.pt' } } }));
     expect(pre).toMatchObject({ is_pretrained: true, cfg: null, weights: 'yolo11n.pt' });
+    // A parent that is one of my trained models: its best.pt, by signed URL.
+    const mp = multipart({ model_name: 'parent' }, { filename: 'best.pt', content: fakeWeights(4096, 'parent') });
+    const up = await s.t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...mp.headers, cookie: alice.cookie }, payload: mp.payload });
+    const parentId = up.json().data.id as string;
+    const child = await doc(await newModel({ lineage: { architecture: { name: 'yolo11n' }, parent: { id: parentId } } }));
+    expect(child).toMatchObject({ is_pretrained: true, cfg: null });
+    expect(String(child.weights)).toMatch(new RegExp(`/users/${alice.user.id}/models/${parentId}/best\\.pt\\?`));
+    expect((await send(String(child.weights))).status).toBe(200);
   });
 
   it('a processed dataset is served as the pipeline\'s normalized zip (<slug>/data.yaml), HEAD and Range included', async () => {

@@ -295,6 +295,19 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
     expect((await send(`${s.origin}/alive`)).status).toBeLessThan(500);
   });
 
+  it('a run named after a model made in the web app (train dialog) reports into that model; a second run gets a new one', async () => {
+    const project = (await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: alice.cookie }, payload: { meta: { name: 'Dialog' } } })).json().data;
+    const made = (await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: { project: { id: project.id }, meta: { name: 'Dialog Model' }, config: { epochs: 7 } } })).json().data;
+    const first = (await webhook({ event: 'training_started', project: `alice/${project.slug}`, name: made.slug, data: { trainArgs: { epochs: 3, imgsz: 320 } } })).json();
+    expect(first.modelId).toBe(made.id);
+    expect(first.modelSlug).toBe(made.slug);
+    const m = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${made.id}`, headers: { cookie: alice.cookie } })).json().data;
+    expect(m.config).toMatchObject({ epochs: 3, imageSize: 320 });
+    const second = (await webhook({ event: 'training_started', project: `alice/${project.slug}`, name: made.slug, data: { trainArgs: {} } })).json();
+    expect(second.modelId).not.toBe(made.id);
+    expect(second.modelSlug).toBe(`${made.slug}-2`);
+  });
+
   it('login checks for both client generations', async () => {
     for (const path of ['/api/settings', '/api/account/summary', '/api/api-keys']) {
       const ok = await send(`${s.origin}${path}`, { headers: { Authorization: `Bearer ${alice.key}` } });

@@ -184,6 +184,35 @@ describe('socket protocol', () => {
     }
   });
 
+  it('model, dataset and project topics follow the read rules; a model update arrives on its topic', async () => {
+    const owner = await signUpUser(a.app);
+    const other = await signUpUser(a.app);
+    const mk = async (url: string, payload: object) => (await a.app.inject({ method: 'POST', url, headers: { cookie: owner.cookie }, payload })).json().data.id as string;
+    const privModel = await mk('/v1/models', { meta: { name: 'secret' } });
+    const pubModel = await mk('/v1/models', { meta: { name: 'open', privacy: 'public' } });
+    const privDataset = await mk('/v1/datasets', { meta: { name: 'd' }, task: 'detect' });
+    const privProject = await mk('/v1/projects', { meta: { name: 'p' } });
+    const mine = await Client.connect(b, owner.cookie);
+    const theirs = await Client.connect(b, other.cookie);
+    try {
+      await mine.next(isType('hello'));
+      await theirs.next(isType('hello'));
+      for (const topic of [`model:${privModel}`, `dataset:${privDataset}`, `project:${privProject}`]) {
+        mine.send({ type: 'subscribe', topic });
+        expect(await mine.next((m) => m.type === 'subscribed' && m.topic === topic)).toBeTruthy();
+        theirs.send({ type: 'subscribe', topic });
+        expect(await theirs.next((m) => m.type === 'error' && m.topic === topic)).toMatchObject({ code: 'error/forbidden' });
+      }
+      theirs.send({ type: 'subscribe', topic: `model:${pubModel}` });
+      await theirs.next((m) => m.type === 'subscribed' && m.topic === `model:${pubModel}`);
+      await a.app.inject({ method: 'PATCH', url: `/v1/models/${pubModel}`, headers: { cookie: owner.cookie }, payload: { meta: { name: 'renamed' } } });
+      expect(await theirs.next((m) => m.type === 'event' && m.topic === `model:${pubModel}`)).toMatchObject({ event: 'model.updated' });
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
+
   it('rejects malformed messages without dropping the connection', async () => {
     const u = await signUpUser(a.app);
     const c = await Client.connect(b, u.cookie);

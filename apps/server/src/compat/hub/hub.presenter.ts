@@ -1,6 +1,6 @@
 import { MODEL_DEFAULTS, type Model, type ModelConfig } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import type { ModelFileRow, ModelRow } from '../../modules/models/models.repository.js';
+import { modelsRepository, type ModelFileRow, type ModelRow } from '../../modules/models/models.repository.js';
 import { fileUrl } from '../../modules/models/models.presenter.js';
 import { CLIENT_URL_TTL_MS } from '../../modules/training/training.files.js';
 import { canRead } from '../../modules/projects/access.js';
@@ -26,10 +26,12 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
   const dataset = row.datasetId ? await datasetById(ctx, row.datasetId) : null;
   // A dataset still without an archive has no URL yet; the client then says "Dataset may still be processing".
   // A public model may use a private dataset: its signed link goes only to those who may read the dataset.
-  const data = dataset && !dataset.deletedAt && dataset.storageKey && canRead(viewerId, dataset) ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
+  const data = dataset && !dataset.deletedAt && dataset.processedAt && canRead(viewerId, dataset) ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
   const trained = row.hubStatus === 'trained';
-  const parent = row.parentUrl ?? row.parentName;
-  const isPretrained = isWeights(parent) || isWeights(row.parentUrl);
+  // A parent that is one of the viewer's readable, trained models starts from its best.pt.
+  const parentBest = !trained && row.parentId ? await readableParentBest(ctx, viewerId, row.parentId) : null;
+  const parent = parentBest ? fileUrl(parentBest, sign, CLIENT_URL_TTL_MS) : (row.parentUrl ?? row.parentName);
+  const isPretrained = Boolean(parentBest) || isWeights(parent) || isWeights(row.parentUrl);
   const arch = row.architectureName?.trim() || null;
   const cfg = isPretrained || !arch ? null : /\.ya?ml$/i.test(arch) ? arch : `${arch}.yaml`;
   const cache = config.cache ?? false;
@@ -63,4 +65,10 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
     device: config.device ?? '',
     cache,
   };
+}
+
+async function readableParentBest(ctx: AppContext, viewerId: string | null, parentId: string): Promise<ModelFileRow | null> {
+  const parent = await modelsRepository.byId(ctx.db, parentId);
+  if (!parent || parent.deletedAt || !canRead(viewerId, parent)) return null;
+  return (await modelsRepository.files(ctx.db, [parent.id])).find((f) => f.kind === 'best') ?? null;
 }

@@ -4,7 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { modelConfigSchema, parseCacheValue } from '@sightline/contracts';
-import { apiKeys, datasets, models, projects } from '../../platform/db/schema.js';
+import { apiKeys, datasets, models, modelTraining, projects } from '../../platform/db/schema.js';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -236,7 +236,19 @@ export async function platformCompatRoutes(app: FastifyInstance) {
     const fromWeights = Boolean(modelArg && (/\.pt$/i.test(modelArg) || modelArg.startsWith('ul://')));
     const task = typeof args.task === 'string' && /^[a-z-]{1,32}$/.test(args.task) ? args.task : null;
     const runId = `run_${newId()}`;
-    let model: ModelRow | null = null;
+    // A model made in the web app (train dialog) and never reported to takes this run: the snippet
+    // the dialog shows names it (`name=<model slug>`). Any other name, or a model that already ran,
+    // gets a new model with the next free slug.
+    let model: ModelRow | null = await unstartedModel(userId, project.id, slugify(runName));
+    if (model) {
+      model = (await modelsRepository.update(ctx.db, model.id, {
+        config: { ...(model.config as object), ...configFromTrainArgs(args) },
+        datasetId: model.datasetId ?? dataset?.id ?? null,
+        datasetName: model.datasetName ?? dataset?.name ?? null,
+        task: model.task ?? task,
+        updatedAt: ctx.clock.now(),
+      }))!;
+    }
     // Two starts racing for the same slug: the unique index decides, the loser takes the next slug.
     for (let attempt = 0; !model; attempt++) {
       try {
@@ -265,6 +277,13 @@ export async function platformCompatRoutes(app: FastifyInstance) {
     });
     await touchRun(ctx, model, 'platform');
     return { modelId: model.id, runId, modelSlug: model.slug, cancelled: false };
+  }
+
+  async function unstartedModel(userId: string, projectId: string, slug: string) {
+    const row = await modelsRepository.bySlug(ctx.db, userId, projectId, slug);
+    if (!row || row.deletedAt || row.trainStart || row.trainEnd || row.hubStatus !== 'new') return null;
+    const run = (await ctx.db.select({ id: modelTraining.modelId }).from(modelTraining).where(eq(modelTraining.modelId, row.id)).limit(1))[0];
+    return run ? null : row;
   }
 
   /** A modelPath the client echoes must be one of this model's uploads (no promoting someone else's blob). */

@@ -36,6 +36,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
   const present = async (req: FastifyRequest, id: string) => (await ds.presentDatasets(ctx, viewer(req), [(await datasetsRepository.byId(ctx.db, id))!]))[0]!;
 
   registerDatasetProcessing(ctx, ds.PROCESS_QUEUE);
+  app.topics.register('dataset', (uid, topic) => ds.readableDataset(ctx, uid, topic.slice('dataset:'.length)).then(() => true, () => false));
   await app.register(tusRoutes, {
     onFinished: (upload) => ds.finishUpload(ctx, upload),
     storageRemaining: async (uid) => {

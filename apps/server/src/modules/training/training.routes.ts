@@ -7,7 +7,7 @@ import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { readableModel } from '../models/models.service.js';
 import { datasetById, datasetNdjson, datasetZipKey, datasetZipName } from './training.datasets.js';
 import { assertSignedRequest, baseUrlFor, sendBlob, sendBuffer } from './training.files.js';
-import { listConsole, listMetrics, markStaleRuns, requestStop } from './training.service.js';
+import { listConsole, listMetrics, markStaleRuns, requestStop, trainingRepository } from './training.service.js';
 
 const idParams = z.object({ id: z.string().max(40) });
 const SWEEP_MS = 60_000;
@@ -55,6 +55,29 @@ export async function trainingRoutes(app: FastifyInstance) {
       };
     },
   );
+
+  // Final results of a run as the client reported them (training_complete): results, plots, system, model info.
+  r.get('/v1/models/:id/training', { schema: { tags: ['training'], params: idParams, response: { 200: z.object({ data: z.record(z.string(), z.unknown()).nullable() }), ...errorResponses } } }, async (req) => {
+    const model = await readableModel(ctx, viewer(req), req.params.id);
+    const row = await trainingRepository.get(ctx.db, model.id);
+    if (!row) return { data: null };
+    return {
+      data: {
+        protocol: row.protocol,
+        outcome: row.outcome,
+        epochsTotal: row.epochsTotal,
+        bestEpoch: row.bestEpoch,
+        bestFitness: row.bestFitness,
+        finalMetrics: row.finalMetrics,
+        results: row.results,
+        plots: row.plots,
+        modelInfo: row.modelInfo,
+        // Machine details (paths, hostnames) stay with the owner.
+        system: model.userId === viewer(req) ? row.system : null,
+        environment: model.userId === viewer(req) ? row.environment : null,
+      },
+    };
+  });
 
   r.post('/v1/models/:id/stop', { config: { auth: 'user' }, schema: { tags: ['training'], params: idParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);

@@ -83,9 +83,6 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
             <Text size="xs">{t('card.classes', { count: dataset.stats?.classCount ?? 0 })}</Text>
           </Group>
           <Text size="xs">{formatBytes(dataset.storage.bytes || upload?.bytesTotal || 0)}</Text>
-          <Text size="xs" ml="auto" title={new Date(dataset.dates.updated).toLocaleString()}>
-            {new Date(dataset.dates.updated).toLocaleDateString()}
-          </Text>
         </Group>
       </Stack>
     </Card>

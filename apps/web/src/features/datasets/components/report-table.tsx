@@ -69,16 +69,16 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
           </Button>
         )}
       </Group>
-      <Table.ScrollContainer minWidth={720}>
+      <Table.ScrollContainer minWidth={860}>
         <Table verticalSpacing="xs" highlightOnHover withTableBorder aria-label={t('report.table')} data-testid="report-table">
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={100}>{t('report.colSeverity')}</Table.Th>
-              <Table.Th>{t('report.colFile')}</Table.Th>
-              <Table.Th w={70} ta="right">
+              <Table.Th w={240}>{t('report.colFile')}</Table.Th>
+              <Table.Th w={60} ta="right">
                 {t('report.colLine')}
               </Table.Th>
-              <Table.Th w={190}>{t('report.colCode')}</Table.Th>
+              <Table.Th w={180}>{t('report.colCode')}</Table.Th>
               <Table.Th>{t('report.colMessage')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -86,12 +86,12 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
             {shown.map((r, i) => (
               <Table.Tr key={`${r.severity}${i}${r.file}${r.line}`} data-testid="report-row" data-severity={r.severity}>
                 <Table.Td>
-                  <Badge size="sm" variant="light" color={r.severity === 'error' ? 'red' : 'yellow.8'}>
+                  <Badge size="sm" variant="light" color={r.severity === 'error' ? 'red' : 'orange'}>
                     {t(`report.${r.severity}`)}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                  <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                     {r.file ?? t('report.dataset')}
                   </Text>
                 </Table.Td>

@@ -32,11 +32,25 @@ export function useDatasetsRealtime(uid: string | undefined) {
   }, [uid, queryClient]);
 }
 
-/** Processing progress of the listed datasets that are loading: one `dataset:<id>` topic each while it lasts. */
+/**
+ * Processing progress of the listed datasets that are loading: one `dataset:<id>` topic each while it
+ * lasts, and a slow re-read in case an event passed before the subscription did.
+ */
 export function useProcessingProgress(ids: string[]) {
+  const queryClient = useQueryClient();
   const key = [...ids].sort().join(',');
   useEffect(() => {
     if (!key) return;
+    const timer = setInterval(() => {
+      for (const id of key.split(',')) {
+        void getDataset(id)
+          .then((dataset) => {
+            queryClient.setQueryData(datasetQueryKey(id), dataset);
+            datasetsList.update(id, dataset);
+          })
+          .catch(() => undefined);
+      }
+    }, 10_000);
     const offs = key.split(',').map((id) =>
       realtime.subscribe(`dataset:${id}`, (message) => {
         if (message.event !== 'dataset.progress') return;
@@ -44,6 +58,9 @@ export function useProcessingProgress(ids: string[]) {
         datasetsList.update(id, { progress: { phase: p.phase ?? 'images', done: p.done ?? 0, total: p.total ?? 0 } });
       }),
     );
-    return () => offs.forEach((off) => off());
-  }, [key]);
+    return () => {
+      clearInterval(timer);
+      offs.forEach((off) => off());
+    };
+  }, [key, queryClient]);
 }

@@ -32,8 +32,9 @@ export default function DatasetContentPage() {
   const { user } = useMe();
   const [params, setParams] = useSearchParams();
   const realtimeOpen = useStore(realtime.status) === 'open';
-  // Without a realtime connection (signed out) a dataset on its way is polled instead.
-  const query = useDataset(id, { refetchInterval: (q) => (!realtimeOpen && POLLED.includes(q.state.data?.status ?? '') ? 3000 : false) });
+  // A dataset on its way is polled: often without a realtime connection (signed out), rarely with one
+  // (an event may pass between the first read and the subscription).
+  const query = useDataset(id, { refetchInterval: (q) => (POLLED.includes(q.state.data?.status ?? '') ? (realtimeOpen ? 10_000 : 3000) : false) });
   const dataset = query.data;
   useDatasetRealtime(dataset);
   const upload = useResumableUpload(id);
@@ -111,7 +112,7 @@ export default function DatasetContentPage() {
             leftSection={<IconAlertTriangle size={16} aria-hidden />}
             rightSection={
               report && report.errorCount + report.warningCount > 0 ? (
-                <Badge size="xs" circle={false} variant="filled" color={report.errorCount ? 'red' : 'yellow.8'}>
+                <Badge size="xs" circle={false} variant="filled" color={report.errorCount ? 'red' : 'orange'}>
                   {report.errorCount || report.warningCount}
                 </Badge>
               ) : null
