@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { createVerifiedUser } from '../support/api';
 
@@ -11,6 +12,10 @@ const SHAPES = path.join(FIXTURES, 'shapes3.zip');
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `datasets-${name}.png`), fullPage: true });
+async function seriousViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).exclude('[data-testid=notification]').analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 async function signIn(page: Page, user: { email: string; password: string }) {
@@ -104,6 +109,7 @@ test('upload shapes3.zip through the UI: checked, progress, Ready, images with b
   await expect(card).toContainText('160 images');
   await expect(card).toContainText('3 classes');
   await shot(page, '03-list-ready');
+  expect(await seriousViolations(page)).toEqual([]);
 
   await card.getByTestId('dataset-name').click();
   const id = page.url().split('/datasets/')[1]!;
@@ -117,6 +123,7 @@ test('upload shapes3.zip through the UI: checked, progress, Ready, images with b
   expect(await page.getByTestId('image-grid').getByTestId('label-box').count()).toBeGreaterThan(48);
   await expect(tiles.first().locator('img')).toHaveJSProperty('complete', true);
   await shot(page, '04-images');
+  expect(await seriousViolations(page)).toEqual([]);
 
   // split filter and pages come from the server
   await page.getByTestId('split-filter').getByText('Test · 10').click();
@@ -136,6 +143,12 @@ test('upload shapes3.zip through the UI: checked, progress, Ready, images with b
   await expect(page.getByTestId('class-chart')).toContainText('red_square');
   await expect(page.getByTestId('class-table')).toContainText('blue_triangle');
   await shot(page, '06-overview');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('tab', { name: 'Images' }).click();
+  await expect(tiles.first()).toBeVisible();
+  await shot(page, '06b-mobile');
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // share as unlisted, then open the page signed out in a fresh browser context
   await page.getByTestId('share-button').click();
@@ -238,7 +251,7 @@ test('an interrupted upload resumes with no byte lost: pause/resume in the brows
   expect(reloadedAt).toBeLessThan(original.length);
   const panel = page.getByTestId('archive-panel');
   await expect(panel).toContainText('The upload was interrupted');
-  await expect(panel).toContainText('shapes3.zip stopped after');
+  await expect(panel).toContainText(`shapes3.zip stopped after ${(reloadedAt / 1024 ** 2).toFixed(1)} MB of 3.5 MB`);
   await shot(page, '09-interrupted');
   const createsBefore = creates.length;
   const patchesBefore = patches.length;
@@ -293,6 +306,7 @@ test('a broken archive fails with the per-file, per-line report, downloadable as
   await expect(page.getByTestId('retry')).toBeVisible();
   await expect(page.getByTestId('archive-panel')).toContainText('Fix the archive and upload it again');
   await shot(page, '10-report');
+  expect(await seriousViolations(page)).toEqual([]);
 
   await page.getByLabel('Filter the report').fill('x.txt:3');
   await expect(rows).toHaveCount(1);

@@ -1,4 +1,4 @@
-import { Upload as TusUpload, type DetailedError, type PreviousUpload } from 'tus-js-client';
+import { defaultOptions, Upload as TusUpload, type DetailedError, type PreviousUpload } from 'tus-js-client';
 import { createStore, useStore } from './create-store';
 import { createLogger } from './logger';
 import { uploads } from './uploads';
@@ -96,6 +96,23 @@ function shouldRetry(error: DetailedError): boolean {
 export async function findStoredUploads(fingerprint: string): Promise<PreviousUpload[]> {
   const probe = new TusUpload(new Blob([]), { endpoint: '/', fingerprint: () => Promise.resolve(fingerprint) });
   return probe.findPreviousUploads().catch(() => []);
+}
+
+/**
+ * The newest upload stored in this browser whose fingerprint starts with `prefix`, with the server's
+ * offset for it (tus HEAD): how much an interrupted upload already sent, before the file is chosen again.
+ */
+export async function storedUploadProgress(prefix: string): Promise<{ offset: number; size: number; filename: string | null } | null> {
+  const all = await defaultOptions.urlStorage.findAllUploads().catch(() => [] as PreviousUpload[]);
+  const mine = all.filter((u) => u.urlStorageKey.startsWith(`tus::${prefix}`) && u.uploadUrl).sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime));
+  for (const upload of mine) {
+    const res = await fetch(upload.uploadUrl!, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' }, credentials: 'same-origin' }).catch(() => null);
+    if (!res?.ok) continue;
+    const offset = Number(res.headers.get('Upload-Offset'));
+    const size = Number(res.headers.get('Upload-Length') ?? upload.size);
+    if (Number.isFinite(offset) && Number.isFinite(size)) return { offset, size, filename: upload.metadata?.filename ?? null };
+  }
+  return null;
 }
 
 /** Starts (or resumes, when one is stored under the fingerprint) an upload; resolves once it runs. */

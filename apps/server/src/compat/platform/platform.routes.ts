@@ -23,6 +23,7 @@ import {
   fileOf,
   finishRun,
   promoteFile,
+  publishModel,
   recordEpochMetrics,
   reportableModel,
   touchRun,
@@ -275,7 +276,9 @@ export async function platformCompatRoutes(app: FastifyInstance) {
       epochsTotal: Number.isInteger(epochs) && epochs > 0 ? epochs : null,
       updatedAt: ctx.clock.now(),
     });
-    await touchRun(ctx, model, 'platform');
+    const touched = await touchRun(ctx, model, 'platform');
+    // Pages already open on this model (the train dialog's) move to Initializing/Training now.
+    await publishModel(ctx, touched.model, 'model.updated');
     return { modelId: model.id, runId, modelSlug: model.slug, cancelled: false };
   }
 

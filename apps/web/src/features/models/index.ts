@@ -7,3 +7,4 @@ export { isListed as isListedModel } from './api/get-models';
 export { LiveModelStatusBadge } from './components/model-status-badge';
 export { TrainDialog } from './components/train-dialog/train-dialog';
 export { UploadModelDialog } from './components/upload-model-dialog';
+export { ProjectCompareCharts } from './components/project-compare/project-compare-charts';

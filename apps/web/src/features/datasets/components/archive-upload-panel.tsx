@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Alert, Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconPlayerPlay, IconRefresh, IconUpload } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { storedUploadProgress } from '../../../lib/resumable-uploads';
 import { useServerUpload } from '../api/get-active-jobs';
 import { checkArchive, type ArchiveCheck } from '../archive-check/check-archive';
 import { useDatasetsT } from '../i18n';
-import { processAfterUpload, uploadArchiveFor, uploadProblem, type UploadProblem } from '../upload/dataset-upload';
+import { fingerprintPrefix, processAfterUpload, uploadArchiveFor, uploadProblem, type UploadProblem } from '../upload/dataset-upload';
 import { ArchiveCheckResult } from './archive-check-result';
 import { UploadProblemAlert } from './upload-problem-alert';
 
@@ -20,11 +21,15 @@ export function ArchiveUploadPanel({ dataset, uid }: { dataset: Dataset; uid: st
   const queryClient = useQueryClient();
   const interrupted = dataset.status === 'Uploading';
   const server = useServerUpload(dataset.id, interrupted);
+  // This browser knows the upload URL of its own interrupted upload: the server's offset for it is exact.
+  const stored = useQuery({ queryKey: ['datasets', dataset.id, 'stored-upload'], queryFn: () => storedUploadProgress(fingerprintPrefix(dataset.id)), enabled: interrupted, staleTime: 0 });
   const [check, setCheck] = useState<{ checking: boolean; result: ArchiveCheck | null }>({ checking: false, result: null });
   const [problem, setProblem] = useState<UploadProblem | null>(null);
   const [busy, setBusy] = useState(false);
   const arrived = !!dataset.dates.uploaded && (dataset.status === 'Uploading' || dataset.status === 'Initiating');
-  const partial = interrupted && server.data && server.data.status !== 'done' && server.data.offset < server.data.bytes ? server.data : null;
+  const fromServer = server.data && server.data.status === 'uploading' && server.data.offset < server.data.bytes ? { filename: server.data.filename, offset: server.data.offset, bytes: server.data.bytes } : null;
+  const fromBrowser = stored.data && stored.data.offset < stored.data.size ? { filename: stored.data.filename ?? fromServer?.filename ?? '', offset: stored.data.offset, bytes: stored.data.size } : null;
+  const partial = interrupted ? (fromBrowser ?? fromServer) : null;
 
   const choose = async (file: File | null) => {
     if (!file) return;

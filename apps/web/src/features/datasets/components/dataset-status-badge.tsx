@@ -4,15 +4,16 @@ import type { Dataset } from '@sightline/contracts';
 import type { ResumableUpload } from '../../../lib/resumable-uploads';
 import { useDatasetsT } from '../i18n';
 
+/** Dark shades, so the text of a light badge keeps 4.5:1 contrast on its tint. */
 const COLORS: Record<string, string> = {
-  Initiating: 'gray',
-  Uploading: 'brand',
-  Loading: 'indigo',
-  Retrying: 'orange',
-  Ready: 'green',
-  Failed: 'red',
-  'No Version': 'yellow',
-  'No Images': 'yellow',
+  Initiating: '#495057',
+  Uploading: '#0b54d9',
+  Loading: '#3b44b8',
+  Retrying: '#a34a00',
+  Ready: '#1f7a35',
+  Failed: '#c02626',
+  'No Version': '#8a5a00',
+  'No Images': '#8a5a00',
 };
 
 /** Percent of the processing job, or null while it has no total yet. */

@@ -14,36 +14,37 @@ const SPLITS: Split[] = ['train', 'val', 'test'];
 
 export function ImageTile({ image, task, classNames, showSplit, onOpen }: { image: DatasetImage; task: string; classNames: string[]; showSplit: boolean; onOpen: () => void }) {
   const { t } = useDatasetsT();
+  const [loaded, setLoaded] = useState(false);
   const ratio = image.width && image.height ? image.width / image.height : 1;
   return (
     <UnstyledButton className={classes.tile} onClick={onOpen} aria-label={t('images.open', { name: image.name })} data-testid="image-tile">
       <div className={classes.frame}>
         {image.thumbUrl ? (
           <div className={classes.fit} style={{ aspectRatio: ratio, ...(ratio >= 1 ? { width: '100%' } : { height: '100%' }) }}>
-            <img src={image.thumbUrl} alt="" loading="lazy" decoding="async" className={classes.thumb} />
-            <LabelOverlay labels={image.labels} task={task} classNames={classNames} strokeWidth={1.5} />
+            {!loaded && <Skeleton pos="absolute" inset={0} radius={0} />}
+            <img src={image.thumbUrl} alt="" loading="lazy" decoding="async" className={classes.thumb} onLoad={() => setLoaded(true)} />
+            {/* Labels only over a drawn image: boxes on an empty frame read as a broken page. */}
+            {loaded && <LabelOverlay labels={image.labels} task={task} classNames={classNames} strokeWidth={1.5} />}
           </div>
         ) : (
-            <Stack align="center" gap={4}>
-              <ThemeIcon variant="light" color="gray" size="lg">
-                <IconPhotoOff size={18} aria-hidden />
-              </ThemeIcon>
-              <Text size="xs" c="dimmed">
-                {t('images.noThumb')}
-              </Text>
-            </Stack>
-          )}
-      </div>
-      <Group gap={6} px={8} py={6} wrap="nowrap" justify="space-between">
-        <Text size="xs" truncate title={image.name}>
-          {image.name}
-        </Text>
+          <Stack align="center" gap={4}>
+            <ThemeIcon variant="light" color="gray" size="lg">
+              <IconPhotoOff size={18} aria-hidden />
+            </ThemeIcon>
+            <Text size="xs" c="dimmed">
+              {t('images.noThumb')}
+            </Text>
+          </Stack>
+        )}
         {showSplit && (
-          <Badge size="xs" variant="light" color="gray">
+          <Badge size="xs" variant="filled" color="dark" className={classes.split}>
             {t(`splits.${image.split}`, { defaultValue: image.split })}
           </Badge>
         )}
-      </Group>
+      </div>
+      <Text size="xs" px={8} py={6} truncate title={image.name}>
+        {image.name}
+      </Text>
     </UnstyledButton>
   );
 }

@@ -86,7 +86,7 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
             {shown.map((r, i) => (
               <Table.Tr key={`${r.severity}${i}${r.file}${r.line}`} data-testid="report-row" data-severity={r.severity}>
                 <Table.Td>
-                  <Badge size="sm" variant="light" color={r.severity === 'error' ? 'red' : 'orange'}>
+                  <Badge size="sm" variant="light" color={r.severity === 'error' ? '#c02626' : '#a34a00'}>
                     {t(`report.${r.severity}`)}
                   </Badge>
                 </Table.Td>

@@ -112,7 +112,7 @@ export default function DatasetContentPage() {
             leftSection={<IconAlertTriangle size={16} aria-hidden />}
             rightSection={
               report && report.errorCount + report.warningCount > 0 ? (
-                <Badge size="xs" circle={false} variant="filled" color={report.errorCount ? 'red' : 'orange'}>
+                <Badge size="xs" circle={false} variant="filled" color={report.errorCount ? '#c02626' : '#a34a00'}>
                   {report.errorCount || report.warningCount}
                 </Badge>
               ) : null

@@ -20,7 +20,8 @@ import { addDataset, datasetsList } from '../stores/datasets-list';
 const t = (key: string, options?: Record<string, unknown>) => i18n.t(`datasets:${key}`, options ?? {});
 
 /** One archive for one dataset: a reload resumes it only when the same file is chosen again. */
-export const fingerprintFor = (datasetId: string, file: File) => ['sightline-dataset', datasetId, file.name, file.size, file.lastModified].join(':');
+export const fingerprintPrefix = (datasetId: string) => `sightline-dataset:${datasetId}:`;
+export const fingerprintFor = (datasetId: string, file: File) => `${fingerprintPrefix(datasetId)}${[file.name, file.size, file.lastModified].join(':')}`;
 
 /** What went wrong before or during an upload, ready to show (storage numbers for the alert). */
 export interface UploadProblem {

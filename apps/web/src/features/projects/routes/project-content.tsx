@@ -14,7 +14,7 @@ import { formatDate } from '../../../lib/dates';
 import { errorMessage } from '../../../lib/i18n';
 import { projectKeys } from '../../../lib/query-keys';
 import { useTopic } from '../../../lib/use-topic';
-import { isListedModel, TrainDialog, UploadModelDialog } from '../../models';
+import { isListedModel, ProjectCompareCharts, TrainDialog, UploadModelDialog } from '../../models';
 import { useDeleteProject } from '../api/delete-project';
 import { useProject } from '../api/get-project';
 import { useProjectModels } from '../api/get-project-models';
@@ -156,6 +156,7 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
           </>
         )}
       </Stack>
+      {models.some((m) => m.metrics.epochs > 0) && <ProjectCompareCharts projectId={project.id} models={models} />}
 
       {abilities.canEdit && <ProjectFormDialog opened={dialog === 'edit'} onClose={() => setDialog(null)} project={project} />}
       {abilities.canShare && (
