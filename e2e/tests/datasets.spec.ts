@@ -11,7 +11,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/mod
 const SHAPES = path.join(FIXTURES, 'shapes3.zip');
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `datasets-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: path.join(SHOTS, `datasets-${name}.png`), fullPage });
 async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).exclude('[data-testid=notification]').analyze();
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -147,8 +147,18 @@ test('upload shapes3.zip through the UI: checked, progress, Ready, images with b
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('tab', { name: 'Images' }).click();
   await expect(tiles.first()).toBeVisible();
-  await shot(page, '06b-mobile');
+  await shot(page, '06b-mobile', false);
   await page.setViewportSize({ width: 1280, height: 720 });
+
+  // edit name and description; Save only once something changed
+  await page.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('menuitem', { name: 'Edit name and description' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit dataset' });
+  await expect(edit.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await edit.getByLabel('Description').fill('Three classes of coloured shapes on noise.');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByTestId('dataset-header')).toContainText('Three classes of coloured shapes on noise.');
 
   // share as unlisted, then open the page signed out in a fresh browser context
   await page.getByTestId('share-button').click();

@@ -46,65 +46,72 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
   const ctx = app.ctx;
   const directory = path.join(ctx.config.dataDir, 'uploads');
   fs.mkdirSync(directory, { recursive: true });
-  const datastore = new FileStore({ directory });
+  // Built on the first upload request: FileStore prepares its folder asynchronously when constructed.
+  let tusServer: Server | null = null;
+  const getTus = () => {
+    if (tusServer) return tusServer;
+    const datastore = new FileStore({ directory });
 
-  const tus = new Server({
-    path: TUS_PATH,
-    datastore,
-    relativeLocation: true,
-    respectForwardedHeaders: ctx.config.trustProxy,
-    onUploadCreate: async (req, upload) => {
-      const grant = verifyUploadToken(upload.metadata?.token ?? '', ctx.secret, ctx.clock.now());
-      if (!grant) throw tusError(403, 'error/invalid-upload-token', 'The upload token is invalid or expired; ask for a new one');
-      if (req.headers.get('x-sightline-uid') !== grant.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload token belongs to another account');
-      if (upload.size === undefined || upload.size !== grant.bytes) throw tusError(400, ErrorCode.Validation, `Upload-Length must be ${grant.bytes} as granted`);
-      const remaining = await opts.storageRemaining(grant.uid);
-      if (grant.bytes > remaining) throw tusError(507, ErrorCode.InsufficientStorage, `Not enough storage: ${remaining} bytes available, ${grant.bytes} required`, { available: remaining, required: grant.bytes });
-      const filename = path.posix.basename(grant.path);
-      await ctx.db.insert(uploads).values({
-        id: upload.id,
-        userId: grant.uid,
-        datasetId: /^users\/[^/]+\/datasets\/([^/]+)\//.exec(grant.path)?.[1] ?? null,
-        path: grant.path,
-        filename,
-        bytes: grant.bytes,
-        createdAt: ctx.clock.now(),
-        updatedAt: ctx.clock.now(),
-      });
-      // The token has done its job: keep only what later requests need.
-      return { metadata: { uid: grant.uid, path: grant.path, filename } };
-    },
-    onIncomingRequest: async (req, uploadId) => {
-      if (req.method === 'POST') return;
-      const upload = await datastore.getUpload(uploadId).catch(() => null);
-      if (!upload) return; // the datastore answers 404 itself
-      if (req.headers.get('x-sightline-uid') !== upload.metadata?.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload belongs to another account');
-      if (req.method === 'PATCH' && upload.size !== undefined) {
-        const remaining = await opts.storageRemaining(upload.metadata!.uid!);
-        const left = upload.size - upload.offset;
-        if (left > remaining) {
-          await ctx.db.update(uploads).set({ status: 'failed', error: ErrorCode.InsufficientStorage, updatedAt: ctx.clock.now() }).where(eq(uploads.id, uploadId));
-          throw tusError(507, ErrorCode.InsufficientStorage, `Storage ran out during the upload: ${remaining} bytes available, ${left} still to send`, { available: remaining, required: left });
+    const tus = new Server({
+      path: TUS_PATH,
+      datastore,
+      relativeLocation: true,
+      respectForwardedHeaders: ctx.config.trustProxy,
+      onUploadCreate: async (req, upload) => {
+        const grant = verifyUploadToken(upload.metadata?.token ?? '', ctx.secret, ctx.clock.now());
+        if (!grant) throw tusError(403, 'error/invalid-upload-token', 'The upload token is invalid or expired; ask for a new one');
+        if (req.headers.get('x-sightline-uid') !== grant.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload token belongs to another account');
+        if (upload.size === undefined || upload.size !== grant.bytes) throw tusError(400, ErrorCode.Validation, `Upload-Length must be ${grant.bytes} as granted`);
+        const remaining = await opts.storageRemaining(grant.uid);
+        if (grant.bytes > remaining) throw tusError(507, ErrorCode.InsufficientStorage, `Not enough storage: ${remaining} bytes available, ${grant.bytes} required`, { available: remaining, required: grant.bytes });
+        const filename = path.posix.basename(grant.path);
+        await ctx.db.insert(uploads).values({
+          id: upload.id,
+          userId: grant.uid,
+          datasetId: /^users\/[^/]+\/datasets\/([^/]+)\//.exec(grant.path)?.[1] ?? null,
+          path: grant.path,
+          filename,
+          bytes: grant.bytes,
+          createdAt: ctx.clock.now(),
+          updatedAt: ctx.clock.now(),
+        });
+        // The token has done its job: keep only what later requests need.
+        return { metadata: { uid: grant.uid, path: grant.path, filename } };
+      },
+      onIncomingRequest: async (req, uploadId) => {
+        if (req.method === 'POST') return;
+        const upload = await datastore.getUpload(uploadId).catch(() => null);
+        if (!upload) return; // the datastore answers 404 itself
+        if (req.headers.get('x-sightline-uid') !== upload.metadata?.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload belongs to another account');
+        if (req.method === 'PATCH' && upload.size !== undefined) {
+          const remaining = await opts.storageRemaining(upload.metadata!.uid!);
+          const left = upload.size - upload.offset;
+          if (left > remaining) {
+            await ctx.db.update(uploads).set({ status: 'failed', error: ErrorCode.InsufficientStorage, updatedAt: ctx.clock.now() }).where(eq(uploads.id, uploadId));
+            throw tusError(507, ErrorCode.InsufficientStorage, `Storage ran out during the upload: ${remaining} bytes available, ${left} still to send`, { available: remaining, required: left });
+          }
         }
-      }
-    },
-    onUploadFinish: async (_req, upload) => {
-      const meta = upload.metadata as { uid: string; path: string; filename: string };
-      try {
-        await opts.onFinished({ id: upload.id, uid: meta.uid, path: meta.path, filename: meta.filename, bytes: upload.size ?? upload.offset, file: path.join(directory, upload.id) });
-      } catch (err) {
-        const e = err as { statusCode?: number; code?: string; message: string; details?: unknown };
-        await ctx.db.update(uploads).set({ status: 'failed', error: e.code ?? 'error/unknown', updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id));
-        throw tusError(e.statusCode ?? 500, e.code ?? ErrorCode.Unknown, e.statusCode && e.statusCode < 500 ? e.message : 'Could not store the upload', e.details);
-      }
-      await ctx.db.update(uploads).set({ status: 'done', offset: upload.size ?? upload.offset, completedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id));
-      await datastore.remove(upload.id).catch(() => undefined);
-      return {};
-    },
-  });
-  tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
-    void ctx.db.update(uploads).set({ offset: upload.offset, updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id)).catch(() => undefined);
-  });
+      },
+      onUploadFinish: async (_req, upload) => {
+        const meta = upload.metadata as { uid: string; path: string; filename: string };
+        try {
+          await opts.onFinished({ id: upload.id, uid: meta.uid, path: meta.path, filename: meta.filename, bytes: upload.size ?? upload.offset, file: path.join(directory, upload.id) });
+        } catch (err) {
+          const e = err as { statusCode?: number; code?: string; message: string; details?: unknown };
+          await ctx.db.update(uploads).set({ status: 'failed', error: e.code ?? 'error/unknown', updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id));
+          throw tusError(e.statusCode ?? 500, e.code ?? ErrorCode.Unknown, e.statusCode && e.statusCode < 500 ? e.message : 'Could not store the upload', e.details);
+        }
+        await ctx.db.update(uploads).set({ status: 'done', offset: upload.size ?? upload.offset, completedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id));
+        await datastore.remove(upload.id).catch(() => undefined);
+        return {};
+      },
+    });
+    tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
+      void ctx.db.update(uploads).set({ offset: upload.offset, updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id)).catch(() => undefined);
+    });
+    tusServer = tus;
+    return tus;
+  };
 
   // Bodies are streams for tus: let them through untouched.
   app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
@@ -122,7 +129,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
     raw.splice(0, raw.length, ...kept);
     req.raw.headers['x-sightline-uid'] = uid;
     reply.hijack();
-    await tus.handle(req.raw, reply.raw);
+    await getTus().handle(req.raw, reply.raw);
   };
   for (const url of [TUS_PATH, `${TUS_PATH}/*`]) {
     app.route({ method: ['POST', 'PATCH', 'HEAD', 'DELETE', 'OPTIONS', 'GET'], url, schema: { hide: true }, bodyLimit: 1, handler });

@@ -3,7 +3,7 @@
  * would (names with `..`, lying sizes, overlapping entries), and real images made with sharp.
  * Only tests import this file.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import zlib from 'node:zlib';
@@ -171,7 +171,11 @@ export interface TempDir {
 }
 
 export async function tempDir(): Promise<TempDir> {
-  const path = await mkdtemp(join(tmpdir(), 'sightline-ds-'));
+  // The work folder sits in a private parent, so tests can check that nothing escaped next to it
+  // while other test files write to the shared temp folder.
+  const parent = await mkdtemp(join(tmpdir(), 'sightline-ds-'));
+  const path = join(parent, 'work');
+  await mkdir(path);
   return {
     path,
     file: (name) => join(path, name),
@@ -180,7 +184,7 @@ export async function tempDir(): Promise<TempDir> {
       await writeFile(file, data);
       return file;
     },
-    cleanup: () => rm(path, { recursive: true, force: true }),
+    cleanup: () => rm(parent, { recursive: true, force: true }),
   };
 }
 

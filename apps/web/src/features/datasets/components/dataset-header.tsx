@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Avatar, Button, Group, Menu, Paper, Progress, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Menu, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { IconDatabase, IconDots, IconDownload, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
 import { useQueryClient } from '@tanstack/react-query';
@@ -23,7 +23,7 @@ function Fact({ label, value, testId }: { label: string; value: ReactNode; testI
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text size="sm" fw={500} data-testid={testId}>
+      <Text size="sm" fw={500} data-testid={testId} truncate title={typeof value === 'string' ? value : undefined}>
         {value}
       </Text>
     </div>
@@ -135,14 +135,14 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
             )}
           </Group>
         </Group>
-        <Group gap="xl" wrap="wrap">
+        <SimpleGrid cols={{ base: 2, xs: 3, md: 6 }} spacing="md" verticalSpacing="sm">
           <Fact label={t('header.size')} value={formatBytes(dataset.storage.bytes || upload?.bytesTotal || 0)} testId="fact-size" />
           <Fact label={t('header.images')} value={(dataset.stats?.images ?? 0).toLocaleString()} testId="fact-images" />
           <Fact label={t('header.classes')} value={dataset.stats ? `${dataset.stats.classCount}` : '—'} testId="fact-classes" />
           <Fact label={t('header.owner')} value={dataset.owner.username ? `@${dataset.owner.username}` : '—'} testId="fact-owner" />
           <Fact label={t('header.updated')} value={new Date(dataset.dates.updated).toLocaleString()} />
           {dataset.storage.filename && <Fact label={t('header.archive')} value={dataset.storage.filename} />}
-        </Group>
+        </SimpleGrid>
         {uploading && <UploadProgress upload={upload} />}
         {!uploading && processing && (
           <Stack gap={4} data-testid="processing-progress">
