@@ -130,6 +130,12 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
     req.raw.headers['x-sightline-uid'] = uid;
     reply.hijack();
     await getTus().handle(req.raw, reply.raw);
+    // Keep the server-side offset current for /active-jobs (tus only emits progress on long requests).
+    const offset = Number(reply.raw.getHeader('upload-offset'));
+    const id = req.url.split('?')[0]!.split('/').pop();
+    if (req.method === 'PATCH' && reply.raw.statusCode === 204 && Number.isFinite(offset) && id) {
+      await ctx.db.update(uploads).set({ offset, updatedAt: ctx.clock.now() }).where(eq(uploads.id, id)).catch(() => undefined);
+    }
   };
   for (const url of [TUS_PATH, `${TUS_PATH}/*`]) {
     app.route({ method: ['POST', 'PATCH', 'HEAD', 'DELETE', 'OPTIONS', 'GET'], url, schema: { hide: true }, bodyLimit: 1, handler });

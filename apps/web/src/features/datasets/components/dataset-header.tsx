@@ -140,7 +140,7 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
           <Fact label={t('header.images')} value={(dataset.stats?.images ?? 0).toLocaleString()} testId="fact-images" />
           <Fact label={t('header.classes')} value={dataset.stats ? `${dataset.stats.classCount}` : '—'} testId="fact-classes" />
           <Fact label={t('header.owner')} value={dataset.owner.username ? `@${dataset.owner.username}` : '—'} testId="fact-owner" />
-          <Fact label={t('header.updated')} value={new Date(dataset.dates.updated).toLocaleString()} />
+          <Fact label={t('header.updated')} value={new Date(dataset.dates.updated).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} />
           {dataset.storage.filename && <Fact label={t('header.archive')} value={dataset.storage.filename} />}
         </SimpleGrid>
         {uploading && <UploadProgress upload={upload} />}

@@ -14,7 +14,7 @@ interface QuickAction {
   key: 'dataset' | 'project' | 'model' | 'apiKey';
 }
 const ACTIONS: QuickAction[] = [
-  { to: '/datasets', icon: IconDatabasePlus, color: 'teal', key: 'dataset' },
+  { to: '/datasets?create=1', icon: IconDatabasePlus, color: 'teal', key: 'dataset' },
   { to: '/projects', icon: IconFolderPlus, color: 'brand', key: 'project' },
   { to: '/models', icon: IconCube, color: 'violet', key: 'model' },
   { to: '/settings?tab=api-keys', icon: IconKey, color: 'orange', key: 'apiKey' },
