@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseQuery } from 'node:querystring';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -186,11 +186,13 @@ function registerWebApp(app: FastifyInstance, webDist: string) {
     // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.
     void app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, maxAge: '1h', immutable: false });
   }
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(index));
+  if (hasWeb) app.get('/', { schema: { hide: true } }, (_req, reply) => sendIndex(reply));
   app.setNotFoundHandler((req, reply) => {
     const isApi = /^\/(v1|api|api_v1)(\/|$)/.test(req.url) || req.url === '/alive';
     if (req.method === 'GET' && !isApi && hasWeb) {
       if (req.url.startsWith('/assets/')) return reply.status(404).send(errorBody('error/not-found', 'Not found', req.id));
-      return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(index));
+      return sendIndex(reply);
     }
     return reply.status(404).send(errorBody('error/not-found', `Route ${req.method} ${req.url.split('?')[0]} not found`, req.id));
   });
