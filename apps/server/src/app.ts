@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -138,6 +139,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
     hsts: config.publicUrl?.startsWith('https://') ? undefined : false,
   });
+  // gzip/brotli for the web app's assets and JSON; binary blobs (zip, weights, images) are not compressible types.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], customTypes: /^(text\/(html|css|plain)|application\/(json|javascript)|image\/svg\+xml)(;|$)/ });
   await app.register(cookie, { secret });
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 * 1024, files: 1, fields: 20 } });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -72,7 +73,10 @@ export function send(url: string, opts: { method?: string; headers?: Array<[stri
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const buf = Buffer.concat(chunks);
+        // Decoded as python-requests does: the client sends Accept-Encoding: gzip, deflate, br.
+        const raw = Buffer.concat(chunks);
+        const encoding = String(res.headers['content-encoding'] ?? '');
+        const buf = encoding === 'gzip' ? zlib.gunzipSync(raw) : encoding === 'br' ? zlib.brotliDecompressSync(raw) : encoding === 'deflate' ? zlib.inflateSync(raw) : raw;
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,

@@ -58,12 +58,15 @@ export class LocalBlobStore implements BlobStore {
   async put(key: string, body: Buffer | Readable, opts: BlobPutOptions = {}): Promise<{ bytes: number }> {
     const target = this.pathOf(key);
     const tmp = await this.tempFile();
+    const out = createWriteStream(tmp);
     try {
       const counter = byteCounter(opts.contentLength);
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, counter, createWriteStream(tmp));
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, counter, out);
       await this.moveIntoPlace(tmp, target);
       return { bytes: counter.bytes };
     } catch (err) {
+      // A stream destroyed while still opening creates its file afterwards: wait for it to close first.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(tmp, { force: true });
       throw err;
     }
