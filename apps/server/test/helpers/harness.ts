@@ -72,18 +72,20 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const clock = new TestClock();
   const app = await buildApp({ config, database, clock });
   await app.ready();
-  return {
+  const testApp: TestApp = {
     app,
     clock,
     config,
     dataDir,
     database,
     async close() {
-      await app.close();
+      // Tests may swap in a restarted app (same database and data folder): close whichever is current.
+      await testApp.app.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return testApp;
 }
 
 let seq = 0;
