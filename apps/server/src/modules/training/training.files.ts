@@ -1,3 +1,4 @@
+import { parseRange } from '../../platform/storage/blob-download.routes.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -55,23 +56,6 @@ export function requestOrigin(request: FastifyRequest): string {
 
 export function baseUrlFor(ctx: AppContext, request: FastifyRequest): string {
   return ctx.baseUrl(requestOrigin(request));
-}
-
-type ByteRange = { start: number; end: number };
-
-/** One `bytes=` range (what curl -C and urllib send); anything fancier gets the whole body, as RFC 9110 allows. */
-export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!m || (m[1] === '' && m[2] === '')) return undefined;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    return suffix === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(m[1]);
-  const last = m[2] === '' ? Infinity : Number(m[2]);
-  if (last < start) return undefined;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: Math.min(last, size - 1) };
 }
 
 /** Sends an in-memory body with HEAD, Range and Content-Length handled. */

@@ -26,8 +26,8 @@ function keyFromUrl(url: string): string | null {
   }
 }
 
-/** Only a single `bytes=` range is honoured; anything else is served whole, which RFC 9110 allows. */
-function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+/** Only a single `bytes=` range is honoured (what curl -C and urllib send); anything else is served whole, which RFC 9110 allows. */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
   const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
   if (!m || (m[1] === '' && m[2] === '')) return undefined;
   if (m[1] === '') {
