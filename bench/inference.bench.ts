@@ -121,7 +121,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
-        benchmark: 'inference-engine',
+        bench: 'inference-engine',
         note:
           'Fixture models have fixed input shapes: imgsz-640 letterboxes a 640x480 JPEG down to the model input, so it measures decode + resize of a larger image, not inference at 640.',
         node: process.version,
@@ -134,8 +134,6 @@ async function main() {
         cache: { hits: stats.hits, misses: stats.misses, evictions: stats.evictions },
         totalSeconds: Math.round((performance.now() - started) / 100) / 10,
       },
-      null,
-      2,
     ),
   );
 }
