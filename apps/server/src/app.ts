@@ -61,7 +61,7 @@ export interface BuildOptions {
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'] },
+    logger: opts.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     genReqId: (req) => {
@@ -199,6 +199,29 @@ function registerWebApp(app: FastifyInstance, webDist: string) {
     }
     return reply.status(404).send(errorBody('error/not-found', `Route ${req.method} ${req.url.split('?')[0]} not found`, req.id));
   });
+}
+
+/** pino options: credentials in headers and query strings never reach the log. */
+export function loggerOptions(config: Config) {
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+    serializers: {
+      // Mail links and signed URLs carry secrets in the query string: log the path, not them.
+      req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+  };
+}
+
+const SECRET_PARAMS = /([?&](?:token|sig|api_key|key|exp)=)[^&]*/gi;
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
 }
 
 /** Without SESSION_SECRET a random one is kept in the data folder so sessions survive restarts. */

@@ -1,0 +1,42 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, loggerOptions } from '../src/app.js';
+import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+
+let t: TestApp;
+let app: FastifyInstance;
+const lines: string[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  // A second app on the same database, logging at info level into memory.
+  app = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: { ...loggerOptions({ ...t.config, logLevel: 'info' }), stream: sink } });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  await t.close();
+});
+
+describe('logs keep secrets out', () => {
+  it('redacts tokens and signatures in URLs, and API keys and cookies in headers', async () => {
+    const u = await signUpUser(app);
+    const key = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: u.cookie }, payload: { name: 'k' } })).json().data.key as string;
+    await app.inject({ method: 'GET', url: '/v1/auth/verify?token=verify-secret-123456' });
+    await app.inject({ method: 'GET', url: '/reset-password?token=reset-secret-654321' });
+    await app.inject({ method: 'GET', url: '/v1/blobs/users/x/y.bin?exp=1&sig=signature-secret' });
+    await app.inject({ method: 'GET', url: '/v1/users/me', headers: { 'x-api-key': key } });
+    const log = lines.join('');
+    expect(log).toContain('/v1/auth/verify?token=[redacted]');
+    expect(log).toContain('incoming request');
+    for (const secret of ['verify-secret-123456', 'reset-secret-654321', 'signature-secret', key.slice(3), u.cookie.split('=')[1]!]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});
