@@ -55,19 +55,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-test-'));
-  const config = loadConfig({
+/**
+ * Config of a test server: quiet logs, its own data folder, no web build, one fixed session secret.
+ * (createTestApp also turns jobs off: tests run them with ctx.jobs.drain() so outcomes are deterministic.)
+ */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://localhost:3000',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     WEB_DIST: path.join(dataDir, 'no-web'),
-    // Tests run jobs explicitly with ctx.jobs.drain() so outcomes are deterministic.
-    JOBS_ENABLED: 'false',
     ...env,
   });
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-test-'));
+  const config = testConfig(dataDir, { JOBS_ENABLED: 'false', ...env });
   const { database, drop } = await openTestDatabase();
   const clock = new TestClock();
   const app = await buildApp({ config, database, clock });
@@ -153,16 +159,8 @@ export async function createTestCluster(count = 2, env: Record<string, string> =
     for (let i = 0; i < count; i++) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sightline-node${i}-`));
       dataDirs.push(dataDir);
-      const config = loadConfig({
-        NODE_ENV: 'test',
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-        DATA_DIR: dataDir,
-        PUBLIC_URL: 'http://localhost:3000',
-        // Same secret everywhere: a cookie signed by one instance must verify on the others.
-        SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
-        WEB_DIST: path.join(dataDir, 'no-web'),
-        ...env,
-      });
+      // testConfig's fixed secret is the same on every node: a cookie signed by one verifies on the others.
+      const config = testConfig(dataDir, env);
       let handle = database;
       if (i > 0 && TEST_DB === 'postgres') {
         handle = await openDatabase({ url: TEST_PG_URL, pgliteDir: null, schema, poolSize: 5 });

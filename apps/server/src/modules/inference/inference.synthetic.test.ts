@@ -6,21 +6,12 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InferenceEngine } from './inference.engine.js';
+import { lenField, varintField } from './test-fixtures.js';
 
-// --- a minimal protobuf / ONNX writer -----------------------------------------------------------------------------
-function varint(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return out;
-}
+// --- a minimal ONNX writer on the shared protobuf helpers ----------------------------------------------------------
 const utf8 = (s: string) => [...new TextEncoder().encode(s)];
-const len = (field: number, bytes: number[]) => [...varint(field * 8 + 2), ...varint(bytes.length), ...bytes];
-const num = (field: number, v: number) => [...varint(field * 8), ...varint(v)];
+const len = lenField;
+const num = varintField;
 const str = (field: number, s: string) => len(field, utf8(s));
 
 function valueInfo(name: string, dims: Array<number | string>): number[] {

@@ -4,26 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InferenceError } from './errors.js';
 import { parseUltralyticsMetadata, readOnnxMetadata, readVarint } from './onnx-metadata.js';
-import { fixture, readGolden, type GoldenBoxes } from './test-fixtures.js';
+import { fixture, lenField, readGolden, varint, varintField, type GoldenBoxes } from './test-fixtures.js';
 
-// A minimal protobuf writer, to build ModelProtos the reader has never seen.
-function varint(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return out;
-}
 const enc = new TextEncoder();
-function lenField(field: number, bytes: Uint8Array | number[]): number[] {
-  return [...varint(field * 8 + 2), ...varint(bytes.length), ...bytes];
-}
-function varintField(field: number, v: number): number[] {
-  return [...varint(field * 8), ...varint(v)];
-}
 function entry(key: string, value: string): number[] {
   return lenField(14, [...lenField(1, enc.encode(key)), ...lenField(2, enc.encode(value))]);
 }

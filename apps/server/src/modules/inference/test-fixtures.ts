@@ -58,3 +58,19 @@ export interface GoldenClassify {
     top5: Array<{ class_id: number; name: string; prob: number }>;
   }>;
 }
+
+// --- a minimal protobuf writer, to build ONNX ModelProtos in tests ---------------------------------------------------
+export function varint(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) b |= 0x80;
+    out.push(b);
+  } while (n > 0);
+  return out;
+}
+/** Length-delimited field (wire type 2). */
+export const lenField = (field: number, bytes: Uint8Array | number[]): number[] => [...varint(field * 8 + 2), ...varint(bytes.length), ...bytes];
+/** Varint field (wire type 0). */
+export const varintField = (field: number, v: number): number[] => [...varint(field * 8), ...varint(v)];
