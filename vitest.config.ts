@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contracts', root: 'packages/contracts', include: ['src/**/*.test.ts'], environment: 'node' } },
+      // Architecture guards: the lint rules fail on planted violations; arch:check counts them.
+      { test: { name: 'arch', root: 'scripts/arch', include: ['*.test.ts'], environment: 'node', testTimeout: 60_000 } },
       {
         test: {
           name: 'server',
@@ -20,6 +22,8 @@ export default defineConfig({
         },
       },
       './apps/web/vitest.config.ts',
+      // The agent's own tests (parsers); its runs against a real server are in the server suite.
+      { test: { name: 'agent', root: 'apps/agent', include: ['src/**/*.test.ts'], environment: 'node' } },
     ],
   },
 });

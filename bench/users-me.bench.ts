@@ -1,12 +1,12 @@
 /**
  * Throughput of an authenticated read: GET /v1/users/me with a session cookie. Every request
  * resolves the session and loads the user, so this measures the per-request auth + database path
- * of the real server (built by buildApp exactly as main.ts does), once on embedded PGlite and once
- * on PostgreSQL.
+ * of the real server (built by buildApp exactly as main.ts does), on the embedded default (and PGlite
+ * when asked) and on PostgreSQL, next to a bare Fastify route measured in the same run.
  *
  * Prints ONE JSON line on stdout (run-all.ts collects it); progress and server warnings go to stderr.
  * Env: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_DURATION_S (10),
- * BENCH_WARMUP_S (2), BENCH_DBS (pglite,postgres), BENCH_LOG_LEVEL (warn).
+ * BENCH_WARMUP_S (2), BENCH_DBS (embedded,postgres; pglite too), BENCH_LOG_LEVEL (warn).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -14,11 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
+import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/platform/db/client.js';
 
-type DbKind = 'pglite' | 'postgres';
+/** `embedded`: the default engine without DATABASE_URL (PostgreSQL binaries, ADR 0010); `pglite`: EMBEDDED_DB=pglite. */
+type DbKind = 'embedded' | 'pglite' | 'postgres';
 
 interface Measured {
   db: DbKind;
@@ -39,10 +41,10 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const DURATION_S = positive(process.env.BENCH_DURATION_S, 10);
 const WARMUP_S = positive(process.env.BENCH_WARMUP_S, 2);
 const CONNECTIONS = 10;
-const DBS = (process.env.BENCH_DBS ?? 'pglite,postgres')
+const DBS = (process.env.BENCH_DBS ?? 'embedded,postgres')
   .split(',')
   .map((s) => s.trim())
-  .filter((s): s is DbKind => s === 'pglite' || s === 'postgres');
+  .filter((s): s is DbKind => s === 'embedded' || s === 'pglite' || s === 'postgres');
 
 function positive(raw: string | undefined, fallback: number) {
   const n = Number(raw);
@@ -95,6 +97,7 @@ async function startServer(db: DbKind) {
     DATA_DIR: dataDir,
     DATABASE_URL: db === 'postgres' ? PG_URL : undefined,
     DATABASE_SCHEMA: schema,
+    EMBEDDED_DB: db === 'pglite' ? 'pglite' : 'postgres',
     WEB_DIST: path.join(dataDir, 'no-web'),
     // Background jobs would compete for the same database and blur what is measured.
     JOBS_ENABLED: 'false',
@@ -145,7 +148,22 @@ async function measure(db: DbKind): Promise<Measured> {
   };
 }
 
+/** The same load on a bare Fastify route (no auth, no database, no logging), measured in this run: the ceiling. */
+async function measureBare(): Promise<number> {
+  const bare = Fastify({ logger: false });
+  bare.get('/v1/users/me', async () => ({ data: { id: 'u1', username: 'bench_user' } }));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = bare.server.address() as AddressInfo;
+  const opts = { url: `http://127.0.0.1:${port}/v1/users/me`, connections: CONNECTIONS };
+  await autocannon({ ...opts, duration: WARMUP_S });
+  const r = await autocannon({ ...opts, duration: DURATION_S });
+  await bare.close();
+  return Math.round(r.requests.average);
+}
+
 const results: Array<Measured | Failed> = [];
+log(`bare Fastify route: measuring ${DURATION_S}s with ${CONNECTIONS} connections`);
+const bareRps = await measureBare();
 for (const db of DBS) {
   try {
     results.push(await measure(db));
@@ -155,7 +173,16 @@ for (const db of DBS) {
     await runCleanups();
   }
 }
-process.stdout.write(`${JSON.stringify({ bench: 'users-me', results })}\n`);
+// Issue 18: ≥ 10,000 req/s on PostgreSQL, and ≥ 0.2× the bare route of the same run.
+const pgRun = results.find((r): r is Measured => r.db === 'postgres' && !('error' in r));
+const targets = pgRun
+  ? {
+      postgresRps: { value: pgRun.requestsPerSec, limit: 10_000, ok: pgRun.requestsPerSec >= 10_000 },
+      postgresVsBare: { ratio: Math.round((pgRun.requestsPerSec / bareRps) * 1000) / 1000, limit: 0.2, ok: pgRun.requestsPerSec / bareRps >= 0.2 },
+    }
+  : null;
+for (const [name, v] of Object.entries(targets ?? {})) log(`${v.ok ? 'PASS' : 'FAIL'} ${name}: ${'ratio' in v ? `${v.ratio}× (≥ ${v.limit}×)` : `${v.value} req/s (≥ ${v.limit})`}`);
+process.stdout.write(`${JSON.stringify({ bench: 'users-me', load: os.loadavg().map((x) => Math.round(x * 100) / 100), bareFastifyRps: bareRps, results, targets })}\n`);
 // Any failed database, error or non-2xx makes the run fail, so run-all reports it as such.
 const bad = results.some((r) => 'error' in r || r.errors > 0 || r.non2xx > 0);
 process.exitCode = bad ? 1 : 0;

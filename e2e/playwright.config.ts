@@ -9,6 +9,7 @@ export const BASE_URL = `http://localhost:${PORT}`;
 export const SINK_SMTP_PORT = PORT + 1000;
 export const SINK_HTTP_PORT = PORT + 1001;
 export const SINK_HTTP = `http://127.0.0.1:${SINK_HTTP_PORT}`;
+export const FAKE_ROBOFLOW_PORT = PORT + 1002;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-e2e-'));
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -50,6 +51,14 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: 'npx tsx e2e/support/fake-roboflow.ts',
+      cwd: root,
+      env: { FAKE_ROBOFLOW_PORT: String(FAKE_ROBOFLOW_PORT) },
+      url: `http://127.0.0.1:${FAKE_ROBOFLOW_PORT}/__img/icons/x/thumb.jpg`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: 'npx tsx apps/server/src/main.ts',
       cwd: root,
       url: `${BASE_URL}/alive`,
@@ -63,6 +72,8 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SINK_SMTP_PORT}`,
         LOG_LEVEL: 'warn',
         NODE_ENV: 'test',
+        ROBOFLOW_API_URL: `http://127.0.0.1:${FAKE_ROBOFLOW_PORT}`,
+        ROBOFLOW_POLL_MS: '300',
       },
     },
   ],

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { ErrorCode } from '@sightline/contracts';
 import path from 'node:path';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -29,6 +30,10 @@ import { adminRoutes } from './modules/admin/admin.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { oauthRoutes } from './modules/auth/oauth.routes.js';
+import { accountRoutes } from './modules/auth/account.routes.js';
+import { resolveApiKey, resolveSession } from './modules/auth/auth.service.js';
+import { presenceRoutes } from './modules/presence/presence.routes.js';
+import * as presence from './modules/presence/presence.service.js';
 import { flagsRoutes } from './modules/flags/flags.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -40,6 +45,11 @@ import { trainingRoutes } from './modules/training/training.routes.js';
 import { platformCompatRoutes } from './compat/platform/platform.routes.js';
 import { datasetsRoutes } from './modules/datasets/datasets.routes.js';
 import { inferenceRoutes } from './modules/inference/inference.routes.js';
+import { agentsRoutes } from './modules/agents/agents.routes.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
+import { billingRoutes } from './modules/billing/billing.routes.js';
+import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
+import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -81,6 +91,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     (await openDatabase({
       url: config.databaseUrl,
       pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'db'),
+      embedded: config.embeddedDb,
       schema: config.databaseSchema,
     }));
   if (ownsDatabase) await migrate(database);
@@ -158,11 +169,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
 
-  await app.register(authContext);
+  await app.register(authContext, { resolveApiKey: (key) => resolveApiKey(ctx, key), resolveSession: (token) => resolveSession(ctx, token) });
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(oauthRoutes);
   await app.register(usersRoutes);
+  await app.register(accountRoutes);
   await app.register(apiKeysRoutes);
   await app.register(flagsRoutes);
   await app.register(adminRoutes);
@@ -174,7 +186,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(platformCompatRoutes);
   await app.register(datasetsRoutes);
   await app.register(inferenceRoutes);
-  await app.register(realtimeRoutes);
+  await app.register(agentsRoutes);
+  await app.register(exportsRoutes);
+  await app.register(billingRoutes);
+  await app.register(integrationsRoutes);
+  await app.register(teamsRoutes);
+  await app.register(realtimeRoutes, { onConnect: (uid) => presence.connected(ctx, uid), onDisconnect: (uid) => presence.disconnected(ctx, uid) });
+  await app.register(presenceRoutes);
   await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
 
   registerWebApp(app, config.webDist);
@@ -194,10 +212,10 @@ function registerWebApp(app: FastifyInstance, webDist: string) {
   app.setNotFoundHandler((req, reply) => {
     const isApi = /^\/(v1|api|api_v1)(\/|$)/.test(req.url) || req.url === '/alive';
     if (req.method === 'GET' && !isApi && hasWeb) {
-      if (req.url.startsWith('/assets/')) return reply.status(404).send(errorBody('error/not-found', 'Not found', req.id));
+      if (req.url.startsWith('/assets/')) return reply.status(404).send(errorBody(ErrorCode.NotFound, 'Not found', req.id));
       return sendIndex(reply);
     }
-    return reply.status(404).send(errorBody('error/not-found', `Route ${req.method} ${req.url.split('?')[0]} not found`, req.id));
+    return reply.status(404).send(errorBody(ErrorCode.NotFound, `Route ${req.method} ${req.url.split('?')[0]} not found`, req.id));
   });
 }
 

@@ -15,6 +15,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  /** Embedded engine when DATABASE_URL is unset: PostgreSQL binaries from npm (default) or PGlite (ADR 0010). */
+  EMBEDDED_DB: z.enum(['postgres', 'pglite']).default('postgres'),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   TRUST_PROXY: bool.default(false),
@@ -23,6 +25,12 @@ const envSchema = z.object({
   // mail
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().default('Sightline <no-reply@sightline.local>'),
+  // billing: Stripe is on when STRIPE_SECRET_KEY is set (then the webhook secret and price ids too)
+  STRIPE_SECRET_KEY: z.string().min(8).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
+  STRIPE_API_BASE: z.url().optional(),
+  STRIPE_PRICE_PRO_MONTHLY: z.string().optional(),
+  STRIPE_PRICE_PRO_YEARLY: z.string().optional(),
   // blobs
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z.string().optional(),
@@ -45,6 +53,12 @@ const envSchema = z.object({
   APP_VERSION: z.string().default('v0.1.85-rc.1'),
   APP_ENVIRONMENT: z.string().default('staging'),
   JOBS_ENABLED: bool.default(true),
+  // GPU agents: a job whose agent misses heartbeats this long is requeued or failed
+  AGENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  // Roboflow import (tests and air-gapped installs point it at another host)
+  ROBOFLOW_API_URL: z.url().default('https://api.roboflow.com'),
+  ROBOFLOW_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(10).default(15 * 60_000),
+  ROBOFLOW_POLL_MS: z.coerce.number().int().min(1).default(2000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -58,6 +72,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   databaseSchema: string | null;
+  embeddedDb: 'postgres' | 'pglite';
   sessionSecret: string | null;
   sessionTtlMs: number;
   trustProxy: boolean;
@@ -65,6 +80,8 @@ export interface Config {
   webDist: string;
   smtpUrl: string | null;
   mailFrom: string;
+  /** null: billing off (admins set plans and credit wallets by hand). */
+  stripe: { secretKey: string; webhookSecret: string; apiBase: string | null; prices: { proMonthly: string; proYearly: string } } | null;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean } | null;
   oauth: {
     google: { clientId: string; clientSecret: string } | null;
@@ -75,6 +92,8 @@ export interface Config {
   appVersion: string;
   appEnvironment: string;
   jobsEnabled: boolean;
+  agentLeaseMs: number;
+  roboflow: { apiUrl: string; exportTimeoutMs: number; pollMs: number };
 }
 
 export class ConfigError extends Error {
@@ -102,6 +121,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if ((e.OIDC_ISSUER || e.OIDC_CLIENT_ID) && !(e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET)) {
     problems.push('OIDC_*: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together');
   }
+  if (e.STRIPE_SECRET_KEY && !(e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PRICE_PRO_MONTHLY && e.STRIPE_PRICE_PRO_YEARLY)) {
+    problems.push('STRIPE_*: with STRIPE_SECRET_KEY set STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_PRO_MONTHLY and STRIPE_PRICE_PRO_YEARLY too');
+  }
   if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) problems.push('SESSION_SECRET: required in production (32+ chars)');
   if (problems.length) throw new ConfigError(problems);
 
@@ -115,6 +137,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,
     databaseSchema: e.DATABASE_SCHEMA ?? null,
+    embeddedDb: e.EMBEDDED_DB,
     sessionSecret: e.SESSION_SECRET ?? null,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
     trustProxy: e.TRUST_PROXY,
@@ -122,6 +145,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PRICE_PRO_MONTHLY && e.STRIPE_PRICE_PRO_YEARLY
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+            apiBase: e.STRIPE_API_BASE ?? null,
+            prices: { proMonthly: e.STRIPE_PRICE_PRO_MONTHLY, proYearly: e.STRIPE_PRICE_PRO_YEARLY },
+          }
+        : null,
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {
@@ -145,5 +177,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appVersion: e.APP_VERSION,
     appEnvironment: e.APP_ENVIRONMENT,
     jobsEnabled: e.JOBS_ENABLED,
+    agentLeaseMs: e.AGENT_LEASE_SECONDS * 1000,
+    roboflow: { apiUrl: e.ROBOFLOW_API_URL.replace(/\/$/, ''), exportTimeoutMs: e.ROBOFLOW_EXPORT_TIMEOUT_MS, pollMs: e.ROBOFLOW_POLL_MS },
   };
 }

@@ -32,3 +32,13 @@ export const listQuerySchema = z.object({
   includeDeleted: z.enum(['true', 'false']).optional(),
   includeArchived: z.enum(['true', 'false']).optional(),
 });
+
+/** A list page in hub-sdk shape, as a type: `Page<Dataset>`. */
+export type Page<T> = { results: T[]; total: number; lastRecordId: string | null };
+
+/** `{ data: { ok: true } }`: the answer of actions that return nothing else. */
+export const okBodySchema = z.object({ ok: z.literal(true) });
+export type Ok = z.infer<typeof okBodySchema>;
+/** A short-lived signed link (downloads, archives). */
+export const signedUrlSchema = z.object({ url: z.string() });
+export type SignedUrl = z.infer<typeof signedUrlSchema>;

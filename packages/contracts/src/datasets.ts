@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { abilitiesSchema, ownerSchema, privacySchema } from './common.js';
+import type { ReportEntry } from './dataset-layout/types.js';
 
 export const DATASET_STATUSES = ['Initiating', 'Uploading', 'Loading', 'Ready', 'Retrying', 'Failed', 'No Version', 'No Images'] as const;
 export const DATASET_TASKS_UI = ['detect', 'classify', 'segment', 'semantic-segment', 'pose'] as const;
@@ -13,7 +14,34 @@ export const datasetStatsSchema = z.object({
   test: z.number(),
 });
 
-export const reportEntrySchema = z.object({ file: z.string().optional(), line: z.number().optional(), code: z.string(), message: z.string() });
+export type DatasetSummary = z.infer<typeof datasetStatsSchema>;
+
+/**
+ * Per split stats in the JSON shape of ultralytics' `HUBDatasetStats.get_json()` (snake_case as
+ * there, minus the per-image labels): objects per class and images per class.
+ */
+export const splitStatsSchema = z.object({
+  /** Objects (for classify: images) in total and per class id. */
+  instance_stats: z.object({ total: z.number(), per_class: z.array(z.number()) }),
+  /** Images in total, images with no objects, and per class id the images holding at least one. */
+  image_stats: z.object({ total: z.number(), unlabelled: z.number(), per_class: z.array(z.number()) }),
+});
+export type SplitStats = z.infer<typeof splitStatsSchema>;
+/** `HUBDatasetStats` JSON: a split with no images is null, as there. */
+export const hubDatasetStatsSchema = z.object({
+  nc: z.number(),
+  names: z.array(z.string()),
+  train: splitStatsSchema.nullable(),
+  val: splitStatsSchema.nullable(),
+  test: splitStatsSchema.nullable(),
+});
+export type HubDatasetStats = z.infer<typeof hubDatasetStatsSchema>;
+/** What processing stores for a dataset: the spec's summary (`dataset.stats`) and the per split stats (`dataset.splitStats`). */
+export const storedDatasetStatsSchema = z.object({ summary: datasetStatsSchema, hub: hubDatasetStatsSchema });
+export type StoredDatasetStats = z.infer<typeof storedDatasetStatsSchema>;
+
+/** One finding of the processing report (the same shape as `ReportEntry` of dataset-layout, which stays zod-free). */
+export const reportEntrySchema: z.ZodType<ReportEntry> = z.object({ file: z.string().optional(), line: z.number().optional(), code: z.string(), message: z.string() });
 export const datasetReportSchema = z.object({
   errors: z.array(reportEntrySchema),
   warnings: z.array(reportEntrySchema),
@@ -23,6 +51,7 @@ export const datasetReportSchema = z.object({
   omittedWarnings: z.number(),
   countsByCode: z.record(z.string(), z.number()),
 });
+/** The processing report: listed findings (capped), totals, and counts per code over everything found. */
 export type DatasetReport = z.infer<typeof datasetReportSchema>;
 
 export const datasetSchema = z.object({
@@ -46,8 +75,7 @@ export const datasetSchema = z.object({
   storage: z.object({ path: z.string().nullable(), filename: z.string().nullable(), bytes: z.number() }),
   image: z.string().nullable(),
   stats: datasetStatsSchema.nullable(),
-  /** HUBDatasetStats-like per split stats: {train:{images:{total,unlabelled,perClass}, instances:{total,perClass}}, ...}. */
-  splitStats: z.record(z.string(), z.unknown()).nullable(),
+  splitStats: hubDatasetStatsSchema.nullable(),
   uploadJob: z.string().nullable(),
   error: z.string().nullable(),
   report: z.object({ errorCount: z.number(), warningCount: z.number() }).nullable(),
@@ -85,3 +113,35 @@ export const datasetImageSchema = z.object({
   url: z.string(),
 });
 export type DatasetImage = z.infer<typeof datasetImageSchema>;
+export const datasetImagesPageSchema = z.object({ results: z.array(datasetImageSchema), total: z.number() });
+export type DatasetImagesPage = z.infer<typeof datasetImagesPageSchema>;
+
+/** `GET /v1/users/me/storage`: bytes of the plan, used and left. */
+export const storageUsageSchema = z.object({ limit: z.number(), used: z.number(), remaining: z.number() });
+export type StorageUsage = z.infer<typeof storageUsageSchema>;
+
+/** An upload as the server knows it: its offset grows as chunks arrive, also from other tabs or before a reload. */
+export const serverUploadSchema = z.object({
+  id: z.string(),
+  datasetId: z.string().nullable(),
+  filename: z.string(),
+  bytes: z.number(),
+  offset: z.number(),
+  status: z.string(),
+  error: z.string().nullable(),
+  created: z.string(),
+});
+export type ServerUpload = z.infer<typeof serverUploadSchema>;
+export const processingJobSchema = z.object({
+  datasetId: z.string(),
+  name: z.string(),
+  status: z.string(),
+  /** What the processing job last reported; other keys a job may add pass through. */
+  progress: z.object({ phase: z.string().optional(), done: z.number().optional(), total: z.number().optional() }).catchall(z.unknown()).nullable(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+});
+export type ProcessingJob = z.infer<typeof processingJobSchema>;
+/** `GET /v1/active-jobs`: the caller's uploads in flight and dataset processing. */
+export const activeJobsSchema = z.object({ uploads: z.array(serverUploadSchema), processing: z.array(processingJobSchema) });
+export type ActiveJobs = z.infer<typeof activeJobsSchema>;

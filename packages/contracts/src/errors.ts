@@ -27,9 +27,74 @@ export const ErrorCode = {
   ProviderDisabled: 'auth/operation-not-allowed',
   SameEmail: 'error/same-email',
   InvalidApiKey: 'auth/invalid-api-key',
+  GracePeriodOver: 'error/grace-period-over',
+  // social sign-in (sent back to the sign-in page as ?error=<code>)
+  OAuthInvalidState: 'auth/invalid-state',
+  OAuthFailed: 'auth/oauth-failed',
+  UnverifiedProviderEmail: 'auth/unverified-provider-email',
+  // lifecycle of datasets, models, trash
+  ParentDeleted: 'error/parent-deleted',
+  NotInTrash: 'error/not-in-trash',
+  MissingRequiredProperties: 'error/missing-required-properties',
+  FeatureDisabled: 'error/feature-disabled',
+  DatasetNotReady: 'error/dataset-not-ready',
+  DatasetProcessed: 'error/dataset-processed',
+  ModelNotReady: 'error/model-not-ready',
+  InvalidImage: 'error/invalid-image',
+  InvalidModelFile: 'error/invalid-model-file',
+  // training (client protocols and cloud runs)
+  TrainingStarted: 'error/training-started',
+  TrainingFinished: 'error/training-finished',
+  TrainingQueued: 'error/training-queued',
+  NotTraining: 'error/not-training',
+  CloudTrainingRefused: 'error/cloud-training-refused',
+  NoAgent: 'error/no-agent',
+  JobFinished: 'error/job-finished',
+  JobLost: 'error/job-lost',
+  ExportNotFailed: 'error/export-not-failed',
+  // inference
+  NoWeights: 'error/no-weights',
+  NoOnnx: 'error/no-onnx',
+  UnsupportedModel: 'error/unsupported-model',
+  InferenceFailed: 'error/inference-failed',
+  // imports
+  NotFailed: 'error/not-failed',
+  AlreadyImported: 'error/already-imported',
+  // teams (issue 11)
+  TeamPlanRequired: 'team/plan-required',
+  TeamsDisabled: 'team/disabled',
+  InviteExpired: 'team/invite-expired',
+  InviteUsed: 'team/invite-used',
+  AlreadyMember: 'team/already-member',
+  LastAdmin: 'team/last-admin',
   // storage and uploads
   InsufficientStorage: 'InsufficientStorageError',
   NoArchiveProvided: 'NoArchiveProvided',
+  UploadInterrupted: 'error/upload-interrupted',
+  InvalidUploadToken: 'error/invalid-upload-token',
+  /** A signed download link past its expiry. */
+  Expired: 'error/expired',
+  // Roboflow integration (messages are shown as they come; the API key never appears in them)
+  RoboflowInvalidKey: 'roboflow/invalid-key',
+  RoboflowPublishableKey: 'roboflow/publishable-key',
+  RoboflowNotFound: 'roboflow/not-found',
+  RoboflowRateLimited: 'roboflow/rate-limited',
+  RoboflowUnavailable: 'roboflow/unavailable',
+  RoboflowUnsupportedType: 'roboflow/unsupported-type',
+  RoboflowNoVersions: 'roboflow/no-versions',
+  RoboflowNoImages: 'roboflow/no-images',
+  RoboflowExportTimeout: 'roboflow/export-timeout',
+  RoboflowLinkExpired: 'roboflow/link-expired',
+  RoboflowBadArchive: 'roboflow/bad-archive',
+  RoboflowNotLinked: 'roboflow/not-linked',
+  // plans and billing
+  PlanRequired: 'error/plan-required',
+  BillingDisabled: 'billing/disabled',
+  InsufficientFunds: 'billing/insufficient-funds',
+  SettleExceedsHold: 'billing/settle-exceeds-hold',
+  HoldClosed: 'billing/hold-closed',
+  PaymentProvider: 'billing/provider-error',
+  BadSignature: 'billing/bad-signature',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -61,4 +126,5 @@ export const Messages = {
   modelUploaded: 'Model uploaded successfully.',
   modelUpdated: 'Model Updated',
   feedbackSubtitle: 'Help us improve by sharing your feedback',
+  unableBillingInfo: 'Unable to get billing information',
 } as const;

@@ -175,3 +175,53 @@ export const transferModelBody = z.object({ projectId: z.string().max(40) });
 
 /** Required properties of a model on creation (spec §5): 'Missing Required Properties'. */
 export const MODEL_REQUIRED = ['owner'] as const;
+
+// ---- training as the web app reads it ----------------------------------------------------------
+
+/** One epoch as the client reported it: `epoch` (0-based) plus flat metric keys (`metrics/mAP50(B)`, `train/box_loss`, …). */
+export const epochMetricsSchema = z.object({ epoch: z.number() }).catchall(z.unknown());
+export type EpochMetrics = z.infer<typeof epochMetricsSchema>;
+export const consoleChunkSchema = z.object({ chunkId: z.number(), content: z.string(), lineCount: z.number(), created: z.string() });
+export type ConsoleChunk = z.infer<typeof consoleChunkSchema>;
+/** `GET /v1/models/{id}/console`: chunks after a cursor; `next` is the cursor of the following page, null at the end. */
+export const consolePageSchema = z.object({ data: z.array(consoleChunkSchema), next: z.number().nullable() });
+
+// ---- inference (HUB-compatible predict API, dedicated endpoints, usage) ------------------------
+
+export const predictBoxSchema = z.object({ x1: z.number(), y1: z.number(), x2: z.number(), y2: z.number() });
+export type PredictBox = z.infer<typeof predictBoxSchema>;
+/** One result like HUB's `images[].results[]`: `box` / `segments` / `keypoints` where the task has them. */
+export const predictResultSchema = z.object({
+  class: z.number(),
+  name: z.string(),
+  confidence: z.number(),
+  box: predictBoxSchema.optional(),
+  segments: z.object({ x: z.array(z.number()), y: z.array(z.number()) }).optional(),
+  keypoints: z.object({ x: z.array(z.number()), y: z.array(z.number()), visible: z.array(z.number()).optional() }).optional(),
+});
+export type PredictResult = z.infer<typeof predictResultSchema>;
+/** Milliseconds per stage, like ultralytics `Results.speed` plus the image decode. */
+export const predictSpeedSchema = z.object({ decode: z.number().optional(), preprocess: z.number(), inference: z.number(), postprocess: z.number() });
+export type PredictSpeed = z.infer<typeof predictSpeedSchema>;
+/** `POST /v1/predict/{modelId}` and `POST /v1/endpoints/{id}/predict` (not enveloped, as HUB's). */
+export const predictResponseSchema = z.object({
+  /** `shape` is [height, width] of the image after EXIF orientation: the boxes' pixel space. */
+  images: z.array(z.object({ shape: z.array(z.number()).length(2), results: z.array(predictResultSchema), speed: predictSpeedSchema })),
+  speed: predictSpeedSchema,
+  metadata: z.object({ model: z.string(), task: z.string(), names: z.array(z.string()), imgsz: z.array(z.number()).length(2) }),
+});
+export type PredictResponse = z.infer<typeof predictResponseSchema>;
+
+export const inferenceEndpointSchema = z.object({ id: z.string(), modelId: z.string(), status: z.string(), error: z.string().nullable(), url: z.string(), created: z.string() });
+export type InferenceEndpoint = z.infer<typeof inferenceEndpointSchema>;
+
+/** `GET /v1/users/me/inference-usage`: this month's calls, the plan's limits, and calls per API key. */
+export const inferenceUsageSchema = z.object({
+  /** `YYYY-MM` */
+  month: z.string(),
+  total: z.number(),
+  limits: z.object({ perHour: z.number(), perMonth: z.number() }),
+  /** `apiKeyId` null: calls made from the web app with the session. */
+  perKey: z.array(z.object({ apiKeyId: z.string().nullable(), name: z.string(), prefix: z.string(), count: z.number() })),
+});
+export type InferenceUsage = z.infer<typeof inferenceUsageSchema>;

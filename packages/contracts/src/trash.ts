@@ -10,3 +10,6 @@ export const trashItemSchema = z.object({
   parent: z.object({ type: z.literal('project'), id: z.string(), name: z.string() }).nullable(),
 });
 export type TrashItem = z.infer<typeof trashItemSchema>;
+/** `DELETE /v1/trash`: how many items were removed for good. */
+export const emptyTrashResponseSchema = z.object({ removed: z.number() });
+export type EmptyTrashResponse = z.infer<typeof emptyTrashResponseSchema>;

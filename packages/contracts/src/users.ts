@@ -107,3 +107,9 @@ export const updateFlagsBody = z
   .partial();
 
 export const presenceSchema = z.object({ connected: z.string().nullable(), platform: z.literal('web'), formatted: z.string().nullable(), online: z.boolean() });
+
+/** A mail as the outbox keeps it (every mail, sent or not; with no SMTP the only place to read it). */
+export const outboxMailSchema = z.object({ id: z.string(), to: z.string(), subject: z.string(), text: z.string(), created: z.string(), sent: z.string().nullable(), error: z.string().nullable() });
+export type OutboxMail = z.infer<typeof outboxMailSchema>;
+export const outboxSchema = z.object({ mailEnabled: z.boolean(), mails: z.array(outboxMailSchema) });
+export type Outbox = z.infer<typeof outboxSchema>;

@@ -82,6 +82,11 @@ describe('pro guard', () => {
     renderRoutes(table(), { path: '/pro', user: makeUser({ plan: 'pro' }) });
     expect(await screen.findByText('pro page')).toBeInTheDocument();
   });
+
+  it('lets enterprise users in (enterprise has everything pro has)', async () => {
+    renderRoutes(table(), { path: '/pro', user: makeUser({ plan: 'enterprise' }) });
+    expect(await screen.findByText('pro page')).toBeInTheDocument();
+  });
 });
 
 describe('iframe guard', () => {

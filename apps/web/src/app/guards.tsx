@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { isPaidPlan } from '@sightline/contracts';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { isInIframe } from '../lib/iframe';
@@ -38,7 +39,8 @@ export function GuestGuard({ children }: { children?: ReactNode }) {
 export function ProGuard({ children }: { children?: ReactNode }) {
   const { user, isPending } = useMe();
   if (isPending) return <PageLoader />;
-  if (user?.plan !== 'pro') return <Navigate to="/home" replace />;
+  // Enterprise includes everything pro has (spec §1 lists pro-and-enterprise features).
+  if (!isPaidPlan(user?.plan)) return <Navigate to="/home" replace />;
   return <>{children ?? <Outlet />}</>;
 }
 

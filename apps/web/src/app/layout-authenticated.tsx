@@ -16,6 +16,7 @@ import { bindRealtime } from '../lib/realtime-bridge';
 import { useRemoteConfig } from '../lib/remote-config';
 import { startup } from '../lib/startup';
 import { FeedbackDialog } from '../features/feedback/components/feedback-dialog';
+import { useTeamsRealtime } from '../features/teams';
 import { MobileMenu } from './mobile-menu';
 import { Sidebar } from './sidebar';
 import { StartupProgress } from './startup-progress';
@@ -32,6 +33,7 @@ export function AuthenticatedLayout() {
   const queryClient = useQueryClient();
   const location = useLocation();
   const navigate = useNavigate();
+  useTeamsRealtime();
   const [params, setParams] = useSearchParams();
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [collapsedPref, setCollapsed] = useLocalStorage<boolean>({ key: SIDEBAR_COLLAPSED_KEY, defaultValue: false, getInitialValueInEffect: false });

@@ -21,6 +21,7 @@ export const ROUTE_PATHS = {
   trash: '/trash',
   admin: '/admin',
   'active-jobs': '/active-jobs',
+  wallet: '/wallet',
   support: '/support',
   forbidden: '/403',
   uikit: '/uikit',

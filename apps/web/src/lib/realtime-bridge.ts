@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ServerEventMessage, User } from '@sightline/contracts';
+import { topics, type ServerEventMessage, type User } from '@sightline/contracts';
 import { meQueryKey } from './auth';
 import type { RealtimeClient } from './realtime';
 
@@ -12,7 +12,8 @@ import type { RealtimeClient } from './realtime';
 export function applyRealtimeEvent(queryClient: QueryClient, message: ServerEventMessage): void {
   const [entity, id] = message.topic.split(':');
   if (entity === 'user' && message.event === 'user.updated') {
-    queryClient.setQueryData<User | null>(meQueryKey, (prev) => ({ ...(prev ?? {}), ...(message.data as User) }));
+    const user = message.data;
+    if (user) queryClient.setQueryData<User | null>(meQueryKey, (prev) => ({ ...(prev ?? {}), ...user }));
     return;
   }
   if (!entity || !id) return;
@@ -32,7 +33,7 @@ export function applyRealtimeEvent(queryClient: QueryClient, message: ServerEven
 export function bindRealtime(client: RealtimeClient, queryClient: QueryClient, uid: string): () => void {
   client.connect();
   const offEvents = client.onEvent((message) => applyRealtimeEvent(queryClient, message));
-  const offUser = client.subscribe(`user:${uid}`);
+  const offUser = client.subscribe(topics.user(uid));
   return () => {
     offUser();
     offEvents();

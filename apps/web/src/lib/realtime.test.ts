@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, RealtimeClient, realtimeUrl } from './realtime';
 import { applyRealtimeEvent, bindRealtime } from './realtime-bridge';
+import { makeUser } from '../test/render';
 
 class FakeSocket {
   static instances: FakeSocket[] = [];
@@ -91,14 +92,28 @@ describe('realtime client', () => {
     expect(FakeSocket.instances).toHaveLength(2);
   });
 
+  it('drops events whose payload breaks the contract', () => {
+    const client = makeClient();
+    const handler = vi.fn();
+    client.subscribe('model:1', handler);
+    client.connect();
+    FakeSocket.instances[0].open();
+    FakeSocket.instances[0].emit({ type: 'event', topic: 'model:1', event: 'model.updated', data: { projectId: 3 } });
+    FakeSocket.instances[0].emit({ type: 'event', topic: 'model:1', event: 'model.renamed', data: { id: '1', projectId: null } });
+    expect(handler).not.toHaveBeenCalled();
+    FakeSocket.instances[0].emit({ type: 'event', topic: 'model:1', event: 'model.updated', data: null });
+    expect(handler).toHaveBeenCalledWith({ type: 'event', topic: 'model:1', event: 'model.updated', data: null });
+    client.disconnect();
+  });
+
   it('routes events to topic handlers', () => {
     const client = makeClient();
     const handler = vi.fn();
     client.subscribe('model:1', handler);
     client.connect();
     FakeSocket.instances[0].open();
-    FakeSocket.instances[0].emit({ type: 'event', topic: 'model:1', event: 'model.updated', data: { id: '1' } });
-    FakeSocket.instances[0].emit({ type: 'event', topic: 'model:2', event: 'model.updated', data: { id: '2' } });
+    FakeSocket.instances[0].emit({ type: 'event', topic: 'model:1', event: 'model.updated', data: { id: '1', projectId: null } });
+    FakeSocket.instances[0].emit({ type: 'event', topic: 'model:2', event: 'model.updated', data: { id: '2', projectId: null } });
     expect(handler).toHaveBeenCalledTimes(1);
     client.disconnect();
   });
@@ -108,21 +123,21 @@ describe('realtime → query cache', () => {
   it('user.updated on user:<uid> replaces the me query', () => {
     const client = makeClient();
     const queryClient = new QueryClient();
-    queryClient.setQueryData(['me'], { id: 'u1', firstName: 'Old' });
+    queryClient.setQueryData(['me'], makeUser({ id: 'u1', firstName: 'Old' }));
     const off = bindRealtime(client, queryClient, 'u1');
     const socket = FakeSocket.instances[0];
     socket.open();
     expect(socket.sent).toContainEqual({ type: 'subscribe', topic: 'user:u1' });
-    socket.emit({ type: 'event', topic: 'user:u1', event: 'user.updated', data: { id: 'u1', firstName: 'New' } });
-    expect(queryClient.getQueryData(['me'])).toEqual({ id: 'u1', firstName: 'New' });
+    socket.emit({ type: 'event', topic: 'user:u1', event: 'user.updated', data: makeUser({ id: 'u1', firstName: 'New' }) });
+    expect(queryClient.getQueryData(['me'])).toEqual(makeUser({ id: 'u1', firstName: 'New' }));
     off();
   });
 
   it('<entity>.updated merges into the detail query; .deleted removes it', () => {
     const queryClient = new QueryClient();
-    queryClient.setQueryData(['models', 'm1'], { id: 'm1', meta: { name: 'a' }, status: 'New' });
-    applyRealtimeEvent(queryClient, { type: 'event', topic: 'model:m1', event: 'model.updated', data: { status: 'Trained' } });
-    expect(queryClient.getQueryData(['models', 'm1'])).toEqual({ id: 'm1', meta: { name: 'a' }, status: 'Trained' });
+    queryClient.setQueryData(['models', 'm1'], { id: 'm1', meta: { name: 'a' }, projectId: null });
+    applyRealtimeEvent(queryClient, { type: 'event', topic: 'model:m1', event: 'model.updated', data: { id: 'm1', projectId: 'p1' } });
+    expect(queryClient.getQueryData(['models', 'm1'])).toEqual({ id: 'm1', meta: { name: 'a' }, projectId: 'p1' });
     applyRealtimeEvent(queryClient, { type: 'event', topic: 'model:m1', event: 'model.deleted', data: null });
     expect(queryClient.getQueryData(['models', 'm1'])).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import type { ClientMessage, ServerEventMessage, ServerMessage } from '@sightline/contracts';
+import { parseServerEvent, type ClientMessage, type ServerEventMessage, type ServerMessage } from '@sightline/contracts';
 import { createStore } from './create-store';
 import { createLogger } from './logger';
 
@@ -129,8 +129,11 @@ export class RealtimeClient {
       return;
     }
     if (message.type === 'event') {
-      for (const handler of this.handlers.get(message.topic) ?? []) handler(message);
-      for (const handler of this.anyHandlers) handler(message);
+      // Payloads are read against the contract's realtime catalogue: handlers get typed data.
+      const event = parseServerEvent(message);
+      if (!event) return log.warn('event outside the catalogue', message.event);
+      for (const handler of this.handlers.get(event.topic) ?? []) handler(event);
+      for (const handler of this.anyHandlers) handler(event);
     } else if (message.type === 'error') {
       log.warn('server error', message.code, message.message);
     }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { analyticsEvents } from '../../platform/db/schema.js';
 import { newId } from '../../platform/ids.js';
+import { analyticsRepository } from './analytics.repository.js';
 
 /** Analytics event names of spec §1. */
 export type AnalyticsEventName =
@@ -13,8 +13,12 @@ export type AnalyticsEventName =
   | `${'create' | 'update' | 'delete' | 'share'}_${'dataset' | 'project' | 'model'}`
   | 'export_model'
   | 'infer_model'
-  | 'empty_trash';
+  | 'empty_trash'
+  | `${'create' | 'update' | 'delete' | 'leave' | 'transfer'}_team`
+  | `${'send' | 'accept' | 'reject' | 'cancel'}_team_invite`
+  | `${'remove' | 'update'}_team_member`
+  | `${'add' | 'remove'}_team_item`;
 
 export async function track(ctx: Pick<AppContext, 'db' | 'clock'>, userId: string | null, name: AnalyticsEventName, properties: Record<string, unknown> = {}) {
-  await ctx.db.insert(analyticsEvents).values({ id: newId(), userId, name, properties, createdAt: ctx.clock.now() });
+  await analyticsRepository.insert(ctx.db, { id: newId(), userId, name, properties, createdAt: ctx.clock.now() });
 }

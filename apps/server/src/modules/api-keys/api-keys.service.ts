@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { ApiKey } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { apiKeys } from '../../platform/db/schema.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId, sha256 } from '../../platform/ids.js';
+import { apiKeysRepository, type ApiKeyRow } from './api-keys.repository.js';
 
-type Row = typeof apiKeys.$inferSelect;
-
-export function presentApiKey(row: Row): ApiKey {
+export function presentApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -20,27 +17,14 @@ export function presentApiKey(row: Row): ApiKey {
 /** The secret is shown once, in both client spellings; only its hash is stored. */
 export async function createApiKey(ctx: AppContext, userId: string, name: string) {
   const secret = randomBytes(20).toString('hex');
-  const [row] = await ctx.db
-    .insert(apiKeys)
-    .values({ id: newId(), userId, name, secretHash: sha256(secret), prefix: `ul_${secret.slice(0, 6)}`, createdAt: ctx.clock.now() })
-    .returning();
-  return { ...presentApiKey(row!), key: `ul_${secret}`, legacyKey: `ul${secret}` };
+  const row = await apiKeysRepository.insert(ctx.db, { id: newId(), userId, name, secretHash: sha256(secret), prefix: `ul_${secret.slice(0, 6)}`, createdAt: ctx.clock.now() });
+  return { ...presentApiKey(row), key: `ul_${secret}`, legacyKey: `ul${secret}` };
 }
 
 export async function listApiKeys(ctx: AppContext, userId: string) {
-  const rows = await ctx.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .orderBy(desc(apiKeys.createdAt));
-  return rows.map(presentApiKey);
+  return (await apiKeysRepository.activeOf(ctx.db, userId)).map(presentApiKey);
 }
 
 export async function revokeApiKey(ctx: AppContext, userId: string, id: string) {
-  const res = await ctx.db
-    .update(apiKeys)
-    .set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  if (res.length === 0) throw errors.notFound('API key');
+  if (!(await apiKeysRepository.revoke(ctx.db, userId, id, ctx.clock.now()))) throw errors.notFound('API key');
 }

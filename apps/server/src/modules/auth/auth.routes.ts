@@ -1,16 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  authResultSchema,
-  passwordRequestBody,
-  passwordResetBody,
-  resendVerificationBody,
-  signInBody,
-  signUpBody,
-  userSchema,
-  verifyBody,
-} from '@sightline/contracts';
+import { ErrorCode, authResultSchema, passwordRequestBody, passwordResetBody, resendVerificationBody, signInBody, signUpBody, userSchema, verifyBody } from '@sightline/contracts';
 import { clearSessionCookie, setSessionCookie } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/http/errors.js';
@@ -57,7 +48,7 @@ export async function authRoutes(app: FastifyInstance) {
       await auth.verifyEmail(ctx, req.query.token);
       return reply.redirect('/signin?verified=1');
     } catch (err) {
-      const code = err instanceof AppError ? err.code : 'error/unknown';
+      const code = err instanceof AppError ? err.code : ErrorCode.Unknown;
       return reply.redirect(`/signin?error=${encodeURIComponent(code)}`);
     }
   });

@@ -1,21 +1,24 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { ErrorCode, Messages, robotImageFor } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { apiKeys, mailTokens, sessions, settings, users } from '../../platform/db/schema.js';
+import type { Principal } from '../../platform/http/auth-context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId, newToken, sha256 } from '../../platform/ids.js';
 import { track } from '../analytics/analytics.service.js';
+import { apiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
+import { markDeleted, publishDeleted } from '../users/users.service.js';
+import { authRepository } from './auth.repository.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 
 const VERIFY_TTL_MS = 48 * 3600_000;
 const RESET_TTL_MS = 3600_000;
 
-export interface Principal {
-  user: UserRow;
-  via: 'session' | 'api-key';
-  sessionId?: string;
-  apiKeyId?: string;
+export type { Principal };
+
+declare module '../../platform/http/auth-context.js' {
+  // The request's principal carries the whole user row.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface PrincipalUser extends UserRow {}
 }
 
 export const verificationRequired = (ctx: AppContext) => ctx.mailer.enabled;
@@ -29,7 +32,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
   const passwordHash = await hashPassword(input.password);
   const user = await ctx.db.transaction(async (tx) => {
     // Serialises sign-ups so exactly one "first account" becomes admin.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(4242)`);
+    await authRepository.lockSignUps(tx);
     if (await usersRepository.byEmail(tx, input.email)) throw errors.conflict(ErrorCode.InUse, 'This email address is already in use');
     if (await usersRepository.byUsername(tx, input.username)) throw errors.conflict(ErrorCode.UsernameInUse, 'This username is already taken');
     const first = (await usersRepository.count(tx)) === 0;
@@ -44,7 +47,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
       createdAt: ctx.clock.now(),
       updatedAt: ctx.clock.now(),
     });
-    await tx.insert(settings).values({ userId: row.id });
+    await usersRepository.insertSettings(tx, row.id);
     return row;
   });
   await track(ctx, user.id, 'sign_up', { provider: 'password' });
@@ -70,7 +73,7 @@ export async function signIn(ctx: AppContext, email: string, password: string) {
 export async function createSession(ctx: AppContext, userId: string, userAgent?: string) {
   const token = newToken();
   const now = ctx.clock.now();
-  await ctx.db.insert(sessions).values({
+  await authRepository.insertSession(ctx.db, {
     id: newId(),
     tokenHash: sha256(token),
     userId,
@@ -79,34 +82,28 @@ export async function createSession(ctx: AppContext, userId: string, userAgent?:
     expiresAt: new Date(now.getTime() + ctx.config.sessionTtlMs),
     userAgent: userAgent?.slice(0, 300) ?? null,
   });
-  await ctx.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, userId));
+  await usersRepository.update(ctx.db, userId, { lastLoginAt: now });
   return token;
 }
 
 export async function endSession(ctx: AppContext, sessionId: string) {
-  await ctx.db.delete(sessions).where(eq(sessions.id, sessionId));
+  await authRepository.deleteSession(ctx.db, sessionId);
 }
 
 export async function endAllSessions(ctx: AppContext, userId: string) {
-  await ctx.db.delete(sessions).where(eq(sessions.userId, userId));
+  await authRepository.deleteSessionsOf(ctx.db, userId);
 }
 
 export async function resolveSession(ctx: AppContext, token: string): Promise<Principal | null> {
   const now = ctx.clock.now();
-  const rows = await ctx.db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, now)))
-    .limit(1);
-  const row = rows[0];
+  const row = await authRepository.sessionWithUser(ctx.db, sha256(token), now);
   if (!row) return null;
   if (row.user.deletedAt) {
     await endSession(ctx, row.session.id);
     return null;
   }
   if (now.getTime() - row.session.lastSeenAt.getTime() > 60_000) {
-    await ctx.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
+    await authRepository.touchSession(ctx.db, row.session.id, now);
   }
   return { user: row.user, via: 'session', sessionId: row.session.id };
 }
@@ -114,17 +111,11 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Pr
 export async function resolveApiKey(ctx: AppContext, presented: string): Promise<Principal | null> {
   const secret = parseApiKey(presented);
   if (!secret) return null;
-  const rows = await ctx.db
-    .select({ key: apiKeys, user: users })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.secretHash, sha256(secret)), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  const row = rows[0];
+  const row = await apiKeysRepository.activeWithUser(ctx.db, sha256(secret));
   if (!row || row.user.deletedAt) return null;
   const now = ctx.clock.now();
   if (!row.key.lastUsedAt || now.getTime() - row.key.lastUsedAt.getTime() > 60_000) {
-    await ctx.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.key.id));
+    await apiKeysRepository.touch(ctx.db, row.key.id, now);
   }
   return { user: row.user, via: 'api-key', apiKeyId: row.key.id };
 }
@@ -138,7 +129,7 @@ export function parseApiKey(value: string): string | null {
 async function issueMailToken(ctx: AppContext, user: UserRow, purpose: 'verify' | 'reset', ttlMs: number) {
   const token = newToken();
   const now = ctx.clock.now();
-  await ctx.db.insert(mailTokens).values({
+  await authRepository.insertMailToken(ctx.db, {
     id: newId(),
     tokenHash: sha256(token),
     userId: user.id,
@@ -170,18 +161,13 @@ export async function resendVerification(ctx: AppContext, email: string) {
 
 async function consumeMailToken(ctx: AppContext, token: string, purpose: 'verify' | 'reset') {
   const now = ctx.clock.now();
-  const row = (await ctx.db.select().from(mailTokens).where(eq(mailTokens.tokenHash, sha256(token))).limit(1))[0];
+  const row = await authRepository.mailTokenByHash(ctx.db, sha256(token));
   if (!row || row.purpose !== purpose || row.usedAt) {
     throw new AppError(400, ErrorCode.InvalidToken, 'This link is invalid or has already been used');
   }
   if (row.expiresAt <= now) throw new AppError(400, ErrorCode.ExpiredToken, 'This link has expired: ask for a new one');
   // Marking used with a guard makes a double submit lose the race cleanly.
-  const used = await ctx.db
-    .update(mailTokens)
-    .set({ usedAt: now })
-    .where(and(eq(mailTokens.id, row.id), isNull(mailTokens.usedAt)))
-    .returning();
-  if (used.length === 0) throw new AppError(400, ErrorCode.InvalidToken, 'This link is invalid or has already been used');
+  if (!(await authRepository.useMailToken(ctx.db, row.id, now))) throw new AppError(400, ErrorCode.InvalidToken, 'This link is invalid or has already been used');
   return row;
 }
 
@@ -222,8 +208,7 @@ export async function updatePassword(ctx: AppContext, user: UserRow, currentPass
   const passwordHash = await hashPassword(newPassword);
   await usersRepository.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
   // Other sessions end: a password change is how people lock out a stolen session.
-  const others = keepSessionId ? and(eq(sessions.userId, user.id), sql`${sessions.id} <> ${keepSessionId}`) : eq(sessions.userId, user.id);
-  await ctx.db.delete(sessions).where(others);
+  await authRepository.deleteSessionsOf(ctx.db, user.id, keepSessionId);
   await track(ctx, user.id, 'update_password', {});
 }
 
@@ -254,6 +239,16 @@ export async function changeEmail(ctx: AppContext, user: UserRow | null, email: 
     // A unique-index race or a storage failure: the spec's catch-all code.
     throw new AppError(500, ErrorCode.Unknown, 'Unable to change the email address');
   }
+}
+
+/** Account deletion (spec §4): soft, sessions end, restorable by an admin during the grace period. */
+export async function deleteAccount(ctx: AppContext, user: UserRow, password: string | undefined) {
+  if (user.passwordHash && !(await verifyPassword(user.passwordHash, password ?? ''))) {
+    throw new AppError(400, ErrorCode.WrongPassword, 'Enter your password to delete the account');
+  }
+  await markDeleted(ctx, user.id);
+  await endAllSessions(ctx, user.id);
+  await publishDeleted(ctx, user.id);
 }
 
 export function escapeHtml(s: string) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '@sightline/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { setSessionCookie } from '../../platform/http/auth-context.js';
@@ -34,9 +35,9 @@ export async function oauthRoutes(app: FastifyInstance) {
     const raw = req.cookies[STATE_COOKIE];
     const unsigned = raw ? req.unsignCookie(raw) : null;
     reply.clearCookie(STATE_COOKIE, { path: '/v1/auth/oauth' });
-    if (!unsigned?.valid || !unsigned.value) return fail(reply, 'auth/invalid-state');
+    if (!unsigned?.valid || !unsigned.value) return fail(reply, ErrorCode.OAuthInvalidState);
     const saved = JSON.parse(unsigned.value) as OAuthState;
-    if (saved.provider !== provider) return fail(reply, 'auth/invalid-state');
+    if (saved.provider !== provider) return fail(reply, ErrorCode.OAuthInvalidState);
     try {
       const client = await providerClient(ctx.config, provider);
       const current = new URL(req.url, `${ctx.baseUrl(origin(req))}`);
@@ -47,7 +48,7 @@ export async function oauthRoutes(app: FastifyInstance) {
       return reply.redirect(`/home?auth=${outcome.result}`);
     } catch (err) {
       req.log.warn({ err: (err as Error).message, provider }, 'social sign-in failed');
-      return fail(reply, err instanceof AppError ? err.code : 'auth/oauth-failed');
+      return fail(reply, err instanceof AppError ? err.code : ErrorCode.OAuthFailed);
     }
   };
   r.get('/v1/auth/oauth/:provider/callback', { schema: { tags: ['auth'], params } }, callback);

@@ -1,13 +1,12 @@
 import * as oidc from 'openid-client';
-import { sql } from 'drizzle-orm';
 import { ErrorCode, robotImageFor } from '@sightline/contracts';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
-import { settings } from '../../platform/db/schema.js';
 import { AppError } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { track } from '../analytics/analytics.service.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
+import { authRepository } from './auth.repository.js';
 
 export type ProviderKind = 'google' | 'github' | 'apple' | 'oidc';
 export interface ProviderInfo {
@@ -169,7 +168,7 @@ export async function socialSignIn(ctx: AppContext, provider: string, profile: E
     await track(ctx, user.id, 'sign_in', { provider });
     return { kind: 'ok', user, result: 'signin-successful' };
   }
-  if (!profile.email || !profile.emailVerified) return { kind: 'error', code: 'auth/unverified-provider-email' };
+  if (!profile.email || !profile.emailVerified) return { kind: 'error', code: ErrorCode.UnverifiedProviderEmail };
   const existing = await usersRepository.byEmail(ctx.db, profile.email);
   if (existing) {
     const ids = await usersRepository.identities(ctx.db, existing.id);
@@ -178,7 +177,7 @@ export async function socialSignIn(ctx: AppContext, provider: string, profile: E
   }
   const email = profile.email;
   const user = await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(4242)`);
+    await authRepository.lockSignUps(tx);
     const first = (await usersRepository.count(tx)) === 0;
     const base = (email.split('@')[0] ?? 'user').replace(/[^a-zA-Z0-9_-]/g, '').slice(0, 24) || 'user';
     let username = base.length >= 3 ? base : `${base}user`;
@@ -197,7 +196,7 @@ export async function socialSignIn(ctx: AppContext, provider: string, profile: E
       updatedAt: ctx.clock.now(),
     });
     await usersRepository.addIdentity(tx, { provider, subject: profile.subject, userId: row.id, email });
-    await tx.insert(settings).values({ userId: row.id });
+    await usersRepository.insertSettings(tx, row.id);
     return row;
   });
   await track(ctx, user.id, 'sign_up', { provider });

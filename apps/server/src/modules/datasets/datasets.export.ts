@@ -1,8 +1,10 @@
 import { PassThrough, type Readable } from 'node:stream';
+import { ErrorCode } from '@sightline/contracts';
 import zlib from 'node:zlib';
 import yazl from 'yazl';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './datasets.repository.js';
 
 const PAGE = 1000;
@@ -10,7 +12,7 @@ const building = new Map<string, Promise<{ key: string; bytes: number }>>();
 
 /** File name of the normalized archive: `<slug>.zip` holding `<slug>/data.yaml`, as HUB clients expect. */
 export const normalizedZipName = (row: DatasetRow) => `${row.slug}.zip`;
-const normalizedKey = (row: DatasetRow) => `users/${row.userId}/datasets/${row.id}/normalized/${row.processedAt!.getTime()}-${normalizedZipName(row)}`;
+const normalizedKey = (row: DatasetRow) => `${blobKeys.datasetNormalized(row.userId, row.id)}${row.processedAt!.getTime()}-${normalizedZipName(row)}`;
 
 /**
  * The dataset in the one layout every ultralytics client accepts, whatever the user uploaded
@@ -19,7 +21,7 @@ const normalizedKey = (row: DatasetRow) => `users/${row.userId}/datasets/${row.i
  * kept in the blob store until the dataset is processed again.
  */
 export async function ensureNormalizedZip(ctx: AppContext, row: DatasetRow): Promise<{ key: string; bytes: number }> {
-  if (!row.processedAt || !row.storageKey) throw errors.conflict('error/dataset-not-ready', 'This dataset is not processed yet');
+  if (!row.processedAt || !row.storageKey) throw errors.conflict(ErrorCode.DatasetNotReady, 'This dataset is not processed yet');
   const key = normalizedKey(row);
   const head = await ctx.blobs.head(key);
   if (head) return { key, bytes: head.bytes };
@@ -33,7 +35,7 @@ export async function ensureNormalizedZip(ctx: AppContext, row: DatasetRow): Pro
 
 async function build(ctx: AppContext, row: DatasetRow, key: string) {
   // Older normalized copies of this dataset are dropped first.
-  await ctx.blobs.deletePrefix(`users/${row.userId}/datasets/${row.id}/normalized/`);
+  await ctx.blobs.deletePrefix(blobKeys.datasetNormalized(row.userId, row.id));
   const stats = row.stats as { summary?: { classes?: string[] } } | null;
   const classes = stats?.summary?.classes ?? [];
   const stem = row.slug;

@@ -1,6 +1,5 @@
-import type { Dataset } from '@sightline/contracts';
+import type { Abilities, Dataset } from '@sightline/contracts';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
-import { abilities } from '../projects/access.js';
 import type { DatasetRow } from './datasets.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -9,10 +8,10 @@ export const STABLE_EXPIRY = new Date('2100-01-01T00:00:00Z');
 
 export function presentDataset(
   row: DatasetRow,
-  extra: { viewerId: string | null; username: string; previews: string[]; secret: string; progress?: { phase: string; done: number; total: number } | null },
+  extra: { abilities: Abilities; username: string; previews: string[]; secret: string; progress?: { phase: string; done: number; total: number } | null },
 ): Dataset {
-  const stats = (row.stats ?? null) as { summary?: Dataset['stats']; hub?: Record<string, unknown> } | null;
-  const report = row.report as { errorCount?: number; warningCount?: number } | null;
+  const stats = row.stats;
+  const report = row.report;
   return {
     id: row.id,
     slug: row.slug,
@@ -42,6 +41,6 @@ export function presentDataset(
     roboflow: row.roboflow ? { type: String(row.roboflow.type ?? 'workspace'), totalVersions: Number(row.roboflow.totalVersions ?? 0) } : null,
     previews: extra.previews,
     progress: extra.progress ?? null,
-    abilities: abilities(extra.viewerId, row),
+    abilities: extra.abilities,
   };
 }

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { ErrorCode } from '@sightline/contracts';
+import { ErrorCode, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import type { JobRow } from '../../platform/jobs/job-queue.js';
 import { newId } from '../../platform/ids.js';
-import { makeThumbnail, processArchive, type DatasetTask } from './processing/index.js';
+import { makeThumbnails, processArchive, type DatasetTask, type ThumbnailSource } from './processing/index.js';
 import { datasetsRepository } from './datasets.repository.js';
 import { publish } from './datasets.service.js';
 
@@ -15,9 +15,10 @@ type ImageInsert = Parameters<typeof datasetsRepository.insertImages>[1][number]
 
 /**
  * The dataset.process job. Idempotent: it clears what an earlier (crashed) run left, then reads
- * the archive once, storing a thumbnail and the labels of every image; the originals are never
- * copied: they are served straight from the archive by byte range. A job that dies is picked up
- * again by any instance when its lease runs out.
+ * the archive once, storing the labels of every image, and marks the dataset Ready; a second stage
+ * (`thumbnails` in the progress) then makes the previews, one sharp call per core, while the dataset
+ * is already usable. The originals are never copied: they are served straight from the archive by
+ * byte range. A job that dies is picked up again by any instance when its lease runs out.
  */
 export function registerDatasetProcessing(ctx: AppContext, queue: string) {
   ctx.jobs.register(queue, async (job: JobRow, helpers) => {
@@ -38,6 +39,7 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
       archivePath = tmp;
     }
     const pending: ImageInsert[] = [];
+    const thumbSources: ThumbnailSource[] = [];
     const flush = async () => {
       const batch = pending.splice(0);
       await datasetsRepository.insertImages(ctx.db, batch);
@@ -52,19 +54,12 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
           const now = Date.now();
           if (now - lastProgress < 500 && p.phase === 'images') return;
           lastProgress = now;
-          void helpers.progress({ phase: p.phase, done: p.done, total: p.total }).catch(() => undefined);
-          void ctx.bus.publish(`dataset:${row.id}`, 'dataset.progress', { id: row.id, phase: p.phase, done: p.done, total: p.total }).catch(() => undefined);
+          reportProgress(ctx, helpers, row.id, p.phase, p.done, p.total);
         },
         onImage: async (img) => {
           const id = newId();
-          let thumbKey: string | null = null;
-          try {
-            const thumb = await makeThumbnail(img.data);
-            thumbKey = `${thumbPrefix}${id}.jpg`;
-            await ctx.blobs.put(thumbKey, thumb, { contentType: 'image/jpeg' });
-          } catch {
-            thumbKey = null; // unreadable formats (e.g. heic) still get their labels listed
-          }
+          // sharp has no BMP decoder; unverified formats (heic) have no format: both keep no preview.
+          if (img.format && img.format !== 'bmp') thumbSources.push({ id, entryName: img.entryName });
           pending.push({
             id,
             datasetId: row.id,
@@ -83,7 +78,7 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
               compressionMethod: img.source.compressionMethod,
               format: img.source.format,
             },
-            thumbKey,
+            thumbKey: null,
           });
           if (pending.length >= BATCH) await flush();
         },
@@ -96,11 +91,12 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
           processedAt: now,
           failedAt: null,
           error: null,
-          stats: result.stats as unknown as Record<string, unknown>,
-          report: result.report as unknown as Record<string, unknown>,
+          stats: result.stats,
+          report: result.report,
           updatedAt: now,
         });
         await publish(ctx, updated!, 'dataset.updated');
+        await thumbnailStage(ctx, helpers, row, archivePath, thumbSources, thumbPrefix);
       } else {
         await datasetsRepository.clearImages(ctx.db, row.id);
         await ctx.blobs.deletePrefix(thumbPrefix);
@@ -111,7 +107,7 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
           processedAt: null,
           error: first ? `${first.code}: ${first.message}` : ErrorCode.Unknown,
           stats: null,
-          report: result.report as unknown as Record<string, unknown>,
+          report: result.report,
           updatedAt: now,
         });
         await publish(ctx, updated!, 'dataset.updated');
@@ -129,4 +125,47 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
       if (tmp) fs.rmSync(tmp, { force: true });
     }
   });
+}
+
+type Helpers = Parameters<Parameters<AppContext['jobs']['register']>[1]>[1];
+
+function reportProgress(ctx: AppContext, helpers: Helpers, id: string, phase: string, done: number, total: number) {
+  void helpers.progress({ phase, done, total }).catch(() => undefined);
+  void ctx.bus.publish(topics.dataset(id), 'dataset.progress', { id, phase, done, total }).catch(() => undefined);
+}
+
+/**
+ * Previews for a Ready dataset. Written straight to their final path on local storage (the key is
+ * recorded only once the file is complete, so no temp file and rename per thumbnail), keys set in
+ * batches. A failure here leaves the dataset Ready with fewer previews, never Failed.
+ */
+async function thumbnailStage(ctx: AppContext, helpers: Helpers, row: { id: string }, archivePath: string, images: ThumbnailSource[], prefix: string) {
+  if (images.length === 0) return;
+  const localFile = ctx.blobs.localPath?.(`${prefix}dir.jpg`);
+  const localDir = localFile ? path.dirname(localFile) : null;
+  const made: string[] = [];
+  const flush = async () => datasetsRepository.setThumbKeys(ctx.db, row.id, made.splice(0), prefix);
+  try {
+    if (localDir) await fs.promises.mkdir(localDir, { recursive: true });
+    reportProgress(ctx, helpers, row.id, 'thumbnails', 0, images.length);
+    await makeThumbnails({
+      archivePath,
+      images,
+      progressIntervalMs: 500,
+      onProgress: (done, total) => reportProgress(ctx, helpers, row.id, 'thumbnails', done, total),
+      onThumbnail: async (id, thumb) => {
+        if (!thumb) return; // unreadable formats still get their labels listed
+        if (localDir) await fs.promises.writeFile(path.join(localDir, `${id}.jpg`), thumb);
+        else await ctx.blobs.put(`${prefix}${id}.jpg`, thumb, { contentType: 'image/jpeg' });
+        made.push(id);
+        if (made.length >= BATCH) await flush();
+      },
+    });
+    await flush();
+  } catch (err) {
+    ctx.log.warn({ err, datasetId: row.id }, 'dataset thumbnails stopped early');
+    await flush().catch(() => undefined);
+  }
+  const updated = await datasetsRepository.byId(ctx.db, row.id);
+  if (updated && !updated.deletedAt) await publish(ctx, updated, 'dataset.updated');
 }

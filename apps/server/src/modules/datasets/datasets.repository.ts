@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { datasetImages, datasets } from '../../platform/db/schema.js';
+import { inTeamsOf } from '../access/access.repository.js';
+import { datasetImages, datasets, users } from '../../platform/db/schema.js';
 
 export type DatasetRow = typeof datasets.$inferSelect;
 export type DatasetImageRow = typeof datasetImages.$inferSelect;
@@ -20,7 +21,8 @@ export const datasetsRepository = {
     opts: { ownerId?: string; publicOnly?: boolean; task?: string; provider?: string; privacy?: string; processedOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: DatasetRow | null },
   ) => {
     const where: SQL[] = [];
-    if (opts.ownerId) where.push(eq(datasets.userId, opts.ownerId));
+    // The owner's items and the items of the teams the owner belongs to (issue 11).
+    if (opts.ownerId) where.push(or(eq(datasets.userId, opts.ownerId), inTeamsOf(opts.ownerId, datasets.teamId))!);
     if (opts.publicOnly) where.push(eq(datasets.privacy, 'public'));
     if (opts.task) where.push(eq(datasets.task, opts.task));
     if (opts.provider) where.push(eq(datasets.provider, opts.provider));
@@ -47,6 +49,33 @@ export const datasetsRepository = {
     (await db.select().from(datasetImages).where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId))).limit(1))[0] ?? null,
   clearImages: async (db: Db, datasetId: string) => db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)),
   insertImages: async (db: Db, rows: Array<typeof datasetImages.$inferInsert>) => (rows.length ? db.insert(datasetImages).values(rows) : undefined),
+  /** Marks images whose thumbnail now lies at `<prefix><id>.jpg` (the thumbnail stage, in batches). */
+  setThumbKeys: async (db: Db, datasetId: string, ids: string[], prefix: string) =>
+    ids.length
+      ? db.update(datasetImages).set({ thumbKey: sql`${prefix} || ${datasetImages.id} || '.jpg'` }).where(and(eq(datasetImages.datasetId, datasetId), inArray(datasetImages.id, ids)))
+      : undefined,
   previews: async (db: Db, datasetId: string, n: number) =>
     db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)).limit(n),
+
+  /** `ul://<username>/datasets/<slug>`: the dataset of a live user, trashed or not (the caller decides). */
+  byOwnerUsername: async (db: Db, username: string, slug: string) =>
+    (
+      await db
+        .select({ d: datasets })
+        .from(datasets)
+        .innerJoin(users, eq(users.id, datasets.userId))
+        .where(and(eq(users.username, username), eq(datasets.slug, slug), isNull(users.deletedAt)))
+        .limit(1)
+    )[0]?.d ?? null,
+  /** Every image of a dataset, in the order training clients list them. */
+  allImages: async (db: Db, datasetId: string) => db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)),
+  remove: async (db: Db, id: string) => {
+    await db.delete(datasets).where(eq(datasets.id, id));
+  },
+  /** The user's datasets being processed (shown on /active-jobs). */
+  processingOf: (db: Db, userId: string) =>
+    db
+      .select({ id: datasets.id, name: datasets.name, status: datasets.status })
+      .from(datasets)
+      .where(and(eq(datasets.userId, userId), inArray(datasets.status, ['Loading', 'Retrying']))),
 };

@@ -1,51 +1,34 @@
-import zlib from 'node:zlib';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { createDatasetBody, datasetImageSchema, datasetReportSchema, datasetSchema, listQuerySchema, pageSchema, shareBody, updateDatasetBody, uploadTokenBody, uploadTokenResponse } from '@sightline/contracts';
-import { datasets, jobs, uploads } from '../../platform/db/schema.js';
+import { createDatasetBody, datasetReportSchema, datasetSchema, listQuerySchema, pageSchema, shareBody, updateDatasetBody, uploadTokenBody, uploadTokenResponse, activeJobsSchema, storageUsageSchema, datasetImagesPageSchema } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
-import { AppError, errors } from '../../platform/http/errors.js';
+import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { tusRoutes } from '../../platform/uploads/tus.routes.js';
-import { usersRepository } from '../users/users.repository.js';
-import { storageRemaining } from '../storage/usage.service.js';
-import { purgeDataset } from '../trash/trash.service.js';
-import { reportToText, type ProcessingReport } from './processing/index.js';
+import { storageRemaining, storageRemainingOf } from '../storage/usage.service.js';
+import { reportToText } from './processing/index.js';
 import { registerDatasetProcessing } from './datasets.process.js';
-import { datasetsRepository, type DatasetImageRow } from './datasets.repository.js';
 import * as ds from './datasets.service.js';
 
 const idParams = z.object({ id: z.string().max(40) });
 const one = z.object({ data: datasetSchema });
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff', gif: 'image/gif' };
 
-/** Stable per-image signature: the same URL every time, valid as long as the image exists. */
-export function imageSignature(secret: string, datasetId: string, imageId: string) {
-  return createHmac('sha256', `dataset-image:${secret}`).update(`${datasetId}/${imageId}`).digest('base64url').slice(0, 32);
-}
-export const imageUrl = (secret: string, datasetId: string, imageId: string, baseUrl = '') =>
-  `${baseUrl}/v1/datasets/${datasetId}/images/${imageId}/raw?sig=${imageSignature(secret, datasetId, imageId)}`;
-
 export async function datasetsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
-  const present = async (req: FastifyRequest, id: string) => (await ds.presentDatasets(ctx, viewer(req), [(await datasetsRepository.byId(ctx.db, id))!]))[0]!;
+  const present = (req: FastifyRequest, id: string) => ds.presentDatasetById(ctx, viewer(req), id);
 
   registerDatasetProcessing(ctx, ds.PROCESS_QUEUE);
   app.topics.register('dataset', (uid, topic) => ds.readableDataset(ctx, uid, topic.slice('dataset:'.length)).then(() => true, () => false));
   await app.register(tusRoutes, {
     onFinished: (upload) => ds.finishUpload(ctx, upload),
-    storageRemaining: async (uid) => {
-      const user = await usersRepository.byId(ctx.db, uid);
-      return (await storageRemaining(ctx, { id: uid, plan: user?.plan ?? 'free' })).remaining;
-    },
+    storageRemaining: async (uid) => (await storageRemainingOf(ctx, uid)).remaining,
   });
 
-  r.get('/v1/users/me/storage', { config: { auth: 'user' }, schema: { tags: ['users'], response: { 200: z.object({ data: z.object({ limit: z.number(), used: z.number(), remaining: z.number() }) }), ...errorResponses } } }, async (req) => ({
+  r.get('/v1/users/me/storage', { config: { auth: 'user' }, schema: { tags: ['users'], response: { 200: z.object({ data: storageUsageSchema }), ...errorResponses } } }, async (req) => ({
     data: await storageRemaining(ctx, requireUser(req).user),
   }));
 
@@ -54,21 +37,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
   }));
 
   // /active-jobs: uploads in flight and dataset processing of the user.
-  r.get('/v1/active-jobs', { config: { auth: 'user' }, schema: { tags: ['datasets'] } }, async (req) => {
-    const { user } = requireUser(req);
-    const ups = await ctx.db.select().from(uploads).where(eq(uploads.userId, user.id)).orderBy(desc(uploads.createdAt)).limit(50);
-    const mine = await ctx.db.select({ id: datasets.id, name: datasets.name, status: datasets.status }).from(datasets).where(and(eq(datasets.userId, user.id), inArray(datasets.status, ['Loading', 'Retrying'])));
-    const jobRows = mine.length ? await ctx.db.select().from(jobs).where(inArray(jobs.dedupeKey, mine.map((d) => `dataset:${d.id}`))) : [];
-    return {
-      data: {
-        uploads: ups.map((u) => ({ id: u.id, datasetId: u.datasetId, filename: u.filename, bytes: u.bytes, offset: u.offset, status: u.status, error: u.error, created: u.createdAt.toISOString() })),
-        processing: mine.map((d) => {
-          const j = jobRows.find((x) => x.dedupeKey === `dataset:${d.id}`);
-          return { datasetId: d.id, name: d.name, status: d.status, progress: j?.progress ?? null, attempts: j?.attempts ?? 0, lastError: j?.lastError ?? null };
-        }),
-      },
-    };
-  });
+  r.get('/v1/active-jobs', { config: { auth: 'user' }, schema: { tags: ['datasets'], response: { 200: z.object({ data: activeJobsSchema }), ...errorResponses } } }, async (req) => ({ data: await ds.activeJobs(ctx, requireUser(req).user.id) }));
 
   r.get('/v1/datasets', {
     schema: {
@@ -80,20 +49,20 @@ export async function datasetsRoutes(app: FastifyInstance) {
     const q = req.query;
     const publicOnly = q.public?.toLowerCase() === 'true';
     const uid = publicOnly ? null : requireUser(req).user.id;
-    const after = q.last_doc_id ? await datasetsRepository.byId(ctx.db, q.last_doc_id) : null;
-    const { rows, total } = await datasetsRepository.list(ctx.db, {
-      ownerId: uid ?? undefined,
-      publicOnly,
-      task: q.task,
-      provider: q.provider,
-      privacy: q.privacy,
-      processedOnly: q.processed === 'true',
-      includeDeleted: q.includeDeleted === 'true' && !publicOnly,
-      includeArchived: q.includeArchived === 'true',
-      limit: q.limit,
-      after,
-    });
-    return { data: { results: await ds.presentDatasets(ctx, viewer(req), rows), total, lastRecordId: rows.at(-1)?.id ?? null } };
+    return {
+      data: await ds.listDatasets(ctx, viewer(req), {
+        ownerId: uid ?? undefined,
+        publicOnly,
+        task: q.task,
+        provider: q.provider,
+        privacy: q.privacy,
+        processedOnly: q.processed === 'true',
+        includeDeleted: q.includeDeleted === 'true' && !publicOnly,
+        includeArchived: q.includeArchived === 'true',
+        limit: q.limit,
+        afterId: q.last_doc_id,
+      }),
+    };
   });
 
   r.post('/v1/datasets', { config: { auth: 'user' }, schema: { tags: ['datasets'], body: createDatasetBody, response: { 201: one, ...errorResponses } } }, async (req, reply) => {
@@ -124,8 +93,8 @@ export async function datasetsRoutes(app: FastifyInstance) {
   r.delete('/v1/datasets/:id', { config: { auth: 'user' }, schema: { tags: ['datasets'], params: idParams, querystring: z.object({ hard: z.enum(['True', 'False', 'true', 'false']).optional() }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);
     if (req.query.hard?.toLowerCase() === 'true') {
-      const row = await ds.ownedDataset(ctx, user.id, req.params.id, { allowDeleted: true });
-      await purgeDataset(ctx, row);
+      const row = await ds.ownedDataset(ctx, user.id, req.params.id, { allowDeleted: true, action: 'delete' });
+      await ds.purgeDataset(ctx, row);
     } else {
       await ds.deleteDataset(ctx, user.id, req.params.id);
     }
@@ -150,7 +119,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
 
   r.get('/v1/datasets/:id/report', { schema: { tags: ['datasets'], params: idParams, querystring: z.object({ format: z.enum(['json', 'txt']).default('json') }), response: { 200: z.union([z.object({ data: datasetReportSchema.nullable() }), z.string()]), ...errorResponses } } }, async (req, reply) => {
     const row = await ds.readableDataset(ctx, viewer(req), req.params.id);
-    const report = row.report as unknown as ProcessingReport | null;
+    const report = row.report;
     if (req.query.format === 'txt') {
       if (!report) throw errors.notFound('Report');
       return reply.header('content-disposition', `attachment; filename="${ds.reportFileName(row)}"`).type('text/plain; charset=utf-8').send(reportToText(report));
@@ -163,24 +132,10 @@ export async function datasetsRoutes(app: FastifyInstance) {
       tags: ['datasets'],
       params: idParams,
       querystring: z.object({ split: z.enum(['train', 'val', 'test']).optional(), offset: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(200).default(48) }),
-      response: { 200: z.object({ data: z.object({ results: z.array(datasetImageSchema), total: z.number() }) }), ...errorResponses },
+      response: { 200: z.object({ data: datasetImagesPageSchema }), ...errorResponses },
     },
   }, async (req) => {
-    const row = await ds.readableDataset(ctx, viewer(req), req.params.id);
-    const { rows, total } = await datasetsRepository.images(ctx.db, row.id, req.query);
-    return { data: { results: rows.map((i) => presentImage(i)), total } };
-  });
-
-  const presentImage = (i: DatasetImageRow) => ({
-    id: i.id,
-    split: i.split,
-    name: i.name,
-    width: i.width,
-    height: i.height,
-    className: i.className,
-    labels: i.labels,
-    thumbUrl: i.thumbKey ? ds.thumbUrl(ctx, i.thumbKey) : null,
-    url: imageUrl(ctx.secret, i.datasetId, i.id),
+    return { data: await ds.listImages(ctx, viewer(req), req.params.id, req.query) };
   });
 
   /**
@@ -193,20 +148,13 @@ export async function datasetsRoutes(app: FastifyInstance) {
     logLevel: 'warn',
     schema: { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100) }) },
     handler: async (req, reply) => {
-      const { id, imageId } = req.params;
-      const expected = Buffer.from(imageSignature(ctx.secret, id, imageId));
-      const given = Buffer.from(req.query.sig);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError(403, 'error/forbidden', 'Invalid image signature');
-      const row = await datasetsRepository.byId(ctx.db, id);
-      const image = row?.storageKey && !row.deletedAt ? await datasetsRepository.image(ctx.db, id, imageId) : null;
-      if (!row || !image) throw errors.notFound('Image');
+      const image = await ds.rawImage(ctx, req.params.id, req.params.imageId, req.query.sig);
       const ext = image.name.split('.').pop()?.toLowerCase() ?? '';
       reply.header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
-      reply.header('content-length', image.source.uncompressedSize);
+      reply.header('content-length', image.bytes);
       reply.header('cache-control', 'private, max-age=31536000, immutable');
       if (req.method === 'HEAD') return reply.send();
-      const { stream } = await ctx.blobs.get(row.storageKey!, { start: image.source.dataOffset, end: image.source.dataOffset + image.source.compressedSize - 1 });
-      return reply.send(image.source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream);
+      return reply.send(await image.open());
     },
   });
 }

@@ -1,27 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { ErrorCode, type Dataset, type Privacy } from '@sightline/contracts';
+import zlib from 'node:zlib';
+import { ErrorCode, isId, type Action, type Dataset, type Privacy, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { jobs } from '../../platform/db/schema.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
 import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
+import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
-import { canRead } from '../projects/access.js';
+import { abilitiesFor } from '../access/index.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
 import { assertStorage, storageRemaining } from '../storage/usage.service.js';
+import { imageUrl, verifyImageSignature } from './datasets.image-urls.js';
+import { datasetItem, datasetsPolicy } from './datasets.policy.js';
 import { presentDataset, STABLE_EXPIRY } from './datasets.presenter.js';
 import { datasetsRepository, type DatasetRow } from './datasets.repository.js';
 
 export const PROCESS_QUEUE = 'dataset.process';
 const ARCHIVE_EXT = /\.(zip|tar|tar\.gz|tgz)$/i;
 
-export async function createDataset(ctx: AppContext, userId: string, input: { name: string; description?: string; task: string; privacy?: Privacy }) {
+export async function createDataset(
+  ctx: AppContext,
+  userId: string,
+  input: { name: string; description?: string; task: string; privacy?: Privacy; provider?: 'hub' | 'roboflow'; roboflow?: { type: string; totalVersions: number } },
+) {
   const base = slugify(input.name);
   const now = ctx.clock.now();
   const row = await datasetsRepository.insert(ctx.db, {
@@ -32,6 +39,8 @@ export async function createDataset(ctx: AppContext, userId: string, input: { na
     description: input.description ?? '',
     task: input.task,
     privacy: input.privacy ?? 'private',
+    provider: input.provider ?? 'hub',
+    roboflow: input.roboflow ?? null,
     status: 'Initiating',
     createdAt: now,
     updatedAt: now,
@@ -42,40 +51,92 @@ export async function createDataset(ctx: AppContext, userId: string, input: { na
 }
 
 export async function readableDataset(ctx: AppContext, viewerId: string | null, id: string) {
-  const row = await datasetsRepository.byId(ctx.db, id);
-  if (!row || !canRead(viewerId, row)) throw errors.notFound('Dataset');
-  return row;
+  return datasetsPolicy.read(ctx, viewerId, await datasetsRepository.byId(ctx.db, id));
 }
 
-export async function ownedDataset(ctx: AppContext, userId: string, id: string, opts: { allowDeleted?: boolean } = {}) {
-  const row = await datasetsRepository.byId(ctx.db, id);
-  if (!row || (row.userId !== userId && !canRead(userId, row))) throw errors.notFound('Dataset');
-  if (row.userId !== userId) throw errors.forbidden('Only the owner can change this dataset');
-  if (row.deletedAt && !opts.allowDeleted) throw errors.notFound('Dataset');
-  return row;
+/** A dataset the caller may change with this action: 404 if not readable (or in the trash), 403 if not allowed. */
+export async function ownedDataset(ctx: AppContext, userId: string, id: string, opts: { allowDeleted?: boolean; action?: Action } = {}) {
+  return datasetsPolicy.act(ctx, userId, await datasetsRepository.byId(ctx.db, id), opts.action ?? 'update', opts);
 }
 
 export async function presentDatasets(ctx: AppContext, viewerId: string | null, rows: DatasetRow[]): Promise<Dataset[]> {
   const owners = await projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]);
+  const abilities = await abilitiesFor(ctx, viewerId, rows.map(datasetItem));
   const out: Dataset[] = [];
-  for (const r of rows) {
+  for (const [i, r] of rows.entries()) {
     const previews = r.processedAt ? (await datasetsRepository.previews(ctx.db, r.id, 5)).filter((i) => i.thumbKey).map((i) => thumbUrl(ctx, i.thumbKey!)) : [];
     let progress: { phase: string; done: number; total: number } | null = null;
     if (r.status === 'Loading' || r.status === 'Retrying') {
-      const job = (await ctx.db.select().from(jobs).where(eq(jobs.dedupeKey, `dataset:${r.id}`)).limit(1))[0];
+      const [job] = await ctx.jobs.byDedupeKeys([`dataset:${r.id}`]);
       const p = job?.progress as { phase?: string; done?: number; total?: number } | null | undefined;
       if (p) progress = { phase: p.phase ?? 'queued', done: p.done ?? 0, total: p.total ?? 0 };
     }
-    out.push(presentDataset(r, { viewerId, username: owners.get(r.userId) ?? '', previews, secret: ctx.secret, progress }));
+    out.push(presentDataset(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', previews, secret: ctx.secret, progress }));
   }
   return out;
 }
 
 export const thumbUrl = (ctx: AppContext, key: string) => signBlobUrl({ key, expiresAt: STABLE_EXPIRY, secret: ctx.secret, baseUrl: '' });
 
+/** One dataset as the API answers it (the caller already passed its access check). */
+export async function presentDatasetById(ctx: AppContext, viewerId: string | null, id: string) {
+  return (await presentDatasets(ctx, viewerId, [(await datasetsRepository.byId(ctx.db, id))!]))[0]!;
+}
+
+/** A hub-sdk page: the owner's (and their teams') datasets, or everyone's public ones, filtered. */
+export async function listDatasets(
+  ctx: AppContext,
+  viewerId: string | null,
+  q: Omit<Parameters<typeof datasetsRepository.list>[1], 'after'> & { afterId?: string },
+) {
+  const after = q.afterId ? await datasetsRepository.byId(ctx.db, q.afterId) : null;
+  const { rows, total } = await datasetsRepository.list(ctx.db, { ...q, after });
+  return { results: await presentDatasets(ctx, viewerId, rows), total, lastRecordId: rows.at(-1)?.id ?? null };
+}
+
+/** The image browser: a page of a readable dataset's images with thumbnail and original URLs. */
+export async function listImages(ctx: AppContext, viewerId: string | null, id: string, q: { split?: string; offset: number; limit: number }) {
+  const row = await readableDataset(ctx, viewerId, id);
+  const { rows, total } = await datasetsRepository.images(ctx.db, row.id, q);
+  return {
+    results: rows.map((i) => ({
+      id: i.id,
+      split: i.split,
+      name: i.name,
+      width: i.width,
+      height: i.height,
+      className: i.className,
+      labels: i.labels,
+      thumbUrl: i.thumbKey ? thumbUrl(ctx, i.thumbKey) : null,
+      url: imageUrl(ctx.secret, i.datasetId, i.id),
+    })),
+    total,
+  };
+}
+
+/**
+ * An original image behind its stable signed URL: where its bytes sit in the uploaded archive
+ * (no second copy), and a reader for them (inflated when the entry is deflated).
+ */
+export async function rawImage(ctx: AppContext, datasetId: string, imageId: string, sig: string) {
+  if (!verifyImageSignature(ctx.secret, datasetId, imageId, sig)) throw new AppError(403, ErrorCode.Forbidden, 'Invalid image signature');
+  const row = await datasetsRepository.byId(ctx.db, datasetId);
+  const image = row?.storageKey && !row.deletedAt ? await datasetsRepository.image(ctx.db, datasetId, imageId) : null;
+  if (!row || !image) throw errors.notFound('Image');
+  const { source } = image;
+  return {
+    name: image.name,
+    bytes: source.uncompressedSize,
+    open: async () => {
+      const { stream } = await ctx.blobs.get(row.storageKey!, { start: source.dataOffset, end: source.dataOffset + source.compressedSize - 1 });
+      return source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
+    },
+  };
+}
+
 export async function updateDataset(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string; task?: string }) {
   const row = await ownedDataset(ctx, userId, id);
-  if (patch.task && patch.task !== row.task && row.processedAt) throw errors.conflict('error/dataset-processed', 'The task of a processed dataset cannot change; create a new dataset');
+  if (patch.task && patch.task !== row.task && row.processedAt) throw errors.conflict(ErrorCode.DatasetProcessed, 'The task of a processed dataset cannot change; create a new dataset');
   const updated = await datasetsRepository.update(ctx.db, id, { ...patch, updatedAt: ctx.clock.now() });
   await track(ctx, userId, 'update_dataset', { datasetId: id });
   await publish(ctx, updated!, 'dataset.updated');
@@ -83,7 +144,7 @@ export async function updateDataset(ctx: AppContext, userId: string, id: string,
 }
 
 export async function shareDataset(ctx: AppContext, userId: string, id: string, privacy: Privacy) {
-  await ownedDataset(ctx, userId, id);
+  await ownedDataset(ctx, userId, id, { action: 'share' });
   const updated = await datasetsRepository.update(ctx.db, id, { privacy, updatedAt: ctx.clock.now() });
   await track(ctx, userId, 'share_dataset', { datasetId: id, privacy });
   await publish(ctx, updated!, 'dataset.updated');
@@ -91,14 +152,14 @@ export async function shareDataset(ctx: AppContext, userId: string, id: string, 
 }
 
 export async function deleteDataset(ctx: AppContext, userId: string, id: string) {
-  await ownedDataset(ctx, userId, id);
+  await ownedDataset(ctx, userId, id, { action: 'delete' });
   const updated = await datasetsRepository.update(ctx.db, id, { deletedAt: ctx.clock.now() });
   await track(ctx, userId, 'delete_dataset', { datasetId: id });
   await publish(ctx, updated!, 'dataset.deleted');
 }
 
 export async function restoreDataset(ctx: AppContext, userId: string, id: string) {
-  await ownedDataset(ctx, userId, id, { allowDeleted: true });
+  await ownedDataset(ctx, userId, id, { allowDeleted: true, action: 'restore' });
   const updated = await datasetsRepository.update(ctx.db, id, { deletedAt: null });
   await publish(ctx, updated!, 'dataset.restored');
   return updated!;
@@ -109,23 +170,22 @@ export async function restoreDataset(ctx: AppContext, userId: string, id: string
  * fit the storage left; answers a token for the resumable upload and the storage remaining.
  */
 export async function uploadToken(ctx: AppContext, user: { id: string; plan: string }, uploadPath: string, bytes: number) {
-  const m = /^users\/([^/]+)\/datasets\/([A-Za-z0-9]{20})\/([^/]+)$/.exec(uploadPath);
-  if (!m || m[1] !== user.id) throw errors.forbidden('Uploads go to users/{your uid}/datasets/{dataset id}/{file}');
-  const [, , datasetId, filename] = m;
-  if (!ARCHIVE_EXT.test(filename!)) throw new AppError(400, ErrorCode.NoArchiveProvided, 'Choose a .zip, .tar or .tar.gz archive of the dataset');
-  await ownedDataset(ctx, user.id, datasetId!);
+  const target = blobKeys.parseDatasetFile(uploadPath);
+  if (!target || !isId(target.datasetId) || target.uid !== user.id) throw errors.forbidden('Uploads go to users/{your uid}/datasets/{dataset id}/{file}');
+  const { datasetId, file: filename } = target;
+  if (!ARCHIVE_EXT.test(filename)) throw new AppError(400, ErrorCode.NoArchiveProvided, 'Choose a .zip, .tar or .tar.gz archive of the dataset');
+  await ownedDataset(ctx, user.id, datasetId);
   const remaining = await assertStorage(ctx, user, bytes);
   const token = signUploadToken({ uid: user.id, path: uploadPath, bytes }, ctx.secret, ctx.clock.now());
-  const row = await datasetsRepository.update(ctx.db, datasetId!, { status: 'Uploading', updatedAt: ctx.clock.now() });
+  const row = await datasetsRepository.update(ctx.db, datasetId, { status: 'Uploading', updatedAt: ctx.clock.now() });
   await publish(ctx, row!, 'dataset.updated');
   return { token, storageRemaining: remaining, uploadUrl: TUS_PATH };
 }
 
 /** Last byte of an archive arrived: it goes to the blob store at its path, then waits for process. */
 export async function finishUpload(ctx: AppContext, upload: FinishedUpload) {
-  const datasetId = /^users\/[^/]+\/datasets\/([^/]+)\//.exec(upload.path)?.[1];
-  const row = datasetId ? await datasetsRepository.byId(ctx.db, datasetId) : null;
-  if (!row || row.userId !== upload.uid) throw errors.notFound('Dataset');
+  const datasetId = blobKeys.datasetIdOf(upload.path);
+  const row = await datasetsPolicy.hidden(ctx, upload.uid, datasetId ? await datasetsRepository.byId(ctx.db, datasetId) : null, 'update');
   const user = { id: upload.uid, plan: (await usersRepository.byId(ctx.db, upload.uid))?.plan ?? 'free' };
   // The archive replaces any previous one, so only the difference has to fit.
   const { remaining } = await storageRemaining(ctx, user);
@@ -159,6 +219,26 @@ export async function requestProcessing(ctx: AppContext, userId: string, id: str
   return updated!;
 }
 
+/** /active-jobs: the user's uploads in flight and datasets being processed. */
+export async function activeJobs(ctx: AppContext, userId: string) {
+  const ups = await uploadsRepository.recentOf(ctx.db, userId, 50);
+  const mine = await datasetsRepository.processingOf(ctx.db, userId);
+  const jobRows = await ctx.jobs.byDedupeKeys(mine.map((d) => `dataset:${d.id}`));
+  return {
+    uploads: ups.map((u) => ({ id: u.id, datasetId: u.datasetId, filename: u.filename, bytes: u.bytes, offset: u.offset, status: u.status, error: u.error, created: u.createdAt.toISOString() })),
+    processing: mine.map((d) => {
+      const j = jobRows.find((x) => x.dedupeKey === `dataset:${d.id}`);
+      return { datasetId: d.id, name: d.name, status: d.status, progress: j?.progress ?? null, attempts: j?.attempts ?? 0, lastError: j?.lastError ?? null };
+    }),
+  };
+}
+
+/** Permanent removal: the row and every blob under the dataset's prefix. */
+export async function purgeDataset(ctx: AppContext, row: DatasetRow) {
+  await ctx.blobs.deletePrefix(blobKeys.datasetPrefix(row.userId, row.id));
+  await datasetsRepository.remove(ctx.db, row.id);
+}
+
 export async function archiveDownloadUrl(ctx: AppContext, row: DatasetRow, baseUrl: string) {
   if (!row.storageKey) throw errors.notFound('Dataset archive');
   return signBlobUrl({ key: row.storageKey, expiresAt: new Date(ctx.clock.now().getTime() + 3600_000), filename: row.filename ?? `${row.slug}.zip`, secret: ctx.secret, baseUrl });
@@ -168,8 +248,8 @@ export function reportFileName(row: DatasetRow) {
   return `${path.parse(row.filename ?? row.slug).name}-report.txt`;
 }
 
-export async function publish(ctx: AppContext, row: DatasetRow, event: string) {
+export async function publish(ctx: AppContext, row: DatasetRow, event: 'dataset.created' | 'dataset.updated' | 'dataset.deleted' | 'dataset.restored') {
   const data = { id: row.id, status: row.status };
-  await ctx.bus.publish(`dataset:${row.id}`, event, data);
-  await ctx.bus.publish(`user:${row.userId}:datasets`, event, data);
+  await ctx.bus.publish(topics.dataset(row.id), event, data);
+  await ctx.bus.publish(topics.userDatasets(row.userId), event, data);
 }

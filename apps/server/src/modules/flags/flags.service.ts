@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
-import { REMOTE_CONFIG_DEFAULTS, type FlagName, type RemoteConfig } from '@sightline/contracts';
+import { REMOTE_CONFIG_DEFAULTS, type FlagName, type RemoteConfig, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { featureFlags } from '../../platform/db/schema.js';
+import { flagsRepository } from './flags.repository.js';
 
 export async function getFlags(ctx: Pick<AppContext, 'db'>): Promise<RemoteConfig['flags']> {
-  const rows = await ctx.db.select().from(featureFlags);
+  const rows = await flagsRepository.all(ctx.db);
   const flags: Record<string, boolean> = { ...REMOTE_CONFIG_DEFAULTS };
   for (const r of rows) if (r.name in flags) flags[r.name] = r.enabled;
   return flags as RemoteConfig['flags'];
@@ -18,16 +17,13 @@ export async function updateFlags(ctx: AppContext, by: string, patch: Partial<Re
   for (const [name, enabled] of Object.entries(patch)) {
     if (enabled === undefined) continue;
     const now = ctx.clock.now();
-    await ctx.db
-      .insert(featureFlags)
-      .values({ name, enabled, updatedAt: now, updatedBy: by })
-      .onConflictDoUpdate({ target: featureFlags.name, set: { enabled, updatedAt: now, updatedBy: by } });
+    await flagsRepository.upsert(ctx.db, { name, enabled, updatedAt: now, updatedBy: by });
   }
   const flags = await getFlags(ctx);
-  await ctx.bus.publish('config', 'config.updated', { flags });
+  await ctx.bus.publish(topics.config(), 'config.updated', { flags });
   return flags;
 }
 
 export async function removeFlag(ctx: AppContext, name: string) {
-  await ctx.db.delete(featureFlags).where(eq(featureFlags.name, name));
+  await flagsRepository.remove(ctx.db, name);
 }

@@ -1,16 +1,15 @@
 import { Worker } from 'node:worker_threads';
-import { and, eq, isNull } from 'drizzle-orm';
+import { ErrorCode, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { inferenceEndpoints } from '../../platform/db/schema.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { isEnabled } from '../flags/flags.service.js';
-import { ownedModel } from '../models/models.service.js';
+import { planLimits } from '../billing/billing.plans.js';
+import { inferencePolicy } from './inference.policy.js';
+import { inferenceRepository, type EndpointRow } from './inference.repository.js';
 import { InferenceError } from './errors.js';
 import { onnxPathFor, toAppError, type PredictParams } from './inference.service.js';
 import type { Prediction } from './types.js';
-
-type EndpointRow = typeof inferenceEndpoints.$inferSelect;
 
 class EndpointWorker {
   private worker: Worker;
@@ -24,7 +23,7 @@ class EndpointWorker {
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (m: { type: string; id?: number; result?: Prediction; code?: string; message?: string }) => {
         if (m.type === 'ready') return resolve();
-        if (m.type === 'failed') return reject(new AppError(422, 'error/unsupported-model', m.message ?? 'The model could not be loaded'));
+        if (m.type === 'failed') return reject(new AppError(422, ErrorCode.UnsupportedModel, m.message ?? 'The model could not be loaded'));
         const p = this.pending.get(m.id!);
         if (!p) return;
         this.pending.delete(m.id!);
@@ -59,23 +58,35 @@ export class EndpointManager {
   constructor(private readonly ctx: AppContext) {}
 
   private async assertAllowed(user: { plan: string }) {
-    if (user.plan !== 'pro' && user.plan !== 'enterprise') throw new AppError(403, 'error/plan-required', 'Dedicated inference needs the Pro or Enterprise plan');
-    if (!(await isEnabled(this.ctx, 'dedicatedInference'))) throw new AppError(403, 'error/feature-disabled', 'Dedicated inference is not enabled on this server');
+    if (!(await planLimits(this.ctx, user.plan)).dedicatedInference) throw new AppError(403, ErrorCode.PlanRequired, 'Dedicated inference needs the Pro or Enterprise plan');
+    if (!(await isEnabled(this.ctx, 'dedicatedInference'))) throw new AppError(403, ErrorCode.FeatureDisabled, 'Dedicated inference is not enabled on this server');
   }
 
   async live(modelId: string) {
-    return (await this.ctx.db.select().from(inferenceEndpoints).where(and(eq(inferenceEndpoints.modelId, modelId), isNull(inferenceEndpoints.stoppedAt))))[0] ?? null;
+    return inferenceRepository.liveEndpoint(this.ctx.db, modelId);
+  }
+
+  /** The model the caller may run a dedicated endpoint for: 404 if not readable, 403 if not theirs to change. */
+  private async ownedModel(userId: string, modelId: string) {
+    const row = await inferenceRepository.modelWithProject(this.ctx.db, modelId);
+    return inferencePolicy.manage(this.ctx, userId, row?.model, row?.project ?? null);
+  }
+
+  /** The model's live endpoint when the caller may use it, else null. */
+  async liveFor(user: { id: string }, modelId: string) {
+    const row = await this.live(modelId);
+    return row && (await inferencePolicy.mayUseEndpoint(this.ctx, user.id, row)) ? row : null;
   }
 
   async start(user: { id: string; plan: string }, modelId: string): Promise<EndpointRow> {
     await this.assertAllowed(user);
-    const model = await ownedModel(this.ctx, user.id, modelId);
+    const model = await this.ownedModel(user.id, modelId);
     const existing = await this.live(model.id);
     if (existing) return existing;
     const modelPath = await onnxPathFor(this.ctx, model);
-    const [row] = await this.ctx.db.insert(inferenceEndpoints).values({ id: newId(), modelId: model.id, userId: user.id, status: 'starting' }).returning();
-    await this.boot(row!, modelPath);
-    return (await this.ctx.db.select().from(inferenceEndpoints).where(eq(inferenceEndpoints.id, row!.id)))[0]!;
+    const row = await inferenceRepository.insertEndpoint(this.ctx.db, { id: newId(), modelId: model.id, userId: user.id, status: 'starting' });
+    await this.boot(row, modelPath);
+    return (await inferenceRepository.endpoint(this.ctx.db, row.id))!;
   }
 
   private async boot(row: EndpointRow, modelPath: string) {
@@ -83,39 +94,40 @@ export class EndpointManager {
     this.workers.set(row.id, worker);
     try {
       await worker.ready;
-      await this.ctx.db.update(inferenceEndpoints).set({ status: 'running', error: null, updatedAt: this.ctx.clock.now() }).where(eq(inferenceEndpoints.id, row.id));
+      await inferenceRepository.updateEndpoint(this.ctx.db, row.id, { status: 'running', error: null, updatedAt: this.ctx.clock.now() });
     } catch (err) {
       this.workers.delete(row.id);
       await worker.stop();
-      await this.ctx.db.update(inferenceEndpoints).set({ status: 'failed', error: (err as Error).message, stoppedAt: this.ctx.clock.now() }).where(eq(inferenceEndpoints.id, row.id));
+      await inferenceRepository.updateEndpoint(this.ctx.db, row.id, { status: 'failed', error: (err as Error).message, stoppedAt: this.ctx.clock.now() });
       throw err;
     }
-    await this.ctx.bus.publish(`model:${row.modelId}`, 'endpoint.updated', { id: row.id });
+    await this.ctx.bus.publish(topics.model(row.modelId), 'endpoint.updated', { id: row.id });
   }
 
   async stop(user: { id: string }, modelId: string) {
-    await ownedModel(this.ctx, user.id, modelId);
+    await this.ownedModel(user.id, modelId);
     const row = await this.live(modelId);
     if (!row) return;
     await this.workers.get(row.id)?.stop();
     this.workers.delete(row.id);
-    await this.ctx.db.update(inferenceEndpoints).set({ status: 'stopped', stoppedAt: this.ctx.clock.now(), updatedAt: this.ctx.clock.now() }).where(eq(inferenceEndpoints.id, row.id));
-    await this.ctx.bus.publish(`model:${modelId}`, 'endpoint.updated', { id: row.id });
+    await inferenceRepository.updateEndpoint(this.ctx.db, row.id, { status: 'stopped', stoppedAt: this.ctx.clock.now(), updatedAt: this.ctx.clock.now() });
+    await this.ctx.bus.publish(topics.model(modelId), 'endpoint.updated', { id: row.id });
   }
 
   /** Runs on the endpoint's worker; an instance that does not hold it yet starts one (warm after the first call). */
   async predict(user: { id: string; plan: string }, endpointId: string, image: Buffer, params: PredictParams) {
-    const row = (await this.ctx.db.select().from(inferenceEndpoints).where(eq(inferenceEndpoints.id, endpointId)))[0];
-    if (!row || row.stoppedAt || row.userId !== user.id) throw errors.notFound('Endpoint');
+    const row = await inferenceRepository.endpoint(this.ctx.db, endpointId);
+    if (!row || row.stoppedAt) throw errors.notFound('Endpoint');
+    await inferencePolicy.useEndpoint(this.ctx, user.id, row);
     await this.assertAllowed(user);
     let worker = this.workers.get(row.id);
+    const model = worker ? (await inferenceRepository.modelWithProject(this.ctx.db, row.modelId))?.model : await this.ownedModel(user.id, row.modelId);
     if (!worker) {
-      const model = await ownedModel(this.ctx, user.id, row.modelId);
-      await this.boot(row, await onnxPathFor(this.ctx, model));
+      await this.boot(row, await onnxPathFor(this.ctx, model!));
       worker = this.workers.get(row.id)!;
     }
     await worker.ready;
-    return { row, prediction: await worker.predict(image, params) };
+    return { row, model: model!, prediction: await worker.predict(image, params) };
   }
 
   async close() {

@@ -1,14 +1,16 @@
 import { stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { maskToSegment } from './contours.js';
 import { decodeImage } from './decode.js';
 import { InferenceError } from './errors.js';
+import { ExecutionQueue, runsPerModel } from './execution-queue.js';
 import { processMask } from './mask.js';
 import { parseUltralyticsMetadata, readOnnxMetadata, type OnnxModelInfo, type UltralyticsMetadata } from './onnx-metadata.js';
 import { decodeDetections, scaleBoxToImage, scalePointToImage, topK, type FrameMapping, type RawDetection } from './postprocess.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, toChwFloat, type RgbImage } from './preprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxToChw, toChwFloat } from './preprocess.js';
 import type { Prediction, PredictionResult, PredictOptions, RawTensor } from './types.js';
 
 /** A model on disk (keyed by its resolved path, reloaded when the file changes) or in memory (keyed by `id`). */
@@ -22,8 +24,19 @@ export interface InferenceEngineOptions {
   maxCacheBytes?: number;
   /** onnxruntime intra-op threads per session; default: onnxruntime's choice (the physical cores). */
   intraOpNumThreads?: number;
+  /**
+   * Let onnxruntime's intra-op threads spin between work items (its default). Off here: on a small shared machine the
+   * spinning threads take the cores the HTTP path, decoding and the other models need; measured on 2 cores under
+   * load, a YOLOv8n run cost 60 ms of CPU without spinning and 110-120 ms with it, and took longer too.
+   */
+  spinning?: boolean;
   /** Refuse images with more pixels than this; default 8192 * 8192. */
   maxImagePixels?: number;
+  /**
+   * `session.run` calls of one model at once; more wait in a FIFO queue. Default: the cores divided by
+   * `intraOpNumThreads`, or 1 when onnxruntime picks its threads (one run then uses every core).
+   */
+  runsPerModel?: number;
 }
 
 export const DEFAULT_MAX_CACHE_BYTES = 512 * 1024 * 1024;
@@ -46,7 +59,7 @@ export interface EngineStats {
   misses: number;
   evictions: number;
   /** Most recently used first; `inFlight` counts predictions and runs currently holding the session. */
-  models: Array<{ key: string; bytes: number; task?: string; uses: number; inFlight: number; lastUsedAt: string; loadMs: number }>;
+  models: Array<{ key: string; bytes: number; task?: string; uses: number; inFlight: number; running: number; waiting: number; lastUsedAt: string; loadMs: number }>;
 }
 
 interface LoadedModel {
@@ -54,6 +67,8 @@ interface LoadedModel {
   /** File mtime and size when loaded from a path; a different stamp means the file was replaced. */
   stamp?: string;
   session: InferenceSession;
+  /** Serialises `session.run` (see {@link ExecutionQueue}). */
+  queue: ExecutionQueue;
   description: ModelDescription;
   refs: number;
   evicted: boolean;
@@ -115,27 +130,32 @@ export class InferenceEngine {
       const tp = performance.now();
       const target = this.inputTarget(model.description, meta, opts.imgsz);
       const dynamic = model.description.input.dynamic;
-      let tensorImage: RgbImage;
+      let input: Float32Array;
+      let tensorSize: { width: number; height: number };
       if (meta.task === 'classify') {
-        tensorImage = classifyImage(img, classifyGeometry(img.width, img.height, target));
+        const cropped = classifyImage(img, classifyGeometry(img.width, img.height, target));
+        input = toChwFloat(cropped);
+        tensorSize = cropped;
       } else {
+        // Letterbox straight into the NCHW tensor: no padded HWC copy in between.
         const geo = letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
-        tensorImage = letterboxImage(img, geo);
+        input = letterboxToChw(img, geo);
+        tensorSize = geo.output;
       }
-      const input = toChwFloat(tensorImage);
       const t2 = performance.now();
 
-      const outputs = await this.runSession(model, input, [1, 3, tensorImage.height, tensorImage.width]);
+      const { outputs, queuedMs } = await this.runQueued(model, input, [1, 3, tensorSize.height, tensorSize.width]);
       const t3 = performance.now();
 
-      const frame: FrameMapping = { inputWidth: tensorImage.width, inputHeight: tensorImage.height, width: img.width, height: img.height };
+      const frame: FrameMapping = { inputWidth: tensorSize.width, inputHeight: tensorSize.height, width: img.width, height: img.height };
       const prediction: Prediction = {
         task: meta.task,
         names: meta.names,
         imageSize: { width: img.width, height: img.height },
-        inputSize: { width: tensorImage.width, height: tensorImage.height },
+        inputSize: { width: tensorSize.width, height: tensorSize.height },
         results: [],
-        speed: { decode: ms(t0, t1), preprocess: ms(tp, t2), inference: ms(t2, t3), postprocess: 0 },
+        // `inference` is the run itself, without the wait for the model's execution queue.
+        speed: { decode: ms(t0, t1), preprocess: ms(tp, t2), inference: Math.max(0, ms(t2, t3) - queuedMs), postprocess: 0 },
       };
       const name = (cls: number) => meta.names[cls] ?? `class${cls}`;
       if (meta.task === 'classify') {
@@ -163,7 +183,7 @@ export class InferenceEngine {
     try {
       const shape = dims ?? model.description.input.shape.map((d) => (typeof d === 'number' ? d : NaN));
       if (shape.some((d) => !Number.isInteger(d))) throw new RangeError('The model input is dynamic; pass dims');
-      return await this.runSession(model, input, shape);
+      return (await this.runQueued(model, input, shape)).outputs;
     } finally {
       this.releaseRef(model);
     }
@@ -196,6 +216,7 @@ export class InferenceEngine {
         task: m.description.metadata?.task,
         uses: m.uses,
         inFlight: m.refs,
+        ...m.queue.load,
         lastUsedAt: new Date(m.lastUsed).toISOString(),
         loadMs: m.loadMs,
       })),
@@ -299,8 +320,7 @@ export class InferenceEngine {
     let session: InferenceSession;
     try {
       onnx = await readOnnxMetadata(source);
-      const options: InferenceSession.SessionOptions = { executionProviders: ['cpu'], graphOptimizationLevel: 'all' };
-      if (this.opts.intraOpNumThreads) options.intraOpNumThreads = this.opts.intraOpNumThreads;
+      const options = sessionOptions(this.opts);
       session = typeof source === 'string' ? await InferenceSession.create(source, options) : await InferenceSession.create(source, options);
     } catch (err) {
       if (err instanceof InferenceError) throw err;
@@ -308,7 +328,8 @@ export class InferenceEngine {
     }
     try {
       const description = describe(key, bytes, onnx, session);
-      return { key, stamp, session, description, refs: 0, evicted: false, uses: 0, lastUsed: Date.now(), loadMs: ms(started, performance.now()) };
+      const queue = new ExecutionQueue(this.opts.runsPerModel ?? runsPerModel(os.availableParallelism(), this.opts.intraOpNumThreads));
+      return { key, stamp, session, queue, description, refs: 0, evicted: false, uses: 0, lastUsed: Date.now(), loadMs: ms(started, performance.now()) };
     } catch (err) {
       await session.release().catch(() => undefined);
       throw err;
@@ -323,6 +344,17 @@ export class InferenceEngine {
     // ultralytics check_imgsz: round up to a multiple of the stride.
     const stride = meta.task === 'classify' ? 1 : meta.stride;
     return [Math.ceil(want[0] / stride) * stride, Math.ceil(want[1] / stride) * stride];
+  }
+
+  /** {@link runSession} through the model's execution queue; `queuedMs` is the wait for a slot. */
+  private async runQueued(model: LoadedModel, input: Float32Array, dims: number[]): Promise<{ outputs: Record<string, RawTensor>; queuedMs: number }> {
+    const queued = performance.now();
+    let started = queued;
+    const outputs = await model.queue.run(() => {
+      started = performance.now();
+      return this.runSession(model, input, dims);
+    });
+    return { outputs, queuedMs: ms(queued, started) };
   }
 
   private async runSession(model: LoadedModel, input: Float32Array, dims: number[]): Promise<Record<string, RawTensor>> {
@@ -405,6 +437,17 @@ export class InferenceEngine {
     }
     return results;
   }
+}
+
+/** The onnxruntime session options of the engine (exported so benchmarks time bare runs on identical sessions). */
+export function sessionOptions(opts: Pick<InferenceEngineOptions, 'intraOpNumThreads' | 'spinning'> = {}): InferenceSession.SessionOptions {
+  const options: InferenceSession.SessionOptions = {
+    executionProviders: ['cpu'],
+    graphOptimizationLevel: 'all',
+    extra: { session: { intra_op: { allow_spinning: opts.spinning ? '1' : '0' }, inter_op: { allow_spinning: opts.spinning ? '1' : '0' } } },
+  };
+  if (opts.intraOpNumThreads) options.intraOpNumThreads = opts.intraOpNumThreads;
+  return options;
 }
 
 function describe(key: string, bytes: number, onnx: OnnxModelInfo, session: InferenceSession): ModelDescription {

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ErrorCode } from '@sightline/contracts';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/errors.js';
 
@@ -20,13 +21,13 @@ export const predictFields = z.object({
 
 /** Reads the multipart body: `file` (the image) and the fields; every bad input gets its own code. */
 export async function readPredictRequest(req: FastifyRequest) {
-  if (!req.isMultipart()) throw new AppError(400, 'error/validation', 'Send multipart/form-data with an image in the `file` field');
+  if (!req.isMultipart()) throw new AppError(400, ErrorCode.Validation, 'Send multipart/form-data with an image in the `file` field');
   const fields: Record<string, string> = {};
   let image: Buffer | null = null;
   for await (const part of req.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } })) {
     if (part.type === 'file') {
       const buf = await part.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'error/payload-too-large', `Images can be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, ErrorCode.PayloadTooLarge, `Images can be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
         throw err;
       });
       if (part.fieldname === 'file') image = buf;
@@ -34,14 +35,14 @@ export async function readPredictRequest(req: FastifyRequest) {
       fields[part.fieldname] = String(part.value);
     }
   }
-  if (!image || image.length === 0) throw new AppError(400, 'error/validation', 'Attach an image in the `file` field');
+  if (!image || image.length === 0) throw new AppError(400, ErrorCode.Validation, 'Attach an image in the `file` field');
   if (!IMAGE_MAGIC.some(([magic]) => magic.every((b, i) => image![i] === b))) {
-    throw new AppError(400, 'error/invalid-image', 'The file is not an image (JPEG, PNG, WebP or BMP)');
+    throw new AppError(400, ErrorCode.InvalidImage, 'The file is not an image (JPEG, PNG, WebP or BMP)');
   }
   const parsed = predictFields.safeParse(fields);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
-    throw new AppError(400, 'error/validation', first.message, { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
+    throw new AppError(400, ErrorCode.Validation, first.message, { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
   }
   return { image, params: parsed.data };
 }

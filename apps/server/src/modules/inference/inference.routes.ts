@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ErrorCode, inferenceEndpointSchema, inferenceUsageSchema, predictResponseSchema } from '@sightline/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError } from '../../platform/http/errors.js';
-import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
-import { modelsRepository } from '../models/models.repository.js';
+import { errorResponses, errorSchema, ok, okSchema } from '../../platform/http/schemas.js';
 import { EndpointManager } from './endpoints.service.js';
 import { InferenceEngine } from './inference.engine.js';
 import { readPredictRequest } from './inference.params.js';
 import { loadModelForInference, predictWith, presentPrediction, recordInference } from './inference.service.js';
 import { consumeInference, monthlyUsage, type RateDecision } from './rate-limit.js';
 
-const endpointSchema = z.object({ id: z.string(), modelId: z.string(), status: z.string(), error: z.string().nullable(), url: z.string(), created: z.string() });
+const endpointSchema = inferenceEndpointSchema;
 
 function rateHeaders(reply: FastifyReply, d: RateDecision) {
   reply.header('x-ratelimit-limit', d.limit);
@@ -34,21 +34,21 @@ export async function inferenceRoutes(app: FastifyInstance) {
    * Shared inference, compatible with HUB's: multipart `file` + imgsz/conf/iou; x-api-key or the
    * session. Quota per plan with X-RateLimit-* headers; a 429 carries Retry-After.
    */
-  r.post('/v1/predict/:modelId', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ modelId: z.string().max(40) }), consumes: ['multipart/form-data'] } }, async (req, reply) => {
+  r.post('/v1/predict/:modelId', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ modelId: z.string().max(40) }), consumes: ['multipart/form-data'], response: { 200: predictResponseSchema, ...errorResponses, 429: errorSchema } } }, async (req, reply) => {
     const principal = requireUser(req);
     const { model, modelPath } = await loadModelForInference(ctx, principal.user.id, req.params.modelId);
     const { image, params } = await readPredictRequest(req);
     const decision = await consumeInference(ctx, principal.user, principal.apiKeyId ?? null);
     rateHeaders(reply, decision);
     if (!decision.allowed) {
-      throw new AppError(429, 'error/rate-limited', `Inference limit reached (${decision.limit} per ${decision.window} on your plan). Try again in ${decision.retryAfter} s.`, { retryAfter: decision.retryAfter });
+      throw new AppError(429, ErrorCode.RateLimited, `Inference limit reached (${decision.limit} per ${decision.window} on your plan). Try again in ${decision.retryAfter} s.`, { retryAfter: decision.retryAfter });
     }
     const prediction = await predictWith(engine, modelPath, image, params);
     recordInference(ctx, principal.user.id, model.id, 'shared');
     return presentPrediction(prediction, model);
   });
 
-  r.get('/v1/users/me/inference-usage', { config: { auth: 'user' }, schema: { tags: ['inference'] } }, async (req) => ({ data: await monthlyUsage(ctx, requireUser(req).user) }));
+  r.get('/v1/users/me/inference-usage', { config: { auth: 'user' }, schema: { tags: ['inference'], response: { 200: z.object({ data: inferenceUsageSchema }), ...errorResponses } } }, async (req) => ({ data: await monthlyUsage(ctx, requireUser(req).user) }));
 
   const present = (row: { id: string; modelId: string; status: string; error: string | null; createdAt: Date }) => ({
     id: row.id,
@@ -60,9 +60,8 @@ export async function inferenceRoutes(app: FastifyInstance) {
   });
 
   r.get('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 200: z.object({ data: endpointSchema.nullable() }), ...errorResponses } } }, async (req) => {
-    requireUser(req);
-    const row = await endpoints.live(req.params.id);
-    return { data: row && row.userId === req.principal!.user.id ? present(row) : null };
+    const row = await endpoints.liveFor(requireUser(req).user, req.params.id);
+    return { data: row ? present(row) : null };
   });
   r.post('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 201: z.object({ data: endpointSchema }), ...errorResponses } } }, async (req, reply) => {
     const row = await endpoints.start(requireUser(req).user, req.params.id);
@@ -72,11 +71,11 @@ export async function inferenceRoutes(app: FastifyInstance) {
     await endpoints.stop(requireUser(req).user, req.params.id);
     return ok;
   });
-  r.post('/v1/endpoints/:id/predict', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), consumes: ['multipart/form-data'] } }, async (req) => {
+  r.post('/v1/endpoints/:id/predict', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), consumes: ['multipart/form-data'], response: { 200: predictResponseSchema, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);
     const { image, params } = await readPredictRequest(req);
-    const { row, prediction } = await endpoints.predict(user, req.params.id, image, params);
+    const { row, model, prediction } = await endpoints.predict(user, req.params.id, image, params);
     recordInference(ctx, user.id, row.modelId, 'dedicated');
-    return presentPrediction(prediction, (await modelsRepository.byId(ctx.db, row.modelId))!);
+    return presentPrediction(prediction, model);
   });
 }

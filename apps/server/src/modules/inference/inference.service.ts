@@ -1,13 +1,12 @@
 import fs from 'node:fs';
+import { ErrorCode } from '@sightline/contracts';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { modelFiles, models, projects } from '../../platform/db/schema.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { track } from '../analytics/analytics.service.js';
-import { canRead } from '../projects/access.js';
-import type { ModelRow } from '../models/models.repository.js';
+import { inferencePolicy } from './inference.policy.js';
+import { inferenceRepository, type InferenceModelRow as ModelRow, type OnnxFileRow } from './inference.repository.js';
 import { InferenceError } from './errors.js';
 import type { InferenceEngine } from './inference.engine.js';
 import type { Prediction } from './types.js';
@@ -22,10 +21,10 @@ export interface PredictParams {
  * The model's ONNX file as a local path for onnxruntime: the blob itself when blobs are on local
  * disk, else a copy cached under DATA_DIR/cache (keyed by size, so a replaced file is fetched again).
  */
-export async function onnxPathFor(ctx: AppContext, model: ModelRow, known?: typeof modelFiles.$inferSelect | null): Promise<string> {
-  const file = known !== undefined ? known : (await ctx.db.select().from(modelFiles).where(and(eq(modelFiles.modelId, model.id), eq(modelFiles.kind, 'onnx'))))[0];
+export async function onnxPathFor(ctx: AppContext, model: ModelRow, known?: OnnxFileRow | null): Promise<string> {
+  const file = known !== undefined ? known : await inferenceRepository.onnxFile(ctx.db, model.id);
   if (!file) {
-    throw new AppError(409, 'error/no-onnx', 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } });
+    throw new AppError(409, ErrorCode.NoOnnx, 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } });
   }
   const local = ctx.blobs.localPath?.(file.blobKey);
   if (local) return local;
@@ -50,9 +49,9 @@ export async function predictWith(engine: InferenceEngine, modelPath: string, im
 
 export function toAppError(err: unknown): Error {
   if (err instanceof InferenceError) {
-    if (err.code === 'invalid_image') return new AppError(400, 'error/invalid-image', `The file is not an image we can read (JPEG, PNG, WebP): ${err.message}`);
-    if (err.code === 'unsupported_model' || err.code === 'invalid_model') return new AppError(422, 'error/unsupported-model', err.message);
-    return new AppError(500, 'error/inference-failed', 'Inference failed. Please try again later.');
+    if (err.code === 'invalid_image') return new AppError(400, ErrorCode.InvalidImage, `The file is not an image we can read (JPEG, PNG, WebP): ${err.message}`);
+    if (err.code === 'unsupported_model' || err.code === 'invalid_model') return new AppError(422, ErrorCode.UnsupportedModel, err.message);
+    return new AppError(500, ErrorCode.InferenceFailed, 'Inference failed. Please try again later.');
   }
   return err as Error;
 }
@@ -82,14 +81,9 @@ export function presentPrediction(pred: Prediction, model: ModelRow) {
 
 /** Model, its project and its ONNX file in one query: this runs on every prediction. */
 export async function loadModelForInference(ctx: AppContext, viewerId: string | null, modelId: string) {
-  const [row] = await ctx.db
-    .select({ model: models, project: projects, onnx: modelFiles })
-    .from(models)
-    .leftJoin(projects, eq(projects.id, models.projectId))
-    .leftJoin(modelFiles, and(eq(modelFiles.modelId, models.id), eq(modelFiles.kind, 'onnx')))
-    .where(eq(models.id, modelId))
-    .limit(1);
-  if (!row || row.model.deletedAt || !canRead(viewerId, row.model, { viaParent: row.project })) throw errors.notFound('Model');
+  const row = await inferenceRepository.modelForPredict(ctx.db, modelId);
+  if (!row || row.model.deletedAt) throw errors.notFound('Model');
+  await inferencePolicy.predict(ctx, viewerId, row.model, row.project);
   return { model: row.model, modelPath: await onnxPathFor(ctx, row.model, row.onnx) };
 }
 

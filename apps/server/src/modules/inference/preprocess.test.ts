@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage } from './decode.js';
 import { InferenceError } from './errors.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, pyRound, toChwFloat } from './preprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, letterboxToChw, pyRound, toChwFloat } from './preprocess.js';
 import { resizeBilinearPil, resizeLinearCv2 } from './resize.js';
 import { fixture, readGolden, type GoldenBoxes, type GoldenClassify } from './test-fixtures.js';
 
@@ -129,6 +129,53 @@ describe('resizeBilinearPil', () => {
     expect(resizeBilinearPil(src, 5, 4, 5, 8, 3).length).toBe(5 * 8 * 3);
   });
 });
+
+describe('one-pass preprocessing', () => {
+  const noise = (w: number, h: number) => Uint8Array.from({ length: w * h * 3 }, (_, i) => (i * 7919 + (i >> 5) * 31) % 256);
+
+  it('letterboxToChw gives exactly toChwFloat(letterboxImage(...)), padding included', () => {
+    const img = { data: noise(64, 48), width: 64, height: 48 };
+    for (const [target, auto] of [[[96, 96], false], [[96, 96], true], [[40, 80], false], [[48, 64], false]] as const) {
+      const geo = letterboxGeometry(img.width, img.height, [...target] as [number, number], { auto, stride: 32 });
+      expect(letterboxToChw(img, geo)).toEqual(toChwFloat(letterboxImage(img, geo)));
+    }
+  });
+
+  it('resizeBilinearPil with a window gives the same bytes as cropping the full resize', () => {
+    const src = noise(50, 37);
+    const full = resizeBilinearPil(src, 50, 37, 23, 29, 3);
+    for (const win of [{ left: 0, top: 0, width: 23, height: 29 }, { left: 3, top: 5, width: 11, height: 7 }, { left: 22, top: 28, width: 1, height: 1 }]) {
+      const part = resizeBilinearPil(src, 50, 37, 23, 29, 3, win);
+      const expected = new Uint8Array(win.width * win.height * 3);
+      for (let y = 0; y < win.height; y++) expected.set(full.subarray(((y + win.top) * 23 + win.left) * 3, ((y + win.top) * 23 + win.left + win.width) * 3), y * win.width * 3);
+      expect(part).toEqual(expected);
+    }
+    // Unchanged width or height: the window is a plain crop of that axis.
+    expect(resizeBilinearPil(src, 50, 37, 50, 20, 3, { left: 10, top: 2, width: 5, height: 4 })).toEqual(cropOf(resizeBilinearPil(src, 50, 37, 50, 20, 3), 50, { left: 10, top: 2, width: 5, height: 4 }));
+    expect(() => resizeBilinearPil(src, 50, 37, 23, 29, 3, { left: 20, top: 0, width: 5, height: 1 })).toThrow(RangeError);
+  });
+
+  it('classifyImage pads where a non-square crop leaves the image, as before', () => {
+    const img = { data: noise(30, 20), width: 30, height: 20 };
+    const geo = classifyGeometry(30, 20, [24, 40]);
+    const out = classifyImage(img, geo);
+    const full = resizeBilinearPil(img.data, 30, 20, geo.resized.width, geo.resized.height, 3);
+    for (let y = 0; y < 24; y++) {
+      for (let x = 0; x < 40; x++) {
+        const sx = x + geo.crop.left;
+        const sy = y + geo.crop.top;
+        const inside = sx >= 0 && sy >= 0 && sx < geo.resized.width && sy < geo.resized.height;
+        expect(out.data[(y * 40 + x) * 3]).toBe(inside ? full[(sy * geo.resized.width + sx) * 3] : 0);
+      }
+    }
+  });
+});
+
+function cropOf(data: Uint8Array, width: number, win: { left: number; top: number; width: number; height: number }) {
+  const out = new Uint8Array(win.width * win.height * 3);
+  for (let y = 0; y < win.height; y++) out.set(data.subarray(((y + win.top) * width + win.left) * 3, ((y + win.top) * width + win.left + win.width) * 3), y * win.width * 3);
+  return out;
+}
 
 describe('letterbox parity with ultralytics (OpenCV 4.6)', () => {
   const g = readGolden<GoldenBoxes>('golden-detect.json');

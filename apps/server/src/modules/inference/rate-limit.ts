@@ -1,7 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { PLAN_LIMITS, type Plan } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { apiKeys, inferenceUsage } from '../../platform/db/schema.js';
+import { inferenceRepository } from './inference.repository.js';
+import { planLimits } from '../billing/billing.plans.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -23,34 +22,19 @@ const monthBucket = (d: Date) => `m:${d.toISOString().slice(0, 7)}`;
  */
 export async function consumeInference(ctx: AppContext, user: { id: string; plan: string }, apiKeyId: string | null): Promise<RateDecision> {
   const now = ctx.clock.now();
-  const limits = PLAN_LIMITS[(user.plan as Plan) in PLAN_LIMITS ? (user.plan as Plan) : 'free'];
+  const limits = await planLimits(ctx, user.plan);
   const hourEnd = Math.floor(now.getTime() / 3600_000 + 1) * 3600;
   const monthEnd = Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000);
   const hb = hourBucket(now);
   const mb = monthBucket(now);
   const key = apiKeyId ?? '';
   // One round trip on the hot path: count this call in the hour, the month and the key's month.
-  const res = await ctx.db.execute(sql`
-    WITH h AS (
-      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${user.id}, '', ${hb}, 1)
-      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count),
-    m AS (
-      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${user.id}, '', ${mb}, 1)
-      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count),
-    k AS (
-      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) SELECT ${user.id}, ${key}, ${mb}, 1 WHERE ${key} <> ''
-      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count)
-    SELECT (SELECT count FROM h) AS hour, (SELECT count FROM m) AS month, (SELECT count(*) FROM k) AS keyed`);
-  const row = (res as unknown as { rows: Array<{ hour: number; month: number }> }).rows[0]!;
-  const hour = Number(row.hour);
-  const month = Number(row.month);
+  const { hour, month } = await inferenceRepository.countCall(ctx.db, user.id, key, hb, mb);
   if (hour <= limits.inferencePerHour && month <= limits.inferencePerMonth) {
     return { allowed: true, limit: limits.inferencePerHour, remaining: Math.max(0, limits.inferencePerHour - hour), reset: hourEnd, retryAfter: 0, window: 'hour' };
   }
   // Over the quota: a refused call does not count, so take it back (rare path).
-  await ctx.db.execute(sql`
-    UPDATE inference_usage SET count = count - 1
-    WHERE user_id = ${user.id} AND ((api_key_id = '' AND bucket IN (${hb}, ${mb})) OR (api_key_id = ${key} AND ${key} <> '' AND bucket = ${mb}))`);
+  await inferenceRepository.uncountCall(ctx.db, user.id, key, hb, mb);
   const nowS = Math.floor(now.getTime() / 1000);
   if (month > limits.inferencePerMonth) {
     return { allowed: false, limit: limits.inferencePerMonth, remaining: 0, reset: monthEnd, retryAfter: Math.max(1, monthEnd - nowS), window: 'month' };
@@ -62,13 +46,9 @@ export async function consumeInference(ctx: AppContext, user: { id: string; plan
 export async function monthlyUsage(ctx: AppContext, user: { id: string; plan: string }) {
   const now = ctx.clock.now();
   const bucket = monthBucket(now);
-  const rows = await ctx.db
-    .select({ apiKeyId: inferenceUsage.apiKeyId, count: inferenceUsage.count, name: apiKeys.name, prefix: apiKeys.prefix })
-    .from(inferenceUsage)
-    .leftJoin(apiKeys, eq(apiKeys.id, inferenceUsage.apiKeyId))
-    .where(and(eq(inferenceUsage.userId, user.id), eq(inferenceUsage.bucket, bucket)));
+  const rows = await inferenceRepository.usageIn(ctx.db, user.id, bucket);
   const total = rows.find((r) => r.apiKeyId === '')?.count ?? 0;
-  const limits = PLAN_LIMITS[(user.plan as Plan) in PLAN_LIMITS ? (user.plan as Plan) : 'free'];
+  const limits = await planLimits(ctx, user.plan);
   const perKey = rows.filter((r) => r.apiKeyId !== '').map((r) => ({ apiKeyId: r.apiKeyId, name: r.name ?? 'revoked key', prefix: r.prefix ?? '', count: r.count }));
   const viaKeys = perKey.reduce((a, r) => a + r.count, 0);
   return {

@@ -187,33 +187,49 @@ function clip8(ss: number): number {
   return clampU8(Math.floor(ss / PIL_ONE));
 }
 
+/** A rectangle of the resized image, in its pixels. */
+export interface ResizeWindow {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 /**
  * `PIL.Image.resize((dstW, dstH), Image.BILINEAR)` for an 8-bit image with `channels` interleaved channels:
  * a horizontal then a vertical pass with an 8-bit intermediate, exactly like Pillow 9/10.
+ *
+ * With `window`, only that part of the resized image is computed and returned (the same bytes as cropping the full
+ * result): every output pixel depends only on its own row's and column's coefficients, so a centre crop (classify)
+ * skips the rows and columns it would throw away.
  */
-export function resizeBilinearPil(src: Uint8Array, srcW: number, srcH: number, dstW: number, dstH: number, channels: number): Uint8Array {
+export function resizeBilinearPil(src: Uint8Array, srcW: number, srcH: number, dstW: number, dstH: number, channels: number, window?: ResizeWindow): Uint8Array {
   checkSizes(src, srcW, srcH, dstW, dstH, channels);
+  const win = window ?? { left: 0, top: 0, width: dstW, height: dstH };
+  const { left, top, width: ww, height: wh } = win;
+  if (![left, top, ww, wh].every(Number.isInteger) || left < 0 || top < 0 || ww < 1 || wh < 1 || left + ww > dstW || top + wh > dstH) {
+    throw new RangeError(`Window ${ww}x${wh}+${left}+${top} is not inside ${dstW}x${dstH}`);
+  }
   const cn = channels;
-  let img = src;
-  let w = srcW;
   const vert = dstH !== srcH ? pilCoeffs(srcH, dstH) : null;
+  // Only the source rows the vertical pass will read (for the window's rows) need the horizontal pass.
+  const first = vert ? vert.bounds[top * 2] : top;
+  const last = vert ? vert.bounds[(top + wh - 1) * 2] + vert.bounds[(top + wh - 1) * 2 + 1] : top + wh;
+  const rows = last - first;
+  const rowLen = ww * cn;
+  let tmp: Uint8Array;
   if (dstW !== srcW) {
     const hc = pilCoeffs(srcW, dstW);
-    // Only the source rows the vertical pass will read need the horizontal pass.
-    const first = vert ? vert.bounds[0] : 0;
-    const last = vert ? vert.bounds[(dstH - 1) * 2] + vert.bounds[(dstH - 1) * 2 + 1] : srcH;
-    if (vert) for (let i = 0; i < dstH; i++) vert.bounds[i * 2] -= first;
-    const rows = last - first;
-    const tmp = new Uint8Array(dstW * rows * cn);
+    tmp = new Uint8Array(rowLen * rows);
     const acc = new Float64Array(cn);
     for (let y = 0; y < rows; y++) {
       const inRow = (y + first) * srcW * cn;
-      const outRow = y * dstW * cn;
-      for (let xx = 0; xx < dstW; xx++) {
+      const outRow = y * rowLen;
+      for (let xx = left; xx < left + ww; xx++) {
         const n = hc.bounds[xx * 2 + 1];
         const k = xx * hc.ksize;
         const p0 = inRow + hc.bounds[xx * 2] * cn;
-        const o = outRow + xx * cn;
+        const o = outRow + (xx - left) * cn;
         if (cn === 3) {
           // The RGB case unrolled: one weight load per tap and contiguous source reads.
           let s0 = PIL_HALF;
@@ -238,15 +254,15 @@ export function resizeBilinearPil(src: Uint8Array, srcW: number, srcH: number, d
         for (let c = 0; c < cn; c++) tmp[o + c] = clip8(acc[c]);
       }
     }
-    img = tmp;
-    w = dstW;
+  } else {
+    tmp = new Uint8Array(rowLen * rows);
+    for (let y = 0; y < rows; y++) tmp.set(src.subarray(((y + first) * srcW + left) * cn, ((y + first) * srcW + left + ww) * cn), y * rowLen);
   }
-  if (!vert) return img === src ? src.slice() : img;
-  const out = new Uint8Array(w * dstH * cn);
-  const rowLen = w * cn;
+  if (!vert) return tmp;
+  const out = new Uint8Array(rowLen * wh);
   const accRow = new Float64Array(rowLen);
-  for (let yy = 0; yy < dstH; yy++) {
-    const ymin = vert.bounds[yy * 2];
+  for (let yy = top; yy < top + wh; yy++) {
+    const ymin = vert.bounds[yy * 2] - first;
     const n = vert.bounds[yy * 2 + 1];
     const k = yy * vert.ksize;
     // Whole rows at a time, so every source row is read sequentially once per output row.
@@ -254,9 +270,10 @@ export function resizeBilinearPil(src: Uint8Array, srcW: number, srcH: number, d
     for (let y = 0; y < n; y++) {
       const w = vert.kk[k + y];
       const base = (ymin + y) * rowLen;
-      for (let i = 0; i < rowLen; i++) accRow[i] += img[base + i] * w;
+      for (let i = 0; i < rowLen; i++) accRow[i] += tmp[base + i] * w;
     }
-    for (let i = 0; i < rowLen; i++) out[yy * rowLen + i] = clip8(accRow[i]);
+    const o = (yy - top) * rowLen;
+    for (let i = 0; i < rowLen; i++) out[o + i] = clip8(accRow[i]);
   }
   return out;
 }

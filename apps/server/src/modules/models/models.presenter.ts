@@ -1,12 +1,26 @@
-import { MODEL_DEFAULTS, type Model, type ModelConfig, type TrainingState } from '@sightline/contracts';
+import { MODEL_DEFAULTS, type Abilities, type Model, type ModelConfig, type TrainingState } from '@sightline/contracts';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
-import { abilities } from '../projects/access.js';
-import type { ModelFileRow, ModelRow } from './models.repository.js';
+import type { ModelFileRow, ModelRow, ModelTrainingRow } from './models.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** A client-reported run as the model's `training` field shows it. */
+export function presentTraining(row: ModelTrainingRow | null | undefined): TrainingState | null {
+  if (!row) return null;
+  return {
+    protocol: row.protocol,
+    runId: row.runId,
+    outcome: row.outcome,
+    cancelRequested: row.cancelRequestedAt !== null,
+    stale: row.staleAt ? row.staleAt.toISOString() : null,
+    lastEvent: row.lastEventAt ? row.lastEventAt.toISOString() : null,
+    epochsTotal: row.epochsTotal,
+    bestEpoch: row.bestEpoch,
+  };
+}
+
 export interface ModelPresentation {
-  viewerId: string | null;
+  abilities: Abilities;
   username: string;
   projectName: string | null;
   files: ModelFileRow[];
@@ -56,7 +70,7 @@ export function presentModel(row: ModelRow, p: ModelPresentation): Model {
     totals: { bytes: row.bytes },
     team: { id: row.teamId },
     metrics: { epochs: row.epochsDone, best: row.bestMetrics },
-    abilities: abilities(p.viewerId, row),
+    abilities: p.abilities,
     status: row.hubStatus,
     training: p.training ?? null,
   };

@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { modelFiles, modelMetrics, models } from '../../platform/db/schema.js';
+import { inTeamsOf } from '../access/access.repository.js';
+import { modelFiles, modelMetrics, models, modelTraining } from '../../platform/db/schema.js';
 
 export type ModelRow = typeof models.$inferSelect;
 export type ModelFileRow = typeof modelFiles.$inferSelect;
+export type ModelTrainingRow = typeof modelTraining.$inferSelect;
 
 export const modelsRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(models).where(eq(models.id, id)).limit(1))[0] ?? null,
@@ -24,6 +26,7 @@ export const modelsRepository = {
   bySlug: async (db: Db, userId: string, projectId: string, slug: string) =>
     (await db.select().from(models).where(and(eq(models.userId, userId), eq(models.projectId, projectId), eq(models.slug, slug))).limit(1))[0] ?? null,
 
+  liveInProject: (db: Db, projectId: string) => db.select().from(models).where(and(eq(models.projectId, projectId), isNull(models.deletedAt))),
   inProject: async (db: Db, projectId: string, includeDeleted = false) =>
     db
       .select()
@@ -33,7 +36,8 @@ export const modelsRepository = {
 
   list: async (db: Db, opts: { ownerId?: string; projectId?: string; publicOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: ModelRow | null }) => {
     const where: SQL[] = [];
-    if (opts.ownerId) where.push(eq(models.userId, opts.ownerId));
+    // The owner's items and the items of the teams the owner belongs to (issue 11).
+    if (opts.ownerId) where.push(or(eq(models.userId, opts.ownerId), inTeamsOf(opts.ownerId, models.teamId))!);
     if (opts.projectId) where.push(eq(models.projectId, opts.projectId));
     if (opts.publicOnly) where.push(eq(models.privacy, 'public'));
     if (!opts.includeDeleted) where.push(isNull(models.deletedAt));
@@ -54,4 +58,6 @@ export const modelsRepository = {
   refreshBytes: async (db: Db, modelId: string) =>
     db.execute(sql`UPDATE models SET bytes = (SELECT coalesce(sum(bytes), 0) FROM model_files WHERE model_id = ${modelId}) WHERE id = ${modelId}`),
   metrics: async (db: Db, modelId: string) => db.select().from(modelMetrics).where(eq(modelMetrics.modelId, modelId)).orderBy(asc(modelMetrics.epoch)),
+  /** The run state training records (modules/training writes it), read here to present models. */
+  trainingStates: async (db: Db, modelIds: string[]) => (modelIds.length ? db.select().from(modelTraining).where(inArray(modelTraining.modelId, modelIds)) : []),
 };

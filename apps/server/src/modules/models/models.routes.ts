@@ -1,18 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createModelBody, listQuerySchema, Messages, modelSchema, pageSchema, shareBody, transferModelBody, updateModelBody } from '@sightline/contracts';
+import { ErrorCode, createModelBody, listQuerySchema, Messages, modelSchema, pageSchema, shareBody, transferModelBody, updateModelBody } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
-import { AppError, errors } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
-import { projectsRepository } from '../projects/projects.repository.js';
-import { createProject, readableProject } from '../projects/projects.service.js';
-import { modelsRepository } from './models.repository.js';
 import * as models from './models.service.js';
-import { attachWeights, storeWeights } from './models.upload.js';
-import { hubModelFields } from '../../compat/hub/hub.presenter.js';
-import { baseUrlFor } from '../training/training.files.js';
+import { createUploadedModel, discardUpload, storeWeights, type StoredWeights } from './models.upload.js';
+import { baseUrlFor } from '../../platform/http/signed-links.js';
 
 const idParams = z.object({ id: z.string().max(40) });
 const one = z.object({ data: modelSchema });
@@ -23,31 +19,30 @@ export async function modelsRoutes(app: FastifyInstance) {
   const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
   // Live model updates: whoever may read the model may watch it.
   app.topics.register('model', (uid, topic) => models.readableModel(ctx, uid, topic.slice('model:'.length)).then(() => true, () => false));
-  const present = async (req: FastifyRequest, id: string) => (await models.presentModels(ctx, viewer(req), [(await modelsRepository.byId(ctx.db, id))!]))[0]!;
+  const present = (req: FastifyRequest, id: string) => models.presentModelById(ctx, viewer(req), id);
 
   r.get('/v1/models', { schema: { tags: ['models'], querystring: listQuerySchema.extend({ projectId: z.string().max(40).optional() }), response: { 200: z.object({ data: pageSchema(modelSchema) }), ...errorResponses } } }, async (req) => {
     const q = req.query;
     const publicOnly = q.public?.toLowerCase() === 'true';
-    let ownerId: string | undefined;
-    if (q.projectId) {
-      const project = await readableProject(ctx, viewer(req), q.projectId);
-      ownerId = project.userId;
-    } else if (!publicOnly) {
-      ownerId = requireUser(req).user.id;
-    }
-    const after = q.last_doc_id ? await modelsRepository.byId(ctx.db, q.last_doc_id) : null;
-    const { rows, total } = await modelsRepository.list(ctx.db, {
-      ownerId,
-      projectId: q.projectId,
-      publicOnly,
-      includeDeleted: q.includeDeleted === 'true' && !publicOnly,
-      includeArchived: q.includeArchived === 'true',
-      limit: q.limit,
-      after,
-    });
-    const ordered = q.projectId ? models.sortProjectModels(rows) : rows;
-    return { data: { results: await models.presentModels(ctx, viewer(req), ordered), total, lastRecordId: rows.at(-1)?.id ?? null } };
+    // A project's models are listed for whoever may read the project; else the caller's own.
+    const ownerId = q.projectId || publicOnly ? undefined : requireUser(req).user.id;
+    return {
+      data: await models.listModels(ctx, viewer(req), {
+        ownerId,
+        projectId: q.projectId,
+        publicOnly,
+        includeDeleted: q.includeDeleted === 'true' && !publicOnly,
+        includeArchived: q.includeArchived === 'true',
+        limit: q.limit,
+        afterId: q.last_doc_id,
+      }),
+    };
   });
+
+  // Readable project ⇒ its models are readable (spec §6: models by project when public or unlisted).
+  r.get('/v1/projects/:id/models', { schema: { tags: ['projects'], params: idParams, response: { 200: z.object({ data: z.array(modelSchema) }), ...errorResponses } } }, async (req) => ({
+    data: await models.projectModels(ctx, viewer(req), req.params.id),
+  }));
 
   r.post('/v1/models', { schema: { tags: ['models'], body: createModelBody, response: { 201: one, ...errorResponses } } }, async (req, reply) => {
     const b = req.body;
@@ -69,10 +64,7 @@ export async function modelsRoutes(app: FastifyInstance) {
 
   // Also the ultralytics HUB client's model document (hub-protocol §10): the web shape plus the HUB fields.
   r.get('/v1/models/:id', { schema: { tags: ['models'], params: idParams, response: { 200: z.object({ success: z.literal(true), data: modelSchema }), ...errorResponses } } }, async (req) => {
-    const row = await models.readableModel(ctx, viewer(req), req.params.id);
-    const files = await modelsRepository.files(ctx.db, [row.id]);
-    const hub = await hubModelFields(ctx, viewer(req), row, files, baseUrlFor(ctx, req));
-    return { success: true as const, data: { ...(await present(req, row.id)), ...hub } };
+    return { success: true as const, data: await models.modelDocument(ctx, viewer(req), req.params.id, baseUrlFor(ctx, req)) };
   });
 
   r.patch('/v1/models/:id', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, body: updateModelBody, response: { 200: one, ...errorResponses } } }, async (req) => {
@@ -119,10 +111,10 @@ export async function modelsRoutes(app: FastifyInstance) {
    */
   r.post('/v1/models/upload', { config: { auth: 'user' }, schema: { tags: ['models'], consumes: ['multipart/form-data'], response: { 201: z.object({ data: z.object({ id: z.string() }) }), ...errorResponses } } }, async (req, reply) => {
     const { user } = requireUser(req);
-    if (!req.isMultipart()) throw new AppError(400, 'error/validation', 'Send multipart/form-data with model_name, project_id, project_name and file');
+    if (!req.isMultipart()) throw new AppError(400, ErrorCode.Validation, 'Send multipart/form-data with model_name, project_id, project_name and file');
     const fields: Record<string, string> = {};
     const modelId = newId();
-    let stored: Awaited<ReturnType<typeof storeWeights>> | null = null;
+    let stored: StoredWeights | null = null;
     let filename = '';
     try {
       for await (const part of req.parts({ limits: { fileSize: 2 * 1024 ** 3 + 1, files: 1, fieldSize: 4096 } })) {
@@ -137,35 +129,14 @@ export async function modelsRoutes(app: FastifyInstance) {
           fields[part.fieldname] = String(part.value ?? '');
         }
       }
-      if (!stored) throw new AppError(400, 'error/validation', 'Attach the weights in the `file` field');
-      let projectId = fields.project_id?.trim() || null;
-      if (projectId) {
-        const project = await projectsRepository.byId(ctx.db, projectId);
-        if (!project || project.userId !== user.id || project.deletedAt) throw errors.notFound('Project');
-      } else {
-        projectId = (await createProject(ctx, user.id, { name: fields.project_name?.trim() || undefined })).id;
-      }
-      const meta = stored.meta;
-      await models.createModel(ctx, {
-        id: modelId,
-        userId: user.id,
-        projectId,
-        name: fields.model_name?.trim() || filename.replace(/\.(pt|onnx)$/i, ''),
-        task: meta.task,
-        names: meta.names,
-        config: meta.imgsz ? { imageSize: meta.imgsz } : undefined,
-        // Uploaded weights are a finished model: Trained (spec §4) and "trained" for HUB clients.
-        hubStatus: 'trained',
-        trainEnd: ctx.clock.now(),
-      });
-      await attachWeights(ctx, modelId, stored, filename);
+      if (!stored) throw new AppError(400, ErrorCode.Validation, 'Attach the weights in the `file` field');
+      await createUploadedModel(ctx, user.id, modelId, stored, { filename, modelName: fields.model_name, projectId: fields.project_id, projectName: fields.project_name });
       return reply.status(201).send({ data: { id: modelId } });
     } catch (err) {
-      if (stored) await ctx.blobs.delete(stored.key).catch(() => undefined);
-      await modelsRepository.remove(ctx.db, modelId).catch(() => undefined);
+      await discardUpload(ctx, modelId, stored);
       if (err instanceof AppError) throw err;
       req.log.error({ err }, 'model upload failed');
-      throw new AppError(500, 'error/unknown', Messages.unableUploadModel);
+      throw new AppError(500, ErrorCode.Unknown, Messages.unableUploadModel);
     }
   });
 }

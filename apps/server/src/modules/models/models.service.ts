@@ -1,15 +1,17 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { MODEL_DEFAULTS, type Model, type ModelConfig, type Privacy } from '@sightline/contracts';
+import { ErrorCode, MODEL_DEFAULTS, type Action, type Model, type ModelConfig, type Privacy, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { models } from '../../platform/db/schema.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { track } from '../analytics/analytics.service.js';
-import { canRead } from '../projects/access.js';
+import { abilitiesFor } from '../access/index.js';
+import { projectsPolicy } from '../projects/projects.policy.js';
+import { readableProject } from '../projects/projects.service.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
-import { presentTraining, trainingRepository } from '../training/training.service.js';
-import { presentModel } from './models.presenter.js';
+import { hubModelFields } from './models.hub-fields.js';
+import { modelItem, modelsPolicy } from './models.policy.js';
+import { presentModel, presentTraining } from './models.presenter.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
 
 export interface CreateModelInput {
@@ -42,14 +44,16 @@ export async function uniqueModelSlug(ctx: Pick<AppContext, 'db'>, userId: strin
 
 export async function createModel(ctx: AppContext, input: CreateModelInput) {
   const missing = missingRequired({ owner: input.userId }, ['owner']);
-  if (missing.length) throw new AppError(400, 'error/missing-required-properties', `Missing Required Properties: ${missing.join(', ')}`, { missing });
+  if (missing.length) throw new AppError(400, ErrorCode.MissingRequiredProperties, `Missing Required Properties: ${missing.join(', ')}`, { missing });
   const userId = input.userId!;
   let privacy: Privacy = input.privacy ?? MODEL_DEFAULTS.privacy;
+  let teamId: string | null = null;
   if (input.projectId) {
-    const project = await projectsRepository.byId(ctx.db, input.projectId);
-    if (!project || project.userId !== userId || project.deletedAt) throw errors.notFound('Project');
+    const project = await projectsPolicy.addModels(ctx, userId, await projectsRepository.byId(ctx.db, input.projectId));
     // A new model follows its project's privacy (privacy propagates from projects).
     privacy = input.privacy ?? project.privacy;
+    // A model made in a team's project belongs to that team (issue 11).
+    teamId = project.teamId;
   }
   const name = input.name?.trim() || MODEL_DEFAULTS.name;
   const now = ctx.clock.now();
@@ -57,6 +61,7 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
     id: input.id ?? newId(),
     userId,
     projectId: input.projectId ?? null,
+    teamId,
     slug: await uniqueModelSlug(ctx, userId, input.projectId ?? null, name),
     name,
     description: input.description ?? '',
@@ -87,14 +92,15 @@ export async function readableModel(ctx: AppContext, viewerId: string | null, id
   const row = await modelsRepository.byId(ctx.db, id);
   if (!row) throw errors.notFound('Model');
   const project = row.projectId ? await projectsRepository.byId(ctx.db, row.projectId) : null;
-  if (!canRead(viewerId, row, { viaParent: project })) throw errors.notFound('Model');
-  return row;
+  return modelsPolicy.read(ctx, viewerId, row, project);
 }
 
-export async function ownedModel(ctx: AppContext, userId: string, id: string) {
-  const row = await readableModel(ctx, userId, id);
-  if (row.userId !== userId) throw errors.forbidden('Only the owner can change this model');
-  return row;
+/** A model the caller may change with this action: 404 if not readable, 403 if not allowed. */
+export async function ownedModel(ctx: AppContext, userId: string, id: string, action: Action = 'update') {
+  const row = await modelsRepository.byId(ctx.db, id);
+  if (!row) throw errors.notFound('Model');
+  const project = row.projectId ? await projectsRepository.byId(ctx.db, row.projectId) : null;
+  return modelsPolicy.act(ctx, userId, row, project, action);
 }
 
 export async function presentModels(ctx: AppContext, viewerId: string | null, rows: ModelRow[], baseUrl = ''): Promise<Model[]> {
@@ -107,11 +113,12 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
     if (p) projectNames.set(pid, p.name);
   }
   const now = ctx.clock.now();
-  const training = new Map((await trainingRepository.byIds(ctx.db, rows.map((r) => r.id))).map((t) => [t.modelId, presentTraining(t)]));
-  return rows.map((r) =>
+  const training = new Map((await modelsRepository.trainingStates(ctx.db, rows.map((r) => r.id))).map((t) => [t.modelId, presentTraining(t)]));
+  const abilities = await abilitiesFor(ctx, viewerId, rows.map((r) => modelItem(r)));
+  return rows.map((r, i) =>
     presentModel(r, {
       training: training.get(r.id) ?? null,
-      viewerId,
+      abilities: abilities[i]!,
       username: owners.get(r.userId) ?? '',
       projectName: r.projectId ? (projectNames.get(r.projectId) ?? null) : null,
       files: files.filter((f) => f.modelId === r.id),
@@ -120,6 +127,38 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
       now,
     }),
   );
+}
+
+/** A hub-sdk page of models: a readable project's (in its order), the caller's, or public ones. */
+export async function listModels(
+  ctx: AppContext,
+  viewerId: string | null,
+  q: { ownerId?: string; projectId?: string; publicOnly: boolean; includeDeleted: boolean; includeArchived: boolean; limit: number; afterId?: string },
+) {
+  const ownerId = q.projectId ? (await readableProject(ctx, viewerId, q.projectId)).userId : q.ownerId;
+  const after = q.afterId ? await modelsRepository.byId(ctx.db, q.afterId) : null;
+  const { rows, total } = await modelsRepository.list(ctx.db, { ...q, ownerId, after });
+  const ordered = q.projectId ? sortProjectModels(rows) : rows;
+  return { results: await presentModels(ctx, viewerId, ordered), total, lastRecordId: rows.at(-1)?.id ?? null };
+}
+
+/** GET /v1/models/{id}: the web shape plus the fields the ultralytics HUB client reads (hub-protocol §10). */
+export async function modelDocument(ctx: AppContext, viewerId: string | null, id: string, baseUrl: string) {
+  const row = await readableModel(ctx, viewerId, id);
+  const files = await modelsRepository.files(ctx.db, [row.id]);
+  const hub = await hubModelFields(ctx, viewerId, row, files, baseUrl);
+  return { ...(await presentModelById(ctx, viewerId, row.id)), ...hub };
+}
+
+/** One model as the API answers it (the caller already passed its access check). */
+export async function presentModelById(ctx: AppContext, viewerId: string | null, id: string) {
+  return (await presentModels(ctx, viewerId, [(await modelsRepository.byId(ctx.db, id))!]))[0]!;
+}
+
+/** The models of a project the viewer may read, in the project's order. */
+export async function projectModels(ctx: AppContext, viewerId: string | null, projectId: string) {
+  const project = await readableProject(ctx, viewerId, projectId);
+  return presentModels(ctx, viewerId, sortProjectModels(await modelsRepository.inProject(ctx.db, project.id)));
 }
 
 /** Project models: by `order` when any model has one, else most recently updated first (spec §3). */
@@ -152,7 +191,7 @@ export async function updateModel(
 }
 
 export async function shareModel(ctx: AppContext, userId: string, id: string, privacy: Privacy) {
-  await ownedModel(ctx, userId, id);
+  await ownedModel(ctx, userId, id, 'share');
   const row = await modelsRepository.update(ctx.db, id, { privacy, updatedAt: ctx.clock.now() });
   await track(ctx, userId, 'share_model', { modelId: id, privacy });
   await publish(ctx, row!, 'model.updated');
@@ -160,8 +199,7 @@ export async function shareModel(ctx: AppContext, userId: string, id: string, pr
 }
 
 export async function deleteModel(ctx: AppContext, userId: string, id: string, hard = false) {
-  const row = await modelsRepository.byId(ctx.db, id);
-  if (!row || row.userId !== userId) throw errors.notFound('Model');
+  const row = await modelsPolicy.hidden(ctx, userId, await modelsRepository.byId(ctx.db, id), 'delete');
   if (hard) {
     await purgeModel(ctx, row);
   } else {
@@ -172,11 +210,10 @@ export async function deleteModel(ctx: AppContext, userId: string, id: string, h
 }
 
 export async function restoreModel(ctx: AppContext, userId: string, id: string) {
-  const row = await modelsRepository.byId(ctx.db, id);
-  if (!row || row.userId !== userId) throw errors.notFound('Model');
+  const row = await modelsPolicy.hidden(ctx, userId, await modelsRepository.byId(ctx.db, id), 'restore');
   if (row.projectId) {
     const project = await projectsRepository.byId(ctx.db, row.projectId);
-    if (project?.deletedAt) throw errors.conflict('error/parent-deleted', `Restore the project "${project.name}" first`);
+    if (project?.deletedAt) throw errors.conflict(ErrorCode.ParentDeleted, `Restore the project "${project.name}" first`);
   }
   const restored = await modelsRepository.update(ctx.db, id, { deletedAt: null, deletedWithProject: false });
   await publish(ctx, restored!, 'model.restored');
@@ -185,32 +222,32 @@ export async function restoreModel(ctx: AppContext, userId: string, id: string) 
 
 /** Permanent removal: rows and every blob under the model's prefix. */
 export async function purgeModel(ctx: AppContext, row: ModelRow) {
-  await ctx.blobs.deletePrefix(`users/${row.userId}/models/${row.id}/`);
+  await ctx.blobs.deletePrefix(blobKeys.modelPrefix(row.userId, row.id));
   await modelsRepository.remove(ctx.db, row.id);
 }
 
 export async function transferModel(ctx: AppContext, userId: string, id: string, projectId: string) {
   const row = await ownedModel(ctx, userId, id);
-  const target = await projectsRepository.byId(ctx.db, projectId);
-  if (!target || target.userId !== userId || target.deletedAt) throw errors.notFound('Project');
+  const target = await projectsPolicy.addModels(ctx, userId, await projectsRepository.byId(ctx.db, projectId));
   if (row.projectId === projectId) return row;
   const now = ctx.clock.now();
   const slug = await uniqueModelSlug(ctx, userId, projectId, row.slug);
   const updated = await ctx.db.transaction(async (tx) => {
     if (row.projectId) await projectsRepository.update(tx, row.projectId, { updatedAt: now });
     await projectsRepository.update(tx, projectId, { updatedAt: now });
-    return modelsRepository.update(tx, id, { projectId, slug, order: null, privacy: target.privacy, updatedAt: now });
+    // The model follows its new project's privacy and team.
+    return modelsRepository.update(tx, id, { projectId, slug, order: null, privacy: target.privacy, teamId: target.teamId, updatedAt: now });
   });
   await publish(ctx, updated!, 'model.updated');
   return updated!;
 }
 
 export async function liveModelsInProject(ctx: AppContext, projectId: string) {
-  return ctx.db.select().from(models).where(and(eq(models.projectId, projectId), isNull(models.deletedAt)));
+  return modelsRepository.liveInProject(ctx.db, projectId);
 }
 
-export async function publish(ctx: AppContext, row: ModelRow, event: string) {
+export async function publish(ctx: AppContext, row: ModelRow, event: 'model.created' | 'model.updated' | 'model.deleted' | 'model.restored') {
   const data = { id: row.id, projectId: row.projectId };
-  await ctx.bus.publish(`model:${row.id}`, event, data);
-  await ctx.bus.publish(`user:${row.userId}:models`, event, data);
+  await ctx.bus.publish(topics.model(row.id), event, data);
+  await ctx.bus.publish(topics.userModels(row.userId), event, data);
 }

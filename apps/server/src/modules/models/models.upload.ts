@@ -1,13 +1,19 @@
 import fs from 'node:fs';
+import { ErrorCode } from '@sightline/contracts';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { readOnnxMetadata, parseUltralyticsMetadata } from '../inference/onnx-metadata.js';
 import { storageRemaining } from '../storage/usage.service.js';
+import { projectsPolicy } from '../projects/projects.policy.js';
+import { projectsRepository } from '../projects/projects.repository.js';
+import { createProject } from '../projects/projects.service.js';
 import { modelsRepository } from './models.repository.js';
+import { createModel } from './models.service.js';
 
 export type WeightsFormat = 'pt' | 'onnx';
 export const MAX_MODEL_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -38,10 +44,10 @@ export async function storeWeights(
   file: { filename: string; stream: Readable },
 ): Promise<{ format: WeightsFormat; key: string; bytes: number; meta: { task: string | null; names: string[]; imgsz: number | null } }> {
   const format = formatOf(file.filename);
-  if (!format) throw new AppError(400, 'error/invalid-model-file', 'Upload a .pt or .onnx file');
+  if (!format) throw new AppError(400, ErrorCode.InvalidModelFile, 'Upload a .pt or .onnx file');
   const { remaining } = await storageRemaining(ctx, user);
   const limit = Math.min(remaining, MAX_MODEL_UPLOAD_BYTES);
-  const key = `users/${user.id}/models/${modelId}/${format === 'pt' ? 'best.pt' : 'model.onnx'}`;
+  const key = blobKeys.modelFile(user.id, modelId, format === 'pt' ? 'best.pt' : 'model.onnx');
   // Keep a local copy of ONNX files to read metadata without a second download.
   const tmp = format === 'onnx' ? path.join(os.tmpdir(), `sl-upload-${modelId}.onnx`) : null;
   let seen = 0;
@@ -54,7 +60,7 @@ export async function storeWeights(
         head = Buffer.concat([head, chunk]).subarray(0, 8);
         if (head.length >= 4) {
           checked = true;
-          if (!checkMagic(format, head)) return cb(new AppError(400, 'error/invalid-model-file', `This is not a valid .${format} file`));
+          if (!checkMagic(format, head)) return cb(new AppError(400, ErrorCode.InvalidModelFile, `This is not a valid .${format} file`));
         }
       }
       if (seen > limit) {
@@ -63,7 +69,7 @@ export async function storeWeights(
       cb(null, chunk);
     },
     flush(cb) {
-      if (!checked && !checkMagic(format, head)) return cb(new AppError(400, 'error/invalid-model-file', `This is not a valid .${format} file`));
+      if (!checked && !checkMagic(format, head)) return cb(new AppError(400, ErrorCode.InvalidModelFile, `This is not a valid .${format} file`));
       cb();
     },
   });
@@ -75,7 +81,7 @@ export async function storeWeights(
       const body = new PassThrough();
       await Promise.all([pipeline(file.stream, guard, body), ctx.blobs.put(key, body, { contentType: 'application/octet-stream' })]);
     }
-    if (seen === 0) throw new AppError(400, 'error/invalid-model-file', 'The file is empty');
+    if (seen === 0) throw new AppError(400, ErrorCode.InvalidModelFile, 'The file is empty');
     let meta = { task: null as string | null, names: [] as string[], imgsz: null as number | null };
     if (tmp) {
       try {
@@ -100,4 +106,44 @@ export async function attachWeights(ctx: AppContext, modelId: string, stored: { 
   const now = ctx.clock.now();
   await modelsRepository.upsertFile(ctx.db, { modelId, kind: stored.format === 'pt' ? 'best' : 'onnx', name: filename, blobKey: stored.key, bytes: stored.bytes, epoch: null, createdAt: now });
   await modelsRepository.refreshBytes(ctx.db, modelId);
+}
+
+export type StoredWeights = Awaited<ReturnType<typeof storeWeights>>;
+
+/**
+ * The weights arrived: the model goes into the given project (one the caller may add models to) or
+ * a new one named `projectName`, as a finished model (Trained, spec §4; "trained" for HUB clients).
+ */
+export async function createUploadedModel(
+  ctx: AppContext,
+  userId: string,
+  modelId: string,
+  stored: StoredWeights,
+  input: { filename: string; modelName?: string; projectId?: string; projectName?: string },
+) {
+  let projectId = input.projectId?.trim() || null;
+  if (projectId) {
+    await projectsPolicy.addModels(ctx, userId, await projectsRepository.byId(ctx.db, projectId));
+  } else {
+    projectId = (await createProject(ctx, userId, { name: input.projectName?.trim() || undefined })).id;
+  }
+  const meta = stored.meta;
+  await createModel(ctx, {
+    id: modelId,
+    userId,
+    projectId,
+    name: input.modelName?.trim() || input.filename.replace(/\.(pt|onnx)$/i, ''),
+    task: meta.task,
+    names: meta.names,
+    config: meta.imgsz ? { imageSize: meta.imgsz } : undefined,
+    hubStatus: 'trained',
+    trainEnd: ctx.clock.now(),
+  });
+  await attachWeights(ctx, modelId, stored, input.filename);
+}
+
+/** A failed upload keeps nothing: neither the blob nor a half-made model. */
+export async function discardUpload(ctx: AppContext, modelId: string, stored: StoredWeights | null) {
+  if (stored) await ctx.blobs.delete(stored.key).catch(() => undefined);
+  await modelsRepository.remove(ctx.db, modelId).catch(() => undefined);
 }

@@ -1,6 +1,5 @@
-import type { Project } from '@sightline/contracts';
+import type { Abilities, Project } from '@sightline/contracts';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
-import { abilities } from './access.js';
 import type { ProjectRow } from './projects.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -8,7 +7,7 @@ const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
 
 export function presentProject(
   row: ProjectRow,
-  extra: { viewerId: string | null; username: string; totals?: { count: number; bytes: number; exports: Record<string, number> }; secret: string },
+  extra: { abilities: Abilities; username: string; totals?: { count: number; bytes: number; exports: Record<string, number> }; secret: string },
 ): Project {
   const t = extra.totals ?? { count: 0, bytes: 0, exports: {} };
   return {
@@ -25,6 +24,6 @@ export function presentProject(
     owner: { uid: row.userId, username: extra.username },
     team: { id: row.teamId },
     totals: { models: t.count, bytes: t.bytes + row.imageBytes },
-    abilities: abilities(extra.viewerId, row),
+    abilities: extra.abilities,
   };
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { inTeamsOf } from '../access/access.repository.js';
 import { modelFiles, models, projects, users } from '../../platform/db/schema.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -18,7 +19,8 @@ export const projectsRepository = {
   /** Owner's items, or public ones; newest first; keyset pagination by (updated_at, id). */
   list: async (db: Db, opts: { ownerId?: string; publicOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: ProjectRow | null }) => {
     const where: SQL[] = [];
-    if (opts.ownerId) where.push(eq(projects.userId, opts.ownerId));
+    // The owner's items and the items of the teams the owner belongs to (issue 11).
+    if (opts.ownerId) where.push(or(eq(projects.userId, opts.ownerId), inTeamsOf(opts.ownerId, projects.teamId))!);
     if (opts.publicOnly) where.push(eq(projects.privacy, 'public'));
     if (!opts.includeDeleted) where.push(isNull(projects.deletedAt));
     if (!opts.includeArchived) where.push(isNull(projects.archivedAt));
@@ -59,5 +61,22 @@ export const projectsRepository = {
     if (ids.length === 0) return new Map<string, string>();
     const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids));
     return new Map(rows.map((r) => [r.id, r.username]));
+  },
+  // A project carries its models: privacy, trash and restore cascade to them (spec §4).
+  cascadePrivacy: async (db: Db, projectId: string, privacy: ProjectRow['privacy'], now: Date) => {
+    await db.update(models).set({ privacy, updatedAt: now }).where(eq(models.projectId, projectId));
+  },
+  trashModels: async (db: Db, projectId: string, now: Date) => {
+    await db.update(models).set({ deletedAt: now, deletedWithProject: true }).where(and(eq(models.projectId, projectId), isNull(models.deletedAt)));
+  },
+  restoreModels: async (db: Db, projectId: string) => {
+    await db.update(models).set({ deletedAt: null, deletedWithProject: false }).where(and(eq(models.projectId, projectId), eq(models.deletedWithProject, true)));
+  },
+  modelIds: async (db: Db, projectId: string) => new Set((await db.select({ id: models.id }).from(models).where(eq(models.projectId, projectId))).map((m) => m.id)),
+  /** Drag-to-reorder: order starts at 1, in one transaction. */
+  orderModels: async (db: Db, modelIds: string[]) => {
+    await db.transaction(async (tx) => {
+      for (const [i, mid] of modelIds.entries()) await tx.update(models).set({ order: i + 1 }).where(eq(models.id, mid));
+    });
   },
 };

@@ -1,14 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createProjectBody, listQuerySchema, modelSchema, pageSchema, projectSchema, reorderBody, shareBody, updateProjectBody } from '@sightline/contracts';
+import { ErrorCode, createProjectBody, listQuerySchema, pageSchema, projectSchema, reorderBody, shareBody, updateProjectBody } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
-import { purgeProject } from '../trash/trash.service.js';
-import { presentModels, sortProjectModels } from '../models/models.service.js';
-import { modelsRepository } from '../models/models.repository.js';
-import { projectsRepository } from './projects.repository.js';
 import * as projects from './projects.service.js';
 
 const idParams = z.object({ id: z.string().max(40) });
@@ -25,16 +21,16 @@ export async function projectsRoutes(app: FastifyInstance) {
   r.get('/v1/projects', { schema: { tags: ['projects'], querystring: listQuerySchema, response: { 200: z.object({ data: pageSchema(projectSchema) }), ...errorResponses } } }, async (req) => {
     const publicOnly = req.query.public?.toLowerCase() === 'true';
     const uid = publicOnly ? null : requireUser(req).user.id;
-    const after = req.query.last_doc_id ? await projectsRepository.byId(ctx.db, req.query.last_doc_id) : null;
-    const { rows, total } = await projectsRepository.list(ctx.db, {
-      ownerId: uid ?? undefined,
-      publicOnly,
-      includeDeleted: req.query.includeDeleted === 'true',
-      includeArchived: req.query.includeArchived === 'true',
-      limit: req.query.limit,
-      after,
-    });
-    return { data: { results: await projects.presentProjects(ctx, viewer(req), rows), total, lastRecordId: rows.at(-1)?.id ?? null } };
+    return {
+      data: await projects.listProjects(ctx, viewer(req), {
+        ownerId: uid ?? undefined,
+        publicOnly,
+        includeDeleted: req.query.includeDeleted === 'true',
+        includeArchived: req.query.includeArchived === 'true',
+        limit: req.query.limit,
+        afterId: req.query.last_doc_id,
+      }),
+    };
   });
 
   r.post('/v1/projects', { config: { auth: 'user' }, schema: { tags: ['projects'], body: createProjectBody, response: { 201: one, ...errorResponses } } }, async (req, reply) => {
@@ -47,13 +43,6 @@ export async function projectsRoutes(app: FastifyInstance) {
   r.get('/v1/projects/:id', { schema: { tags: ['projects'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
     const row = await projects.readableProject(ctx, viewer(req), req.params.id);
     return { data: (await projects.presentProjects(ctx, viewer(req), [row]))[0]! };
-  });
-
-  r.get('/v1/projects/:id/models', { schema: { tags: ['projects'], params: idParams, response: { 200: z.object({ data: z.array(modelSchema) }), ...errorResponses } } }, async (req) => {
-    const project = await projects.readableProject(ctx, viewer(req), req.params.id);
-    // Readable project ⇒ its models are readable (spec §6: models by project when public or unlisted).
-    const rows = await modelsRepository.inProject(ctx.db, project.id);
-    return { data: await presentModels(ctx, viewer(req), sortProjectModels(rows)) };
   });
 
   r.patch('/v1/projects/:id', { config: { auth: 'user' }, schema: { tags: ['projects'], params: idParams, body: updateProjectBody, response: { 200: one, ...errorResponses } } }, async (req) => {
@@ -75,18 +64,6 @@ export async function projectsRoutes(app: FastifyInstance) {
     return ok;
   });
 
-  r.delete('/v1/projects/:id', { config: { auth: 'user' }, schema: { tags: ['projects'], params: idParams, querystring: z.object({ hard: z.enum(['True', 'False', 'true', 'false']).optional() }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    const { user } = requireUser(req);
-    if (req.query.hard?.toLowerCase() === 'true') {
-      const row = await projectsRepository.byId(ctx.db, req.params.id);
-      if (!row || row.userId !== user.id) throw new AppError(404, 'error/not-found', 'Project not found');
-      await purgeProject(ctx, row);
-    } else {
-      await projects.deleteProject(ctx, user.id, req.params.id);
-    }
-    return ok;
-  });
-
   r.post('/v1/projects/:id/restore', { config: { auth: 'user' }, schema: { tags: ['projects'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);
     const row = await projects.restoreProject(ctx, user.id, req.params.id);
@@ -98,12 +75,10 @@ export async function projectsRoutes(app: FastifyInstance) {
     const { user } = requireUser(req);
     await projects.ownedProject(ctx, user.id, req.params.id);
     const file = await req.file({ limits: { fileSize: 5 * 1024 * 1024 } });
-    if (!file || !IMAGE_TYPES.has(file.mimetype)) throw new AppError(400, 'error/invalid-image', 'Must be a valid image file!');
+    if (!file || !IMAGE_TYPES.has(file.mimetype)) throw new AppError(400, ErrorCode.InvalidImage, 'Must be a valid image file!');
     const buf = await file.toBuffer();
-    if (file.file.truncated) throw new AppError(413, 'error/payload-too-large', 'Cover images can be at most 5 MB');
-    const key = `users/${user.id}/projects/${req.params.id}`;
-    await ctx.blobs.put(key, buf, { contentType: file.mimetype });
-    const row = await projectsRepository.update(ctx.db, req.params.id, { imageKey: key, imageBytes: buf.length, updatedAt: ctx.clock.now() });
-    return { data: (await projects.presentProjects(ctx, user.id, [row!]))[0]! };
+    if (file.file.truncated) throw new AppError(413, ErrorCode.PayloadTooLarge, 'Cover images can be at most 5 MB');
+    const row = await projects.setProjectImage(ctx, user.id, req.params.id, buf, file.mimetype);
+    return { data: (await projects.presentProjects(ctx, user.id, [row]))[0]! };
   });
 }

@@ -1,11 +1,12 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Privacy, Project } from '@sightline/contracts';
+import { topics } from '@sightline/contracts';
+import type { Action, Privacy, Project } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { models } from '../../platform/db/schema.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { track } from '../analytics/analytics.service.js';
-import { canRead } from './access.js';
+import { abilitiesFor } from '../access/index.js';
+import { projectItem, projectsPolicy } from './projects.policy.js';
 import { presentProject } from './projects.presenter.js';
 import { projectsRepository, type ProjectRow } from './projects.repository.js';
 import { nextFreeSlug, slugify } from './slugs.js';
@@ -37,21 +38,30 @@ export async function createProject(ctx: AppContext, userId: string, input: { na
 
 /** Loads a project the viewer may read, else 404 (private items do not reveal they exist). */
 export async function readableProject(ctx: AppContext, viewerId: string | null, id: string) {
-  const row = await projectsRepository.byId(ctx.db, id);
-  if (!row || !canRead(viewerId, row)) throw errors.notFound('Project');
-  return row;
+  return projectsPolicy.read(ctx, viewerId, await projectsRepository.byId(ctx.db, id));
 }
 
-export async function ownedProject(ctx: AppContext, userId: string, id: string) {
-  const row = await readableProject(ctx, userId, id);
-  if (row.userId !== userId) throw errors.forbidden('Only the owner can change this project');
-  return row;
+/** Loads a project the caller may change with this action: 404 if not readable, 403 if not allowed. */
+export async function ownedProject(ctx: AppContext, userId: string, id: string, action: Action = 'update') {
+  return projectsPolicy.act(ctx, userId, await projectsRepository.byId(ctx.db, id), action);
+}
+
+/** A hub-sdk page: the owner's (and their teams') projects, or everyone's public ones; newest first. */
+export async function listProjects(
+  ctx: AppContext,
+  viewerId: string | null,
+  q: { ownerId?: string; publicOnly: boolean; includeDeleted: boolean; includeArchived: boolean; limit: number; afterId?: string },
+) {
+  const after = q.afterId ? await projectsRepository.byId(ctx.db, q.afterId) : null;
+  const { rows, total } = await projectsRepository.list(ctx.db, { ...q, after });
+  return { results: await presentProjects(ctx, viewerId, rows), total, lastRecordId: rows.at(-1)?.id ?? null };
 }
 
 export async function presentProjects(ctx: AppContext, viewerId: string | null, rows: ProjectRow[]): Promise<Project[]> {
   const totals = await projectsRepository.totals(ctx.db, rows.map((r) => r.id));
   const owners = await projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]);
-  return rows.map((r) => presentProject(r, { viewerId, username: owners.get(r.userId) ?? '', totals: totals.get(r.id), secret: ctx.secret }));
+  const abilities = await abilitiesFor(ctx, viewerId, rows.map(projectItem));
+  return rows.map((r, i) => presentProject(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', totals: totals.get(r.id), secret: ctx.secret }));
 }
 
 export async function updateProject(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string }) {
@@ -64,10 +74,10 @@ export async function updateProject(ctx: AppContext, userId: string, id: string,
 
 /** Privacy changes through share, and propagate to every model of the project (spec §4). */
 export async function shareProject(ctx: AppContext, userId: string, id: string, privacy: Privacy) {
-  await ownedProject(ctx, userId, id);
+  await ownedProject(ctx, userId, id, 'share');
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
-    await tx.update(models).set({ privacy, updatedAt: now }).where(eq(models.projectId, id));
+    await projectsRepository.cascadePrivacy(tx, id, privacy, now);
     return projectsRepository.update(tx, id, { privacy, updatedAt: now });
   });
   await track(ctx, userId, 'share_project', { projectId: id, privacy });
@@ -77,10 +87,10 @@ export async function shareProject(ctx: AppContext, userId: string, id: string, 
 
 /** Soft delete: the project and its live models go to the trash together. */
 export async function deleteProject(ctx: AppContext, userId: string, id: string) {
-  await ownedProject(ctx, userId, id);
+  await ownedProject(ctx, userId, id, 'delete');
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
-    await tx.update(models).set({ deletedAt: now, deletedWithProject: true }).where(and(eq(models.projectId, id), isNull(models.deletedAt)));
+    await projectsRepository.trashModels(tx, id, now);
     return projectsRepository.update(tx, id, { deletedAt: now });
   });
   await track(ctx, userId, 'delete_project', { projectId: id });
@@ -90,29 +100,33 @@ export async function deleteProject(ctx: AppContext, userId: string, id: string)
 
 /** Restore brings back the models that went with the project. */
 export async function restoreProject(ctx: AppContext, userId: string, id: string) {
-  const existing = await projectsRepository.byId(ctx.db, id);
-  if (!existing || existing.userId !== userId) throw errors.notFound('Project');
+  await projectsPolicy.trash(ctx, userId, await projectsRepository.byId(ctx.db, id), 'restore');
   const row = await ctx.db.transaction(async (tx) => {
-    await tx.update(models).set({ deletedAt: null, deletedWithProject: false }).where(and(eq(models.projectId, id), eq(models.deletedWithProject, true)));
+    await projectsRepository.restoreModels(tx, id);
     return projectsRepository.update(tx, id, { deletedAt: null });
   });
   await publish(ctx, row!, 'project.restored');
   return row!;
 }
 
+/** Cover image through the image-only drop zone; stored at users/{uid}/projects/{id}. */
+export async function setProjectImage(ctx: AppContext, userId: string, id: string, image: Buffer, contentType: string) {
+  const key = blobKeys.projectImage(userId, id);
+  await ctx.blobs.put(key, image, { contentType });
+  return (await projectsRepository.update(ctx.db, id, { imageKey: key, imageBytes: image.length, updatedAt: ctx.clock.now() }))!;
+}
+
 /** Drag-to-reorder in projects you own: order starts at 1 (spec §3). */
 export async function reorderModels(ctx: AppContext, userId: string, projectId: string, modelIds: string[]) {
   await ownedProject(ctx, userId, projectId);
-  const inProject = new Set((await ctx.db.select({ id: models.id }).from(models).where(eq(models.projectId, projectId))).map((m) => m.id));
+  const inProject = await projectsRepository.modelIds(ctx.db, projectId);
   const unknown = modelIds.filter((m) => !inProject.has(m));
   if (unknown.length) throw errors.validation(`Models not in this project: ${unknown.join(', ')}`);
   if (new Set(modelIds).size !== modelIds.length) throw errors.validation('Each model may appear once');
-  await ctx.db.transaction(async (tx) => {
-    for (const [i, mid] of modelIds.entries()) await tx.update(models).set({ order: i + 1 }).where(eq(models.id, mid));
-  });
+  await projectsRepository.orderModels(ctx.db, modelIds);
 }
 
-async function publish(ctx: AppContext, row: ProjectRow, event: string) {
-  await ctx.bus.publish(`user:${row.userId}:projects`, event, { id: row.id });
-  await ctx.bus.publish(`project:${row.id}`, event, { id: row.id });
+async function publish(ctx: AppContext, row: ProjectRow, event: 'project.created' | 'project.updated' | 'project.deleted' | 'project.restored') {
+  await ctx.bus.publish(topics.userProjects(row.userId), event, { id: row.id });
+  await ctx.bus.publish(topics.project(row.id), event, { id: row.id });
 }

@@ -1,24 +1,26 @@
-import { sql } from 'drizzle-orm';
-import { PLAN_LIMITS, type Plan } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
+import { planLimits } from '../billing/billing.plans.js';
+import { usersRepository } from '../users/users.repository.js';
+import { storageRepository } from './storage.repository.js';
 
 /**
  * Bytes a user stores: datasets, model files and project images, trashed items included until
- * purged (product notes: trashed items still count toward storage).
+ * purged (product notes: trashed items still count toward storage). Items of a team count against
+ * the team's owner, with the team images (issue 11).
  */
 export async function storageUsed(ctx: Pick<AppContext, 'db'>, userId: string): Promise<number> {
-  const rows = await ctx.db.execute(sql`
-    SELECT
-      (SELECT coalesce(sum(bytes), 0) FROM datasets WHERE user_id = ${userId}) +
-      (SELECT coalesce(sum(bytes), 0) FROM models WHERE user_id = ${userId}) +
-      (SELECT coalesce(sum(image_bytes), 0) FROM projects WHERE user_id = ${userId}) AS used`);
-  const row = (rows as unknown as { rows: Array<{ used: string | number }> }).rows[0];
-  return Number(row?.used ?? 0);
+  return storageRepository.usedBytes(ctx.db, userId);
+}
+
+/** Storage of a user known only by id (their plan is looked up): the upload server's check. */
+export async function storageRemainingOf(ctx: Pick<AppContext, 'db'>, userId: string) {
+  const user = await usersRepository.byId(ctx.db, userId);
+  return storageRemaining(ctx, { id: userId, plan: user?.plan ?? 'free' });
 }
 
 export async function storageRemaining(ctx: Pick<AppContext, 'db'>, user: { id: string; plan: string }) {
-  const limit = PLAN_LIMITS[(user.plan as Plan) in PLAN_LIMITS ? (user.plan as Plan) : 'free'].storageBytes;
+  const limit = (await planLimits(ctx, user.plan)).storageBytes;
   const used = await storageUsed(ctx, user.id);
   return { limit, used, remaining: Math.max(0, limit - used) };
 }

@@ -1,62 +1,19 @@
 import { parseRange } from '../../platform/storage/blob-download.routes.js';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { AppError, errors } from '../../platform/http/errors.js';
+import { errors } from '../../platform/http/errors.js';
 import { BlobNotFoundError, BlobRangeError } from '../../platform/storage/blob-store.js';
 import { storageRemaining } from '../storage/usage.service.js';
 
 /**
- * Files handed to the ultralytics client. The client sends no auth header when it downloads
- * (hub-protocol §5.9, platform-protocol §5.3), so every URL carries its own signature in the query;
- * the path stays stable because the client names local files (and caches NDJSON conversions) by it.
+ * Files handed to and received from the ultralytics client: in-memory and blob bodies with HEAD and
+ * Range, and uploads streamed into storage within the owner's quota. The signed links themselves
+ * are platform/http/signed-links.ts.
  */
 
-/** Seven days, like the hosted Platform's signed image URLs: a long training run still finds its data. */
-export const CLIENT_URL_TTL_MS = 7 * 86_400_000;
-
-function compatSignature(secret: string, path: string, exp: number): string {
-  // A purpose tag of its own keeps these signatures from ever validating a /v1/blobs link or vice versa.
-  return createHmac('sha256', secret).update(JSON.stringify(['sightline/compat/v1', path, exp])).digest('base64url');
-}
-
-/** Absolute, signed URL for a path served by one of the compat routes. */
-export function signCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, baseUrl: string, path: string, ttlMs = CLIENT_URL_TTL_MS): string {
-  const exp = Math.floor((ctx.clock.now().getTime() + ttlMs) / 1000);
-  return `${baseUrl.replace(/\/+$/, '')}${path}?exp=${exp}&sig=${compatSignature(ctx.secret, path, exp)}`;
-}
-
-export type CompatVerdict = 'ok' | 'expired' | 'invalid';
-
-export function verifyCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, rawUrl: string): CompatVerdict {
-  const q = rawUrl.indexOf('?');
-  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-  const params = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
-  const exp = params.get('exp') ?? '';
-  const sig = params.get('sig') ?? '';
-  if (!/^\d{1,15}$/.test(exp)) return 'invalid';
-  const expected = Buffer.from(compatSignature(ctx.secret, path, Number(exp)));
-  const given = Buffer.from(sig);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
-  return ctx.clock.now().getTime() >= Number(exp) * 1000 ? 'expired' : 'ok';
-}
-
-/** Throws the matching 403/410 when the request's URL is not a valid signed compat link. */
-export function assertSignedRequest(ctx: Pick<AppContext, 'secret' | 'clock'>, request: FastifyRequest) {
-  const verdict = verifyCompatUrl(ctx, request.url);
-  if (verdict === 'invalid') throw errors.forbidden('This download link is invalid');
-  if (verdict === 'expired') throw new AppError(410, 'error/expired', 'This download link has expired');
-}
-
-/** The origin the caller reached us by, used when PUBLIC_URL is not configured. */
-export function requestOrigin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
-export function baseUrlFor(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.baseUrl(requestOrigin(request));
-}
+/** @deprecated import it from platform/http/signed-links.ts (kept for modules that still import it from here) */
+export { baseUrlFor } from '../../platform/http/signed-links.js';
 
 /** Sends an in-memory body with HEAD, Range and Content-Length handled. */
 export function sendBuffer(request: FastifyRequest, reply: FastifyReply, body: Buffer, contentType: string) {

@@ -1,15 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { consolePageSchema, epochMetricsSchema } from '@sightline/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/http/auth-context.js';
-import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
-import { readableModel } from '../models/models.service.js';
-import { datasetById, datasetNdjson, datasetZipKey, datasetZipName } from './training.datasets.js';
-import { assertSignedRequest, baseUrlFor, sendBlob, sendBuffer } from './training.files.js';
-import { listConsole, listMetrics, markStaleRuns, requestStop, trainingRepository } from './training.service.js';
+import { assertSignedRequest, baseUrlFor } from '../../platform/http/signed-links.js';
+import { sendBlob, sendBuffer } from './training.files.js';
+import { presentConsole, presentResults } from './training.presenter.js';
+import * as training from './training.service.js';
 
 const idParams = z.object({ id: z.string().max(40) });
+const consoleQuery = z.object({ after: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(500) });
+const metricsResponse = z.object({ data: z.array(epochMetricsSchema) });
+const consoleResponse = consolePageSchema;
+const resultsResponse = z.object({ data: z.record(z.string(), z.unknown()).nullable() });
 const SWEEP_MS = 60_000;
 
 /**
@@ -19,69 +23,24 @@ const SWEEP_MS = 60_000;
 export async function trainingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
-  const viewer = (req: { principal: { user: { id: string } } | null }) => req.principal?.user.id ?? null;
+  const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
 
   // `{data: [{epoch, ...metrics}]}`: the web app's charts and hub-sdk's Models.get_metrics() read the same shape.
-  r.get(
-    '/v1/models/:id/metrics',
-    { schema: { tags: ['training'], params: idParams, response: { 200: z.object({ data: z.array(z.object({ epoch: z.number() }).catchall(z.unknown())) }), ...errorResponses } } },
-    async (req) => {
-      const model = await readableModel(ctx, viewer(req), req.params.id);
-      return { data: await listMetrics(ctx, model.id) };
-    },
-  );
+  r.get('/v1/models/:id/metrics', { schema: { tags: ['training'], params: idParams, response: { 200: metricsResponse, ...errorResponses } } }, async (req) => ({
+    data: await training.trainingMetrics(ctx, viewer(req), req.params.id),
+  }));
 
-  r.get(
-    '/v1/models/:id/console',
-    {
-      schema: {
-        tags: ['training'],
-        params: idParams,
-        querystring: z.object({ after: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(500) }),
-        response: {
-          200: z.object({ data: z.array(z.object({ chunkId: z.number(), content: z.string(), lineCount: z.number(), created: z.string() })), next: z.number().nullable() }),
-          ...errorResponses,
-        },
-      },
-    },
-    async (req) => {
-      const model = await readableModel(ctx, viewer(req), req.params.id);
-      // Console text shows local paths of the training machine: only the owner sees it.
-      if (model.userId !== viewer(req)) throw errors.forbidden('Only the owner can read the training console');
-      const rows = await listConsole(ctx, model.id, req.query.after, req.query.limit);
-      return {
-        data: rows.map((c) => ({ chunkId: c.chunkId, content: c.content, lineCount: c.lineCount, created: c.created.toISOString() })),
-        next: rows.length === req.query.limit ? rows[rows.length - 1]!.chunkId : null,
-      };
-    },
+  r.get('/v1/models/:id/console', { schema: { tags: ['training'], params: idParams, querystring: consoleQuery, response: { 200: consoleResponse, ...errorResponses } } }, async (req) =>
+    presentConsole(await training.trainingConsole(ctx, viewer(req), req.params.id, req.query.after, req.query.limit), req.query.limit),
   );
 
   // Final results of a run as the client reported them (training_complete): results, plots, system, model info.
-  r.get('/v1/models/:id/training', { schema: { tags: ['training'], params: idParams, response: { 200: z.object({ data: z.record(z.string(), z.unknown()).nullable() }), ...errorResponses } } }, async (req) => {
-    const model = await readableModel(ctx, viewer(req), req.params.id);
-    const row = await trainingRepository.get(ctx.db, model.id);
-    if (!row) return { data: null };
-    return {
-      data: {
-        protocol: row.protocol,
-        outcome: row.outcome,
-        epochsTotal: row.epochsTotal,
-        bestEpoch: row.bestEpoch,
-        bestFitness: row.bestFitness,
-        finalMetrics: row.finalMetrics,
-        results: row.results,
-        plots: row.plots,
-        modelInfo: row.modelInfo,
-        // Machine details (paths, hostnames) stay with the owner.
-        system: model.userId === viewer(req) ? row.system : null,
-        environment: model.userId === viewer(req) ? row.environment : null,
-      },
-    };
-  });
+  r.get('/v1/models/:id/training', { schema: { tags: ['training'], params: idParams, response: { 200: resultsResponse, ...errorResponses } } }, async (req) => ({
+    data: presentResults(await training.trainingResults(ctx, viewer(req), req.params.id)),
+  }));
 
   r.post('/v1/models/:id/stop', { config: { auth: 'user' }, schema: { tags: ['training'], params: idParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    const { user } = requireUser(req);
-    await requestStop(ctx, user.id, req.params.id);
+    await training.requestStop(ctx, requireUser(req).user.id, req.params.id);
     return ok;
   });
 
@@ -98,18 +57,16 @@ export async function trainingRoutes(app: FastifyInstance) {
     handler: async (req, reply) => {
       assertSignedRequest(ctx, req);
       const { datasetId, file } = req.params as { datasetId: string; file: string };
-      const dataset = await datasetById(ctx, datasetId);
-      if (!dataset || dataset.deletedAt) throw errors.notFound('Dataset');
-      if (file.endsWith('.ndjson')) return sendBuffer(req, reply, await datasetNdjson(ctx, dataset, baseUrlFor(ctx, req)), 'application/x-ndjson');
-      if (file !== datasetZipName(dataset)) throw errors.notFound('File');
-      return sendBlob(ctx, req, reply, await datasetZipKey(ctx, dataset), 'application/zip');
+      const found = await training.clientDatasetFile(ctx, datasetId, file, baseUrlFor(ctx, req));
+      if ('ndjson' in found) return sendBuffer(req, reply, found.ndjson, 'application/x-ndjson');
+      return sendBlob(ctx, req, reply, found.zipKey, 'application/zip');
     },
   });
 
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     if (!ctx.config.jobsEnabled) return;
-    timer = setInterval(() => void markStaleRuns(ctx).catch((err: unknown) => app.log.warn({ err }, 'stale training sweep failed')), SWEEP_MS);
+    timer = setInterval(() => void training.markStaleRuns(ctx).catch((err: unknown) => app.log.warn({ err }, 'stale training sweep failed')), SWEEP_MS);
     timer.unref();
   });
   app.addHook('onClose', async () => {

@@ -1,16 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { trashItemSchema } from '@sightline/contracts';
+import { emptyTrashResponseSchema, trashItemSchema } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
-import { deleteForever, emptyTrash, listTrash, restoreItem } from './trash.service.js';
+import { deleteForever, deleteProject, emptyTrash, listTrash, restoreItem } from './trash.service.js';
 
 const itemParams = z.object({ type: z.enum(['dataset', 'project', 'model']), id: z.string().max(40) });
 
 export async function trashRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
+  // A project's deletion takes its models along, so it lives here, above projects and models.
+  r.delete('/v1/projects/:id', { config: { auth: 'user' }, schema: { tags: ['projects'], params: z.object({ id: z.string().max(40) }), querystring: z.object({ hard: z.enum(['True', 'False', 'true', 'false']).optional() }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    await deleteProject(ctx, requireUser(req).user.id, req.params.id, req.query.hard?.toLowerCase() === 'true');
+    return ok;
+  });
   r.get('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.array(trashItemSchema) }), ...errorResponses } } }, async (req) => ({
     data: await listTrash(ctx, requireUser(req).user.id),
   }));
@@ -22,7 +27,7 @@ export async function trashRoutes(app: FastifyInstance) {
     await deleteForever(ctx, requireUser(req).user.id, req.params.type, req.params.id);
     return ok;
   });
-  r.delete('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.object({ removed: z.number() }) }), ...errorResponses } } }, async (req) => ({
+  r.delete('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: emptyTrashResponseSchema }), ...errorResponses } } }, async (req) => ({
     data: { removed: await emptyTrash(ctx, requireUser(req).user.id) },
   }));
 }

@@ -1,21 +1,28 @@
-import { and, eq, isNotNull, lt } from 'drizzle-orm';
-import { TRASH_RETENTION_DAYS, type TrashItem } from '@sightline/contracts';
+import { ErrorCode, TRASH_RETENTION_DAYS, type TrashItem, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { datasets, models, projects } from '../../platform/db/schema.js';
 import { errors } from '../../platform/http/errors.js';
 import { track } from '../analytics/analytics.service.js';
 import { purgeModel, restoreModel } from '../models/models.service.js';
-import { restoreProject } from '../projects/projects.service.js';
-import type { ProjectRow } from '../projects/projects.repository.js';
+import { deleteProject as softDeleteProject, restoreProject } from '../projects/projects.service.js';
+import { projectsRepository, type ProjectRow } from '../projects/projects.repository.js';
+import { projectsPolicy } from '../projects/projects.policy.js';
+import { datasetsPolicy } from '../datasets/datasets.policy.js';
+import { modelsPolicy } from '../models/models.policy.js';
+import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { datasetsRepository, type DatasetRow } from '../datasets/datasets.repository.js';
+import { purgeDataset } from '../datasets/datasets.service.js';
+import { trashRepository } from './trash.repository.js';
+
+/** @deprecated import it from the datasets module (kept for callers not yet moved). */
+export { purgeDataset };
 
 const RETENTION_MS = TRASH_RETENTION_DAYS * 86_400_000;
-type DatasetRow = typeof datasets.$inferSelect;
 
 export async function listTrash(ctx: AppContext, userId: string): Promise<TrashItem[]> {
   const expires = (d: Date) => new Date(d.getTime() + RETENTION_MS).toISOString();
-  const ds = await ctx.db.select().from(datasets).where(and(eq(datasets.userId, userId), isNotNull(datasets.deletedAt)));
-  const ps = await ctx.db.select().from(projects).where(and(eq(projects.userId, userId), isNotNull(projects.deletedAt)));
-  const ms = await ctx.db.select().from(models).where(and(eq(models.userId, userId), isNotNull(models.deletedAt)));
+  const ds = await trashRepository.datasetsOf(ctx.db, userId);
+  const ps = await trashRepository.projectsOf(ctx.db, userId);
+  const ms = await trashRepository.modelsOf(ctx.db, userId);
   const projectBytes = new Map<string, number>();
   for (const m of ms) if (m.projectId) projectBytes.set(m.projectId, (projectBytes.get(m.projectId) ?? 0) + m.bytes);
   const projectNames = new Map(ps.map((p) => [p.id, p.name]));
@@ -38,31 +45,34 @@ export async function listTrash(ctx: AppContext, userId: string): Promise<TrashI
 export async function restoreItem(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {
   if (type === 'project') return void (await restoreProject(ctx, userId, id));
   if (type === 'model') return void (await restoreModel(ctx, userId, id));
-  const row = (await ctx.db.select().from(datasets).where(eq(datasets.id, id)))[0];
-  if (!row || row.userId !== userId) throw errors.notFound('Dataset');
-  await ctx.db.update(datasets).set({ deletedAt: null }).where(eq(datasets.id, id));
-  await ctx.bus.publish(`user:${userId}:datasets`, 'dataset.restored', { id });
+  await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'restore');
+  await datasetsRepository.update(ctx.db, id, { deletedAt: null });
+  await ctx.bus.publish(topics.userDatasets(userId), 'dataset.restored', { id });
 }
 
 export async function purgeProject(ctx: AppContext, row: ProjectRow) {
-  for (const m of await ctx.db.select().from(models).where(eq(models.projectId, row.id))) await purgeModel(ctx, m);
+  for (const m of await modelsRepository.inProject(ctx.db, row.id, true)) await purgeModel(ctx, m);
   if (row.imageKey) await ctx.blobs.delete(row.imageKey);
-  await ctx.db.delete(projects).where(eq(projects.id, row.id));
+  await projectsRepository.remove(ctx.db, row.id);
 }
 
-export async function purgeDataset(ctx: AppContext, row: DatasetRow) {
-  await ctx.blobs.deletePrefix(`users/${row.userId}/datasets/${row.id}/`);
-  await ctx.db.delete(datasets).where(eq(datasets.id, row.id));
+/** DELETE /v1/projects/{id}: to the trash with its models, or (`hard`) gone for good with them. */
+export async function deleteProject(ctx: AppContext, userId: string, id: string, hard: boolean) {
+  if (!hard) return void (await softDeleteProject(ctx, userId, id));
+  await purgeProject(ctx, await projectsPolicy.trash(ctx, userId, await projectsRepository.byId(ctx.db, id), 'delete'));
 }
 
 export async function deleteForever(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {
-  const table = type === 'dataset' ? datasets : type === 'project' ? projects : models;
-  const row = (await ctx.db.select().from(table).where(eq(table.id, id)))[0] as { userId: string; deletedAt: Date | null } | undefined;
-  if (!row || row.userId !== userId) throw errors.notFound(type[0]!.toUpperCase() + type.slice(1));
-  if (!row.deletedAt) throw errors.conflict('error/not-in-trash', 'Move the item to the trash first');
+  const row =
+    type === 'dataset'
+      ? await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'delete')
+      : type === 'project'
+        ? await projectsPolicy.trash(ctx, userId, await projectsRepository.byId(ctx.db, id), 'delete')
+        : await modelsPolicy.hidden(ctx, userId, await modelsRepository.byId(ctx.db, id), 'delete');
+  if (!row.deletedAt) throw errors.conflict(ErrorCode.NotInTrash, 'Move the item to the trash first');
   if (type === 'dataset') await purgeDataset(ctx, row as DatasetRow);
   else if (type === 'project') await purgeProject(ctx, row as ProjectRow);
-  else await purgeModel(ctx, row as typeof models.$inferSelect);
+  else await purgeModel(ctx, row as ModelRow);
 }
 
 export async function emptyTrash(ctx: AppContext, userId: string) {
@@ -80,15 +90,15 @@ export async function emptyTrash(ctx: AppContext, userId: string) {
 export async function purgeExpired(ctx: AppContext) {
   const cutoff = new Date(ctx.clock.now().getTime() - RETENTION_MS);
   let n = 0;
-  for (const p of await ctx.db.select().from(projects).where(lt(projects.deletedAt, cutoff))) {
+  for (const p of await trashRepository.projectsDeletedBefore(ctx.db, cutoff)) {
     await purgeProject(ctx, p);
     n += 1;
   }
-  for (const m of await ctx.db.select().from(models).where(lt(models.deletedAt, cutoff))) {
+  for (const m of await trashRepository.modelsDeletedBefore(ctx.db, cutoff)) {
     await purgeModel(ctx, m);
     n += 1;
   }
-  for (const d of await ctx.db.select().from(datasets).where(lt(datasets.deletedAt, cutoff))) {
+  for (const d of await trashRepository.datasetsDeletedBefore(ctx.db, cutoff)) {
     await purgeDataset(ctx, d);
     n += 1;
   }

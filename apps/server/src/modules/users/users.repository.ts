@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { authIdentities, users } from '../../platform/db/schema.js';
+import { authIdentities, settings, users } from '../../platform/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -19,4 +19,7 @@ export const usersRepository = {
     (await db.select().from(authIdentities).where(and(eq(authIdentities.provider, provider), eq(authIdentities.subject, subject))).limit(1))[0] ?? null,
   addIdentity: async (db: Db, row: typeof authIdentities.$inferInsert) => db.insert(authIdentities).values(row),
   listActive: async (db: Db) => db.select().from(users).where(isNull(users.deletedAt)),
+  insertSettings: async (db: Db, userId: string) => {
+    await db.insert(settings).values({ userId });
+  },
 };

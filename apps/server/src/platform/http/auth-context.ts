@@ -1,12 +1,35 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@sightline/contracts';
-import { resolveApiKey, resolveSession, type Principal } from '../../modules/auth/auth.service.js';
 import { errors } from './errors.js';
 
 export const SESSION_COOKIE = 'sl_session';
 
 export type AuthRequirement = 'user' | 'session' | 'admin';
+
+/**
+ * The signed-in user as the auth module loads it. Platform needs only these fields; the auth
+ * module widens the interface to its full user row (declaration merging), so platform imports
+ * no module and no schema.
+ */
+export interface PrincipalUser {
+  id: string;
+  roles: string[];
+}
+
+/** Who is calling: a user through a browser session or an API key (keys act with their owner's rights). */
+export interface Principal {
+  user: PrincipalUser;
+  via: 'session' | 'api-key';
+  sessionId?: string;
+  apiKeyId?: string;
+}
+
+/** How credentials become a principal: given by the auth module when the app is built (platform imports no module). */
+export interface AuthContextOptions {
+  resolveApiKey(presented: string): Promise<Principal | null>;
+  resolveSession(token: string): Promise<Principal | null>;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,26 +47,26 @@ declare module 'fastify' {
  * Resolves who is calling, once per request: the session cookie, `x-api-key`, or
  * `Authorization: Bearer` (an API key or a session token). Routes then ask for what they need.
  */
-export const authContext = fp(async (app: FastifyInstance) => {
+export const authContext = fp(async (app: FastifyInstance, opts: AuthContextOptions) => {
+  const { resolveApiKey, resolveSession } = opts;
   app.decorateRequest('principal', null);
   app.decorateRequest('credentialError', null);
   app.addHook('onRequest', async (request) => {
-    const ctx = app.ctx;
     const apiKey = header(request, 'x-api-key');
     const bearer = /^Bearer\s+(.+)$/i.exec(header(request, 'authorization') ?? '')?.[1]?.trim();
     if (apiKey) {
-      request.principal = await resolveApiKey(ctx, apiKey);
+      request.principal = await resolveApiKey(apiKey);
       if (!request.principal) request.credentialError = 'api-key';
       return;
     }
     if (bearer) {
-      request.principal = bearer.startsWith('ul') ? await resolveApiKey(ctx, bearer) : await resolveSession(ctx, bearer);
+      request.principal = bearer.startsWith('ul') ? await resolveApiKey(bearer) : await resolveSession(bearer);
       if (!request.principal) request.credentialError = bearer.startsWith('ul') ? 'api-key' : 'session';
       return;
     }
     const cookie = request.cookies?.[SESSION_COOKIE];
     if (cookie) {
-      request.principal = await resolveSession(ctx, cookie);
+      request.principal = await resolveSession(cookie);
       if (!request.principal) request.credentialError = 'session';
     }
   });

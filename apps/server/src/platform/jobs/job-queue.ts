@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { jobs } from '../db/schema.js';
 import { newId } from '../ids.js';
 
-export type JobRow = typeof jobs.$inferSelect;
+import { jobsRepository, type JobRow } from './jobs.repository.js';
+
+export type { JobRow };
 export interface JobHelpers {
   /** Records progress (shown on /active-jobs) without finishing the job. */
   progress(p: Record<string, unknown>): Promise<void>;
@@ -37,24 +37,21 @@ export class JobQueue {
 
   async enqueue(queue: string, payload: Record<string, unknown>, opts: { dedupeKey?: string; runAt?: Date; maxAttempts?: number } = {}) {
     const id = newId();
-    const inserted = await this.ctx.db
-      .insert(jobs)
-      .values({ id, queue, payload, dedupeKey: opts.dedupeKey ?? null, runAt: opts.runAt ?? this.ctx.clock.now(), maxAttempts: opts.maxAttempts ?? 3 })
-      .onConflictDoNothing()
-      .returning({ id: jobs.id });
-    if (opts.dedupeKey && inserted.length === 0) {
+    const now = this.ctx.clock.now();
+    const inserted = await jobsRepository.insertIfNew(this.ctx.db, { id, queue, payload, dedupeKey: opts.dedupeKey ?? null, runAt: opts.runAt ?? now, maxAttempts: opts.maxAttempts ?? 3 });
+    if (opts.dedupeKey && !inserted) {
       // Same work already queued: re-arm it if it had finished or failed, so a retry runs again.
-      const [row] = await this.ctx.db
-        .update(jobs)
-        .set({ status: 'queued', attempts: 0, lastError: null, runAt: this.ctx.clock.now(), payload, updatedAt: this.ctx.clock.now() })
-        .where(and(eq(jobs.dedupeKey, opts.dedupeKey), sql`${jobs.status} IN ('done', 'failed')`))
-        .returning({ id: jobs.id });
-      const existing = row ?? (await this.ctx.db.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupeKey, opts.dedupeKey)))[0];
+      const existing = (await jobsRepository.rearm(this.ctx.db, opts.dedupeKey, payload, now)) ?? (await jobsRepository.idByDedupeKey(this.ctx.db, opts.dedupeKey));
       await this.wake();
-      return existing!.id;
+      return existing!;
     }
     await this.wake();
     return id;
+  }
+
+  /** Jobs by their dedupe keys (progress and attempts shown to users). */
+  async byDedupeKeys(keys: string[]): Promise<JobRow[]> {
+    return jobsRepository.byDedupeKeys(this.ctx.db, keys);
   }
 
   async start() {
@@ -108,23 +105,7 @@ export class JobQueue {
     const now = this.ctx.clock.now();
     const queues = [...this.handlers.keys()];
     if (queues.length === 0) return null;
-    return this.ctx.db.transaction(async (tx) => {
-      const rows = await tx.execute(sql`
-        SELECT id FROM jobs
-        WHERE queue IN (${sql.join(queues.map((q) => sql`${q}`), sql`, `)})
-          AND ((status = 'queued' AND run_at <= ${now}) OR (status = 'running' AND locked_until < ${now}))
-        ORDER BY run_at
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED`);
-      const id = (rows as unknown as { rows: Array<{ id: string }> }).rows[0]?.id;
-      if (!id) return null;
-      const [job] = await tx
-        .update(jobs)
-        .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, lockedUntil: new Date(now.getTime() + LEASE_MS), updatedAt: now })
-        .where(eq(jobs.id, id))
-        .returning();
-      return job ?? null;
-    });
+    return jobsRepository.claim(this.ctx.db, queues, now, new Date(now.getTime() + LEASE_MS));
   }
 
   private async runOne(): Promise<boolean> {
@@ -134,25 +115,22 @@ export class JobQueue {
     try {
       await handler(job, {
         progress: async (p) => {
-          await this.ctx.db.update(jobs).set({ progress: p, lockedUntil: new Date(this.ctx.clock.now().getTime() + LEASE_MS), updatedAt: this.ctx.clock.now() }).where(eq(jobs.id, job.id));
+          await jobsRepository.update(this.ctx.db, job.id, { progress: p, lockedUntil: new Date(this.ctx.clock.now().getTime() + LEASE_MS), updatedAt: this.ctx.clock.now() });
         },
       });
-      await this.ctx.db.update(jobs).set({ status: 'done', lockedUntil: null, updatedAt: this.ctx.clock.now() }).where(eq(jobs.id, job.id));
+      await jobsRepository.update(this.ctx.db, job.id, { status: 'done', lockedUntil: null, updatedAt: this.ctx.clock.now() });
     } catch (err) {
       const message = (err as Error).message ?? String(err);
       const final = job.attempts >= job.maxAttempts;
       const backoff = Math.min(60_000, 1000 * 2 ** job.attempts);
       this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: message }, final ? 'job failed for good' : 'job failed, will retry');
-      await this.ctx.db
-        .update(jobs)
-        .set({
-          status: final ? 'failed' : 'queued',
-          lastError: message.slice(0, 2000),
-          lockedUntil: null,
-          runAt: new Date(this.ctx.clock.now().getTime() + backoff),
-          updatedAt: this.ctx.clock.now(),
-        })
-        .where(eq(jobs.id, job.id));
+      await jobsRepository.update(this.ctx.db, job.id, {
+        status: final ? 'failed' : 'queued',
+        lastError: message.slice(0, 2000),
+        lockedUntil: null,
+        runAt: new Date(this.ctx.clock.now().getTime() + backoff),
+        updatedAt: this.ctx.clock.now(),
+      });
     }
     return true;
   }

@@ -1,9 +1,8 @@
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { mailOutbox } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { outboxRepository } from './outbox.repository.js';
 
 export interface Mail {
   to: string;
@@ -29,17 +28,17 @@ export function createMailer(opts: { db: Db; smtpUrl: string | null; from: strin
     enabled: transport !== null,
     async send(mail) {
       const id = newId();
-      await opts.db.insert(mailOutbox).values({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
+      await outboxRepository.insert(opts.db, { id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null });
       if (!transport) {
         opts.log.info({ mailId: id, to: mail.to, subject: mail.subject }, 'mail not sent (no SMTP_URL); stored in outbox');
         return;
       }
       try {
         await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-        await opts.db.update(mailOutbox).set({ sentAt: new Date() }).where(eq(mailOutbox.id, id));
+        await outboxRepository.update(opts.db, id, { sentAt: new Date() });
       } catch (err) {
         opts.log.error({ mailId: id, err: (err as Error).message }, 'mail send failed');
-        await opts.db.update(mailOutbox).set({ error: (err as Error).message }).where(eq(mailOutbox.id, id));
+        await outboxRepository.update(opts.db, id, { error: (err as Error).message });
       }
     },
   };

@@ -1,11 +1,8 @@
+import type { RealtimeEvent, RealtimeEventData, RealtimeEventName, Topic } from '@sightline/contracts';
 import type { Database } from '../db/client.js';
 import { newId } from '../ids.js';
 
-export interface DomainEvent {
-  topic: string;
-  event: string;
-  data: unknown;
-}
+export type DomainEvent = RealtimeEvent;
 type Handler = (e: DomainEvent) => void;
 
 const CHANNEL = 'sightline_events';
@@ -45,7 +42,8 @@ export class EventBus {
     return () => this.handlers.delete(handler);
   }
 
-  async publish(topic: string, event: string, data: unknown): Promise<void> {
+  /** Topics come from `topics.*` and each event's payload follows its schema in the contract's realtime catalogue. */
+  async publish<E extends RealtimeEventName>(topic: Topic, event: E, data: RealtimeEventData<E>): Promise<void> {
     let payload = JSON.stringify({ topic, event, data });
     if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = JSON.stringify({ topic, event, data: null, truncated: true });
     await this.database.notify(CHANNEL, payload);

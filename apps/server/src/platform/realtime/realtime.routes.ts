@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { WebSocket } from 'ws';
-import { clientMessageSchema, presenceSchema, type ServerMessage } from '@sightline/contracts';
-import { connected, disconnected, getPresence } from '../../modules/presence/presence.service.js';
-import { requireUser } from '../http/auth-context.js';
+import { ErrorCode, clientMessageSchema, type ServerMessage, topics } from '@sightline/contracts';
 import type { DomainEvent } from './event-bus.js';
 
 export type TopicAuthorizer = (userId: string, topic: string) => Promise<boolean>;
@@ -19,7 +15,7 @@ export class TopicRegistry {
     this.authorizers.set(prefix, fn);
   }
   async allowed(userId: string, topic: string): Promise<boolean> {
-    if (topic === `user:${userId}` || topic.startsWith(`user:${userId}:`) || topic === `presence:${userId}` || topic === 'config') return true;
+    if (topic === topics.user(userId) || topic.startsWith(`${topics.user(userId)}:`) || topic === topics.presence(userId) || topic === topics.config()) return true;
     const prefix = topic.split(':')[0]!;
     const fn = this.authorizers.get(prefix);
     return fn ? fn(userId, topic) : false;
@@ -32,12 +28,18 @@ declare module 'fastify' {
   }
 }
 
-export async function realtimeRoutes(app: FastifyInstance) {
+/** What else happens when a user's socket opens or closes (presence): given when the app is built. */
+export interface RealtimeOptions {
+  onConnect?(userId: string): Promise<void>;
+  onDisconnect?(userId: string): Promise<void>;
+}
+
+export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions) {
   const ctx = app.ctx;
   const sockets = new Map<WebSocket, { userId: string; topics: Set<string> }>();
 
   const unsubscribe = ctx.bus.subscribe((e: DomainEvent) => {
-    const msg: ServerMessage = { type: 'event', topic: e.topic, event: e.event, data: e.data };
+    const msg = { type: 'event', topic: e.topic, event: e.event, data: e.data } as ServerMessage;
     const text = JSON.stringify(msg);
     for (const [ws, s] of sockets) if (s.topics.has(e.topic) && ws.readyState === ws.OPEN) ws.send(text);
   });
@@ -49,14 +51,14 @@ export async function realtimeRoutes(app: FastifyInstance) {
   app.get('/v1/realtime', { websocket: true, schema: { tags: ['realtime'], hide: true } }, (socket, req) => {
     const principal = req.principal;
     if (!principal) {
-      socket.send(JSON.stringify({ type: 'error', code: 'error/unauthorized', message: 'Sign in to continue' } satisfies ServerMessage));
+      socket.send(JSON.stringify({ type: 'error', code: ErrorCode.Unauthorized, message: 'Sign in to continue' } satisfies ServerMessage));
       socket.close(4401, 'unauthorized');
       return;
     }
     const uid = principal.user.id;
-    const state = { userId: uid, topics: new Set<string>([`user:${uid}`]) };
+    const state = { userId: uid, topics: new Set<string>([topics.user(uid)]) };
     sockets.set(socket, state);
-    void connected(ctx, uid).catch((err) => req.log.warn({ err }, 'presence update failed'));
+    void opts.onConnect?.(uid).catch((err) => req.log.warn({ err }, 'presence update failed'));
     const send = (m: ServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(m));
     send({ type: 'hello', uid });
 
@@ -67,7 +69,7 @@ export async function realtimeRoutes(app: FastifyInstance) {
       } catch {
         parsed = null;
       }
-      if (!parsed?.success) return send({ type: 'error', code: 'error/validation', message: 'Malformed message' });
+      if (!parsed?.success) return send({ type: 'error', code: ErrorCode.Validation, message: 'Malformed message' });
       const m = parsed.data;
       if (m.type === 'ping') return send({ type: 'pong' });
       if (m.type === 'unsubscribe') {
@@ -78,18 +80,12 @@ export async function realtimeRoutes(app: FastifyInstance) {
         state.topics.add(m.topic);
         send({ type: 'subscribed', topic: m.topic });
       } else {
-        send({ type: 'error', topic: m.topic, code: 'error/forbidden', message: 'Not allowed to subscribe to this topic' });
+        send({ type: 'error', topic: m.topic, code: ErrorCode.Forbidden, message: 'Not allowed to subscribe to this topic' });
       }
     });
     socket.on('close', () => {
       sockets.delete(socket);
-      void disconnected(ctx, uid).catch(() => undefined);
+      void opts.onDisconnect?.(uid).catch(() => undefined);
     });
-  });
-
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/v1/users/me/presence', { schema: { tags: ['users'], response: { 200: z.object({ data: presenceSchema }) } } }, async (req) => {
-    const { user } = requireUser(req);
-    return { data: await getPresence(ctx, user.id) };
   });
 }

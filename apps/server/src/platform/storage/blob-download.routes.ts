@@ -60,7 +60,7 @@ export async function blobDownloadRoutes(app: FastifyInstance, opts: BlobDownloa
     }
     const verdict = verifyBlobUrl({ key, exp, sig, name, secret: opts.secret, now: now() });
     if (verdict === 'invalid') return fail(403, ErrorCode.Forbidden, 'This download link is invalid');
-    if (verdict === 'expired') return fail(410, 'error/expired', 'This download link has expired');
+    if (verdict === 'expired') return fail(410, ErrorCode.Expired, 'This download link has expired');
 
     const head = await opts.store.head(key);
     if (!head) return fail(404, ErrorCode.NotFound, 'File not found');

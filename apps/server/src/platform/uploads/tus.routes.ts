@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FileStore } from '@tus/file-store';
 import { Server, EVENTS } from '@tus/server';
-import { eq } from 'drizzle-orm';
 import { ErrorCode } from '@sightline/contracts';
-import { uploads } from '../db/schema.js';
+import { blobKeys } from '../storage/blob-keys.js';
+import { uploadsRepository } from './uploads.repository.js';
 import { verifyUploadToken } from './upload-token.js';
 
 export const TUS_PATH = '/v1/uploads/tus';
@@ -59,16 +59,16 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
       respectForwardedHeaders: ctx.config.trustProxy,
       onUploadCreate: async (req, upload) => {
         const grant = verifyUploadToken(upload.metadata?.token ?? '', ctx.secret, ctx.clock.now());
-        if (!grant) throw tusError(403, 'error/invalid-upload-token', 'The upload token is invalid or expired; ask for a new one');
+        if (!grant) throw tusError(403, ErrorCode.InvalidUploadToken, 'The upload token is invalid or expired; ask for a new one');
         if (req.headers.get('x-sightline-uid') !== grant.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload token belongs to another account');
         if (upload.size === undefined || upload.size !== grant.bytes) throw tusError(400, ErrorCode.Validation, `Upload-Length must be ${grant.bytes} as granted`);
         const remaining = await opts.storageRemaining(grant.uid);
         if (grant.bytes > remaining) throw tusError(507, ErrorCode.InsufficientStorage, `Not enough storage: ${remaining} bytes available, ${grant.bytes} required`, { available: remaining, required: grant.bytes });
         const filename = path.posix.basename(grant.path);
-        await ctx.db.insert(uploads).values({
+        await uploadsRepository.insert(ctx.db, {
           id: upload.id,
           userId: grant.uid,
-          datasetId: /^users\/[^/]+\/datasets\/([^/]+)\//.exec(grant.path)?.[1] ?? null,
+          datasetId: blobKeys.datasetIdOf(grant.path),
           path: grant.path,
           filename,
           bytes: grant.bytes,
@@ -87,7 +87,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
           const remaining = await opts.storageRemaining(upload.metadata!.uid!);
           const left = upload.size - upload.offset;
           if (left > remaining) {
-            await ctx.db.update(uploads).set({ status: 'failed', error: ErrorCode.InsufficientStorage, updatedAt: ctx.clock.now() }).where(eq(uploads.id, uploadId));
+            await uploadsRepository.update(ctx.db, uploadId, { status: 'failed', error: ErrorCode.InsufficientStorage, updatedAt: ctx.clock.now() });
             throw tusError(507, ErrorCode.InsufficientStorage, `Storage ran out during the upload: ${remaining} bytes available, ${left} still to send`, { available: remaining, required: left });
           }
         }
@@ -98,16 +98,16 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
           await opts.onFinished({ id: upload.id, uid: meta.uid, path: meta.path, filename: meta.filename, bytes: upload.size ?? upload.offset, file: path.join(directory, upload.id) });
         } catch (err) {
           const e = err as { statusCode?: number; code?: string; message: string; details?: unknown };
-          await ctx.db.update(uploads).set({ status: 'failed', error: e.code ?? 'error/unknown', updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id));
+          await uploadsRepository.update(ctx.db, upload.id, { status: 'failed', error: e.code ?? ErrorCode.Unknown, updatedAt: ctx.clock.now() });
           throw tusError(e.statusCode ?? 500, e.code ?? ErrorCode.Unknown, e.statusCode && e.statusCode < 500 ? e.message : 'Could not store the upload', e.details);
         }
-        await ctx.db.update(uploads).set({ status: 'done', offset: upload.size ?? upload.offset, completedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id));
+        await uploadsRepository.update(ctx.db, upload.id, { status: 'done', offset: upload.size ?? upload.offset, completedAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
         await datastore.remove(upload.id).catch(() => undefined);
         return {};
       },
     });
     tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
-      void ctx.db.update(uploads).set({ offset: upload.offset, updatedAt: ctx.clock.now() }).where(eq(uploads.id, upload.id)).catch(() => undefined);
+      void uploadsRepository.update(ctx.db, upload.id, { offset: upload.offset, updatedAt: ctx.clock.now() }).catch(() => undefined);
     });
     tusServer = tus;
     return tus;
@@ -134,7 +134,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
     const offset = Number(reply.raw.getHeader('upload-offset'));
     const id = req.url.split('?')[0]!.split('/').pop();
     if (req.method === 'PATCH' && reply.raw.statusCode === 204 && Number.isFinite(offset) && id) {
-      await ctx.db.update(uploads).set({ offset, updatedAt: ctx.clock.now() }).where(eq(uploads.id, id)).catch(() => undefined);
+      await uploadsRepository.update(ctx.db, id, { offset, updatedAt: ctx.clock.now() }).catch(() => undefined);
     }
   };
   for (const url of [TUS_PATH, `${TUS_PATH}/*`]) {

@@ -8,3 +8,4 @@ export { LiveModelStatusBadge } from './components/model-status-badge';
 export { TrainDialog } from './components/train-dialog/train-dialog';
 export { UploadModelDialog } from './components/upload-model-dialog';
 export { ProjectCompareCharts } from './components/project-compare/project-compare-charts';
+export { ModelCard } from './components/model-card';

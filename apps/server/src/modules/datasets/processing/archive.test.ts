@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { open, readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import zlib from 'node:zlib';
@@ -161,6 +162,44 @@ describe('openArchive: zip', () => {
     }
   });
 
+  it('reads entries in archive order in one pass, each damaged entry yielded as its own error', async () => {
+    const big = randomBytes(5 * 1024 * 1024); // larger than one read window
+    const path = await tmp.write(
+      'seq.zip',
+      buildZip([
+        { name: 'a.txt', data: 'hello '.repeat(500), method: 'deflate' },
+        { name: 'bad.txt', data: 'hello', crc32: 1234 },
+        { name: 'big.bin', data: big, method: 'deflate' },
+        { name: 'enc.txt', data: 'x', method: 'deflate', encryptedFlag: true },
+        { name: 'c.bin', data: Buffer.from([1, 2, 3]) },
+      ]),
+    );
+    const archive = await openArchive(path);
+    try {
+      const got: Array<[string, string]> = [];
+      for await (const read of archive.readInOrder([...archive.entries].reverse(), 6 * 1024 * 1024)) {
+        if (read.error) got.push([read.entry.name, read.error.code]);
+        else {
+          expect(read.data.equals((await archive.readEntry(read.entry, 1e8)).data)).toBe(true);
+          expect(read.source).toEqual(await archive.locate(read.entry));
+          got.push([read.entry.name, 'ok']);
+        }
+      }
+      expect(got).toEqual([
+        ['a.txt', 'ok'],
+        ['bad.txt', 'archive/crc-mismatch'],
+        ['big.bin', 'ok'],
+        ['enc.txt', 'archive/encrypted'],
+        ['c.bin', 'ok'],
+      ]);
+      const small = [];
+      for await (const read of archive.readInOrder(archive.entries, 1000)) small.push(read.error?.code ?? 'ok');
+      expect(small).toEqual(['archive/too-large', 'archive/crc-mismatch', 'archive/too-large', 'archive/encrypted', 'ok']);
+    } finally {
+      await archive.close();
+    }
+  });
+
   it('refuses to read an entry above the per-file limit before reading it', async () => {
     const path = await tmp.write('a.zip', buildZip([{ name: 'a.bin', data: Buffer.alloc(2000) }]));
     const archive = await openArchive(path);
@@ -186,6 +225,9 @@ describe('openArchive: tar', () => {
     const { data, source } = await archive.readEntry(archive.entries[2], 100);
     expect(data.toString()).toBe('beta');
     expect((await readRange(path, source.dataOffset, source.compressedSize)).toString()).toBe('beta');
+    const inOrder = [];
+    for await (const read of archive.readInOrder(archive.entries.slice(1).reverse(), 100)) inOrder.push(read.error ? read.error.code : read.data.toString());
+    expect(inOrder).toEqual(['alpha', 'beta']);
     await archive.close();
   });
 

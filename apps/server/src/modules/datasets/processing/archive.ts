@@ -87,8 +87,17 @@ export interface ArchiveReader {
    * Refuses entries that declare more than `maxBytes` (`archive/too-large`).
    */
   readEntry(entry: ArchiveEntry, maxBytes: number): Promise<{ data: Buffer; source: EntrySource }>;
+  /**
+   * Reads many entries in archive order in one sequential pass over the file (large reads, no
+   * per-entry stream), verified as `readEntry` does. Damage confined to one entry is yielded as its
+   * `error` (a `DatasetProcessingError`); the caller decides whether it stops the pass. `data` may be a
+   * view into a shared read buffer: copy it to keep it beyond the next few entries.
+   */
+  readInOrder(entries: readonly ArchiveEntry[], maxBytes: number): AsyncGenerator<SequentialRead>;
   close(): Promise<void>;
 }
+
+export type SequentialRead = { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined } | { entry: ArchiveEntry; error: DatasetProcessingError };
 
 /**
  * Opens an archive from a file path and lists it. Throws `DatasetProcessingError` with
@@ -250,6 +259,26 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     locate,
     openEntry: async (entry) => (await open(entry)).stream,
     readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
+    readInOrder: (list, maxBytes) =>
+      readInOrder(path, list, maxBytes, async (span, entry) => {
+        assertReadable(entry);
+        const header = await span.bytes(entry.headerOffset, LOCAL_HEADER_MIN);
+        if (header.readUInt32LE(0) !== 0x04034b50) {
+          throw new DatasetProcessingError(ProcessingCode.CorruptEntry, `Cannot read ${entry.name}: invalid local file header signature: 0x${header.readUInt32LE(0).toString(16)}`, entry.name);
+        }
+        const dataOffset = entry.headerOffset + LOCAL_HEADER_MIN + header.readUInt16LE(26) + header.readUInt16LE(28);
+        const source: EntrySource = {
+          format: 'zip',
+          headerOffset: entry.headerOffset,
+          dataOffset,
+          compressedSize: entry.compressedSize,
+          uncompressedSize: entry.uncompressedSize,
+          compressionMethod: entry.compressionMethod,
+          crc32: entry.crc32,
+        };
+        const raw = await span.bytes(dataOffset, entry.compressedSize);
+        return { source, data: entry.compressionMethod === 8 ? await inflateEntry(raw, entry) : raw };
+      }),
     close: async () => {
       if (!closed) zip.close();
       closed = true;
@@ -452,6 +481,11 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     locate,
     openEntry: async (entry) => (await open(entry)).stream,
     readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
+    readInOrder: (list, maxBytes) =>
+      readInOrder(path, list, maxBytes, async (span, entry) => {
+        const source = await locate(entry);
+        return { source, data: await span.bytes(source.dataOffset, entry.uncompressedSize) };
+      }),
     close: async () => undefined,
   };
 }
@@ -509,7 +543,7 @@ function verified(source: Readable, entry: ArchiveEntry): Readable {
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       count += chunk.length;
       if (count > entry.uncompressedSize) {
-        callback(new DatasetProcessingError(ProcessingCode.Bomb, `"${entry.name}" inflates beyond its declared size of ${entry.uncompressedSize} bytes; refusing a likely zip bomb.`, entry.name));
+        callback(new DatasetProcessingError(ProcessingCode.Bomb, bombMessage(entry), entry.name));
         return;
       }
       if (entry.crc32 !== null) crc = zlib.crc32(chunk, crc);
@@ -532,13 +566,96 @@ function verified(source: Readable, entry: ArchiveEntry): Readable {
 function toEntryError(err: Error, entry: ArchiveEntry): Error {
   if (err instanceof DatasetProcessingError) return err;
   if (/too many bytes/i.test(err.message)) {
-    return new DatasetProcessingError(ProcessingCode.Bomb, `"${entry.name}" inflates beyond its declared size of ${entry.uncompressedSize} bytes; refusing a likely zip bomb.`, entry.name);
+    return new DatasetProcessingError(ProcessingCode.Bomb, bombMessage(entry), entry.name);
   }
   const zlibCode = (err as NodeJS.ErrnoException).code;
   if (/not enough bytes/i.test(err.message) || (typeof zlibCode === 'string' && zlibCode.startsWith('Z_'))) {
     return new DatasetProcessingError(ProcessingCode.CorruptEntry, `"${entry.name}" is damaged: ${err.message}.`, entry.name);
   }
   return err;
+}
+
+/** Reads of at least this size keep the pass sequential and the syscalls few. */
+const READ_WINDOW = 4 * 1024 * 1024;
+
+/** Byte ranges of one file served from a moving read window; ranges are asked for in ascending order. */
+interface SpanReader {
+  bytes(start: number, length: number): Promise<Buffer>;
+}
+
+async function* readInOrder(
+  path: string,
+  list: readonly ArchiveEntry[],
+  maxBytes: number,
+  read: (span: SpanReader, entry: ArchiveEntry) => Promise<{ data: Buffer; source: EntrySource }>,
+): AsyncGenerator<SequentialRead> {
+  const sorted = [...list].sort((a, b) => a.headerOffset - b.headerOffset);
+  const handle = await openFile(path, 'r');
+  try {
+    const { size: fileSize } = await handle.stat();
+    let window = Buffer.alloc(0);
+    let windowStart = 0;
+    const span: SpanReader = {
+      async bytes(start, length) {
+        if (start < windowStart || start + length > windowStart + window.length) {
+          const size = Math.min(Math.max(length, READ_WINDOW), fileSize - start);
+          if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
+          const next = Buffer.allocUnsafe(size);
+          let filled = 0;
+          while (filled < size) {
+            const { bytesRead } = await handle.read(next, filled, size - filled, start + filled);
+            if (bytesRead === 0) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
+            filled += bytesRead;
+          }
+          window = next;
+          windowStart = start;
+        }
+        return window.subarray(start - windowStart, start - windowStart + length);
+      },
+    };
+    for (const entry of sorted) {
+      let result: SequentialRead;
+      try {
+        if (entry.uncompressedSize > maxBytes) {
+          throw new DatasetProcessingError(ProcessingCode.TooLarge, `"${entry.name}" is ${formatBytes(entry.uncompressedSize)}; the limit for one file is ${formatBytes(maxBytes)}.`, entry.name);
+        }
+        const { data, source } = await read(span, entry);
+        checkContent(data, entry);
+        result = { entry, data, source };
+      } catch (err) {
+        if (!(err instanceof DatasetProcessingError)) throw err;
+        const error = err.file ? err : new DatasetProcessingError(err.code, `"${entry.name}" is damaged: ${err.message}.`, entry.name);
+        result = { entry, error };
+      }
+      yield result;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+function inflateEntry(raw: Buffer, entry: ArchiveEntry): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    // One byte of headroom tells "inflates past its declared size" (a bomb) from "exactly right".
+    zlib.inflateRaw(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize + 1) }, (err, out) => {
+      if (!err) return resolve(out);
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') reject(new DatasetProcessingError(ProcessingCode.Bomb, bombMessage(entry), entry.name));
+      else reject(new DatasetProcessingError(ProcessingCode.CorruptEntry, `"${entry.name}" is damaged: ${err.message}.`, entry.name));
+    }),
+  );
+}
+
+const bombMessage = (entry: ArchiveEntry) => `"${entry.name}" inflates beyond its declared size of ${entry.uncompressedSize} bytes; refusing a likely zip bomb.`;
+
+/** The checks `verified` makes while streaming, for an entry read whole. */
+function checkContent(data: Buffer, entry: ArchiveEntry) {
+  if (data.length > entry.uncompressedSize) throw new DatasetProcessingError(ProcessingCode.Bomb, bombMessage(entry), entry.name);
+  if (data.length < entry.uncompressedSize) {
+    throw new DatasetProcessingError(ProcessingCode.CorruptEntry, `"${entry.name}" is damaged: ${data.length} of ${entry.uncompressedSize} bytes could be read.`, entry.name);
+  }
+  if (entry.crc32 !== null && zlib.crc32(data) >>> 0 !== entry.crc32 >>> 0) {
+    throw new DatasetProcessingError(ProcessingCode.CrcMismatch, `"${entry.name}" is damaged: its checksum does not match.`, entry.name);
+  }
 }
 
 interface Opened {

@@ -6,8 +6,10 @@
  */
 export { processArchive, makeThumbnail, DEFAULT_PROCESSING_LIMITS } from './process-archive.js';
 export type { ProcessOptions, ProcessResult, ProcessedImage, ProcessingProgress, ProcessingLimits } from './process-archive.js';
+export { makeThumbnails } from './thumbnails.js';
+export type { ThumbnailSource, ThumbnailsOptions } from './thumbnails.js';
 export { openArchive, DEFAULT_ARCHIVE_LIMITS, formatBytes } from './archive.js';
-export type { ArchiveReader, ArchiveEntry, ArchiveLimits, ArchiveFormat, EntrySource } from './archive.js';
+export type { ArchiveReader, ArchiveEntry, ArchiveLimits, ArchiveFormat, EntrySource, SequentialRead } from './archive.js';
 export { detectLayout, resolveLayout, indexEntries, summarizeLayout, imageToLabelPath } from './layout.js';
 export type { DetectedLayout, DatasetLayout, LayoutSummary, LayoutImage, SplitLayout, LayoutKind, LayoutEntryInput, YamlSplitPaths, LayoutError, LayoutResult } from './layout.js';
 export { parseDatasetYaml, parseLabelFile, ReportBuilder, reportToText, taskMismatchHint } from './validate.js';

@@ -388,4 +388,10 @@ describe('makeThumbnail', () => {
     const small = await sharp(await makeThumbnail(await makeImage('png', 40, 30), { format: 'webp' })).metadata();
     expect([small.format, small.width, small.height]).toEqual(['webp', 40, 30]);
   });
+
+  it('applies EXIF orientation (the fast path is only for JPEGs without Exif)', async () => {
+    const rotated = await sharp(await makeImage('jpeg', 400, 200)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const meta = await sharp(await makeThumbnail(rotated)).metadata();
+    expect([meta.width, meta.height, meta.orientation]).toEqual([128, 256, undefined]);
+  });
 });

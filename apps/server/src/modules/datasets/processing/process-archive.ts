@@ -3,16 +3,19 @@
  * every image once (reading its label file beside it) to check labels and images, gather statistics
  * and hand each image to the caller. No HTTP, no database: the caller stores what `onImage` gives it.
  *
- * Memory stays flat whatever the archive's size: entries are read one at a time by offset (a few in
- * parallel), so the peak is the entry list plus `concurrency` images.
+ * The archive is read sequentially: first the label files (small, kept until their image comes), then
+ * the images in archive order, in large reads with no per-entry re-open. Memory stays flat whatever the
+ * archive's size: the peak is the entry list, the label bytes, a read window and `concurrency` images.
+ * Thumbnails are not made here (see `thumbnails.ts`): the dataset is usable before they exist.
  */
-import { DEFAULT_ARCHIVE_LIMITS, openArchive, type ArchiveEntry, type ArchiveLimits, type ArchiveReader, type EntrySource } from './archive.js';
+import { DEFAULT_ARCHIVE_LIMITS, openArchive, type ArchiveEntry, type ArchiveLimits, type ArchiveReader, type EntrySource, type SequentialRead } from './archive.js';
 import { DatasetProcessingError, isProcessingError, ProcessingCode } from './errors.js';
 import { makeThumbnail, probeImage } from './images.js';
 import { detectLayout, indexEntries, resolveLayout, summarizeLayout, type LayoutImage, type LayoutSummary, type YamlSplitPaths } from './layout.js';
 import { isJunk } from './paths.js';
+import { forEachPooled, machineParallelism } from './pool.js';
 import { StatsAccumulator, type DatasetStats } from './stats.js';
-import { DATASET_TASKS, issue, SPLITS, type DatasetTask, type LabelRow, type ReportEntry, type Split } from './types.js';
+import { DATASET_TASKS, issue, SPLITS, type DatasetTask, type Issue, type LabelRow, type ReportEntry, type Split } from './types.js';
 import { parseDatasetYaml, parseLabelFile, ReportBuilder, taskMismatchHint, type LabelSchema, type ParsedLabels, type ProcessingReport } from './validate.js';
 
 export { makeThumbnail };
@@ -79,7 +82,7 @@ export interface ProcessOptions {
    */
   onImage?: (image: ProcessedImage) => void | Promise<void>;
   signal?: AbortSignal;
-  /** Images read and checked at once. The default 2 suits the small machines this runs on. */
+  /** Images checked at once; one per core by default. */
   concurrency?: number;
   /** Report entries listed per list; the rest are only counted. */
   reportLimit?: number;
@@ -114,7 +117,7 @@ const PER_ENTRY_CODES = new Set<string>([ProcessingCode.CorruptEntry, Processing
 export async function processArchive(options: ProcessOptions): Promise<ProcessResult> {
   const { archivePath, task, onImage, signal } = options;
   const limits: ProcessingLimits = { ...DEFAULT_PROCESSING_LIMITS, ...options.limits };
-  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const concurrency = Math.max(1, options.concurrency ?? machineParallelism());
   const progressInterval = options.progressIntervalMs ?? 250;
   const report = new ReportBuilder(options.reportLimit ?? 1000);
   let layout: LayoutSummary | null = null;
@@ -192,33 +195,55 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     const stats = statsAcc;
     const reader = archive;
 
-    const handle = async ({ split, image, entry }: WorkItem) => {
-      let rows: LabelRow[] = [];
-      if (image.classIndex !== null) rows = [[image.classIndex]];
-      else if (image.label) {
-        const labelEntry = files.get(image.label)!;
-        if (labelEntry.uncompressedSize > limits.maxTextBytes) {
-          report.add(issue('error', ProcessingCode.LabelTooLarge, `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`, image.label));
-        } else {
-          const bytes = await readOrReport(reader, labelEntry, limits.maxTextBytes, report);
-          const text = bytes ? decodeText(bytes, image.label, report, false) : null;
-          if (text !== null) {
-            const parsed = parseLabelFile(text, image.label, schema);
-            report.add(parsed.issues);
-            rows = parsed.rows;
-            shapes.boxes += parsed.shapes.boxes;
-            shapes.polygons += parsed.shapes.polygons;
-            shapes.other += parsed.shapes.other;
-          }
-        }
-      }
+    // Label files first, in one sequential pass over their region; the image pass then stays sequential.
+    const labelBytes = new Map<string, Buffer | Issue>();
+    const labelEntries = items.flatMap(({ image }) => {
+      const entry = image.label ? files.get(image.label) : undefined;
+      return entry && entry.uncompressedSize <= limits.maxTextBytes ? [entry] : [];
+    });
+    for await (const read of reader.readInOrder(labelEntries, limits.maxTextBytes)) {
+      signal?.throwIfAborted();
+      if (read.error) labelBytes.set(read.entry.name, perEntryIssue(read.error, read.entry));
+      else labelBytes.set(read.entry.name, Buffer.from(read.data)); // a copy: `data` is a view of the read window
+    }
 
+    const labelsOf = (image: LayoutImage): LabelRow[] => {
+      if (image.classIndex !== null) return [[image.classIndex]];
+      if (!image.label) return [];
+      const labelEntry = files.get(image.label)!;
+      if (labelEntry.uncompressedSize > limits.maxTextBytes) {
+        report.add(issue('error', ProcessingCode.LabelTooLarge, `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`, image.label));
+        return [];
+      }
+      const bytes = labelBytes.get(image.label);
+      labelBytes.delete(image.label);
+      if (!bytes) return [];
+      if (!Buffer.isBuffer(bytes)) {
+        report.add(bytes);
+        return [];
+      }
+      const text = decodeText(bytes, image.label, report, false);
+      if (text === null) return [];
+      const parsed = parseLabelFile(text, image.label, schema);
+      report.add(parsed.issues);
+      shapes.boxes += parsed.shapes.boxes;
+      shapes.polygons += parsed.shapes.polygons;
+      shapes.other += parsed.shapes.other;
+      return parsed.rows;
+    };
+
+    const byEntry = new Map(items.map((item) => [item.entry, item]));
+    const handle = async (read: SequentialRead) => {
+      const { split, image, entry } = byEntry.get(read.entry)!;
+      const rows = labelsOf(image);
       if (entry.uncompressedSize > limits.maxImageBytes) {
         report.add(issue('error', ProcessingCode.ImageTooLarge, `The image is ${entry.uncompressedSize} bytes; the limit is ${limits.maxImageBytes}.`, entry.name));
         return;
       }
-      const read = await readOrReport(reader, entry, limits.maxImageBytes, report, true);
-      if (!read) return;
+      if (read.error) {
+        report.add(perEntryIssue(read.error, entry));
+        return;
+      }
       const probe = await probeImage(read.data, entry.name);
       report.add(probe.issues);
       if (!probe.ok) return;
@@ -242,10 +267,10 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     };
 
     progress({ phase: 'images', done: 0, total: items.length, bytesDone: 0, bytesTotal });
-    await runPool(items, concurrency, signal, async (item) => {
-      await handle(item);
+    await forEachPooled(reader.readInOrder(items.map((i) => i.entry), limits.maxImageBytes), concurrency, signal, async (read) => {
+      await handle(read);
       done++;
-      bytesDone += item.entry.uncompressedSize;
+      bytesDone += read.entry.uncompressedSize;
       const now = Date.now();
       if (now - lastProgress >= progressInterval && done < items.length) {
         lastProgress = now;
@@ -276,20 +301,10 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
   };
 }
 
-/** Reads an entry, turning damage confined to that entry into a report line (null result). */
-async function readOrReport(archive: ArchiveReader, entry: ArchiveEntry, maxBytes: number, report: ReportBuilder, withSource: true): Promise<{ data: Buffer; source: EntrySource } | null>;
-async function readOrReport(archive: ArchiveReader, entry: ArchiveEntry, maxBytes: number, report: ReportBuilder): Promise<Buffer | null>;
-async function readOrReport(archive: ArchiveReader, entry: ArchiveEntry, maxBytes: number, report: ReportBuilder, withSource = false) {
-  try {
-    const read = await archive.readEntry(entry, maxBytes);
-    return withSource ? read : read.data;
-  } catch (err) {
-    if (isProcessingError(err) && PER_ENTRY_CODES.has(err.code)) {
-      report.add(issue('error', err.code, err.message, entry.name));
-      return null;
-    }
-    throw err;
-  }
+/** Damage confined to one entry becomes a report line; anything else (a bomb, I/O failure) stops processing. */
+function perEntryIssue(error: DatasetProcessingError, entry: ArchiveEntry): Issue {
+  if (!PER_ENTRY_CODES.has(error.code)) throw error;
+  return issue('error', error.code, error.message, entry.name);
 }
 
 /**
@@ -309,26 +324,4 @@ function decodeText(bytes: Buffer, file: string, report: ReportBuilder, lenient:
     report.add(issue('error', ProcessingCode.LabelEncoding, 'The label file is not text (not UTF-8); label files hold lines of numbers.', file));
     return null;
   }
-}
-
-/** Runs `work` over `items`, `size` at a time; the first failure stops new work and is rethrown once the rest settle. */
-async function runPool<T>(items: readonly T[], size: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const worker = async () => {
-    while (failure === null && next < items.length) {
-      if (signal?.aborted) {
-        failure = { error: signal.reason };
-        return;
-      }
-      const item = items[next++];
-      try {
-        await work(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  if (failure !== null) throw (failure as { error: unknown }).error;
 }

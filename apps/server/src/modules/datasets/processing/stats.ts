@@ -5,36 +5,9 @@
  */
 import { SPLITS, type Split } from './types.js';
 
-export interface SplitStats {
-  /** Objects (for classify: images) in total and per class id. */
-  instance_stats: { total: number; per_class: number[] };
-  /** Images in total, images with no objects, and per class id the images holding at least one. */
-  image_stats: { total: number; unlabelled: number; per_class: number[] };
-}
-
-/** `HUBDatasetStats` JSON: a split with no images is null, as there. */
-export interface HubDatasetStats {
-  nc: number;
-  names: string[];
-  train: SplitStats | null;
-  val: SplitStats | null;
-  test: SplitStats | null;
-}
-
-/** The spec's `dataset.stats` (§3): class names, their count, and image counts overall and per split. */
-export interface DatasetSummary {
-  classes: string[];
-  classCount: number;
-  images: number;
-  train: number;
-  val: number;
-  test: number;
-}
-
-export interface DatasetStats {
-  summary: DatasetSummary;
-  hub: HubDatasetStats;
-}
+/** The shapes are the contract's (one schema for server and web): the spec's summary and `HUBDatasetStats`. */
+export type { SplitStats, HubDatasetStats, DatasetSummary, StoredDatasetStats as DatasetStats } from '@sightline/contracts';
+import type { DatasetSummary, HubDatasetStats, SplitStats, StoredDatasetStats as DatasetStats } from '@sightline/contracts';
 
 export class StatsAccumulator {
   private readonly splits = new Map<Split, { images: number; unlabelled: number; instances: number[]; imagesWith: number[] }>();

@@ -4,6 +4,7 @@
  * The rules follow ultralytics' `check_det_dataset` and `verify_image_label`, so that what passes
  * here trains there.
  */
+import type { DatasetReport } from '@sightline/contracts';
 import { isMap, isScalar, LineCounter, parseDocument, type Pair } from 'yaml';
 import { ProcessingCode } from './errors.js';
 import type { YamlSplitPaths } from './layout.js';
@@ -329,19 +330,12 @@ export function taskMismatchHint(task: DatasetTask, shapes: ParsedLabels['shapes
 // ---------------------------------------------------------------------------------------------
 // report
 
-export interface ProcessingReport {
-  /** Listed errors, in the order found (archive order, so lines of one file stay together). */
-  errors: ReportEntry[];
-  warnings: ReportEntry[];
-  /** Totals including the entries not listed. */
-  errorCount: number;
-  warningCount: number;
-  /** How many were found but not listed because of the cap. */
-  omittedErrors: number;
-  omittedWarnings: number;
-  /** Count per code over everything found, listed or not. */
-  countsByCode: Record<string, number>;
-}
+/**
+ * The report as the contract declares it (`DatasetReport`): listed errors and warnings in the
+ * order found, totals including the entries not listed, how many were left out by the cap, and a
+ * count per code over everything found.
+ */
+export type ProcessingReport = DatasetReport;
 
 /** Collects findings with a cap per list, so a dataset with a million bad lines still yields a small report. */
 export class ReportBuilder {

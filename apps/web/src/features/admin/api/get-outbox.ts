@@ -1,17 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Outbox } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 
-export interface OutboxMail {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  created: string;
-  sent: string | null;
-  error: string | null;
-}
+export type { OutboxMail } from '@sightline/contracts';
 
-export const getOutbox = (signal?: AbortSignal) => api.get<{ mailEnabled: boolean; mails: OutboxMail[] }>('/v1/admin/outbox', signal);
+export const getOutbox = (signal?: AbortSignal) => api.get<Outbox>('/v1/admin/outbox', signal);
 
 export const outboxQueryOptions = () => queryOptions({ queryKey: ['admin', 'outbox'], queryFn: ({ signal }) => getOutbox(signal) });
 

@@ -12,6 +12,8 @@ import { useRemoteConfig } from '../../../lib/remote-config';
 import { useUpdateFlags } from '../api/update-flags';
 import { OutboxList } from '../components/outbox-list';
 import { UsersTable } from '../components/users-table';
+import { AdminBillingSection } from '../../billing';
+import { AdminAgentsSection } from '../../agents';
 
 const FLAGS: FlagName[] = ['cloudTraining', 'teamsCollaboration', 'walletTopUp', 'dedicatedInference'];
 
@@ -56,6 +58,8 @@ export default function AdminPage() {
         </Stack>
       </Paper>
       <UsersTable />
+      <AdminBillingSection />
+      <AdminAgentsSection />
       <OutboxList />
     </Stack>
   );

@@ -1,12 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { DatasetImage } from '@sightline/contracts';
+import type { DatasetImagesPage } from '@sightline/contracts';
 import type { Split } from '@sightline/contracts/dataset-layout';
 import { api } from '../../../lib/api-client';
 
-export interface DatasetImagesPage {
-  results: DatasetImage[];
-  total: number;
-}
+export type { DatasetImagesPage } from '@sightline/contracts';
 export interface ImagesQuery {
   split?: Split;
   offset: number;

@@ -1,16 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Dataset, User } from '@sightline/contracts';
+import type { Dataset, User, Page } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 import { meQueryKey } from '../../../lib/auth';
 import { datasetsList, datasetsPaging, filtersKey, type DatasetFilters } from '../stores/datasets-list';
 
 export type { DatasetFilters };
 
-export interface DatasetPage {
-  results: Dataset[];
-  total: number;
-  lastRecordId: string | null;
-}
+export type DatasetPage = Page<Dataset>;
 
 export const DATASETS_PAGE_SIZE = 24;
 

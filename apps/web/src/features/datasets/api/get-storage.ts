@@ -1,11 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { StorageUsage } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 
-export interface StorageUsage {
-  limit: number;
-  used: number;
-  remaining: number;
-}
+export type { StorageUsage } from '@sightline/contracts';
 
 export const getStorage = (signal?: AbortSignal) => api.get<StorageUsage>('/v1/users/me/storage', signal);
 

@@ -3,6 +3,7 @@ import { IconDatabase, IconPhoto, IconTags } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { PrivacyBadge } from '../../../components/privacy-badge';
+import { TeamBadge } from '../../../components/team-badge';
 import { UploadProgress } from '../../../components/upload-progress';
 import { useResumableUpload } from '../../../lib/resumable-uploads';
 import { useDatasetsT } from '../i18n';
@@ -72,6 +73,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
         <Group gap={6} wrap="wrap">
           <TaskBadge task={dataset.task} size="sm" />
           <PrivacyBadge privacy={dataset.meta.privacy} />
+          <TeamBadge teamId={dataset.team.id} name={dataset.team.name} />
         </Group>
         <Group gap="md" c="dimmed" wrap="wrap">
           <Group gap={4} wrap="nowrap">

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Card, Grid, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import type { Dataset } from '@sightline/contracts';
+import type { Dataset, HubDatasetStats } from '@sightline/contracts';
 import { EChart } from '../../../components/echart';
 import { useDatasetsT } from '../i18n';
 
@@ -8,23 +8,9 @@ type SplitName = 'train' | 'val' | 'test';
 const SPLITS: SplitName[] = ['train', 'val', 'test'];
 const SPLIT_COLORS: Record<SplitName, string> = { train: '#1a64f3', val: '#12b886', test: '#fd7e14' };
 
-interface SplitStats {
-  instance_stats: { total: number; per_class: number[] };
-  image_stats: { total: number; unlabelled: number; per_class: number[] };
-}
-/** `HUBDatasetStats` as the server stores it (`dataset.splitStats`). */
-interface HubStats {
-  nc: number;
-  names: string[];
-  train: SplitStats | null;
-  val: SplitStats | null;
-  test: SplitStats | null;
-}
-
-export function readHubStats(dataset: Dataset): HubStats | null {
-  const raw = dataset.splitStats as Partial<HubStats> | null;
-  if (!raw || !Array.isArray(raw.names)) return null;
-  return { nc: raw.nc ?? raw.names.length, names: raw.names, train: raw.train ?? null, val: raw.val ?? null, test: raw.test ?? null };
+/** `HUBDatasetStats` of the dataset (`dataset.splitStats`, typed by the contract); null before processing. */
+export function readHubStats(dataset: Dataset): HubDatasetStats | null {
+  return dataset.splitStats;
 }
 
 function StatCard({ label, value, hint }: { label: string; value: string; hint?: string }) {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Dataset } from '@sightline/contracts';
+import { topics, type Dataset } from '@sightline/contracts';
 import { realtime } from '../../../lib/realtime';
 import { datasetQueryKey } from '../api/get-dataset';
 
@@ -16,10 +16,11 @@ export function useDatasetRealtime(dataset: Pick<Dataset, 'id' | 'status'> | und
   const inFlight = !!dataset && IN_FLIGHT.includes(dataset.status);
   useEffect(() => {
     if (!id || !inFlight) return;
-    return realtime.subscribe(`dataset:${id}`, (message) => {
+    return realtime.subscribe(topics.dataset(id), (message) => {
       if (message.event === 'dataset.progress') {
-        const p = message.data as { phase?: string; done?: number; total?: number };
-        queryClient.setQueryData<Dataset>(datasetQueryKey(id), (prev) => (prev ? { ...prev, progress: { phase: p.phase ?? 'images', done: p.done ?? 0, total: p.total ?? 0 } } : prev));
+        const p = message.data;
+        if (!p) return;
+        queryClient.setQueryData<Dataset>(datasetQueryKey(id), (prev) => (prev ? { ...prev, progress: { phase: p.phase, done: p.done, total: p.total } } : prev));
       } else if (message.event === 'dataset.updated') {
         void queryClient.invalidateQueries({ queryKey: datasetQueryKey(id) });
       }

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { topics } from '@sightline/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { realtime } from '../../../lib/realtime';
 import { datasetQueryKey, getDataset } from '../api/get-dataset';
@@ -13,8 +14,8 @@ export function useDatasetsRealtime(uid: string | undefined) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!uid) return;
-    return realtime.subscribe(`user:${uid}:datasets`, (message) => {
-      const id = (message.data as { id?: string } | null)?.id;
+    return realtime.subscribe(topics.userDatasets(uid), (message) => {
+      const id = message.data && 'id' in message.data ? message.data.id : undefined;
       if (!id) return;
       if (message.event === 'dataset.deleted') {
         removeDataset(id);
@@ -52,10 +53,10 @@ export function useProcessingProgress(ids: string[]) {
       }
     }, 10_000);
     const offs = key.split(',').map((id) =>
-      realtime.subscribe(`dataset:${id}`, (message) => {
-        if (message.event !== 'dataset.progress') return;
-        const p = message.data as { phase?: string; done?: number; total?: number };
-        datasetsList.update(id, { progress: { phase: p.phase ?? 'images', done: p.done ?? 0, total: p.total ?? 0 } });
+      realtime.subscribe(topics.dataset(id), (message) => {
+        if (message.event !== 'dataset.progress' || !message.data) return;
+        const p = message.data;
+        datasetsList.update(id, { progress: { phase: p.phase, done: p.done, total: p.total } });
       }),
     );
     return () => {

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DatasetImage } from '@sightline/contracts';
+import type { DatasetImage, DatasetImagesPage } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 
 /** A page of a dataset's images to try the model on (validation split first: images it did not train on). */
 export const getPreviewImages = (datasetId: string, split: 'val' | 'test' | 'train', signal?: AbortSignal) =>
-  api.get<{ results: DatasetImage[]; total: number }>(`/v1/datasets/${encodeURIComponent(datasetId)}/images?split=${split}&limit=24`, signal);
+  api.get<DatasetImagesPage>(`/v1/datasets/${encodeURIComponent(datasetId)}/images?split=${split}&limit=24`, signal);
 
 export const previewImagesQueryOptions = (datasetId: string, split: 'val' | 'test' | 'train') =>
   queryOptions({ queryKey: ['training', 'dataset-images', datasetId, split] as const, queryFn: ({ signal }) => getPreviewImages(datasetId, split, signal) });

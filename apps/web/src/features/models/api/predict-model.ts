@@ -1,32 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { Messages } from '@sightline/contracts';
+import { Messages, type PredictResponse } from '@sightline/contracts';
 
-export interface PredictBox {
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-}
-export interface PredictResult {
-  class: number;
-  name: string;
-  confidence: number;
-  box?: PredictBox;
-  segments?: { x: number[]; y: number[] };
-  keypoints?: { x: number[]; y: number[]; visible?: number[] };
-}
-export interface PredictSpeed {
-  decode?: number;
-  preprocess: number;
-  inference: number;
-  postprocess: number;
-}
-export interface PredictResponse {
-  /** `shape` is [height, width] of the image after EXIF orientation: the boxes' pixel space. */
-  images: Array<{ shape: [number, number]; results: PredictResult[]; speed: PredictSpeed }>;
-  speed: PredictSpeed;
-  metadata: { model: string; task: string; names: string[]; imgsz: [number, number] };
-}
+export type { PredictBox, PredictResponse, PredictResult, PredictSpeed } from '@sightline/contracts';
+
 export interface RateLimit {
   limit: number;
   remaining: number;

@@ -1,12 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ConsoleChunk } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 
-export interface ConsoleChunk {
-  chunkId: number;
-  content: string;
-  lineCount: number;
-  created: string;
-}
+export type { ConsoleChunk } from '@sightline/contracts';
 
 const PAGE = 500;
 /** A hole in the chunk ids this old is a chunk the client never delivered (2 attempts), not a late one. */

@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { EpochMetrics } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 
 /** One epoch as the client reported it: `epoch` (0-based) plus flat metric keys (`metrics/mAP50(B)`, `train/box_loss`, …). */
-export type EpochMetrics = { epoch: number } & Record<string, unknown>;
+export type { EpochMetrics } from '@sightline/contracts';
 
 export const getTrainingMetrics = (modelId: string, signal?: AbortSignal) => api.get<EpochMetrics[]>(`/v1/models/${encodeURIComponent(modelId)}/metrics`, signal);
 

@@ -3,6 +3,7 @@ import type { Model } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { FileSize } from '../../../components/file-size';
 import { PrivacyBadge } from '../../../components/privacy-badge';
+import { TeamBadge } from '../../../components/team-badge';
 import { formatDateTime } from '../../../lib/dates';
 import { LiveModelStatusBadge } from './model-status-badge';
 import { useModelsT } from '../i18n';
@@ -29,6 +30,7 @@ export function ModelCard({ model }: { model: Model }) {
         <Group gap="xs" justify="space-between">
           <Group gap="xs">
             <PrivacyBadge privacy={model.meta.privacy} />
+            <TeamBadge teamId={model.team.id} />
             {model.task && (
               <Text size="xs" c="dimmed">
                 {model.task}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { modelStatus, type Model, type ModelStatus } from '@sightline/contracts';
+import { modelStatus, type Model, type ModelStatus, topics } from '@sightline/contracts';
 import { modelKeys, projectKeys } from '../../../lib/query-keys';
 import { realtime } from '../../../lib/realtime';
 import { useNow } from '../../../lib/use-now';
@@ -26,7 +26,7 @@ export function useModelWatch(model: Pick<Model, 'id' | 'project'> | undefined, 
   const watch = enabled && Boolean(id) && status !== 'Trained';
   useEffect(() => {
     if (!watch || !id) return;
-    return realtime.subscribe(`model:${id}`, () => {
+    return realtime.subscribe(topics.model(id), () => {
       void queryClient.invalidateQueries({ queryKey: modelKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: modelKeys.all, exact: true });
       if (projectId) void queryClient.invalidateQueries({ queryKey: projectKeys.models(projectId) });

@@ -24,6 +24,9 @@ import { TrainDialog } from '../components/train-dialog/train-dialog';
 import { TrainingPanel } from '../components/training/training-panel';
 import { useModelStatus, useModelWatch } from '../hooks/use-model-status';
 import { useModelsT } from '../i18n';
+import { ModelCostCard } from '../../billing';
+import { CloudRunCard } from '../../agents';
+import { ModelExports } from '../../exports';
 
 const TABS = ['overview', 'training', 'preview', 'deploy'] as const;
 type Tab = (typeof TABS)[number];
@@ -140,16 +143,25 @@ function ModelView({ model }: { model: Model }) {
           <Tabs.Tab value="deploy">{t('tabs.deploy')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="lg">
-          <ModelOverview model={model} />
+          <Stack gap="lg">
+            <ModelOverview model={model} />
+            <ModelCostCard modelId={model.id} isOwner={Boolean(user) && user?.id === model.owner.uid} />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="training" pt="lg">
-          <TrainingPanel model={model} />
+          <Stack gap="lg">
+            <CloudRunCard modelId={model.id} isOwner={Boolean(user) && user?.id === model.owner.uid} />
+            <TrainingPanel model={model} />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="preview" pt="lg">
           <PreviewPanel model={model} />
         </Tabs.Panel>
         <Tabs.Panel value="deploy" pt="lg">
-          <ModelDeploy model={model} signedIn={Boolean(user)} />
+          <Stack gap="lg">
+            <ModelExports model={model} />
+            <ModelDeploy model={model} signedIn={Boolean(user)} />
+          </Stack>
         </Tabs.Panel>
       </Tabs>
 

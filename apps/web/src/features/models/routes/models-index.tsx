@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { topics } from '@sightline/contracts';
 import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
 import { IconCube, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -23,7 +24,7 @@ export default function ModelsIndexPage() {
   const list = useModels();
   const [dialog, setDialog] = useState<'upload' | 'train' | null>(null);
   // Models created elsewhere (the ultralytics client, another tab) show up without a reload.
-  useTopic(user ? `user:${user.id}:models` : null, () => void queryClient.invalidateQueries({ queryKey: modelKeys.all, exact: true }));
+  useTopic(user ? topics.userModels(user.id) : null, () => void queryClient.invalidateQueries({ queryKey: modelKeys.all, exact: true }));
 
   const actions = (
     <Group gap="sm">

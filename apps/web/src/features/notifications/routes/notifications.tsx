@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
+import { MyInvites } from '../../teams';
 import { notifications, useNotifications, type PastNotification } from '../../../lib/notifications';
 
 const ICON = { success: IconCheck, error: IconAlertTriangle, pending: IconClock };
@@ -56,6 +57,7 @@ export default function NotificationsPage() {
           )
         }
       />
+      <MyInvites />
       {history.length === 0 ? (
         <EmptyState icon={<IconBell size={28} />} title={t('notifications.emptyTitle')} description={t('notifications.emptyBody')} />
       ) : (

@@ -3,6 +3,7 @@ import type { Project } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { FileSize } from '../../../components/file-size';
 import { PrivacyBadge } from '../../../components/privacy-badge';
+import { TeamBadge } from '../../../components/team-badge';
 import { formatDateTime } from '../../../lib/dates';
 import { ProjectCover } from './project-cover';
 import { useProjectsT } from '../i18n';
@@ -21,7 +22,10 @@ export function ProjectCard({ project }: { project: Project }) {
           <Anchor component={Link} to={`/projects/${project.id}`} fw={600} lineClamp={1} style={{ wordBreak: 'break-all' }}>
             {project.meta.name}
           </Anchor>
-          <PrivacyBadge privacy={project.meta.privacy} />
+          <Group gap={4} wrap="nowrap">
+            <TeamBadge teamId={project.team.id} />
+            <PrivacyBadge privacy={project.meta.privacy} />
+          </Group>
         </Group>
         <Text size="sm" c="dimmed" lineClamp={2} mih={40}>
           {project.meta.description || t('noDescription')}

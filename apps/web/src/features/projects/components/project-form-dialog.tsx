@@ -1,18 +1,11 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Button, Group, Image, Input, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { updateProjectBody, type Project } from '@sightline/contracts';
-import { ImageDropzone } from '../../../components/image-dropzone';
+import { ImagePicker } from '../../../components/image-picker';
 import { fieldErrors } from '../../../lib/form';
 import { useCreateProject } from '../api/create-project';
 import { useUpdateProject } from '../api/update-project';
 import { useProjectsT } from '../i18n';
-
-/** A chosen image as an object URL for the preview; revoked when replaced or unmounted. */
-function usePreviewUrl(file: File | null): string | null {
-  const url = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
-  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
-  return url;
-}
 
 function ProjectForm({ project, onClose, onCreated }: { project?: Project; onClose: () => void; onCreated?: (p: Project) => void }) {
   const { t } = useProjectsT();
@@ -22,7 +15,6 @@ function ProjectForm({ project, onClose, onCreated }: { project?: Project; onClo
   const [description, setDescription] = useState(project?.meta.description ?? '');
   const [image, setImage] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const preview = usePreviewUrl(image);
   const pending = create.isPending || update.isPending;
 
   const submit = (event: FormEvent) => {
@@ -44,7 +36,6 @@ function ProjectForm({ project, onClose, onCreated }: { project?: Project; onClo
       );
   };
 
-  const currentCover = preview ?? project?.image.url ?? null;
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -59,21 +50,7 @@ function ProjectForm({ project, onClose, onCreated }: { project?: Project; onClo
           data-autofocus
         />
         <Textarea label={t('form.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} maxRows={6} error={errors.description} />
-        <Input.Wrapper label={t('form.cover')} description={t('form.coverHint')}>
-          <Stack gap="xs" mt={6}>
-            {currentCover && (
-              <Group gap="sm" align="center">
-                <Image src={currentCover} alt={t('form.coverPreview')} h={64} w={112} fit="cover" radius="sm" />
-                {image && (
-                  <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-                    {image.name}
-                  </Text>
-                )}
-              </Group>
-            )}
-            <ImageDropzone onImage={setImage} loading={pending} />
-          </Stack>
-        </Input.Wrapper>
+        <ImagePicker label={t('form.cover')} description={t('form.coverHint')} current={project?.image.url} file={image} onFile={setImage} loading={pending} alt={t('form.coverPreview')} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}

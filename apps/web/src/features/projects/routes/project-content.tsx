@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
 import { IconChevronDown, IconCube, IconEdit, IconFolders, IconPlayerPlay, IconShare, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Model, Project } from '@sightline/contracts';
+import { topics, type Model, type Project } from '@sightline/contracts';
 import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
@@ -43,10 +43,10 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
   const canAdd = abilities.canEdit && !deleted;
   // Changes from elsewhere (uploads from the ultralytics client, another tab).
   const refresh = () => void queryClient.invalidateQueries({ queryKey: projectKeys.detail(project.id) });
-  useTopic(user ? `project:${project.id}` : null, refresh);
+  useTopic(user ? topics.project(project.id) : null, refresh);
   // Models created in it elsewhere (a training run started from the ultralytics client) announce themselves on the owner's topic.
-  useTopic(user && user.id === project.owner.uid ? `user:${user.id}:models` : null, (message) => {
-    if ((message.data as { projectId?: string } | null)?.projectId === project.id) refresh();
+  useTopic(user && user.id === project.owner.uid ? topics.userModels(user.id) : null, (message) => {
+    if (message.data && 'projectId' in message.data && message.data.projectId === project.id) refresh();
   });
 
   const addButtons = canAdd && (

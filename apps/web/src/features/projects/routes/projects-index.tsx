@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { topics } from '@sightline/contracts';
 import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { IconFolderPlus, IconFolders } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -21,7 +22,7 @@ export default function ProjectsIndexPage() {
   const navigate = useNavigate();
   const list = useProjects();
   const [creating, setCreating] = useState(false);
-  useTopic(user ? `user:${user.id}:projects` : null, () => void queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }));
+  useTopic(user ? topics.userProjects(user.id) : null, () => void queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }));
 
   const createButton = (
     <Button leftSection={<IconFolderPlus size={16} />} onClick={() => setCreating(true)}>

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiKey } from '@sightline/contracts';
+import type { ApiKey, Ok } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 import { apiKeysQueryOptions } from './get-api-keys';
 
-export const deleteApiKey = (id: string) => api.delete<{ ok: true }>(`/v1/api-keys/${encodeURIComponent(id)}`);
+export const deleteApiKey = (id: string) => api.delete<Ok>(`/v1/api-keys/${encodeURIComponent(id)}`);
 
 export function useDeleteApiKey() {
   const queryClient = useQueryClient();

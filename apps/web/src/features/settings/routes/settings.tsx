@@ -7,7 +7,10 @@ import { PageLoader } from '../../../components/page-loader';
 import { useMe } from '../../../lib/auth';
 import { ProfileTab } from '../components/profile-tab';
 import { ApiKeysTab } from '../components/api-keys-tab';
-import { PlaceholderTab } from '../components/placeholder-tab';
+import { TeamsTab } from '../../teams';
+import { BillingTab } from '../../billing';
+import { IntegrationsTab } from '../../integrations';
+import { MyAgentsCard } from '../../agents';
 
 export const SETTINGS_TABS = ['profile', 'api-keys', 'integrations', 'billing', 'teams'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -67,19 +70,16 @@ export default function SettingsPage() {
         </Tabs.Panel>
         <Tabs.Panel value="api-keys">
           <ApiKeysTab />
+          <MyAgentsCard />
         </Tabs.Panel>
         <Tabs.Panel value="integrations">
-          <PlaceholderTab icon={<IconPlugConnected size={28} />} title={t('integrations.title')} description={t('integrations.body')} />
+          <IntegrationsTab />
         </Tabs.Panel>
         <Tabs.Panel value="billing">
-          <PlaceholderTab
-            icon={<IconCreditCard size={28} />}
-            title={t('billing.title', { plan: t(`plans.${user.plan}`) })}
-            description={t('billing.body')}
-          />
+          <BillingTab />
         </Tabs.Panel>
         <Tabs.Panel value="teams">
-          <PlaceholderTab icon={<IconUsersGroup size={28} />} title={t('teams.title')} description={t('teams.body')} />
+          <TeamsTab />
         </Tabs.Panel>
       </Tabs>
     </Stack>

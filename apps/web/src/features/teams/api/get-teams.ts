@@ -1,15 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getListOrEmpty } from '../../../lib/list-endpoint';
+import type { Team } from '@sightline/contracts';
+import { api } from '../../../lib/api-client';
+import { teamKeys } from './keys';
 
-/** Minimal shape read by the shell until the teams feature brings its contract. */
-export interface TeamSummary {
-  id: string;
-  meta?: { name?: string };
-  dates?: { updated?: string | null; created?: string | null };
-}
+/** The caller's teams and the teams they are invited to (`invited`, shows Join). */
+export const getTeams = (signal?: AbortSignal) => api.get<Team[]>('/v1/teams', signal);
 
-export const getTeams = (signal?: AbortSignal) => getListOrEmpty<TeamSummary>('/v1/teams', signal);
-
-export const teamsQueryOptions = () => queryOptions({ queryKey: ['teams'] as const, queryFn: ({ signal }) => getTeams(signal) });
+export const teamsQueryOptions = () => queryOptions({ queryKey: teamKeys.all, queryFn: ({ signal }) => getTeams(signal) });
 
 export const useTeams = () => useQuery(teamsQueryOptions());

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TrashItem } from '@sightline/contracts';
+import type { TrashItem, EmptyTrashResponse } from '@sightline/contracts';
 import { api, isApiError } from '../../../lib/api-client';
 import { notifications } from '../../../lib/notifications';
 import { trashKeys } from '../../../lib/query-keys';
 import { refreshAfter } from './trash-cache';
 import { tTrash } from '../i18n';
 
-export const emptyTrash = () => api.delete<{ removed: number }>('/v1/trash');
+export const emptyTrash = () => api.delete<EmptyTrashResponse>('/v1/trash');
 
 export function useEmptyTrash() {
   const queryClient = useQueryClient();

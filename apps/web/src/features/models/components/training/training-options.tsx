@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Alert, Badge, Group, Paper, Stack, Tabs, Text, ThemeIcon } from '@mantine/core';
 import { IconCloud, IconDeviceDesktop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +13,7 @@ import { useRemoteConfig } from '../../../../lib/remote-config';
 import { useTrainingDataset } from '../../api/training-datasets';
 import { modelQueryOptions } from '../../api/get-model';
 import { useTrainingProject } from '../../api/training-projects';
+import { CloudTrainingForm } from '../../../agents';
 
 /**
  * The `model=` argument for current clients: the parent model as a `ul://` URI, official weights
@@ -63,11 +65,14 @@ export function TrainingOptions({ model }: { model: Model }) {
   });
   const legacy = legacyTrainSnippet({ origin: origin(), legacyKey: choice.legacyKey, modelId: model.id });
   const cloudAllowed = user?.plan !== 'free' && config.flags.cloudTraining;
+  const [where, setWhere] = useState<'agent' | 'cloud'>('agent');
+  const cloud = cloudAllowed && where === 'cloud';
+  const selected = { borderColor: 'var(--mantine-color-blue-5)', borderWidth: 2, cursor: 'pointer' } as const;
 
   return (
     <Stack gap="md" data-testid="training-options">
       <Group grow align="stretch" gap="sm" role="radiogroup" aria-label={t('options.title')}>
-        <Paper withBorder radius="md" p="sm" role="radio" aria-checked="true" style={{ borderColor: 'var(--mantine-color-blue-5)', borderWidth: 2 }}>
+        <Paper withBorder radius="md" p="sm" role="radio" aria-checked={!cloud} onClick={() => setWhere('agent')} style={cloud ? { cursor: 'pointer' } : selected} data-testid="agent-training-option">
           <Group gap="sm" wrap="nowrap" align="flex-start">
             <ThemeIcon variant="light" size="lg">
               <IconDeviceDesktop size={20} />
@@ -80,26 +85,41 @@ export function TrainingOptions({ model }: { model: Model }) {
             </div>
           </Group>
         </Paper>
-        <Paper withBorder radius="md" p="sm" role="radio" aria-checked="false" aria-disabled="true" data-testid="cloud-training-option" style={{ opacity: 0.65, cursor: 'not-allowed' }}>
+        <Paper
+          withBorder
+          radius="md"
+          p="sm"
+          role="radio"
+          aria-checked={cloud}
+          aria-disabled={!cloudAllowed}
+          data-testid="cloud-training-option"
+          onClick={() => cloudAllowed && setWhere('cloud')}
+          style={cloudAllowed ? (cloud ? selected : { cursor: 'pointer' }) : { opacity: 0.65, cursor: 'not-allowed' }}
+        >
           <Group gap="sm" wrap="nowrap" align="flex-start">
-            <ThemeIcon variant="light" color="gray" size="lg">
+            <ThemeIcon variant="light" color={cloudAllowed ? 'blue' : 'gray'} size="lg">
               <IconCloud size={20} />
             </ThemeIcon>
             <div>
               <Group gap={6}>
                 <Text fw={600}>{t('options.cloud.title')}</Text>
-                <Badge size="xs" variant="light" color="gray">
-                  {t('options.cloud.soon')}
-                </Badge>
+                {!cloudAllowed && (
+                  <Badge size="xs" variant="light" color="gray">
+                    {t('options.cloud.soon')}
+                  </Badge>
+                )}
               </Group>
               <Text size="sm" c="dimmed">
-                {cloudAllowed ? t('options.cloud.later') : t('options.cloud.needs')}
+                {cloudAllowed ? t('options.cloud.ready') : t('options.cloud.needs')}
               </Text>
             </div>
           </Group>
         </Paper>
       </Group>
 
+      {cloud && <CloudTrainingForm model={model} />}
+      {!cloud && (
+        <>
       <ApiKeyPicker choice={choice} newKeyName={t('keys.trainingKeyName', { model: model.meta.name }).slice(0, 64)} />
 
       {!model.dataset.id && (
@@ -128,6 +148,8 @@ export function TrainingOptions({ model }: { model: Model }) {
           </Stack>
         </Tabs.Panel>
       </Tabs>
+        </>
+      )}
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { ServerEventMessage } from '@sightline/contracts';
+import { topics, type ServerEventMessage } from '@sightline/contracts';
 import { useMe } from '../../../../lib/auth';
 import { useStore } from '../../../../lib/create-store';
 import { modelKeys } from '../../../../lib/query-keys';
@@ -25,7 +25,7 @@ export function useModelLive(modelId: string, live: boolean): void {
   const queryClient = useQueryClient();
   const { user } = useMe();
   const refreshModel = () => void queryClient.invalidateQueries({ queryKey: modelKeys.detail(modelId), exact: true });
-  useTopic(live ? `model:${modelId}` : null, (m: ServerEventMessage) => {
+  useTopic(live ? topics.model(modelId) : null, (m: ServerEventMessage) => {
     if (m.event === 'model.console') {
       void queryClient.invalidateQueries({ queryKey: trainingConsoleQueryOptions(modelId).queryKey });
       return;
@@ -33,7 +33,7 @@ export function useModelLive(modelId: string, live: boolean): void {
     if (m.event === 'model.metrics') void queryClient.invalidateQueries({ queryKey: trainingMetricsQueryOptions(modelId).queryKey });
     refreshModel();
   });
-  useTopic(live && user ? `user:${user.id}:models` : null, (m: ServerEventMessage) => {
-    if (m.event === 'model.updated' && (m.data as { id?: string } | null)?.id === modelId) refreshModel();
+  useTopic(live && user ? topics.userModels(user.id) : null, (m: ServerEventMessage) => {
+    if (m.event === 'model.updated' && m.data?.id === modelId) refreshModel();
   });
 }

@@ -1,10 +1,12 @@
 import { MODEL_DEFAULTS, type Model, type ModelConfig } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { modelsRepository, type ModelFileRow, type ModelRow } from '../../modules/models/models.repository.js';
-import { fileUrl } from '../../modules/models/models.presenter.js';
-import { CLIENT_URL_TTL_MS } from '../../modules/training/training.files.js';
-import { canRead } from '../../modules/projects/access.js';
-import { datasetById, datasetDownloadUrl } from '../../modules/training/training.datasets.js';
+import { CLIENT_URL_TTL_MS } from '../../platform/http/signed-links.js';
+import { may } from '../access/index.js';
+import { datasetItem } from '../datasets/datasets.policy.js';
+import { datasetById, datasetDownloadUrl } from '../datasets/datasets.training-export.js';
+import { modelItem } from './models.policy.js';
+import { fileUrl } from './models.presenter.js';
+import { modelsRepository, type ModelFileRow, type ModelRow } from './models.repository.js';
 
 export type HubModelFields = Pick<
   Model,
@@ -26,7 +28,7 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
   const dataset = row.datasetId ? await datasetById(ctx, row.datasetId) : null;
   // A dataset still without an archive has no URL yet; the client then says "Dataset may still be processing".
   // A public model may use a private dataset: its signed link goes only to those who may read the dataset.
-  const data = dataset && !dataset.deletedAt && dataset.processedAt && canRead(viewerId, dataset) ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
+  const data = dataset && !dataset.deletedAt && dataset.processedAt && (await may(ctx, viewerId, datasetItem(dataset), 'read')) ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
   const trained = row.hubStatus === 'trained';
   // A parent that is one of the viewer's readable, trained models starts from its best.pt.
   const parentBest = !trained && row.parentId ? await readableParentBest(ctx, viewerId, row.parentId) : null;
@@ -69,6 +71,6 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
 
 async function readableParentBest(ctx: AppContext, viewerId: string | null, parentId: string): Promise<ModelFileRow | null> {
   const parent = await modelsRepository.byId(ctx.db, parentId);
-  if (!parent || parent.deletedAt || !canRead(viewerId, parent)) return null;
+  if (!parent || parent.deletedAt || !(await may(ctx, viewerId, modelItem(parent), 'read'))) return null;
   return (await modelsRepository.files(ctx.db, [parent.id])).find((f) => f.kind === 'best') ?? null;
 }

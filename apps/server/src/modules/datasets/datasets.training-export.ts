@@ -1,12 +1,12 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { datasetImages as datasetImagesTable, datasets, users } from '../../platform/db/schema.js';
+import { ErrorCode } from '@sightline/contracts';
 import { errors } from '../../platform/http/errors.js';
-import { ensureNormalizedZip } from '../datasets/datasets.export.js';
-import { imageUrl } from '../datasets/datasets.routes.js';
-import type { DatasetTask, LabelRow, Split } from '../datasets/processing/types.js';
-import { canRead } from '../projects/access.js';
-import { signCompatUrl } from './training.files.js';
+import { signCompatUrl } from '../../platform/http/signed-links.js';
+import { ensureNormalizedZip } from './datasets.export.js';
+import { imageUrl } from './datasets.image-urls.js';
+import { datasetsPolicy } from './datasets.policy.js';
+import { datasetsRepository, type DatasetRow } from './datasets.repository.js';
+import type { DatasetTask, LabelRow, Split } from './processing/types.js';
 
 /**
  * Datasets as the ultralytics client consumes them: the normalized zip (HUB protocol) or an NDJSON
@@ -14,27 +14,20 @@ import { signCompatUrl } from './training.files.js';
  * a dataset that is not processed yet answers 409, the "not ready" both clients understand.
  */
 
-export type DatasetRow = typeof datasets.$inferSelect;
+export type { DatasetRow };
 
 /** Finds a dataset by `ul://<username>/datasets/<slug>` parts; the viewer must be allowed to read it. */
 export async function datasetBySlug(ctx: AppContext, viewerId: string | null, username: string, slug: string): Promise<DatasetRow> {
-  const [row] = await ctx.db
-    .select({ d: datasets })
-    .from(datasets)
-    .innerJoin(users, eq(users.id, datasets.userId))
-    .where(and(eq(users.username, username), eq(datasets.slug, slug), isNull(users.deletedAt)))
-    .limit(1);
-  if (!row || !canRead(viewerId, row.d)) throw errors.notFound('Dataset');
-  return row.d;
+  return datasetsPolicy.read(ctx, viewerId, await datasetsRepository.byOwnerUsername(ctx.db, username, slug));
 }
 
 export async function datasetById(ctx: AppContext, id: string) {
-  return (await ctx.db.select().from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null;
+  return datasetsRepository.byId(ctx.db, id);
 }
 
 /** 409 is what both clients understand as "not ready yet" (platform-protocol §5.1). */
 function assertProcessed(dataset: DatasetRow) {
-  if (!dataset.processedAt || !dataset.storageKey) throw errors.conflict('error/dataset-not-ready', 'This dataset is still processing; train once it is Ready');
+  if (!dataset.processedAt || !dataset.storageKey) throw errors.conflict(ErrorCode.DatasetNotReady, 'This dataset is still processing; train once it is Ready');
 }
 
 /** Unique, `.zip`-suffixed last path segment: the HUB client reuses any local file with the same name. */
@@ -80,7 +73,7 @@ export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUr
   // Training reads the per-image store of processed datasets (dataset_images + the stable signed raw-image route).
   assertProcessed(dataset);
   {
-    const rows = await ctx.db.select().from(datasetImagesTable).where(eq(datasetImagesTable.datasetId, dataset.id)).orderBy(asc(datasetImagesTable.split), asc(datasetImagesTable.name));
+    const rows = await datasetsRepository.allImages(ctx.db, dataset.id);
     const classes = (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
     if (rows.length && Array.isArray(classes)) {
       return {
@@ -98,7 +91,7 @@ export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUr
       };
     }
   }
-  throw errors.conflict('error/dataset-not-ready', 'This dataset has no images to train on');
+  throw errors.conflict(ErrorCode.DatasetNotReady, 'This dataset has no images to train on');
 }
 
 const ANNOTATION_KEY: Record<DatasetTask, string> = { detect: 'boxes', segment: 'segments', pose: 'pose', obb: 'obb', classify: 'classification' };

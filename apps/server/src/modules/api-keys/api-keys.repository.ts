@@ -1,0 +1,37 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { apiKeys, users } from '../../platform/db/schema.js';
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export const apiKeysRepository = {
+  insert: async (db: Db, row: typeof apiKeys.$inferInsert) => (await db.insert(apiKeys).values(row).returning())[0]!,
+  activeOf: (db: Db, userId: string) =>
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .orderBy(desc(apiKeys.createdAt)),
+  /** Revokes the user's live key; false when there is none with that id. */
+  revoke: async (db: Db, userId: string, id: string, now: Date) =>
+    (
+      await db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id })
+    ).length > 0,
+  /** A live key by its secret's hash, with its owner. */
+  activeWithUser: async (db: Db, secretHash: string) =>
+    (
+      await db
+        .select({ key: apiKeys, user: users })
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.userId))
+        .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
+        .limit(1)
+    )[0] ?? null,
+  touch: async (db: Db, id: string, now: Date) => {
+    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, id));
+  },
+};

@@ -1,0 +1,228 @@
+import type { Readable } from 'node:stream';
+import { ErrorCode, EXPORT_OUTPUTS, type ExportFormat, type ExportOptions } from '@sightline/contracts';
+import type { AppContext } from '../../context.js';
+import { AppError, errors } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { track } from '../analytics/analytics.service.js';
+import { ownedModel, readableModel } from '../models/models.service.js';
+import { modelsRepository } from '../models/models.repository.js';
+import { streamIntoStore } from '../training/training.files.js';
+import { fileOf } from '../training/training.service.js';
+import { agentsRepository, type AgentJobRow, type ModelExportRow } from '../agents/agents.repository.js';
+import { enqueueJob, heldJob, onJobFinished, onlineSince, onSweep, registerJobKind, tailOf } from '../agents/agents.service.js';
+import type { AgentRow } from '../agents/agents.repository.js';
+import { publishModelChange } from '../agents/agents.events.js';
+
+/**
+ * Exports are agent jobs: `yolo export model=best.pt format=<f> <options>` runs on a GPU host, its
+ * console is kept as the export's log, and the file it writes is uploaded. A finished export is a
+ * model file of kind `<format>` (so model `exports` and byte totals count it); a finished ONNX
+ * export is the model's inference file, so Preview and /v1/predict work at once.
+ */
+
+export const EXPORT_ATTEMPTS = 3;
+const AUTO_ONNX_WINDOW_MS = 24 * 3_600_000;
+
+export async function listExports(ctx: AppContext, viewerId: string | null, modelId: string) {
+  const model = await readableModel(ctx, viewerId, modelId);
+  const rows = await agentsRepository.exportsOfModel(ctx.db, model.id);
+  const online = await agentsRepository.onlineAgents(ctx.db, onlineSince(ctx), model.userId);
+  return { model, rows, agentsOnline: online.length };
+}
+
+export async function createExport(ctx: AppContext, userId: string, modelId: string, input: { format: ExportFormat; options: ExportOptions; auto?: boolean }) {
+  const model = await ownedModel(ctx, userId, modelId);
+  if (model.deletedAt) throw errors.notFound('Model');
+  if (!(await fileOf(ctx, model.id, 'best'))) throw new AppError(409, ErrorCode.NoWeights, 'This model has no trained weights to export yet');
+  const now = ctx.clock.now();
+  const id = newId();
+  const job = await enqueueJob(ctx, {
+    kind: 'export',
+    userId: model.userId,
+    modelId: model.id,
+    exportId: id,
+    args: { format: input.format, options: input.options },
+    maxAttempts: EXPORT_ATTEMPTS,
+  });
+  const row = await agentsRepository.insertExport(ctx.db, {
+    id,
+    modelId: model.id,
+    userId: model.userId,
+    format: input.format,
+    options: input.options,
+    status: 'queued',
+    jobId: job.id,
+    auto: input.auto ?? false,
+    attempts: 1,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await track(ctx, userId, 'export_model', { modelId: model.id, format: input.format, auto: input.auto ?? false });
+  await publishModelChange(ctx, model.id);
+  return row;
+}
+
+/** A failed or cancelled export runs again as a new job (its log starts afresh). */
+export async function retryExport(ctx: AppContext, userId: string, modelId: string, exportId: string) {
+  const row = await ownedExport(ctx, userId, modelId, exportId);
+  if (row.status !== 'failed' && row.status !== 'cancelled') throw errors.conflict(ErrorCode.ExportNotFailed, `This export is ${row.status}; only failed or cancelled exports can be retried`);
+  const job = await enqueueJob(ctx, { kind: 'export', userId: row.userId, modelId: row.modelId, exportId: row.id, args: { format: row.format, options: row.options }, maxAttempts: EXPORT_ATTEMPTS });
+  const now = ctx.clock.now();
+  const updated = (await agentsRepository.updateExport(ctx.db, row.id, { status: 'queued', jobId: job.id, error: null, attempts: row.attempts + 1, finishedAt: null, updatedAt: now }))!;
+  await publishModelChange(ctx, row.modelId);
+  return updated;
+}
+
+export async function ownedExport(ctx: AppContext, userId: string, modelId: string, exportId: string) {
+  const model = await ownedModel(ctx, userId, modelId);
+  const row = await agentsRepository.exportById(ctx.db, exportId);
+  if (!row || row.modelId !== model.id) throw errors.notFound('Export');
+  return row;
+}
+
+export async function readableExport(ctx: AppContext, viewerId: string | null, modelId: string, exportId: string) {
+  const model = await readableModel(ctx, viewerId, modelId);
+  const row = await agentsRepository.exportById(ctx.db, exportId);
+  if (!row || row.modelId !== model.id) throw errors.notFound('Export');
+  return { model, row };
+}
+
+/** Latest export of a format (legacy `POST /get-export`). */
+export async function latestExport(ctx: AppContext, userId: string, modelId: string, format: string) {
+  const model = await ownedModel(ctx, userId, modelId);
+  const row = await agentsRepository.latestExport(ctx.db, model.id, format);
+  if (!row) throw errors.notFound('Export');
+  return row;
+}
+
+/** What the agent runs for an export job. */
+export async function exportCommand(ctx: AppContext, job: AgentJobRow, baseUrl: string) {
+  const format = String(job.args.format) as ExportFormat;
+  const options = (job.args.options ?? {}) as Record<string, unknown>;
+  const args = ['export', 'model=best.pt', `format=${format}`];
+  for (const [k, v] of Object.entries(options)) if (v !== undefined && v !== null) args.push(`${k}=${typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)}`);
+  const out = EXPORT_OUTPUTS[format];
+  return {
+    args,
+    env: {},
+    inputs: [{ name: 'best.pt', url: `${baseUrl}/v1/agents/jobs/${job.id}/input` }],
+    artifact: `best${out.suffix}`,
+  };
+}
+
+export async function exportInputKey(ctx: AppContext, agent: AgentRow, jobId: string) {
+  const job = await heldJob(ctx, agent, jobId);
+  const best = await fileOf(ctx, job.modelId, 'best');
+  if (!best) throw errors.notFound('Weights');
+  return best.blobKey;
+}
+
+/** The file `yolo export` wrote (a folder arrives as .tar.gz), kept under the model until the job ends. */
+export async function storeArtifact(ctx: AppContext, agent: AgentRow, jobId: string, name: string, body: Readable, declaredBytes?: number) {
+  const job = await heldJob(ctx, agent, jobId);
+  if (job.kind !== 'export' || !job.exportId) throw errors.validation('Only export jobs upload artifacts');
+  const row = (await agentsRepository.exportById(ctx.db, job.exportId))!;
+  const owner = await agentsRepository.userPlan(ctx.db, job.userId);
+  const safe = name.replace(/[^\w.-]+/g, '_').slice(0, 200) || 'artifact';
+  const key = `users/${job.userId}/models/${job.modelId}/exports/${row.id}/${job.id}-${safe}`;
+  const { bytes } = await streamIntoStore(ctx, { id: job.userId, plan: owner?.plan ?? 'free' }, key, body, { declaredBytes });
+  await agentsRepository.updateExport(ctx.db, row.id, { fileName: safe, blobKey: key, bytes, updatedAt: ctx.clock.now() });
+  return { bytes };
+}
+
+/** The export row follows its job's end; success needs the uploaded file. */
+export async function onExportJobFinished(ctx: AppContext, job: AgentJobRow, status: 'succeeded' | 'failed' | 'cancelled', reason: string | null) {
+  const row = job.exportId ? await agentsRepository.exportById(ctx.db, job.exportId) : null;
+  if (!row || row.jobId !== job.id) return { status, error: reason };
+  const now = ctx.clock.now();
+  let finalStatus = status;
+  let error = reason;
+  if (status === 'succeeded' && (!row.blobKey || !row.bytes)) {
+    finalStatus = 'failed';
+    error = `yolo export finished but did not write ${EXPORT_OUTPUTS[row.format as ExportFormat]?.suffix ?? 'a file'}`;
+  }
+  if (finalStatus === 'failed') {
+    const tail = await tailOf(ctx, job.id);
+    if (tail) error = `${error ?? 'Export failed'}\n${tail}`;
+  }
+  if (finalStatus === 'succeeded') await promoteExport(ctx, row);
+  else if (row.blobKey) await ctx.blobs.delete(row.blobKey).catch(() => undefined);
+  await agentsRepository.updateExport(ctx.db, row.id, {
+    status: finalStatus,
+    error: error?.slice(0, 4000) ?? null,
+    finishedAt: now,
+    updatedAt: now,
+    ...(finalStatus === 'succeeded' ? {} : { blobKey: null, bytes: null, fileName: null }),
+  });
+  await publishModelChange(ctx, row.modelId);
+  return { status: finalStatus, error };
+}
+
+export async function onExportJobRequeued(ctx: AppContext, job: AgentJobRow) {
+  if (!job.exportId) return;
+  const row = await agentsRepository.exportById(ctx.db, job.exportId);
+  if (!row || row.jobId !== job.id) return;
+  if (row.blobKey) await ctx.blobs.delete(row.blobKey).catch(() => undefined);
+  await agentsRepository.updateExport(ctx.db, row.id, { status: 'queued', blobKey: null, bytes: null, fileName: null, updatedAt: ctx.clock.now() });
+}
+
+/** The export becomes the model's file of kind `<format>`; for onnx that is the inference file. */
+async function promoteExport(ctx: AppContext, row: ModelExportRow) {
+  const model = await modelsRepository.byId(ctx.db, row.modelId);
+  if (!model) return;
+  const previous = await fileOf(ctx, model.id, row.format);
+  await ctx.db.transaction(async (tx) => {
+    await modelsRepository.upsertFile(tx, { modelId: model.id, kind: row.format, name: row.fileName ?? `best.${row.format}`, blobKey: row.blobKey!, bytes: row.bytes!, epoch: null, createdAt: ctx.clock.now() });
+    await modelsRepository.refreshBytes(tx, model.id);
+  });
+  // The replaced export's file stays downloadable from its own row; a blob no row points at goes.
+  if (previous && previous.blobKey !== row.blobKey && (await agentsRepository.exportsWithBlob(ctx.db, previous.blobKey)).length === 0) {
+    await ctx.blobs.delete(previous.blobKey).catch(() => undefined);
+  }
+}
+
+let autoRunning = false;
+/**
+ * A model trained by the ultralytics client has no ONNX file, so predict answers error/no-onnx:
+ * when an agent that may take the owner's jobs is online, queue its ONNX export by itself.
+ */
+export async function queueAutoOnnxExports(ctx: AppContext) {
+  if (autoRunning) return;
+  autoRunning = true;
+  try {
+    const candidates = await agentsRepository.modelsNeedingOnnx(ctx.db, new Date(ctx.clock.now().getTime() - AUTO_ONNX_WINDOW_MS));
+    for (const c of candidates) {
+      const online = await agentsRepository.onlineAgents(ctx.db, onlineSince(ctx), c.userId);
+      if (online.length === 0) continue;
+      await createExport(ctx, c.userId, c.id, { format: 'onnx', options: {}, auto: true }).catch((err: unknown) => ctx.log.warn({ err, modelId: c.id }, 'auto ONNX export not queued'));
+    }
+  } finally {
+    autoRunning = false;
+  }
+}
+
+export async function onExportJobClaimed(ctx: AppContext, job: AgentJobRow) {
+  if (!job.exportId) return;
+  await agentsRepository.updateExport(ctx.db, job.exportId, { status: 'running', updatedAt: ctx.clock.now() });
+}
+
+/**
+ * Legacy `POST /model-reset` (hub-protocol §5.10): a trained model is downloaded, not trained, by
+ * the HUB client; a reset makes it trainable again (status new, no training dates). Reported
+ * metrics, files and exports stay; the next run overwrites epochs it reports again.
+ */
+export async function resetModel(ctx: AppContext, userId: string, modelId: string) {
+  const model = await ownedModel(ctx, userId, modelId);
+  const live = await agentsRepository.latestTrainJob(ctx.db, model.id);
+  if (live && ['queued', 'claimed', 'running'].includes(live.status)) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is queued or running; stop it first');
+  const updated = await modelsRepository.update(ctx.db, model.id, { hubStatus: 'new', trainStart: null, trainEnd: null, trainHeartbeat: null, trainInitialized: null, epochsDone: 0, updatedAt: ctx.clock.now() });
+  await publishModelChange(ctx, model.id);
+  return updated ?? model;
+}
+
+registerJobKind('export', { command: exportCommand, onClaimed: onExportJobClaimed, onFinished: onExportJobFinished, onRequeued: onExportJobRequeued });
+onSweep(queueAutoOnnxExports);
+// A cloud run's weights arrived over the Platform protocol: its ONNX export (for Preview) follows at once.
+onJobFinished(async (ctx, job) => {
+  if (job.kind === 'train' && job.status === 'succeeded') await queueAutoOnnxExports(ctx);
+});

@@ -1,0 +1,18 @@
+import type { AppContext } from '../../context.js';
+import { escapeHtml } from '../auth/auth.service.js';
+import type { TeamRow } from './teams.repository.js';
+
+/**
+ * The invite mail. Its link opens `/teams/{id}?invite=<token>` in the app: signed out, the app
+ * asks to sign in or sign up (the address may have no account yet) and comes back to the invite.
+ */
+export async function sendInviteMail(ctx: AppContext, input: { to: string; team: TeamRow; inviter: string; token: string; expiresAt: Date }) {
+  const link = `${ctx.baseUrl()}/teams/${input.team.id}?invite=${encodeURIComponent(input.token)}`;
+  const until = input.expiresAt.toUTCString();
+  await ctx.mailer.send({
+    to: input.to,
+    subject: `${input.inviter} invited you to the team ${input.team.name} on Sightline`,
+    text: `Hi,\n\n${input.inviter} invited you to join the team "${input.team.name}" on Sightline.\n\nOpen the invite (sign in, or sign up with this address):\n\n${link}\n\nThe invite is valid until ${until}.\n`,
+    html: `<p>Hi,</p><p>${escapeHtml(input.inviter)} invited you to join the team <b>${escapeHtml(input.team.name)}</b> on Sightline.</p><p><a href="${link}">Open the invite</a> (sign in, or sign up with this address)</p><p>The invite is valid until ${escapeHtml(until)}.</p>`,
+  });
+}

@@ -1,0 +1,49 @@
+import { signExpiring, verifyExpiring, type SignatureVerdict } from '../security/signing.js';
+import { ErrorCode } from '@sightline/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError, errors } from './errors.js';
+
+/**
+ * Links for clients that send no auth header (the ultralytics clients download datasets and upload
+ * checkpoints this way: hub-protocol §5.9, platform-protocol §5.3, §4.6): the path stays stable,
+ * because the client names local files (and caches NDJSON conversions) by it, and the query carries
+ * an expiry and its own signature.
+ */
+
+/** Seven days, like the hosted Platform's signed image URLs: a long training run still finds its data. */
+export const CLIENT_URL_TTL_MS = 7 * 86_400_000;
+
+/** Absolute, signed URL for a path served by one of the compat routes. */
+export function signCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, baseUrl: string, path: string, ttlMs = CLIENT_URL_TTL_MS): string {
+  const exp = Math.floor((ctx.clock.now().getTime() + ttlMs) / 1000);
+  return `${baseUrl.replace(/\/+$/, '')}${path}?exp=${exp}&sig=${signExpiring(ctx.secret, 'compat', path, exp)}`;
+}
+
+export type CompatVerdict = SignatureVerdict;
+
+export function verifyCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, rawUrl: string): CompatVerdict {
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const params = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
+  const exp = params.get('exp') ?? '';
+  const sig = params.get('sig') ?? '';
+  return verifyExpiring(ctx.secret, 'compat', path, exp, sig, ctx.clock.now());
+}
+
+/** Throws the matching 403/410 when the request's URL is not a valid signed compat link. */
+export function assertSignedRequest(ctx: Pick<AppContext, 'secret' | 'clock'>, request: FastifyRequest) {
+  const verdict = verifyCompatUrl(ctx, request.url);
+  if (verdict === 'invalid') throw errors.forbidden('This download link is invalid');
+  if (verdict === 'expired') throw new AppError(410, ErrorCode.Expired, 'This download link has expired');
+}
+
+/** The origin the caller reached us by, used when PUBLIC_URL is not configured. */
+export function requestOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/** The base of absolute links in an answer: PUBLIC_URL, else the origin of this request. */
+export function baseUrlFor(ctx: Pick<AppContext, 'baseUrl'>, request: FastifyRequest): string {
+  return ctx.baseUrl(requestOrigin(request));
+}

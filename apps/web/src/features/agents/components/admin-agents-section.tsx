@@ -1,0 +1,287 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Code, Group, NumberInput, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconFileText, IconKey, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import type { GpuType } from '@sightline/contracts';
+import { isApiError } from '../../../lib/api-client';
+import { formatDateTime, formatRelative } from '../../../lib/dates';
+import { errorMessage } from '../../../lib/i18n';
+import { notifications } from '../../../lib/notifications';
+import { useCancelAgentJob } from '../api/cancel-agent-job';
+import { useCreateAgent } from '../api/create-agent';
+import { useDeleteGpuType } from '../api/delete-gpu-type';
+import { useAdminGpuTypes } from '../api/get-admin-gpu-types';
+import { useAgentJobs } from '../api/get-agent-jobs';
+import { useAgents } from '../api/get-agents';
+import { useRevokeAgent } from '../api/revoke-agent';
+import { useSaveGpuType, type GpuTypeInput } from '../api/save-gpu-type';
+import { usd, useAgentsT } from '../i18n';
+import { JobLogModal } from './job-log-modal';
+
+const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
+
+function AgentsTable() {
+  const { t } = useAgentsT();
+  const agents = useAgents('all');
+  const create = useCreateAgent();
+  const revoke = useRevokeAgent();
+  const [name, setName] = useState('');
+  const [token, setToken] = useState<string | null>(null);
+  const live = (agents.data ?? []).filter((a) => !a.revoked);
+  return (
+    <Stack gap="sm">
+      <Group align="flex-end" gap="sm">
+        <TextInput label={t('admin.newAgent')} placeholder="gpu-host-1" value={name} onChange={(e) => setName(e.currentTarget.value)} w={240} data-testid="agent-name" />
+        <Button
+          leftSection={<IconKey size={16} />}
+          disabled={!name.trim()}
+          loading={create.isPending}
+          data-testid="agent-create"
+          onClick={() =>
+            create.mutate(
+              { name: name.trim(), shared: true },
+              {
+                onSuccess: (res) => {
+                  setToken(res.token);
+                  setName('');
+                },
+                onError: fail,
+              },
+            )
+          }
+        >
+          {t('admin.createToken')}
+        </Button>
+      </Group>
+      {token && (
+        <Alert color="teal" variant="light" withCloseButton onClose={() => setToken(null)} title={t('admin.tokenOnce')} data-testid="agent-token">
+          <Code block>{`npx @sightline/agent --hub ${window.location.origin} --token ${token}`}</Code>
+        </Alert>
+      )}
+      {live.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('admin.noAgents')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing="xs" data-testid="agents-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('admin.cols.agent')}</Table.Th>
+                <Table.Th>{t('admin.cols.gpu')}</Table.Th>
+                <Table.Th>{t('admin.cols.job')}</Table.Th>
+                <Table.Th>{t('admin.cols.heartbeat')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {live.map((a) => (
+                <Table.Tr key={a.id}>
+                  <Table.Td>
+                    <Group gap={6}>
+                      <Badge size="xs" color={a.online ? 'teal' : 'gray'} variant="dot">
+                        {a.online ? t('admin.online') : t('admin.offline')}
+                      </Badge>
+                      <Text size="sm" fw={500}>
+                        {a.name}
+                      </Text>
+                      {!a.shared && (
+                        <Badge size="xs" variant="light">
+                          {t('admin.private')}
+                        </Badge>
+                      )}
+                    </Group>
+                    <Text size="xs" c="dimmed">
+                      {[a.hostname, a.ultralyticsVersion && `ultralytics ${a.ultralyticsVersion}`, a.tokenPrefix + '…'].filter(Boolean).join(' · ')}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{a.gpu ? `${a.gpu.name}${a.gpu.memoryMb ? ` (${Math.round(a.gpu.memoryMb / 1024)} GB)` : ''}${a.gpu.count > 1 ? ` × ${a.gpu.count}` : ''}` : t('admin.noGpu')}</Text>
+                    <Text size="xs" c="dimmed">
+                      {a.gpuType ?? t('admin.noType')}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{a.currentJob ? `${a.currentJob.kind} · ${a.currentJob.status}` : '—'}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{a.lastHeartbeat ? formatRelative(a.lastHeartbeat) : t('admin.never')}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => revoke.mutate(a.id, { onError: fail })}>
+                      {t('admin.revoke')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+const emptyType: GpuTypeInput = { id: '', name: '', match: '', hourlyRateMicro: 1_000_000, imagesPerSecond: 200, enabled: true };
+
+function GpuTypesTable() {
+  const { t } = useAgentsT();
+  const types = useAdminGpuTypes();
+  const save = useSaveGpuType();
+  const remove = useDeleteGpuType();
+  const [form, setForm] = useState<GpuTypeInput>(emptyType);
+  const edit = (g: GpuType) => setForm({ id: g.id, name: g.name, match: g.match, hourlyRateMicro: g.hourlyRateMicro, imagesPerSecond: g.imagesPerSecond, enabled: g.enabled });
+  return (
+    <Stack gap="sm">
+      {(types.data ?? []).length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="xs" data-testid="gpu-types-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('admin.gpu.name')}</Table.Th>
+                <Table.Th>{t('admin.gpu.match')}</Table.Th>
+                <Table.Th>{t('admin.gpu.rate')}</Table.Th>
+                <Table.Th>{t('admin.gpu.online')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {(types.data ?? []).map((g) => (
+                <Table.Tr key={g.id} style={{ opacity: g.enabled ? 1 : 0.5 }}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {g.name}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {g.id}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Code>{g.match}</Code>
+                  </Table.Td>
+                  <Table.Td>{usd(g.hourlyRateMicro)}/h</Table.Td>
+                  <Table.Td>{g.online}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Button size="compact-sm" variant="subtle" onClick={() => edit(g)}>
+                        {t('admin.gpu.edit')}
+                      </Button>
+                      <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.mutate(g.id, { onError: fail })}>
+                        {t('admin.gpu.delete')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Group align="flex-end" gap="sm" wrap="wrap" data-testid="gpu-type-form">
+        <TextInput label={t('admin.gpu.id')} placeholder="rtx-4090" value={form.id} onChange={(e) => setForm({ ...form, id: e.currentTarget.value })} w={130} />
+        <TextInput label={t('admin.gpu.name')} placeholder="RTX 4090" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} w={150} />
+        <TextInput label={t('admin.gpu.match')} placeholder="RTX 4090" value={form.match} onChange={(e) => setForm({ ...form, match: e.currentTarget.value })} w={150} />
+        <NumberInput label={t('admin.gpu.rateInput')} value={form.hourlyRateMicro / 1_000_000} onChange={(v) => setForm({ ...form, hourlyRateMicro: Math.round((Number(v) || 0) * 1_000_000) })} min={0} step={0.1} decimalScale={2} w={120} />
+        <Switch label={t('admin.gpu.enabled')} checked={form.enabled ?? true} onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })} mb={6} />
+        <Button
+          leftSection={<IconPlus size={16} />}
+          disabled={!form.id || !form.name || !form.match}
+          loading={save.isPending}
+          onClick={() => save.mutate(form, { onSuccess: () => setForm(emptyType), onError: fail })}
+        >
+          {t('admin.gpu.save')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function JobsTable() {
+  const { t } = useAgentsT();
+  const jobs = useAgentJobs();
+  const cancel = useCancelAgentJob();
+  const [logOf, setLogOf] = useState<string | null>(null);
+  const rows = jobs.data ?? [];
+  return (
+    <Stack gap="sm">
+      {rows.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('admin.noJobs')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={620}>
+          <Table verticalSpacing="xs" data-testid="agent-jobs-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('admin.cols.job')}</Table.Th>
+                <Table.Th>{t('admin.cols.status')}</Table.Th>
+                <Table.Th>{t('admin.cols.created')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((j) => (
+                <Table.Tr key={j.id}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {j.kind} · <a href={`/models/${j.modelId}`}>{j.modelId}</a>
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {[j.gpuType, j.attempts > 1 && t('admin.attempt', { n: j.attempts }), j.error?.split('\n')[0]].filter(Boolean).join(' · ')}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={j.status === 'queued' ? 'gray' : 'blue'}>
+                      {j.cancelRequested ? t('admin.stopping') : j.status}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{formatDateTime(j.created)}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Button size="compact-sm" variant="subtle" leftSection={<IconFileText size={14} />} onClick={() => setLogOf(j.id)}>
+                        {t('admin.log')}
+                      </Button>
+                      <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconX size={14} />} disabled={j.cancelRequested} onClick={() => cancel.mutate(j.id, { onError: fail })}>
+                        {t('admin.cancel')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <JobLogModal jobId={logOf} live onClose={() => setLogOf(null)} />
+    </Stack>
+  );
+}
+
+/** Admin page section: GPU agents (shared pool tokens), GPU types and rates, queued/running jobs. */
+export function AdminAgentsSection() {
+  const { t } = useAgentsT();
+  return (
+    <Paper withBorder radius="md" p="lg" data-testid="admin-agents">
+      <Stack gap="lg">
+        <div>
+          <Title order={3} fz="md">
+            {t('admin.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('admin.subtitle')}
+          </Text>
+        </div>
+        <AgentsTable />
+        <Title order={4} fz="sm">
+          {t('admin.gpuTitle')}
+        </Title>
+        <GpuTypesTable />
+        <Title order={4} fz="sm">
+          {t('admin.jobsTitle')}
+        </Title>
+        <JobsTable />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,2 @@
+/** Public surface of the exports feature: the model page's Exports section. */
+export { ModelExports } from './components/model-exports';

@@ -1,0 +1,2 @@
+/** Public surface of the integrations feature (other features import only from here). */
+export { IntegrationsTab } from './components/integrations-tab';

@@ -1,0 +1,168 @@
+/**
+ * POST /v1/predict/{modelId} with full-size models (../shared/fixtures/perf: YOLOv8n detect at 640,
+ * YOLOv8n-cls at 224) on a 640×480 JPEG, each next to its bare floor measured in the same process and
+ * the same rounds: image decode (sharp) + preprocess (letterbox or resize + crop, NCHW float) + a bare
+ * onnxruntime `session.run` on its own session + output decode (NMS / top-5), no HTTP, no database.
+ *
+ * Targets (issue 18): detect e2e p50 at concurrency 1 ≤ 1.2× the floor, requests/s at concurrency 4
+ * (and 8) ≥ requests/s at concurrency 1; classify e2e p50 ≤ 1.5× its floor.
+ * Three rounds (floor, c=1, c=4, c=8 each), medians of the rounds. The server runs in this process on
+ * the embedded default database, or on DATABASE_URL when set.
+ * Prints ONE JSON line. Env: BENCH_REQUESTS (per level and round, default 40), BENCH_ROUNDS (3).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import sharp from 'sharp';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { decodeImage } from '../apps/server/src/modules/inference/decode.js';
+import { sessionOptions } from '../apps/server/src/modules/inference/inference.engine.js';
+import { decodeDetections, topK } from '../apps/server/src/modules/inference/postprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxToChw, toChwFloat } from '../apps/server/src/modules/inference/preprocess.js';
+
+const PERF = path.resolve(import.meta.dirname, '../../shared/fixtures/perf');
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const log = (m: string) => process.stderr.write(`[predict-yolov8n] ${m}\n`);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+};
+const median = (xs: number[]) => pct(xs, 50);
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+interface Case {
+  name: string;
+  file: string;
+  task: 'detect' | 'classify';
+  size: number;
+  /** The ratio of e2e p50 to the floor that must hold. */
+  limit: number;
+}
+const CASES: Case[] = [
+  { name: 'detect-640', file: 'yolov8n-untrained-static.onnx', task: 'detect', size: 640, limit: 1.2 },
+  { name: 'classify-224', file: 'yolov8n-cls-untrained-static.onnx', task: 'classify', size: 224, limit: 1.5 },
+];
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-yolo-'));
+  const env: Record<string, string> = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00', JOBS_ENABLED: 'false', PORT: '0' };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  const app = await buildApp({ config: loadConfig(env), logger: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  try {
+    const signup = await fetch(`${base}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' }) });
+    const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
+    // Benchmarks must not hit the plan quota.
+    const { users } = await import('../apps/server/src/platform/db/schema.js');
+    await app.ctx.db.update(users).set({ plan: 'enterprise' });
+
+    const raw = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#808080' } }).raw().toBuffer();
+    for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24;
+    const jpeg = await sharp(raw, { raw: { width: 160, height: 120, channels: 3 } }).resize(640, 480).blur(1).jpeg({ quality: 90 }).toBuffer();
+
+    const results = [];
+    for (const c of CASES) {
+      const modelPath = path.join(PERF, c.file);
+      const form = new FormData();
+      form.set('model_name', c.file);
+      form.set('file', new Blob([fs.readFileSync(modelPath)]), c.file);
+      const up = await fetch(`${base}/v1/models/upload`, { method: 'POST', headers: { cookie }, body: form });
+      if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${await up.text()}`);
+      const modelId = ((await up.json()) as { data: { id: string } }).data.id;
+
+      // The floor: the same work with no server around it, on a session of its own with the engine's options.
+      const session = await InferenceSession.create(modelPath, sessionOptions());
+      const floorOnce = async () => {
+        const t = performance.now();
+        const img = await decodeImage(jpeg);
+        let input: Float32Array;
+        let dims: number[];
+        if (c.task === 'detect') {
+          const geo = letterboxGeometry(img.width, img.height, [c.size, c.size], { auto: false, stride: 32 });
+          input = letterboxToChw(img, geo);
+          dims = [1, 3, geo.output.height, geo.output.width];
+        } else {
+          const crop = classifyImage(img, classifyGeometry(img.width, img.height, [c.size, c.size]));
+          input = toChwFloat(crop);
+          dims = [1, 3, crop.height, crop.width];
+        }
+        const out = await session.run({ [session.inputNames[0]!]: new Tensor('float32', input, dims) });
+        const head = out[session.outputNames[0]!] as Tensor;
+        if (c.task === 'detect') decodeDetections(head.data as Float32Array, head.dims, { nc: head.dims[1]! - 4, extra: 0, end2end: false, conf: 0.25, iou: 0.45, maxDet: 300, agnostic: false });
+        else topK(Array.from(head.data as Float32Array), 5);
+        return performance.now() - t;
+      };
+      const send = async () => {
+        const f = new FormData();
+        f.set('imgsz', String(c.size));
+        f.set('file', new Blob([jpeg]), 'image.jpg');
+        const t = performance.now();
+        const res = await fetch(`${base}/v1/predict/${modelId}`, { method: 'POST', headers: { cookie }, body: f });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`predict answered ${res.status}`);
+        return performance.now() - t;
+      };
+      for (let i = 0; i < 5; i++) {
+        await floorOnce();
+        await send();
+      }
+
+      const rounds: Array<{ floorP50: number; byConcurrency: Record<number, { p50: number; p99: number; rps: number }> }> = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        const floor: number[] = [];
+        for (let i = 0; i < REQUESTS; i++) floor.push(await floorOnce());
+        const byConcurrency: Record<number, { p50: number; p99: number; rps: number }> = {};
+        for (const conc of [1, 4, 8]) {
+          const lat: number[] = [];
+          let next = 0;
+          const start = performance.now();
+          await Promise.all(
+            Array.from({ length: conc }, async () => {
+              while (next < REQUESTS) {
+                next += 1;
+                lat.push(await send());
+              }
+            }),
+          );
+          byConcurrency[conc] = { p50: pct(lat, 50), p99: pct(lat, 99), rps: lat.length / ((performance.now() - start) / 1000) };
+        }
+        rounds.push({ floorP50: pct(floor, 50), byConcurrency });
+        log(`${c.name} round ${r + 1}: floor ${round(pct(floor, 50), 1)} ms, e2e p50 ${round(byConcurrency[1]!.p50, 1)} ms, req/s c1 ${round(byConcurrency[1]!.rps, 1)} c4 ${round(byConcurrency[4]!.rps, 1)} c8 ${round(byConcurrency[8]!.rps, 1)}`);
+      }
+      await session.release();
+      const floorP50 = median(rounds.map((r) => r.floorP50));
+      const level = (conc: number) => ({
+        p50Ms: round(median(rounds.map((r) => r.byConcurrency[conc]!.p50)), 1),
+        p99Ms: round(median(rounds.map((r) => r.byConcurrency[conc]!.p99)), 1),
+        rps: round(median(rounds.map((r) => r.byConcurrency[conc]!.rps)), 1),
+      });
+      const c1 = level(1);
+      const c4 = level(4);
+      const c8 = level(8);
+      const targets: Record<string, { ratio: number; limit: number; ok: boolean }> = {
+        e2eVsFloorP50: { ratio: round(c1.p50Ms / floorP50), limit: c.limit, ok: c1.p50Ms / floorP50 <= c.limit },
+      };
+      if (c.task === 'detect') {
+        targets.rpsC4VsC1 = { ratio: round(c4.rps / c1.rps), limit: 1, ok: c4.rps >= c1.rps };
+        targets.rpsC8VsC1 = { ratio: round(c8.rps / c1.rps), limit: 1, ok: c8.rps >= c1.rps };
+      }
+      for (const [name, v] of Object.entries(targets)) log(`${v.ok ? 'PASS' : 'FAIL'} ${c.name} ${name}: ${v.ratio}× (${name.startsWith('rps') ? '≥' : '≤'} ${v.limit}×)`);
+      results.push({ case: c.name, model: c.file, floorP50Ms: round(floorP50, 1), c1, c4, c8, targets });
+    }
+    console.log(JSON.stringify({ bench: 'predict-yolov8n', load: os.loadavg().map((x) => round(x)), database: process.env.DATABASE_URL ? 'postgres' : 'embedded', rounds: ROUNDS, requests: REQUESTS, results }));
+  } finally {
+    await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+/**
+ * The local fake Roboflow (apps/server/test/helpers/fake-roboflow.ts) as a process for the e2e run:
+ * one workspace "acme" with the sample detection project, readable with E2E_ROBOFLOW_KEY. Started
+ * by playwright.config.ts; the server under test gets ROBOFLOW_API_URL pointing here.
+ */
+import { FakeRoboflow, sampleDetectionProject } from '../../apps/server/test/helpers/fake-roboflow.js';
+import { E2E_ROBOFLOW_KEY } from './roboflow-key.js';
+
+const port = Number(process.env.FAKE_ROBOFLOW_PORT ?? 4102);
+
+const fake = new FakeRoboflow(
+  [
+    {
+      slug: 'acme',
+      name: 'Acme Vision',
+      projects: [
+        sampleDetectionProject('shapes-4ckfl'),
+        { ...sampleDetectionProject('hands-x1'), name: 'Hands', type: 'keypoint-detection', icon: false },
+        { ...sampleDetectionProject('new-project'), name: 'Fresh project', versions: [], icon: false },
+      ],
+    },
+  ],
+  { [E2E_ROBOFLOW_KEY]: 'acme' },
+);
+await fake.start(port);
+process.stdout.write(`fake roboflow on ${fake.url}\n`);

@@ -1,0 +1,65 @@
+/**
+ * Billing e2e support: the local fake Stripe of the server tests (same wire format, same signed
+ * webhooks) and a Sightline server process of its own, so a spec can run the real stack with
+ * Stripe on (pointed at the fake) or off, whatever the shared e2e server is configured with.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export { FakeStripe, startFakeStripe, stripeEnv } from '../../apps/server/test/helpers/fake-stripe';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export interface SpawnedServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts `apps/server/src/main.ts` on `port` with a fresh data folder; resolves once /alive answers. */
+export async function startServer(port: number, env: Record<string, string> = {}): Promise<SpawnedServer> {
+  const busy = await fetch(`http://127.0.0.1:${port}/alive`).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`port ${port} is already taken (a server left over from an earlier run?)`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sightline-e2e-${port}-`));
+  const url = `http://localhost:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: false,
+  });
+  // If the test worker dies without its afterAll, the server must not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server on ${port} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/alive`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`server on ${port} did not start`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return {
+    url,
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      process.off('exit', killOnExit);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
