@@ -33,6 +33,7 @@ import { oauthRoutes } from './modules/auth/oauth.routes.js';
 import { accountRoutes } from './modules/auth/account.routes.js';
 import { resolveApiKey, resolveSession } from './modules/auth/auth.service.js';
 import { presenceRoutes } from './modules/presence/presence.routes.js';
+import { recentRoutes } from './modules/recent/recent.routes.js';
 import * as presence from './modules/presence/presence.service.js';
 import { flagsRoutes } from './modules/flags/flags.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -193,6 +194,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(teamsRoutes);
   await app.register(realtimeRoutes, { onConnect: (uid) => presence.connected(ctx, uid), onDisconnect: (uid) => presence.disconnected(ctx, uid) });
   await app.register(presenceRoutes);
+  await app.register(recentRoutes);
   await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
 
   registerWebApp(app, config.webDist);

@@ -17,3 +17,4 @@ export * from './integrations.js';
 export * from './agents.js';
 export * from './exports.js';
 export * from './teams.js';
+export * from './recent.js';
