@@ -14,6 +14,7 @@ import websocket from '@fastify/websocket';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { systemClock, type AppContext, type Clock } from './context.js';
+import { Invalidations } from './platform/cache/invalidation.js';
 import { openDatabase, type Database } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
 import { authContext } from './platform/http/auth-context.js';
@@ -100,6 +101,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await blobs.init();
   const bus = new EventBus(database);
   await bus.start();
+  const invalidations = new Invalidations();
+  await invalidations.start(database);
   const secret = config.sessionSecret ?? persistentSecret(config);
 
   const ctx = {
@@ -108,6 +111,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     db: database.db,
     blobs,
     bus,
+    invalidations,
     clock: opts.clock ?? systemClock,
     log: app.log,
     mailer: createMailer({ db: database.db, smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log }),
@@ -130,6 +134,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (purgeTimer) clearInterval(purgeTimer);
     await ctx.jobs.stop();
     await bus.stop();
+    await invalidations.stop();
     if (ownsDatabase) await database.close();
   });
 

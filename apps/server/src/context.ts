@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import type { Invalidations } from './platform/cache/invalidation.js';
 import type { Database, Db } from './platform/db/client.js';
 import type { Mailer } from './platform/mail/mailer.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
@@ -19,6 +20,8 @@ export interface AppContext {
   blobs: BlobStore;
   mailer: Mailer;
   bus: EventBus;
+  /** per-instance caches evicted through NOTIFY (sessions, API keys, users, models for predict) */
+  invalidations: Invalidations;
   jobs: JobQueue;
   clock: Clock;
   log: FastifyBaseLogger;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiKey } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import { cacheTags } from '../../platform/cache/invalidation.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId, sha256 } from '../../platform/ids.js';
 import { apiKeysRepository, type ApiKeyRow } from './api-keys.repository.js';
@@ -27,4 +28,6 @@ export async function listApiKeys(ctx: AppContext, userId: string) {
 
 export async function revokeApiKey(ctx: AppContext, userId: string, id: string) {
   if (!(await apiKeysRepository.revoke(ctx.db, userId, id, ctx.clock.now()))) throw errors.notFound('API key');
+  // This instance forgets the key now; the others on the api_keys trigger's NOTIFY (migration 0017).
+  ctx.invalidations.evict(cacheTags.user(userId));
 }

@@ -30,7 +30,7 @@ export async function authRoutes(app: FastifyInstance) {
 
   r.post('/v1/auth/signout', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (req, reply) => {
     if (req.principal?.sessionId) {
-      await auth.endSession(ctx, req.principal.sessionId);
+      await auth.endSession(ctx, req.principal.sessionId, req.principal.user.id);
       await track(ctx, req.principal.user.id, 'sign_out');
     }
     clearSessionCookie(reply);

@@ -7,6 +7,7 @@ import { track } from '../analytics/analytics.service.js';
 import { apiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
 import { markDeleted, publishDeleted } from '../users/users.service.js';
+import { credentialCache, credentialTags, evictUser } from './auth.cache.js';
 import { authRepository } from './auth.repository.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 
@@ -86,38 +87,63 @@ export async function createSession(ctx: AppContext, userId: string, userAgent?:
   return token;
 }
 
-export async function endSession(ctx: AppContext, sessionId: string) {
+export async function endSession(ctx: AppContext, sessionId: string, userId?: string) {
   await authRepository.deleteSession(ctx.db, sessionId);
+  if (userId) evictUser(ctx, userId);
 }
 
 export async function endAllSessions(ctx: AppContext, userId: string) {
   await authRepository.deleteSessionsOf(ctx.db, userId);
+  evictUser(ctx, userId);
 }
 
+/** A session token → its user: from the per-instance cache (auth.cache.ts), else one query. */
 export async function resolveSession(ctx: AppContext, token: string): Promise<Principal | null> {
-  const now = ctx.clock.now();
-  const row = await authRepository.sessionWithUser(ctx.db, sha256(token), now);
-  if (!row) return null;
-  if (row.user.deletedAt) {
-    await endSession(ctx, row.session.id);
+  const now = ctx.clock.now().getTime();
+  const hash = sha256(token);
+  const cache = credentialCache(ctx);
+  let hit = cache.get(`s:${hash}`);
+  if (!hit) {
+    const since = cache.mark();
+    const row = await authRepository.sessionWithUser(ctx.db, hash, new Date(now));
+    if (!row) return null;
+    if (row.user.deletedAt) {
+      await endSession(ctx, row.session.id, row.user.id);
+      return null;
+    }
+    hit = { principal: { user: row.user, via: 'session', sessionId: row.session.id }, expiresAt: row.session.expiresAt.getTime(), touchedAt: row.session.lastSeenAt.getTime() };
+    cache.set(`s:${hash}`, hit, credentialTags(row.user.id), since);
+  } else if (hit.expiresAt <= now) {
+    cache.delete(`s:${hash}`);
     return null;
   }
-  if (now.getTime() - row.session.lastSeenAt.getTime() > 60_000) {
-    await authRepository.touchSession(ctx.db, row.session.id, now);
+  if (now - hit.touchedAt > 60_000) {
+    hit.touchedAt = now;
+    await authRepository.touchSession(ctx.db, hit.principal.sessionId!, new Date(now));
   }
-  return { user: row.user, via: 'session', sessionId: row.session.id };
+  return hit.principal;
 }
 
+/** An API key (either spelling) → its owner: from the per-instance cache, else one query. */
 export async function resolveApiKey(ctx: AppContext, presented: string): Promise<Principal | null> {
   const secret = parseApiKey(presented);
   if (!secret) return null;
-  const row = await apiKeysRepository.activeWithUser(ctx.db, sha256(secret));
-  if (!row || row.user.deletedAt) return null;
-  const now = ctx.clock.now();
-  if (!row.key.lastUsedAt || now.getTime() - row.key.lastUsedAt.getTime() > 60_000) {
-    await apiKeysRepository.touch(ctx.db, row.key.id, now);
+  const hash = sha256(secret);
+  const cache = credentialCache(ctx);
+  let hit = cache.get(`k:${hash}`);
+  if (!hit) {
+    const since = cache.mark();
+    const row = await apiKeysRepository.activeWithUser(ctx.db, hash);
+    if (!row || row.user.deletedAt) return null;
+    hit = { principal: { user: row.user, via: 'api-key', apiKeyId: row.key.id }, expiresAt: Infinity, touchedAt: row.key.lastUsedAt?.getTime() ?? -Infinity };
+    cache.set(`k:${hash}`, hit, credentialTags(row.user.id), since);
   }
-  return { user: row.user, via: 'api-key', apiKeyId: row.key.id };
+  const now = ctx.clock.now().getTime();
+  if (now - hit.touchedAt > 60_000) {
+    hit.touchedAt = now;
+    await apiKeysRepository.touch(ctx.db, hit.principal.apiKeyId!, new Date(now));
+  }
+  return hit.principal;
 }
 
 /** Both spellings carry the same 40-hex secret: `ul_<hex>` (current) and `ul<hex>` (legacy). */
@@ -209,6 +235,7 @@ export async function updatePassword(ctx: AppContext, user: UserRow, currentPass
   await usersRepository.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
   // Other sessions end: a password change is how people lock out a stolen session.
   await authRepository.deleteSessionsOf(ctx.db, user.id, keepSessionId);
+  evictUser(ctx, user.id);
   await track(ctx, user.id, 'update_password', {});
 }
 
@@ -230,6 +257,7 @@ export async function changeEmail(ctx: AppContext, user: UserRow | null, email: 
       });
     });
     if (!updated) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
+    evictUser(ctx, user.id);
     await track(ctx, user.id, 'update_profile', { fields: ['email'] });
     if (verificationRequired(ctx)) await sendVerification(ctx, updated);
     return updated;

@@ -19,7 +19,7 @@ export async function usersRoutes(app: FastifyInstance) {
 
   r.get('/v1/users/me', { config: { auth: 'user' }, schema: { tags: ['users'], response: { 200: userEnvelope, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);
-    return { data: await present(app, user.id) };
+    return { data: await users.presentMe(ctx, user) };
   });
 
   r.patch('/v1/users/me', { config: { auth: 'user' }, schema: { tags: ['users'], body: updateProfileBody, response: { 200: userEnvelope, ...errorResponses } } }, async (req) => {

@@ -1,5 +1,6 @@
 import { ErrorCode, Messages, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import { cacheTags, type Invalidations, type TaggedCache } from '../../platform/cache/invalidation.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
@@ -25,6 +26,7 @@ export async function updateProfile(
     throw err;
   }
   if (!updated) throw errors.notFound('User');
+  evictUser(ctx, user.id);
   await track(ctx, user.id, 'update_profile', { fields: Object.keys(patch) });
   await publishUser(ctx, updated);
   return updated;
@@ -38,6 +40,7 @@ export async function saveFeedback(ctx: AppContext, user: UserRow, rating: numbe
     feedbackCreatedAt: user.feedbackCreatedAt ?? now,
     feedbackUpdatedAt: now,
   });
+  evictUser(ctx, user.id);
   return updated!;
 }
 
@@ -54,9 +57,35 @@ export async function setProfileImage(ctx: AppContext, user: UserRow, image: Buf
   await ctx.blobs.put(key, png, { contentType: 'image/png' });
   const url = signBlobUrl({ key, expiresAt: new Date('2100-01-01T00:00:00Z'), secret: ctx.secret, baseUrl: '' });
   const updated = await usersRepository.update(ctx.db, user.id, { image: url, updatedAt: ctx.clock.now() });
+  evictUser(ctx, user.id);
   await track(ctx, user.id, 'update_profile', { fields: ['image'] });
   await publishUser(ctx, updated!);
   return updated!;
+}
+
+/**
+ * This instance's cached principals and `/v1/users/me` of the user go now; other instances evict on
+ * the NOTIFY of the users trigger (migration 0017).
+ */
+function evictUser(ctx: Pick<AppContext, 'invalidations'>, userId: string) {
+  ctx.invalidations.evict(cacheTags.user(userId));
+}
+
+const providerCaches = new WeakMap<Invalidations, TaggedCache<string[]>>();
+
+/**
+ * `/v1/users/me` of the signed-in user: the row auth already loaded (kept true by the auth cache)
+ * and the linked sign-in providers, cached per instance under the user's tag: no query when warm,
+ * one when cold.
+ */
+export async function presentMe(ctx: Pick<AppContext, 'db' | 'invalidations'>, user: UserRow) {
+  let cache = providerCaches.get(ctx.invalidations);
+  if (!cache) providerCaches.set(ctx.invalidations, (cache = ctx.invalidations.cache<string[]>({ ttlMs: 30_000, max: 20_000 })));
+  const providers = await cache.getOrLoad(user.id, async () => ({
+    value: (await usersRepository.identities(ctx.db, user.id)).map((i) => i.provider),
+    tags: [cacheTags.user(user.id)],
+  }));
+  return presentUser(user, providers ?? []);
 }
 
 /** The user as `/v1/users/me` answers it, with the sign-in providers linked to the account. */
@@ -69,6 +98,7 @@ export async function presentUserById(app: { ctx: Pick<AppContext, 'db'> }, id: 
 /** Soft deletion of the account (the caller checked the password and ends the sessions). */
 export async function markDeleted(ctx: AppContext, userId: string) {
   await usersRepository.update(ctx.db, userId, { deletedAt: ctx.clock.now() });
+  evictUser(ctx, userId);
 }
 
 export async function publishDeleted(ctx: AppContext, userId: string) {

@@ -26,7 +26,11 @@ export interface Database {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs fn on one pinned connection (session-level locks, multi-step scripts). */
   withConnection<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * `onGap('lost')` when the LISTEN connection dropped (notifications may be missed until
+   * `onGap('restored')`, after it reconnected and listens again).
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onGap?: (state: 'lost' | 'restored') => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -204,7 +208,9 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
     /* idle client errors surface on the next query */
   });
   let listener: pg.Client | null = null;
+  let closing = false;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const gapHandlers = new Set<(state: 'lost' | 'restored') => void>();
   async function listenerClient(): Promise<pg.Client> {
     if (listener) return listener;
     const c = new pg.Client({ connectionString: url, options });
@@ -212,11 +218,33 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
     c.on('notification', (msg) => {
       for (const h of handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
     });
-    c.on('error', () => {
-      /* the realtime bus re-subscribes on reconnect */
-    });
+    // A dropped LISTEN connection reconnects and listens again; caches hear of the gap.
+    const lost = () => {
+      if (listener !== c) return;
+      listener = null;
+      for (const g of gapHandlers) g('lost');
+      if (!closing) relisten();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
     listener = c;
     return c;
+  }
+  function relisten() {
+    setTimeout(() => {
+      if (closing) return;
+      listenerClient()
+        .then(async (c) => {
+          for (const channel of handlers.keys()) await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+          for (const g of gapHandlers) g('restored');
+        })
+        .catch(() => {
+          const half = listener;
+          listener = null;
+          half?.end().catch(() => undefined);
+          relisten();
+        });
+    }, 1000).unref();
   }
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
@@ -239,8 +267,9 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
         conn.release();
       }
     },
-    listen: async (channel, cb) => {
+    listen: async (channel, cb, onGap) => {
       const c = await listenerClient();
+      if (onGap) gapHandlers.add(onGap);
       let set = handlers.get(channel);
       if (!set) {
         set = new Set();
@@ -250,12 +279,14 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
       set.add(cb);
       return async () => {
         set.delete(cb);
+        if (onGap) gapHandlers.delete(onGap);
       };
     },
     notify: async (channel, payload) => {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     close: async () => {
+      closing = true;
       if (listener) await listener.end().catch(() => undefined);
       await pool.end();
     },

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Invalidations } from '../src/platform/cache/invalidation.js';
+import { createTestCluster, uniqueEmail, type TestCluster } from './helpers/harness.js';
+
+/**
+ * Issue 18: sessions and API keys are answered from a per-instance cache, and every way of taking
+ * access away (sign-out, key revocation, password change, account deletion, a direct write to the
+ * user) is refused on every instance within a second: two servers on one database, each with its
+ * own pool and LISTEN connection on PostgreSQL.
+ */
+let cluster: TestCluster;
+let a: { url: string };
+let b: { url: string };
+
+beforeAll(async () => {
+  cluster = await createTestCluster(2);
+  [a, b] = cluster.nodes as [{ url: string }, { url: string }];
+});
+afterAll(async () => {
+  await cluster.close();
+});
+
+const WITHIN_MS = 1000;
+const json = { 'content-type': 'application/json' };
+
+async function call(node: { url: string }, method: string, url: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(`${node.url}${url}`, { method, headers: { ...json, ...headers }, body: method === 'GET' ? undefined : JSON.stringify(body ?? {}) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as { data?: Record<string, unknown>; error?: { code: string } }) : {} };
+}
+
+async function signUp(node: { url: string }, password = 'cache-pass-1') {
+  const email = uniqueEmail('cache');
+  const res = await fetch(`${node.url}/v1/auth/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, username: `c${Math.random().toString(36).slice(2, 12)}`, firstName: 'Cache' }) });
+  expect(res.status).toBe(201);
+  const cookie = /sl_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+  const user = ((await res.json()) as { data: { user: { id: string } } }).data.user;
+  return { email, password, cookie, user };
+}
+
+async function signIn(node: { url: string }, email: string, password: string) {
+  const res = await fetch(`${node.url}/v1/auth/signin`, { method: 'POST', headers: json, body: JSON.stringify({ email, password }) });
+  expect(res.status).toBe(200);
+  return /sl_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+}
+
+const me = (node: { url: string }, headers: Record<string, string>) => call(node, 'GET', '/v1/users/me', headers);
+
+/** Polls until `check` passes, failing if that takes longer than WITHIN_MS. */
+async function within(check: () => Promise<void>) {
+  const started = performance.now();
+  await vi.waitFor(check, { timeout: WITHIN_MS, interval: 10 });
+  return performance.now() - started;
+}
+
+describe('cached sessions and API keys across instances', () => {
+  it('a signed-out session is refused on the other instance within a second (and at once on its own)', async () => {
+    const u = await signUp(a);
+    const other = await signIn(a, u.email, u.password);
+    // Both instances have the sessions cached.
+    for (const node of [a, b]) {
+      expect((await me(node, { cookie: u.cookie })).status).toBe(200);
+      expect((await me(node, { cookie: other })).status).toBe(200);
+    }
+    expect((await call(a, 'POST', '/v1/auth/signout', { cookie: u.cookie })).status).toBe(200);
+    expect((await me(a, { cookie: u.cookie })).status).toBe(401);
+    await within(async () => expect((await me(b, { cookie: u.cookie })).status).toBe(401));
+    // The other session of the same user stays valid everywhere.
+    expect((await me(b, { cookie: other })).status).toBe(200);
+    expect((await me(a, { cookie: other })).status).toBe(200);
+  });
+
+  it('a revoked API key is refused on the other instance within a second', async () => {
+    const u = await signUp(a);
+    const created = await call(a, 'POST', '/v1/api-keys', { cookie: u.cookie }, { name: 'cached' });
+    expect(created.status).toBe(201);
+    const key = created.body.data!.key as string;
+    const legacy = created.body.data!.legacyKey as string;
+    for (const node of [a, b]) {
+      expect((await me(node, { 'x-api-key': key })).status).toBe(200);
+      expect((await me(node, { authorization: `Bearer ${legacy}` })).status).toBe(200);
+    }
+    expect((await call(b, 'DELETE', `/v1/api-keys/${created.body.data!.id as string}`, { cookie: u.cookie })).status).toBe(200);
+    const refused = await me(b, { 'x-api-key': key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error!.code).toBe('auth/invalid-api-key');
+    await within(async () => {
+      expect((await me(a, { 'x-api-key': key })).status).toBe(401);
+      expect((await me(a, { authorization: `Bearer ${legacy}` })).status).toBe(401);
+    });
+    expect((await me(a, { cookie: u.cookie })).status).toBe(200);
+  });
+
+  it('a password change ends the other sessions on every instance; the old password no longer works', async () => {
+    const u = await signUp(a);
+    const stolen = await signIn(b, u.email, u.password);
+    expect((await me(b, { cookie: stolen })).status).toBe(200);
+    expect((await me(b, { cookie: u.cookie })).status).toBe(200);
+    expect((await call(a, 'POST', '/v1/users/me/password', { cookie: u.cookie }, { currentPassword: u.password, newPassword: 'cache-pass-2-new' })).status).toBe(200);
+    await within(async () => expect((await me(b, { cookie: stolen })).status).toBe(401));
+    expect((await me(b, { cookie: u.cookie })).status).toBe(200);
+    // The cached user row on b (with the old password hash) went too: the old password is wrong there.
+    const again = await call(b, 'POST', '/v1/users/me/password', { cookie: u.cookie }, { currentPassword: u.password, newPassword: 'cache-pass-3-new' });
+    expect(again.status).toBe(400);
+    expect(again.body.error!.code).toBe('auth/wrong-password');
+  });
+
+  it('a deleted account and a user disabled by a direct database write are refused everywhere', async () => {
+    const u = await signUp(a);
+    expect((await me(b, { cookie: u.cookie })).status).toBe(200);
+    expect((await call(a, 'DELETE', '/v1/users/me', { cookie: u.cookie }, { password: u.password })).status).toBe(200);
+    expect((await me(a, { cookie: u.cookie })).status).toBe(401);
+    await within(async () => expect((await me(b, { cookie: u.cookie })).status).toBe(401));
+
+    // Any write path counts, not only the services': the triggers of migration 0017 send the eviction.
+    const v = await signUp(b);
+    const key = (await call(b, 'POST', '/v1/api-keys', { cookie: v.cookie }, { name: 'k' })).body.data!.key as string;
+    for (const node of [a, b]) {
+      expect((await me(node, { cookie: v.cookie })).status).toBe(200);
+      expect((await me(node, { 'x-api-key': key })).status).toBe(200);
+    }
+    await cluster.database.query('UPDATE users SET deleted_at = now() WHERE id = $1', [v.user.id]);
+    await within(async () => {
+      for (const node of [a, b]) {
+        expect((await me(node, { cookie: v.cookie })).status).toBe(401);
+        expect((await me(node, { 'x-api-key': key })).status).toBe(401);
+      }
+    });
+  });
+
+  it('profile and role changes show in /v1/users/me on every instance', async () => {
+    const u = await signUp(a);
+    for (const node of [a, b]) expect((await me(node, { cookie: u.cookie })).body.data!.firstName).toBe('Cache');
+    const patched = await call(a, 'PATCH', '/v1/users/me', { cookie: u.cookie }, { firstName: 'Renamed' });
+    expect(patched.status).toBe(200);
+    expect((await me(a, { cookie: u.cookie })).body.data!.firstName).toBe('Renamed');
+    await within(async () => expect((await me(b, { cookie: u.cookie })).body.data!.firstName).toBe('Renamed'));
+    await cluster.database.query(`UPDATE users SET roles = '{admin}' WHERE id = $1`, [u.user.id]);
+    await within(async () => {
+      for (const node of [a, b]) expect((await me(node, { cookie: u.cookie })).body.data!.roles).toEqual(['admin']);
+    });
+    await cluster.database.query(`INSERT INTO auth_identities (provider, subject, user_id) VALUES ('github', $1, $2)`, [`gh-${u.user.id}`, u.user.id]);
+    await within(async () => {
+      for (const node of [a, b]) expect((await me(node, { cookie: u.cookie })).body.data!.providers).toEqual(['password', 'github']);
+    });
+  });
+
+  it('a cached session still expires on time', async () => {
+    const u = await signUp(a);
+    expect((await me(b, { cookie: u.cookie })).status).toBe(200);
+    cluster.clock.advance(31 * 24 * 3600_000);
+    try {
+      expect((await me(b, { cookie: u.cookie })).status).toBe(401);
+      expect((await me(a, { cookie: u.cookie })).status).toBe(401);
+    } finally {
+      cluster.clock.advance(-31 * 24 * 3600_000);
+    }
+  });
+});
+
+describe('TaggedCache', () => {
+  it('drops a value whose tag was evicted while it loaded, and answers nothing while notifications are not flowing', async () => {
+    const inv = new Invalidations();
+    inv.live = true;
+    const cache = inv.cache<string>({ ttlMs: 60_000, max: 2 });
+    let release!: () => void;
+    const loading = cache.getOrLoad('k', async () => {
+      await new Promise<void>((r) => (release = r));
+      return { value: 'stale', tags: ['u:1'] };
+    });
+    inv.evict('u:1');
+    release();
+    expect(await loading).toBe('stale');
+    expect(cache.get('k')).toBeUndefined();
+    // An eviction of another tag does not stop a load from being kept.
+    const since = cache.mark();
+    inv.evict('u:2');
+    cache.set('k', 'fresh', ['u:1'], since);
+    expect(cache.get('k')).toBe('fresh');
+    inv.evict('u:1');
+    expect(cache.get('k')).toBeUndefined();
+    // Bounded: the oldest entry leaves first.
+    for (const k of ['x', 'y', 'z']) cache.set(k, k, ['u:9'], cache.mark());
+    expect([cache.get('x'), cache.get('y'), cache.get('z')]).toEqual([undefined, 'y', 'z']);
+    // A LISTEN gap: nothing is answered until notifications flow again.
+    inv.live = false;
+    expect(cache.get('z')).toBeUndefined();
+  });
+});
