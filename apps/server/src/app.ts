@@ -33,6 +33,9 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { oauthRoutes } from './modules/auth/oauth.routes.js';
 import { accountRoutes } from './modules/auth/account.routes.js';
 import { resolveApiKey, resolveSession } from './modules/auth/auth.service.js';
+import { apiKeyFailureGuard } from './modules/auth/throttle.service.js';
+import { securityRoutes } from './modules/auth/security.routes.js';
+import { originGuard } from './platform/http/origin-guard.js';
 import { presenceRoutes } from './modules/presence/presence.routes.js';
 import { recentRoutes } from './modules/recent/recent.routes.js';
 import * as presence from './modules/presence/presence.service.js';
@@ -176,6 +179,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
 
   await app.register(authContext, { resolveApiKey: (key) => resolveApiKey(ctx, key), resolveSession: (token) => resolveSession(ctx, token) });
+  // Issue 16: invalid API keys count against the IP (429 when blocked); cookie writes must be same-origin or JSON.
+  app.addHook('onRequest', apiKeyFailureGuard(ctx));
+  app.addHook('onRequest', originGuard({ publicUrl: config.publicUrl }));
+  await app.register(securityRoutes);
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(oauthRoutes);

@@ -18,3 +18,4 @@ export * from './agents.js';
 export * from './exports.js';
 export * from './teams.js';
 export * from './recent.js';
+export * from './security.js';

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/http/errors.js';
 import { track } from '../analytics/analytics.service.js';
 import { presentUser } from '../users/users.presenter.js';
 import * as auth from './auth.service.js';
+import { callerOf } from './throttle.service.js';
 
 export async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -23,7 +24,7 @@ export async function authRoutes(app: FastifyInstance) {
   });
 
   r.post('/v1/auth/signin', { ...small, schema: { tags: ['auth'], body: signInBody, response: { 200: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
-    const user = await auth.signIn(ctx, req.body.email, req.body.password);
+    const user = await auth.signIn(ctx, req.body.email, req.body.password, callerOf(req));
     setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
     return { data: { user: presentUser(user), result: 'signin-successful' as const, verificationRequired: false } };
   });
@@ -53,13 +54,13 @@ export async function authRoutes(app: FastifyInstance) {
     }
   });
 
-  r.post('/v1/auth/verify/resend', { ...small, schema: { tags: ['auth'], body: resendVerificationBody, response: { 200: okSchema } } }, async (req) => {
-    await auth.resendVerification(ctx, req.body.email);
+  r.post('/v1/auth/verify/resend', { ...small, schema: { tags: ['auth'], body: resendVerificationBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    await auth.resendVerification(ctx, req.body.email, callerOf(req));
     return ok;
   });
 
-  r.post('/v1/auth/password/request', { ...small, schema: { tags: ['auth'], body: passwordRequestBody, response: { 200: okSchema } } }, async (req) => {
-    await auth.requestPasswordReset(ctx, req.body.email);
+  r.post('/v1/auth/password/request', { ...small, schema: { tags: ['auth'], body: passwordRequestBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    await auth.requestPasswordReset(ctx, req.body.email, callerOf(req));
     return ok;
   });
 

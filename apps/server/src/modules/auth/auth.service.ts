@@ -10,6 +10,7 @@ import { markDeleted, publishDeleted } from '../users/users.service.js';
 import { credentialCache, credentialTags, evictUser } from './auth.cache.js';
 import { authRepository } from './auth.repository.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { attempt, type Caller } from './throttle.service.js';
 
 const VERIFY_TTL_MS = 48 * 3600_000;
 const RESET_TTL_MS = 3600_000;
@@ -56,13 +57,17 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
   return user;
 }
 
-export async function signIn(ctx: AppContext, email: string, password: string) {
+/** Password sign-in; wrong passwords count against the account and the IP (throttle.service.ts), and a blocked caller gets 429 even with the right one. */
+export async function signIn(ctx: AppContext, email: string, password: string, caller: Caller = { ip: null }) {
+  // Counted before the check, so parallel guesses cannot all slip in before the first failure lands.
+  const counted = await attempt(ctx, 'signin', { ...caller, account: email });
   const user = await usersRepository.byEmail(ctx.db, email);
   if (!user) {
     await burnPasswordCheck(password);
     throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
   }
   if (!(await verifyPassword(user.passwordHash, password))) throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
+  await counted.undo();
   if (user.deletedAt) throw deletedError();
   if (verificationRequired(ctx) && !user.emailVerifiedAt) {
     throw new AppError(403, ErrorCode.EmailNotVerified, 'Verify your email address first: we sent you a link. You can ask for a new one.');
@@ -178,7 +183,9 @@ async function sendVerification(ctx: AppContext, user: UserRow) {
   });
 }
 
-export async function resendVerification(ctx: AppContext, email: string) {
+export async function resendVerification(ctx: AppContext, email: string, caller: Caller = { ip: null }) {
+  // Counted whether or not the account exists, so the limit tells nothing about accounts either.
+  await attempt(ctx, 'verify', { ...caller, account: email });
   const user = await usersRepository.byEmail(ctx.db, email);
   // Same answer whether or not the account exists: no account enumeration.
   if (!user || user.emailVerifiedAt || user.deletedAt || !verificationRequired(ctx)) return;
@@ -204,7 +211,8 @@ export async function verifyEmail(ctx: AppContext, token: string) {
   return (await usersRepository.update(ctx.db, user.id, { emailVerifiedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }))!;
 }
 
-export async function requestPasswordReset(ctx: AppContext, email: string) {
+export async function requestPasswordReset(ctx: AppContext, email: string, caller: Caller = { ip: null }) {
+  await attempt(ctx, 'reset', { ...caller, account: email });
   const user = await usersRepository.byEmail(ctx.db, email);
   if (!user || user.deletedAt) return;
   const token = await issueMailToken(ctx, user, 'reset', RESET_TTL_MS);

@@ -637,3 +637,30 @@ export const billingRecords = pgTable('billing_records', {
   startedAt: ts('started_at').notNull(),
   endedAt: ts('ended_at'),
 });
+
+/** Sign-in, mail and API-key throttling per kind and subject (migration 0014_hardening). */
+export const authThrottle = pgTable(
+  'auth_throttle',
+  {
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    windowStart: ts('window_start').notNull(),
+    count: integer('count').notNull().default(0),
+    total: integer('total').notNull().default(0),
+    strikes: integer('strikes').notNull().default(0),
+    blockedUntil: ts('blocked_until'),
+    lastAt: ts('last_at').notNull(),
+    lastIp: text('last_ip'),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.subject] })],
+);
+
+/** Bytes promised to uploads in flight (migration 0014_hardening). */
+export const storageReservations = pgTable('storage_reservations', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  purpose: text('purpose').notNull(),
+  createdAt: ts('created_at').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});

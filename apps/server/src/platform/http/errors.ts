@@ -37,6 +37,8 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
       if (err.statusCode >= 500) request.log.error({ err }, 'app error');
+      const retryAfter = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+      if (err.statusCode === 429 && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
       return reply.status(err.statusCode).send(errorBody(err.code, err.message, request.id, err.details));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
