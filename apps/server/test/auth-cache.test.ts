@@ -14,7 +14,7 @@ let b: { url: string };
 
 beforeAll(async () => {
   cluster = await createTestCluster(2);
-  [a, b] = cluster.nodes as [{ url: string }, { url: string }];
+  [a, b] = [cluster.nodes[0]!, cluster.nodes[1]!];
 });
 afterAll(async () => {
   await cluster.close();
