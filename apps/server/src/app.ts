@@ -21,6 +21,8 @@ import { authContext } from './platform/http/auth-context.js';
 import { errorBody, registerErrorHandler } from './platform/http/errors.js';
 import { newId, sha256 } from './platform/ids.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
+import { DomainEvents } from './platform/events/domain-events.js';
+import { initMonitoring } from './platform/monitoring/sentry.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { EventBus } from './platform/realtime/event-bus.js';
 import { realtimeRoutes, TopicRegistry } from './platform/realtime/realtime.routes.js';
@@ -55,6 +57,7 @@ import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -89,6 +92,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Error monitoring only with SENTRY_DSN (issue 15): 5xx errors go out scrubbed; nothing otherwise.
+  const monitoring = initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
+  if (monitoring) {
+    app.addHook('onError', async (request, _reply, error) => {
+      if (((error as { statusCode?: number }).statusCode ?? 500) >= 500) monitoring.captureRequestError(request, error);
+    });
+    app.addHook('onClose', async () => void (await monitoring.flush()));
+  }
 
   const ownsDatabase = !opts.database;
   const database =
@@ -122,6 +133,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     baseUrl: (origin?: string) => config.publicUrl ?? origin ?? `http://localhost:${config.port}`,
   } as AppContext;
   ctx.jobs = new JobQueue(ctx);
+  ctx.events = new DomainEvents(app.log);
   app.decorate('ctx', ctx);
   app.decorate('topics', new TopicRegistry());
   registerPurgeJob(ctx);
@@ -148,7 +160,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...(config.sentry ? [new URL(config.sentry.webDsn).origin] : [])],
         mediaSrc: ["'self'", 'blob:'],
         // The SPA must load inside same-origin frames so it can show /403 there (spec §2).
         frameAncestors: ["'self'"],
@@ -204,6 +216,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(billingRoutes);
   await app.register(integrationsRoutes);
   await app.register(teamsRoutes);
+  await app.register(webhooksRoutes);
   await app.register(realtimeRoutes, { onConnect: (uid) => presence.connected(ctx, uid), onDisconnect: (uid) => presence.disconnected(ctx, uid) });
   await app.register(presenceRoutes);
   await app.register(recentRoutes);

@@ -59,6 +59,14 @@ const envSchema = z.object({
   ROBOFLOW_API_URL: z.url().default('https://api.roboflow.com'),
   ROBOFLOW_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(10).default(15 * 60_000),
   ROBOFLOW_POLL_MS: z.coerce.number().int().min(1).default(2000),
+  // error monitoring (issue 15): nothing is initialised or sent unless SENTRY_DSN is set
+  SENTRY_DSN: z.url().optional(),
+  /** the web app's DSN when it differs (a browser-facing ingest host); defaults to SENTRY_DSN */
+  SENTRY_WEB_DSN: z.url().optional(),
+  // outgoing webhooks (issue 15): per-attempt timeout, attempts, first retry delay (doubles each time)
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -94,6 +102,9 @@ export interface Config {
   jobsEnabled: boolean;
   agentLeaseMs: number;
   roboflow: { apiUrl: string; exportTimeoutMs: number; pollMs: number };
+  /** null: error monitoring off (no SDK initialised) */
+  sentry: { dsn: string; webDsn: string } | null;
+  webhooks: { timeoutMs: number; maxAttempts: number; retryBaseMs: number };
 }
 
 export class ConfigError extends Error {
@@ -179,5 +190,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     jobsEnabled: e.JOBS_ENABLED,
     agentLeaseMs: e.AGENT_LEASE_SECONDS * 1000,
     roboflow: { apiUrl: e.ROBOFLOW_API_URL.replace(/\/$/, ''), exportTimeoutMs: e.ROBOFLOW_EXPORT_TIMEOUT_MS, pollMs: e.ROBOFLOW_POLL_MS },
+    sentry: e.SENTRY_DSN ? { dsn: e.SENTRY_DSN, webDsn: e.SENTRY_WEB_DSN ?? e.SENTRY_DSN } : null,
+    webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: e.WEBHOOK_RETRY_BASE_MS },
   };
 }

@@ -6,6 +6,7 @@ import type { Mailer } from './platform/mail/mailer.js';
 import type { JobQueue } from './platform/jobs/job-queue.js';
 import type { EventBus } from './platform/realtime/event-bus.js';
 import type { BlobStore } from './platform/storage/blob-store.js';
+import type { DomainEvents } from './platform/events/domain-events.js';
 
 export interface Clock {
   now(): Date;
@@ -23,6 +24,8 @@ export interface AppContext {
   /** per-instance caches evicted through NOTIFY (sessions, API keys, users, models for predict) */
   invalidations: Invalidations;
   jobs: JobQueue;
+  /** business events after commit (dataset processed, training…): webhooks listen (issue 15) */
+  events: DomainEvents;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Public base URL for links in mails and signed URLs (PUBLIC_URL, else derived per request). */

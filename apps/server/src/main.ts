@@ -1,5 +1,5 @@
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { initMonitoring } from './platform/monitoring/sentry.js';
 
 async function main() {
   let config;
@@ -12,6 +12,9 @@ async function main() {
     }
     throw err;
   }
+  // With SENTRY_DSN the SDK starts before the app's modules load, so http and Fastify get traced.
+  initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
+  const { buildApp } = await import('./app.js');
   const app = await buildApp({ config });
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -95,6 +95,8 @@ export const ErrorCode = {
   HoldClosed: 'billing/hold-closed',
   PaymentProvider: 'billing/provider-error',
   BadSignature: 'billing/bad-signature',
+  // outgoing webhooks (issue 15)
+  WebhookUrlRefused: 'webhook/url-refused',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

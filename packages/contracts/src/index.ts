@@ -19,3 +19,5 @@ export * from './exports.js';
 export * from './teams.js';
 export * from './recent.js';
 export * from './security.js';
+export * from './webhooks.js';
+export * from './monitoring.js';

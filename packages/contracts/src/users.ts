@@ -100,6 +100,8 @@ export const remoteConfigSchema = z.object({
   environment: z.string(),
   providers: z.array(providerSchema),
   mail: z.object({ enabled: z.boolean(), verificationRequired: z.boolean() }),
+  /** Error monitoring for the web app (SENTRY_DSN or SENTRY_WEB_DSN); absent when off. */
+  monitoring: z.object({ dsn: z.string(), tracesSampleRate: z.number(), environment: z.string(), release: z.string() }).nullish(),
 });
 export type RemoteConfig = z.infer<typeof remoteConfigSchema>;
 export const updateFlagsBody = z

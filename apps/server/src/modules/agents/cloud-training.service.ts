@@ -134,6 +134,7 @@ registerJobKind('train', {
     }
     // Money before the status (idempotent ledger keys): whoever sees the final status sees the final bill.
     await finishRunBilling(ctx, job);
+    if (status === 'failed' && job.modelId) await ctx.events.emit('training.failed', job.userId, { model: { id: job.modelId }, cloud: true, error: error?.slice(0, 2000) ?? null });
     return { status, error };
   },
 });

@@ -155,6 +155,7 @@ export async function onExportJobFinished(ctx: AppContext, job: AgentJobRow, sta
     ...(finalStatus === 'succeeded' ? {} : { blobKey: null, bytes: null, fileName: null }),
   });
   await publishModelChange(ctx, row.modelId);
+  if (finalStatus === 'succeeded') await ctx.events.emit('model.exported', job.userId, { model: { id: row.modelId }, export: { id: row.id, format: row.format, bytes: row.bytes, fileName: row.fileName } });
   return { status: finalStatus, error };
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { remoteConfigSchema, updateFlagsBody, type RemoteConfig } from '@sightline/contracts';
+import { ERROR_TRACE_SAMPLE_RATE, remoteConfigSchema, updateFlagsBody, type RemoteConfig } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { requireAdmin } from '../../platform/http/auth-context.js';
 import { errorResponses } from '../../platform/http/schemas.js';
@@ -15,6 +15,7 @@ async function remoteConfig(ctx: AppContext): Promise<RemoteConfig> {
     environment: ctx.config.appEnvironment,
     providers: enabledProviders(ctx.config),
     mail: { enabled: ctx.mailer.enabled, verificationRequired: ctx.mailer.enabled },
+    monitoring: ctx.config.sentry ? { dsn: ctx.config.sentry.webDsn, tracesSampleRate: ERROR_TRACE_SAMPLE_RATE, environment: ctx.config.appEnvironment, release: ctx.config.appVersion } : null,
   };
 }
 

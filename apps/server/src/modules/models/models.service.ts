@@ -207,6 +207,7 @@ export async function deleteModel(ctx: AppContext, userId: string, id: string, h
   }
   await track(ctx, userId, 'delete_model', { modelId: id, hard });
   await publish(ctx, row, 'model.deleted');
+  await ctx.events.emit('model.deleted', row.userId, { model: { id: row.id, name: row.name, slug: row.slug, projectId: row.projectId }, permanent: hard, deletedBy: userId });
 }
 
 export async function restoreModel(ctx: AppContext, userId: string, id: string) {

@@ -119,8 +119,12 @@ export async function touchRun(ctx: AppContext, model: ModelRow, protocol: Proto
     trainStart: model.trainStart ?? now,
     updatedAt: now,
   });
+  if (!model.trainStart) await ctx.events.emit('training.started', model.userId, { model: modelRef(model), protocol });
   return { model: updated ?? model, run };
 }
+
+/** What webhooks say about a model (issue 15). */
+const modelRef = (m: ModelRow) => ({ id: m.id, name: m.name, slug: m.slug, projectId: m.projectId });
 
 /** HUB heartbeat: answers the agentId the client echoes next time (one per model, kept across beats). */
 async function recordHeartbeat(ctx: AppContext, model: ModelRow, body: { agent?: unknown; agentId?: unknown }) {
@@ -211,6 +215,8 @@ async function recordEpochMetrics(ctx: AppContext, model: ModelRow, protocol: Pr
   });
   const epochs = entries.map((e) => e.epoch);
   await publishModel(ctx, updated ?? model, 'model.metrics', { epochs: epochs.slice(0, 50), final: final !== null });
+  const last = entries[entries.length - 1];
+  if (last) await ctx.events.emit('training.epoch', model.userId, { model: modelRef(model), epoch: last.epoch, epochsDone: (updated ?? model).epochsDone, metrics: numericMetrics(last.metrics), final: final !== null });
   return updated ?? model;
 }
 
@@ -288,6 +294,9 @@ async function finishRun(
     updatedAt: now,
   });
   await publishModel(ctx, updated ?? model, 'model.updated');
+  if (!model.trainEnd) {
+    await ctx.events.emit('training.completed', model.userId, { model: modelRef(model), outcome: run?.cancelRequestedAt ? 'cancelled' : 'completed', bestMetrics: (updated ?? model).bestMetrics ?? null, epochsDone: (updated ?? model).epochsDone });
+  }
   return updated ?? model;
 }
 
@@ -481,12 +490,13 @@ export async function reportHubUpload(ctx: AppContext, user: { id: string; plan:
   const { fields, stored } = await storeHubParts(ctx, user, model, openParts());
   const name = stored.key.slice(stored.key.lastIndexOf('/') + 1);
   if (stored.kind === 'last') {
-    await promoteFile(ctx, model, { kind: 'last', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch }, { onlyIfNewer: true });
+    // The upload's reservation ends once the file counts through the model (settled) or was skipped.
+    await promoteFile(ctx, model, { kind: 'last', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch }, { onlyIfNewer: true }).finally(stored.settle);
     const { model: touched } = await touchRun(ctx, model, 'hub');
     await publishModel(ctx, await markResumable(ctx, touched), 'model.updated');
     return;
   }
-  await promoteFile(ctx, model, { kind: 'best', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch });
+  await promoteFile(ctx, model, { kind: 'best', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch }).finally(stored.settle);
   const run = await trainingRepository.get(ctx.db, model.id);
   const map = Number(fields.map);
   const current = (await modelsRepository.byId(ctx.db, model.id)) ?? model;
@@ -502,7 +512,7 @@ const intField = (v: string | undefined) => (v !== undefined && /^-?\d{1,6}$/.te
 /** Streams the file part to its blob; fields before it decide its kind and epoch. Nothing is promoted here. */
 async function storeHubParts(ctx: AppContext, user: { id: string; plan: string }, model: ModelRow, parts: AsyncIterable<UploadPart>) {
   const fields: Record<string, string> = {};
-  let stored: { kind: 'best' | 'last'; key: string; bytes: number; epoch: number | null } | null = null;
+  let stored: { kind: 'best' | 'last'; key: string; bytes: number; epoch: number | null; settle: () => Promise<void> } | null = null;
   try {
     for await (const part of parts) {
       if (part.type !== 'file') {
@@ -514,19 +524,18 @@ async function storeHubParts(ctx: AppContext, user: { id: string; plan: string }
       const epoch = intField(fields.epoch);
       const key = modelBlobKey(model, hubStoredName(model.id, kind, epoch));
       const existing = await fileOf(ctx, model.id, kind);
-      const { bytes } = await streamIntoStore(ctx, user, key, part.file, { replacing: existing?.bytes ?? 0, maxBytes: MAX_CHECKPOINT_BYTES });
-      if (part.file.truncated) {
+      const { bytes, settle } = await streamIntoStore(ctx, user, key, part.file, { replacing: existing?.bytes ?? 0, maxBytes: MAX_CHECKPOINT_BYTES, settleLater: true });
+      if (part.file.truncated || bytes === 0) {
         await ctx.blobs.delete(key).catch(() => undefined);
-        throw errors.payloadTooLarge('Checkpoints can be at most 8 GB');
+        await settle();
+        throw bytes === 0 ? errors.validation('The weights file is empty') : errors.payloadTooLarge('Checkpoints can be at most 8 GB');
       }
-      if (bytes === 0) {
-        await ctx.blobs.delete(key).catch(() => undefined);
-        throw errors.validation('The weights file is empty');
-      }
-      stored = { kind, key, bytes, epoch };
+      if (stored) await stored.settle();
+      stored = { kind, key, bytes, epoch, settle };
     }
   } catch (err) {
     if (stored && !(await fileOf(ctx, model.id, stored.kind).then((f) => f?.blobKey === stored!.key))) await ctx.blobs.delete(stored.key).catch(() => undefined);
+    await stored?.settle().catch(() => undefined);
     if (err instanceof AppError) throw err;
     // A client that went away mid-body: nothing was promoted, the retry will send it again.
     ctx.log.warn({ err, modelId: model.id }, 'checkpoint upload interrupted');
@@ -568,8 +577,8 @@ export async function receiveCheckpointUpload(ctx: AppContext, path: string, bod
   const kind = storedKind(model, storedName);
   const replacing = (await fileOf(ctx, model.id, kind))?.bytes ?? 0;
   try {
-    const { bytes } = await streamIntoStore(ctx, owner, key, body, { declaredBytes, replacing, maxBytes: MAX_CHECKPOINT_BYTES });
-    if (mode === 'a') await promoteFile(ctx, model, { kind, key, name: storedName, bytes, epoch: null });
+    const { bytes, settle } = await streamIntoStore(ctx, owner, key, body, { declaredBytes, replacing, maxBytes: MAX_CHECKPOINT_BYTES, settleLater: mode === 'a' });
+    if (mode === 'a') await promoteFile(ctx, model, { kind, key, name: storedName, bytes, epoch: null }).finally(settle);
     return { bytes };
   } catch (err) {
     if (err instanceof AppError) throw err;

@@ -1,0 +1,300 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseWebhookSignature, WEBHOOK_TOLERANCE_S } from '@sightline/contracts';
+import { setResolver } from '../src/modules/webhooks/webhooks.service.js';
+import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+
+/**
+ * Outgoing webhooks against a real receiver on a loopback port (issue 15): the documented signature
+ * recipe, retries with exponential backoff (TestClock), a 10 s receiver that must not hold the
+ * server, and URLs that resolve to loopback / link-local addresses refused at save and at delivery.
+ */
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+type Mode = 'ok' | 'fail' | 'slow';
+
+class Receiver {
+  mode: Mode = 'ok';
+  received: Received[] = [];
+  private server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      if (this.mode === 'fail') res.writeHead(500).end('boom');
+      else if (this.mode === 'slow') setTimeout(() => res.writeHead(200).end('late'), 10_000).unref();
+      else res.writeHead(204).end();
+    });
+  });
+  private sockets = new Set<Socket>();
+  url = '';
+  async start() {
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  async stop() {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const TIMEOUT_MS = 1500;
+const RETRY_BASE_MS = 1000;
+const MAX_ATTEMPTS = 4;
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof signUpUser>>;
+const receiver = new Receiver();
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const call = (method: Method, url: string, cookie: string, payload?: unknown) => t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
+const drain = () => t.app.ctx.jobs.drain();
+const allowPrivate = async (allow: boolean) => expect((await call('PUT', '/v1/admin/webhooks/settings', admin.cookie, { allowPrivateUrls: allow })).statusCode).toBe(200);
+
+async function createHook(cookie: string, body: object) {
+  const res = await call('POST', '/v1/webhooks', cookie, body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { id: string; secret: string; url: string };
+}
+/** A real domain event: the user creates a model and deletes it (model.deleted). */
+async function deleteAModel(cookie: string) {
+  const created = await call('POST', '/v1/models', cookie, { meta: { name: `m-${Date.now()}` } });
+  expect(created.statusCode, created.body).toBe(201);
+  const id = created.json().data.id as string;
+  expect((await call('DELETE', `/v1/models/${id}`, cookie)).statusCode).toBe(200);
+  return id;
+}
+async function deliveriesOf(cookie: string, hookId: string) {
+  const res = await call('GET', `/v1/webhooks/${hookId}/deliveries`, cookie);
+  expect(res.statusCode).toBe(200);
+  return res.json().data as Array<{ id: string; status: string; attempts: number; statusCode: number | null; responseMs: number | null; error: string | null; lastAttemptAt: string | null; nextAttemptAt: string | null; redeliveryOf: string | null; attemptLog: Array<{ attempt: number; at: string; statusCode: number | null; error: string | null }> }>;
+}
+
+/** The recipe of docs/deploy.md, as a receiver would write it. */
+function verifySignature(secret: string, header: string, rawBody: string, nowS: number) {
+  const parsed = parseWebhookSignature(header);
+  if (!parsed || Math.abs(nowS - parsed.t) > WEBHOOK_TOLERANCE_S) return false;
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${parsed.t}.${rawBody}`).digest('hex'));
+  return parsed.v1.some((v) => v.length === expected.length && timingSafeEqual(Buffer.from(v), expected));
+}
+
+beforeAll(async () => {
+  await receiver.start();
+  t = await createTestApp({ WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS), WEBHOOK_MAX_ATTEMPTS: String(MAX_ATTEMPTS) });
+  admin = await signUpUser(t.app); // the first account is the admin
+  expect(admin.user.roles).toContain('admin');
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver.stop();
+});
+beforeEach(() => {
+  receiver.mode = 'ok';
+  receiver.received = [];
+  setResolver(t.app.ctx, null);
+});
+
+describe('URLs that reach internal addresses', () => {
+  it('are refused at save: 127.0.0.1, 169.254.169.254, a name resolving to them, mapped IPv6, localhost', async () => {
+    await allowPrivate(false);
+    const u = await signUpUser(t.app);
+    setResolver(t.app.ctx, async (host) => {
+      if (host === 'loop.example.test') return [{ address: '127.0.0.1', family: 4 }];
+      if (host === 'metadata.example.test') return [{ address: '169.254.169.254', family: 4 }];
+      if (host === 'mixed.example.test') return [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }];
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    });
+    for (const url of [
+      `${receiver.url}/hook`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://loop.example.test/hook',
+      'http://metadata.example.test/latest/meta-data/',
+      'http://mixed.example.test/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://[::1]:8080/hook',
+      'http://0x7f000001/hook',
+    ]) {
+      const res = await call('POST', '/v1/webhooks', u.cookie, { url, events: ['model.deleted'] });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error.code, url).toBe('webhook/url-refused');
+    }
+    setResolver(t.app.ctx, null);
+    const viaDns = await call('POST', '/v1/webhooks', u.cookie, { url: 'http://localhost:9/hook', events: ['model.deleted'] });
+    expect(viaDns.json().error.code).toBe('webhook/url-refused');
+    expect((await call('GET', '/v1/webhooks', u.cookie)).json().data).toEqual([]);
+    // Only an admin decides; a user cannot flip the setting.
+    expect((await call('PUT', '/v1/admin/webhooks/settings', u.cookie, { allowPrivateUrls: true })).statusCode).toBe(403);
+  });
+
+  it('are refused at delivery when the name is rebound to 127.0.0.1 or 169.254.169.254 after saving', async () => {
+    await allowPrivate(false);
+    const u = await signUpUser(t.app);
+    let answer = '93.184.216.34';
+    setResolver(t.app.ctx, async () => [{ address: answer, family: 4 }]);
+    const hook = await createHook(u.cookie, { url: 'http://rebind.example.test/hook', events: ['model.deleted'] });
+    for (const internal of ['127.0.0.1', '169.254.169.254']) {
+      answer = internal;
+      await deleteAModel(u.cookie);
+      await drain();
+    }
+    const rows = await deliveriesOf(u.cookie, hook.id);
+    expect(rows).toHaveLength(2);
+    for (const d of rows) {
+      expect(d.status).toBe('failed');
+      expect(d.statusCode).toBeNull();
+      expect(d.error).toMatch(/^Refused: rebind\.example\.test resolves to (127\.0\.0\.1|169\.254\.169\.254)/);
+    }
+    expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe('deliveries to a local receiver (admin allowed private URLs)', () => {
+  beforeEach(() => allowPrivate(true));
+
+  it('are signed as documented: t=…,v1=HMAC-SHA256(secret, t + "." + body)', async () => {
+    const u = await signUpUser(t.app);
+    const other = await signUpUser(t.app);
+    const hook = await createHook(u.cookie, { url: `${receiver.url}/hook`, events: ['model.deleted', 'dataset.processed'], description: 'CI' });
+    expect(hook.secret).toMatch(/^whsec_[\w-]{20,}$/);
+    await createHook(other.cookie, { url: `${receiver.url}/other`, events: ['model.deleted'] });
+    // The secret is shown once: never in the list.
+    const listed = (await call('GET', '/v1/webhooks', u.cookie)).json().data;
+    expect(listed).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(hook.secret);
+
+    const modelId = await deleteAModel(u.cookie);
+    await drain();
+    expect(receiver.received).toHaveLength(1); // the other user's endpoint hears nothing of u's model
+    const got = receiver.received[0]!;
+    const header = String(got.headers['sightline-signature']);
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(verifySignature(hook.secret, header, got.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(verifySignature(hook.secret, header, got.body.replace('model.deleted', 'model.deleteD'), Math.floor(Date.now() / 1000))).toBe(false);
+    expect(verifySignature('whsec_wrong', header, got.body, Math.floor(Date.now() / 1000))).toBe(false);
+    expect(got.headers['sightline-event']).toBe('model.deleted');
+    expect(got.headers['content-type']).toBe('application/json');
+    const payload = JSON.parse(got.body);
+    expect(payload).toMatchObject({ type: 'model.deleted', data: { model: { id: modelId }, permanent: false } });
+    expect(payload.id).toMatch(/^evt_/);
+
+    const [d] = await deliveriesOf(u.cookie, hook.id);
+    expect(d).toMatchObject({ status: 'succeeded', attempts: 1, statusCode: 204, error: null });
+    expect(got.headers['sightline-delivery']).toBe(d!.id);
+    expect(d!.responseMs).toBeGreaterThanOrEqual(0);
+    expect(d!.responseMs).toBeLessThan(1000);
+    // Someone else's webhook is a 404, deliveries included.
+    expect((await call('GET', `/v1/webhooks/${hook.id}/deliveries`, other.cookie)).statusCode).toBe(404);
+    // Admins see every endpoint and delivery; users are refused there.
+    const all = (await call('GET', '/v1/admin/webhooks', admin.cookie)).json().data as Array<{ id: string; owner: { id: string } }>;
+    expect(all.find((w) => w.id === hook.id)?.owner.id).toBe(u.user.id);
+    expect((await call('GET', '/v1/admin/webhooks/deliveries', admin.cookie)).json().data.some((x: { id: string }) => x.id === d!.id)).toBe(true);
+    expect((await call('GET', '/v1/admin/webhooks', u.cookie)).statusCode).toBe(403);
+  });
+
+  it('a receiver answering 500 gets retries with exponential backoff, then the delivery fails; redeliver sends it again', async () => {
+    const u = await signUpUser(t.app);
+    const hook = await createHook(u.cookie, { url: `${receiver.url}/flaky`, events: ['model.deleted'] });
+    receiver.mode = 'fail';
+    await deleteAModel(u.cookie);
+
+    const gaps: number[] = [];
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      await drain();
+      expect(receiver.received).toHaveLength(attempt);
+      const [d] = await deliveriesOf(u.cookie, hook.id);
+      expect(d!.attempts).toBe(attempt);
+      expect(d!.statusCode).toBe(500);
+      if (attempt === MAX_ATTEMPTS) {
+        expect(d!.status).toBe('failed');
+        expect(d!.nextAttemptAt).toBeNull();
+        break;
+      }
+      expect(d!.status).toBe('retrying');
+      const gap = Date.parse(d!.nextAttemptAt!) - Date.parse(d!.lastAttemptAt!);
+      gaps.push(gap);
+      // Not due yet: nothing is sent early.
+      const due = Date.parse(d!.nextAttemptAt!) - t.clock.now().getTime();
+      t.clock.advance(due - 300);
+      await drain();
+      expect(receiver.received).toHaveLength(attempt);
+      t.clock.advance(300);
+    }
+    expect(gaps.map((g) => Math.round(g / 100) * 100)).toEqual([RETRY_BASE_MS, 2 * RETRY_BASE_MS, 4 * RETRY_BASE_MS]);
+    const [failed] = await deliveriesOf(u.cookie, hook.id);
+    expect(failed!.attemptLog.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+      [1, 500, 'HTTP 500'],
+      [2, 500, 'HTTP 500'],
+      [3, 500, 'HTTP 500'],
+      [4, 500, 'HTTP 500'],
+    ]);
+    // Every attempt is signed afresh with its own timestamp.
+    const stamps = receiver.received.map((r) => parseWebhookSignature(String(r.headers['sightline-signature']))!.t);
+    expect(stamps[3]! - stamps[0]!).toBeGreaterThanOrEqual(6);
+
+    receiver.mode = 'ok';
+    const again = await call('POST', `/v1/webhooks/${hook.id}/deliveries/${failed!.id}/redeliver`, u.cookie);
+    expect(again.statusCode).toBe(202);
+    await drain();
+    const [latest] = await deliveriesOf(u.cookie, hook.id);
+    expect(latest).toMatchObject({ status: 'succeeded', statusCode: 204, redeliveryOf: failed!.id, attempts: 1 });
+    expect(JSON.parse(receiver.received.at(-1)!.body).id).toBe(JSON.parse(receiver.received[0]!.body).id);
+  });
+
+  it('a receiver that takes 10 s does not hold the server, and the attempt times out cleanly', async () => {
+    const u = await signUpUser(t.app);
+    const hook = await createHook(u.cookie, { url: `${receiver.url}/slow`, events: ['model.deleted'] });
+    receiver.mode = 'slow';
+    await deleteAModel(u.cookie);
+    const started = Date.now();
+    const draining = drain();
+    while (receiver.received.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // The delivery is in flight: the server goes on answering.
+    const latencies: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const s = performance.now();
+      const res = await call('GET', '/v1/webhooks', u.cookie);
+      latencies.push(performance.now() - s);
+      expect(res.statusCode).toBe(200);
+    }
+    const alive = await t.app.inject({ method: 'GET', url: '/alive' });
+    expect(alive.statusCode).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+    expect(Math.max(...latencies)).toBeLessThan(500);
+    await draining;
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(took).toBeLessThan(TIMEOUT_MS + 3000);
+    const [d] = await deliveriesOf(u.cookie, hook.id);
+    expect(d).toMatchObject({ status: 'retrying', attempts: 1, statusCode: null, error: `Timed out after ${TIMEOUT_MS} ms` });
+    expect(d!.responseMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect((await call('DELETE', `/v1/webhooks/${hook.id}`, u.cookie)).statusCode).toBe(200); // no retry left for later tests
+    console.log(`slow receiver: ${latencies.length} requests meanwhile, max ${Math.max(...latencies).toFixed(1)} ms; attempt ended after ${took} ms`);
+  });
+
+  it('owners edit, disable and delete; instance-wide endpoints are for admins and hear everyone', async () => {
+    const u = await signUpUser(t.app);
+    expect((await call('POST', '/v1/webhooks', u.cookie, { url: `${receiver.url}/x`, events: ['model.deleted'], scope: 'instance' })).statusCode).toBe(403);
+    const instance = await createHook(admin.cookie, { url: `${receiver.url}/instance`, events: ['model.deleted'], scope: 'instance' });
+    const own = await createHook(u.cookie, { url: `${receiver.url}/own`, events: ['model.deleted'] });
+    const off = await call('PATCH', `/v1/webhooks/${own.id}`, u.cookie, { active: false });
+    expect(off.json().data.active).toBe(false);
+    await deleteAModel(u.cookie);
+    await drain();
+    expect(receiver.received.map((r) => r.headers['sightline-event'])).toEqual(['model.deleted']);
+    expect((await deliveriesOf(admin.cookie, instance.id))[0]!.status).toBe('succeeded');
+    expect(await deliveriesOf(u.cookie, own.id)).toEqual([]);
+    expect((await call('DELETE', `/v1/webhooks/${instance.id}`, u.cookie)).statusCode).toBe(404);
+    expect((await call('DELETE', `/v1/webhooks/${own.id}`, u.cookie)).statusCode).toBe(200);
+    expect((await call('DELETE', `/v1/webhooks/${instance.id}`, admin.cookie)).statusCode).toBe(200);
+  });
+});
