@@ -30,6 +30,9 @@ import type { BlobStore } from './platform/storage/blob-store.js';
 import { blobDownloadRoutes } from './platform/storage/blob-download.routes.js';
 import { createBlobStore } from './platform/storage/index.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { auditContext } from './modules/audit/audit.context.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { observeResponse } from './modules/audit/audit.service.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { oauthRoutes } from './modules/auth/oauth.routes.js';
@@ -195,6 +198,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', apiKeyFailureGuard(ctx));
   app.addHook('onRequest', originGuard({ publicUrl: config.publicUrl }));
   await app.register(securityRoutes);
+  await app.register(auditContext((req, status, written) => observeResponse(ctx, req, status, written)));
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(oauthRoutes);
@@ -203,6 +207,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(apiKeysRoutes);
   await app.register(flagsRoutes);
   await app.register(adminRoutes);
+  await app.register(auditRoutes);
   await app.register(projectsRoutes);
   await app.register(modelsRoutes);
   await app.register(trashRoutes);

@@ -95,6 +95,10 @@ export const ErrorCode = {
   HoldClosed: 'billing/hold-closed',
   PaymentProvider: 'billing/provider-error',
   BadSignature: 'billing/bad-signature',
+  // admin area (issue 15)
+  AccountDisabled: 'auth/user-disabled',
+  LastSiteAdmin: 'admin/last-admin',
+  JobRunning: 'error/job-running',
   // outgoing webhooks (issue 15)
   WebhookUrlRefused: 'webhook/url-refused',
 } as const;

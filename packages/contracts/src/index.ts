@@ -17,6 +17,7 @@ export * from './integrations.js';
 export * from './agents.js';
 export * from './exports.js';
 export * from './teams.js';
+export * from './admin.js';
 export * from './recent.js';
 export * from './security.js';
 export * from './webhooks.js';

@@ -1,9 +1,132 @@
-import { desc } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import type { AdminUserSort } from '@sightline/contracts';
 import type { Db } from '../../platform/db/client.js';
-import { mailOutbox, users } from '../../platform/db/schema.js';
+import { agentJobs, apiKeys, datasets, inferenceUsage, jobs, mailOutbox, models, projects, sessions, teamMembers, users } from '../../platform/db/schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type QueueJobRow = typeof jobs.$inferSelect;
+export type AgentJobRow = typeof agentJobs.$inferSelect;
+
+/** Sort expressions of the admin user list; each has an index (migration 0015, or the unique keys). */
+const SORTS: Record<AdminUserSort, SQL> = {
+  created: sql`${users.createdAt}`,
+  email: sql`${users.email}`,
+  username: sql`${users.username}`,
+  lastLogin: sql`coalesce(${users.lastLoginAt}, 'epoch'::timestamptz)`,
+};
+const TIME_SORTS = new Set<AdminUserSort>(['created', 'lastLogin']);
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+interface Usage {
+  count: number;
+  trashed: number;
+  bytes: number;
+  trashedBytes: number;
+}
 
 /** Admin reads across users: newest accounts, newest mails of the outbox. */
 export const adminRepository = {
   recentUsers: (db: Db, limit: number) => db.select().from(users).orderBy(desc(users.createdAt)).limit(limit),
   recentMails: (db: Db, limit: number) => db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit),
+
+  /**
+   * One keyset page of users: prefix search on lower(email|username|first_name) (one index each,
+   * OR-ed by a bitmap scan), ordered by the sort then id; `after` is the last row's [value, id].
+   */
+  searchUsers: async (db: Db, opts: { q?: string; sort: AdminUserSort; dir: 'asc' | 'desc'; after?: [string, string]; limit: number }) => {
+    const sortExpr = SORTS[opts.sort];
+    const where: SQL[] = [];
+    const q = opts.q?.trim().toLowerCase();
+    if (q) {
+      const p = `${escapeLike(q)}%`;
+      where.push(sql`(lower(${users.email}) LIKE ${p} OR lower(${users.username}) LIKE ${p} OR lower(${users.firstName}) LIKE ${p} OR ${users.id} = ${opts.q!.trim()})`);
+    }
+    if (opts.after) {
+      const [v, id] = opts.after;
+      const value = TIME_SORTS.has(opts.sort) ? sql`${v}::timestamptz` : sql`${v}`;
+      where.push(opts.dir === 'asc' ? sql`(${sortExpr}, ${users.id}) > (${value}, ${id})` : sql`(${sortExpr}, ${users.id}) < (${value}, ${id})`);
+    }
+    const order = opts.dir === 'asc' ? [sql`${sortExpr} ASC`, sql`${users.id} ASC`] : [sql`${sortExpr} DESC`, sql`${users.id} DESC`];
+    return db
+      .select()
+      .from(users)
+      .where(where.length ? and(...where) : undefined)
+      .orderBy(...order)
+      .limit(opts.limit);
+  },
+  userById: async (db: Db, id: string) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0] ?? null,
+  updateUser: async (db: Db, id: string, patch: Partial<typeof users.$inferInsert>) => (await db.update(users).set(patch).where(eq(users.id, id)).returning())[0] ?? null,
+  /** Active admins other than `exceptId`, locked so two concurrent revocations cannot both pass the last-admin check. */
+  otherAdmins: async (db: Db, exceptId: string) =>
+    (await db.execute(sql`SELECT id FROM users WHERE 'admin' = ANY(roles) AND deleted_at IS NULL AND disabled_at IS NULL AND id <> ${exceptId} FOR UPDATE`)) as unknown as { rows: unknown[] },
+  lockAdmins: async (db: Db) => {
+    await db.execute(sql`SELECT pg_advisory_xact_lock(4243)`);
+  },
+
+  /** Items and bytes per collection, trash (soft-deleted) counted apart. */
+  usage: async (db: Db, userId: string) => {
+    const one = async (table: typeof datasets | typeof models, bytes: SQL) => {
+      const r = (
+        await db
+          .select({
+            count: sql<number>`count(*) FILTER (WHERE ${table.deletedAt} IS NULL)`,
+            trashed: sql<number>`count(*) FILTER (WHERE ${table.deletedAt} IS NOT NULL)`,
+            bytes: sql<number>`coalesce(sum(${bytes}) FILTER (WHERE ${table.deletedAt} IS NULL), 0)`,
+            trashedBytes: sql<number>`coalesce(sum(${bytes}) FILTER (WHERE ${table.deletedAt} IS NOT NULL), 0)`,
+          })
+          .from(table)
+          .where(eq(table.userId, userId))
+      )[0]!;
+      return { count: Number(r.count), trashed: Number(r.trashed), bytes: Number(r.bytes), trashedBytes: Number(r.trashedBytes) } satisfies Usage;
+    };
+    const projectUsage = async (): Promise<Usage> => {
+      const r = (
+        await db
+          .select({
+            count: sql<number>`count(*) FILTER (WHERE ${projects.deletedAt} IS NULL)`,
+            trashed: sql<number>`count(*) FILTER (WHERE ${projects.deletedAt} IS NOT NULL)`,
+            bytes: sql<number>`coalesce(sum(${projects.imageBytes}) FILTER (WHERE ${projects.deletedAt} IS NULL), 0)`,
+            trashedBytes: sql<number>`coalesce(sum(${projects.imageBytes}) FILTER (WHERE ${projects.deletedAt} IS NOT NULL), 0)`,
+          })
+          .from(projects)
+          .where(eq(projects.userId, userId))
+      )[0]!;
+      return { count: Number(r.count), trashed: Number(r.trashed), bytes: Number(r.bytes), trashedBytes: Number(r.trashedBytes) };
+    };
+    return { datasets: await one(datasets, sql`${datasets.bytes}`), models: await one(models, sql`${models.bytes}`), projects: await projectUsage() };
+  },
+  counts: async (db: Db, userId: string, now: Date, monthBucket: string) => {
+    const [keys] = await db.select({ n: sql<number>`count(*)` }).from(apiKeys).where(and(eq(apiKeys.userId, userId), sql`${apiKeys.revokedAt} IS NULL`));
+    const [live] = await db.select({ n: sql<number>`count(*)` }).from(sessions).where(and(eq(sessions.userId, userId), sql`${sessions.expiresAt} > ${now}`));
+    const [inf] = await db
+      .select({
+        month: sql<number>`coalesce(sum(${inferenceUsage.count}) FILTER (WHERE ${inferenceUsage.bucket} = ${monthBucket}), 0)`,
+        total: sql<number>`coalesce(sum(${inferenceUsage.count}) FILTER (WHERE ${inferenceUsage.bucket} LIKE 'm:%'), 0)`,
+      })
+      .from(inferenceUsage)
+      .where(and(eq(inferenceUsage.userId, userId), eq(inferenceUsage.apiKeyId, '')));
+    const [teams] = await db.select({ n: sql<number>`count(*)` }).from(teamMembers).where(eq(teamMembers.userId, userId));
+    return { apiKeys: Number(keys?.n ?? 0), sessions: Number(live?.n ?? 0), inference: { thisMonth: Number(inf?.month ?? 0), total: Number(inf?.total ?? 0) }, teams: Number(teams?.n ?? 0) };
+  },
+
+  // jobs of the platform queue (dataset processing, imports, purge, mail...) and of GPU agents
+  queueJobs: (db: Db, statuses: string[], limit: number) => db.select().from(jobs).where(inArray(jobs.status, statuses)).orderBy(desc(jobs.updatedAt)).limit(limit),
+  queueJob: async (db: Db, id: string) => (await db.select().from(jobs).where(eq(jobs.id, id)).limit(1))[0] ?? null,
+  /** Moves a job from one status to another; null when it was not in `from` any more. */
+  moveQueueJob: async (db: Db, id: string, from: string[], patch: Partial<typeof jobs.$inferInsert>) =>
+    (await db.update(jobs).set(patch).where(and(eq(jobs.id, id), inArray(jobs.status, from))).returning())[0] ?? null,
+  agentJobs: (db: Db, statuses: AgentJobRow['status'][], limit: number) => db.select().from(agentJobs).where(inArray(agentJobs.status, statuses)).orderBy(desc(agentJobs.updatedAt)).limit(limit),
+  agentJob: async (db: Db, id: string) => (await db.select().from(agentJobs).where(eq(agentJobs.id, id)).limit(1))[0] ?? null,
+
+  feedback: (db: Db, limit: number) =>
+    db.select().from(users).where(isNotNull(users.feedbackCreatedAt)).orderBy(desc(users.feedbackUpdatedAt)).limit(limit),
+  feedbackStats: async (db: Db) => {
+    const rows = await db
+      .select({ rating: users.feedbackRating, n: sql<number>`count(*)` })
+      .from(users)
+      .where(isNotNull(users.feedbackCreatedAt))
+      .groupBy(users.feedbackRating);
+    return rows.map((r) => ({ rating: r.rating, n: Number(r.n) }));
+  },
 };

@@ -1,6 +1,13 @@
+import { ErrorCode, type AdminJob, type AdminUserDetail, type AdminUsersQuery, type AdminUserRow } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import { AppError, errors } from '../../platform/http/errors.js';
+import { requestCancel, tailOf } from '../agents/agents.service.js';
+import { record } from '../audit/audit.service.js';
+import { endAllSessions } from '../auth/auth.service.js';
+import { retryExport } from '../exports/exports.service.js';
 import { presentUser } from '../users/users.presenter.js';
-import { adminRepository } from './admin.repository.js';
+import { markDeleted, publishDeleted, restoreAccount } from '../users/users.service.js';
+import { adminRepository, type AgentJobRow, type QueueJobRow, type UserRow } from './admin.repository.js';
 
 export async function listUsers(ctx: AppContext) {
   return (await adminRepository.recentUsers(ctx.db, 500)).map((u) => presentUser(u));
@@ -12,5 +19,242 @@ export async function outbox(ctx: AppContext) {
   return {
     mailEnabled: ctx.mailer.enabled,
     mails: rows.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, created: m.createdAt.toISOString(), sent: m.sentAt?.toISOString() ?? null, error: m.error })),
+  };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function presentAdminUser(u: UserRow): AdminUserRow {
+  return {
+    id: u.id,
+    email: u.email,
+    username: u.username,
+    firstName: u.firstName,
+    plan: u.plan as AdminUserRow['plan'],
+    roles: u.roles,
+    created: u.createdAt.toISOString(),
+    lastLogin: iso(u.lastLoginAt),
+    deleted: iso(u.deletedAt),
+    disabled: iso(u.disabledAt),
+  };
+}
+
+const encodeCursor = (v: [string, string]) => Buffer.from(JSON.stringify(v)).toString('base64url');
+function decodeCursor(cursor: string | undefined): [string, string] | undefined {
+  if (!cursor) return undefined;
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string')) return v as [string, string];
+  } catch {
+    /* fall through */
+  }
+  throw errors.validation('Invalid cursor');
+}
+
+function sortValue(u: UserRow, sort: AdminUsersQuery['sort']): string {
+  if (sort === 'created') return u.createdAt.toISOString();
+  if (sort === 'lastLogin') return (u.lastLoginAt ?? new Date(0)).toISOString();
+  return sort === 'email' ? u.email : u.username;
+}
+
+/** A keyset page of users (works the same on page 1 and page 4,000). */
+export async function searchUsers(ctx: AppContext, q: AdminUsersQuery) {
+  const rows = await adminRepository.searchUsers(ctx.db, { q: q.q, sort: q.sort, dir: q.dir, after: decodeCursor(q.cursor), limit: q.limit + 1 });
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return { users: page.map(presentAdminUser), next: rows.length > q.limit && last ? encodeCursor([sortValue(last, q.sort), last.id]) : null };
+}
+
+async function userOr404(ctx: AppContext, id: string) {
+  const u = await adminRepository.userById(ctx.db, id);
+  if (!u) throw errors.notFound('User');
+  return u;
+}
+
+export async function userDetail(ctx: AppContext, id: string): Promise<AdminUserDetail> {
+  const u = await userOr404(ctx, id);
+  const now = ctx.clock.now();
+  const usage = await adminRepository.usage(ctx.db, id);
+  const counts = await adminRepository.counts(ctx.db, id, now, `m:${now.toISOString().slice(0, 7)}`);
+  const total = Object.values(usage).reduce((s, c) => s + c.bytes + c.trashedBytes, 0);
+  return { ...presentAdminUser(u), storage: { ...usage, total }, ...counts };
+}
+
+const userTarget = (u: UserRow) => ({ type: 'user', id: u.id, label: u.email });
+const isActiveAdmin = (u: UserRow) => u.roles.includes('admin') && !u.deletedAt && !u.disabledAt;
+
+/** Refuses to take away the instance's last working admin (revoking, disabling or deleting them). */
+async function assertNotLastAdmin(tx: AppContext['db'], u: UserRow) {
+  if (!isActiveAdmin(u)) return;
+  await adminRepository.lockAdmins(tx);
+  if ((await adminRepository.otherAdmins(tx, u.id)).rows.length === 0) {
+    throw errors.conflict(ErrorCode.LastSiteAdmin, 'This is the last admin of the instance: make someone else an admin first');
+  }
+}
+
+export async function setAdminRole(ctx: AppContext, id: string, grant: boolean) {
+  const updated = await ctx.db.transaction(async (tx) => {
+    const u = await adminRepository.userById(tx, id);
+    if (!u) throw errors.notFound('User');
+    if (grant === u.roles.includes('admin')) return null;
+    if (!grant) await assertNotLastAdmin(tx, u);
+    const roles = grant ? [...u.roles, 'admin'] : u.roles.filter((r) => r !== 'admin');
+    return adminRepository.updateUser(tx, id, { roles, updatedAt: ctx.clock.now() });
+  });
+  const u = updated ?? (await userOr404(ctx, id));
+  if (updated) await record(ctx, { action: grant ? 'user.role_grant' : 'user.role_revoke', target: userTarget(u), meta: { role: 'admin' } });
+  return userDetail(ctx, id);
+}
+
+export async function setDisabled(ctx: AppContext, actorId: string, id: string, disabled: boolean, reason?: string) {
+  if (disabled && actorId === id) throw errors.forbidden('You cannot disable your own account');
+  const updated = await ctx.db.transaction(async (tx) => {
+    const u = await adminRepository.userById(tx, id);
+    if (!u) throw errors.notFound('User');
+    if (disabled === Boolean(u.disabledAt)) return null;
+    if (disabled) await assertNotLastAdmin(tx, u);
+    return adminRepository.updateUser(tx, id, { disabledAt: disabled ? ctx.clock.now() : null, updatedAt: ctx.clock.now() });
+  });
+  if (updated) {
+    if (disabled) await endAllSessions(ctx, id);
+    await record(ctx, { action: disabled ? 'user.disable' : 'user.enable', target: userTarget(updated), meta: reason ? { reason } : {} });
+  }
+  return userDetail(ctx, id);
+}
+
+/** Soft deletion with the account grace period (restorable until it is purged). */
+export async function deleteUser(ctx: AppContext, actorId: string, id: string, reason?: string) {
+  if (actorId === id) throw errors.forbidden('Delete your own account from Settings');
+  const u = await ctx.db.transaction(async (tx) => {
+    const row = await adminRepository.userById(tx, id);
+    if (!row) throw errors.notFound('User');
+    if (!row.deletedAt) await assertNotLastAdmin(tx, row);
+    return row;
+  });
+  if (!u.deletedAt) {
+    await markDeleted(ctx, id);
+    await endAllSessions(ctx, id);
+    await publishDeleted(ctx, id);
+    await record(ctx, { action: 'user.delete', target: userTarget(u), meta: reason ? { reason } : {} });
+  }
+  return userDetail(ctx, id);
+}
+
+export async function restoreUser(ctx: AppContext, id: string, graceDays: number) {
+  const before = await userOr404(ctx, id);
+  const row = await restoreAccount(ctx, id, graceDays);
+  if (before.deletedAt) await record(ctx, { action: 'user.restore', target: userTarget(row) });
+  return row;
+}
+
+export async function signOutEverywhere(ctx: AppContext, id: string) {
+  const u = await userOr404(ctx, id);
+  await endAllSessions(ctx, id);
+  await record(ctx, { action: 'user.sign_out_everywhere', target: userTarget(u) });
+  return userDetail(ctx, id);
+}
+
+// ---- jobs
+
+const QUEUE_ACTIVE = ['queued', 'running'];
+const AGENT_ACTIVE: AgentJobRow['status'][] = ['queued', 'claimed', 'running'];
+
+function presentQueueJob(j: QueueJobRow): AdminJob {
+  const progress = j.progress ? [JSON.stringify(j.progress)] : [];
+  return {
+    id: j.id,
+    source: 'queue',
+    kind: j.queue,
+    status: j.status,
+    attempts: j.attempts,
+    maxAttempts: j.maxAttempts,
+    lastError: j.lastError,
+    logTail: progress,
+    userId: typeof j.payload.userId === 'string' ? j.payload.userId : null,
+    created: j.createdAt.toISOString(),
+    updated: j.updatedAt.toISOString(),
+    canRetry: j.status === 'failed' || j.status === 'cancelled',
+    canCancel: j.status === 'queued',
+  };
+}
+
+async function presentAgentJob(ctx: AppContext, j: AgentJobRow): Promise<AdminJob> {
+  const tail = await tailOf(ctx, j.id, 12);
+  return {
+    id: j.id,
+    source: 'agent',
+    kind: j.kind,
+    status: j.status,
+    attempts: j.attempts,
+    maxAttempts: j.maxAttempts,
+    lastError: j.error,
+    logTail: tail ? tail.split('\n') : [],
+    userId: j.userId,
+    created: j.createdAt.toISOString(),
+    updated: j.updatedAt.toISOString(),
+    canRetry: j.kind === 'export' && (j.status === 'failed' || j.status === 'cancelled') && Boolean(j.exportId),
+    canCancel: AGENT_ACTIVE.includes(j.status) && !j.cancelRequestedAt,
+  };
+}
+
+export async function listJobs(ctx: AppContext, status: 'active' | 'failed' | 'all') {
+  const queueStatuses = status === 'active' ? QUEUE_ACTIVE : status === 'failed' ? ['failed'] : [...QUEUE_ACTIVE, 'failed'];
+  const agentStatuses: AgentJobRow['status'][] = status === 'active' ? AGENT_ACTIVE : status === 'failed' ? ['failed'] : [...AGENT_ACTIVE, 'failed'];
+  const queue = (await adminRepository.queueJobs(ctx.db, queueStatuses, 200)).map(presentQueueJob);
+  const agent = await Promise.all((await adminRepository.agentJobs(ctx.db, agentStatuses, 100)).map((j) => presentAgentJob(ctx, j)));
+  return [...queue, ...agent].sort((a, b) => b.updated.localeCompare(a.updated));
+}
+
+export async function retryJob(ctx: AppContext, source: 'queue' | 'agent', id: string) {
+  const now = ctx.clock.now();
+  if (source === 'queue') {
+    const job = await adminRepository.queueJob(ctx.db, id);
+    if (!job) throw errors.notFound('Job');
+    const moved = await adminRepository.moveQueueJob(ctx.db, id, ['failed', 'cancelled'], { status: 'queued', attempts: 0, runAt: now, lockedUntil: null, updatedAt: now });
+    if (!moved) throw errors.conflict(ErrorCode.NotFailed, `This job is ${job.status}; only failed or cancelled jobs can be retried`);
+    await record(ctx, { action: 'job.retry', target: { type: 'job', id, label: job.queue }, userId: null });
+    return presentQueueJob(moved);
+  }
+  const job = await adminRepository.agentJob(ctx.db, id);
+  if (!job) throw errors.notFound('Job');
+  if (job.kind !== 'export' || !job.exportId) throw errors.conflict(ErrorCode.NotFailed, 'Training runs are started again from the model page, not retried');
+  await retryExport(ctx, job.userId, job.modelId, job.exportId);
+  await record(ctx, { action: 'job.retry', target: { type: 'job', id, label: job.kind }, userId: null });
+  return presentAgentJob(ctx, (await adminRepository.agentJob(ctx.db, id))!);
+}
+
+export async function cancelJob(ctx: AppContext, actor: { id: string; roles: string[] }, source: 'queue' | 'agent', id: string) {
+  const now = ctx.clock.now();
+  if (source === 'queue') {
+    const job = await adminRepository.queueJob(ctx.db, id);
+    if (!job) throw errors.notFound('Job');
+    const moved = await adminRepository.moveQueueJob(ctx.db, id, ['queued'], { status: 'cancelled', lastError: 'Cancelled by an admin', updatedAt: now });
+    if (!moved) {
+      if (job.status === 'running') throw new AppError(409, ErrorCode.JobRunning, 'This job is running; it can be cancelled only while queued');
+      throw errors.conflict(ErrorCode.JobFinished, `This job is ${job.status}`);
+    }
+    await record(ctx, { action: 'job.cancel', target: { type: 'job', id, label: job.queue }, userId: null });
+    return presentQueueJob(moved);
+  }
+  const job = await adminRepository.agentJob(ctx.db, id);
+  if (!job) throw errors.notFound('Job');
+  await requestCancel(ctx, actor, id);
+  await record(ctx, { action: 'job.cancel', target: { type: 'job', id, label: job.kind }, userId: null });
+  return presentAgentJob(ctx, (await adminRepository.agentJob(ctx.db, id))!);
+}
+
+// ---- feedback
+
+export async function feedback(ctx: AppContext) {
+  const stats = await adminRepository.feedbackStats(ctx.db);
+  const rated = stats.filter((s) => s.rating !== null);
+  const ratedCount = rated.reduce((n, s) => n + s.n, 0);
+  const distribution = [1, 2, 3, 4, 5].map((r) => rated.find((s) => s.rating === r)?.n ?? 0);
+  const rows = await adminRepository.feedback(ctx.db, 500);
+  return {
+    average: ratedCount ? Math.round((rated.reduce((sum, s) => sum + s.n * (s.rating ?? 0), 0) / ratedCount) * 100) / 100 : null,
+    count: stats.reduce((n, s) => n + s.n, 0),
+    distribution,
+    entries: rows.map((u) => ({ userId: u.id, username: u.username, email: u.email, rating: u.feedbackRating, review: u.feedbackReview ?? '', created: iso(u.feedbackCreatedAt), updated: iso(u.feedbackUpdatedAt) })),
   };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { cacheTags } from '../../platform/cache/invalidation.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId, sha256 } from '../../platform/ids.js';
+import { record } from '../audit/audit.service.js';
 import { apiKeysRepository, type ApiKeyRow } from './api-keys.repository.js';
 
 export function presentApiKey(row: ApiKeyRow): ApiKey {
@@ -19,6 +20,7 @@ export function presentApiKey(row: ApiKeyRow): ApiKey {
 export async function createApiKey(ctx: AppContext, userId: string, name: string) {
   const secret = randomBytes(20).toString('hex');
   const row = await apiKeysRepository.insert(ctx.db, { id: newId(), userId, name, secretHash: sha256(secret), prefix: `ul_${secret.slice(0, 6)}`, createdAt: ctx.clock.now() });
+  await record(ctx, { action: 'api_key.create', target: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix})` }, userId });
   return { ...presentApiKey(row), key: `ul_${secret}`, legacyKey: `ul${secret}` };
 }
 
@@ -28,6 +30,7 @@ export async function listApiKeys(ctx: AppContext, userId: string) {
 
 export async function revokeApiKey(ctx: AppContext, userId: string, id: string) {
   if (!(await apiKeysRepository.revoke(ctx.db, userId, id, ctx.clock.now()))) throw errors.notFound('API key');
+  await record(ctx, { action: 'api_key.revoke', target: { type: 'api_key', id }, userId });
   // This instance forgets the key now; the others on the api_keys trigger's NOTIFY (migration 0017).
   ctx.invalidations.evict(cacheTags.user(userId));
 }

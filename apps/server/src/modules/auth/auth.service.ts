@@ -29,6 +29,10 @@ function deletedError() {
   return new AppError(403, ErrorCode.AccountDeleted, Messages.accountDeleted);
 }
 
+function disabledError() {
+  return new AppError(403, ErrorCode.AccountDisabled, 'This account has been disabled by an administrator.');
+}
+
 /** Creates the account; the first account of an empty instance becomes an admin. */
 export async function signUp(ctx: AppContext, input: { email: string; password: string; username: string; firstName: string }) {
   const passwordHash = await hashPassword(input.password);
@@ -69,6 +73,7 @@ export async function signIn(ctx: AppContext, email: string, password: string, c
   if (!(await verifyPassword(user.passwordHash, password))) throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
   await counted.undo();
   if (user.deletedAt) throw deletedError();
+  if (user.disabledAt) throw disabledError();
   if (verificationRequired(ctx) && !user.emailVerifiedAt) {
     throw new AppError(403, ErrorCode.EmailNotVerified, 'Verify your email address first: we sent you a link. You can ask for a new one.');
   }
@@ -112,7 +117,7 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Pr
     const since = cache.mark();
     const row = await authRepository.sessionWithUser(ctx.db, hash, new Date(now));
     if (!row) return null;
-    if (row.user.deletedAt) {
+    if (row.user.deletedAt || row.user.disabledAt) {
       await endSession(ctx, row.session.id, row.user.id);
       return null;
     }
@@ -139,7 +144,7 @@ export async function resolveApiKey(ctx: AppContext, presented: string): Promise
   if (!hit) {
     const since = cache.mark();
     const row = await apiKeysRepository.activeWithUser(ctx.db, hash);
-    if (!row || row.user.deletedAt) return null;
+    if (!row || row.user.deletedAt || row.user.disabledAt) return null;
     hit = { principal: { user: row.user, via: 'api-key', apiKeyId: row.key.id }, expiresAt: Infinity, touchedAt: row.key.lastUsedAt?.getTime() ?? -Infinity };
     cache.set(`k:${hash}`, hit, credentialTags(row.user.id), since);
   }

@@ -271,7 +271,7 @@ export async function removeMember(ctx: AppContext, caller: Caller, teamId: stri
   // Admins manage members and viewers; only the owner removes another admin.
   if (member.role === 'admin' && team.ownerId !== caller.id) throw errors.forbidden('Only the team owner can remove an admin');
   await repo.removeMember(ctx.db, teamId, memberId);
-  await track(ctx, caller.id, 'remove_team_member', { teamId });
+  await track(ctx, caller.id, 'remove_team_member', { teamId, member: memberId });
   await afterLeaving(ctx, teamId, memberId);
 }
 
@@ -316,7 +316,7 @@ export async function setMemberRole(ctx: AppContext, caller: Caller, teamId: str
     if (member.role === 'admin' && !isOwner && memberId !== caller.id) throw errors.forbidden('Only the team owner can change an admin');
     if (member.role === 'admin' && role !== 'admin' && (await repo.otherAdmins(ctx.db, teamId, memberId)) === 0) throw errors.conflict(ErrorCode.LastAdmin, 'The team needs at least one admin');
     await repo.setRole(ctx.db, teamId, memberId, role);
-    await track(ctx, caller.id, 'update_team_member', { teamId, role });
+    await track(ctx, caller.id, 'update_team_member', { teamId, role, member: memberId });
   }
   await ctx.bus.publish(topics.user(memberId), 'team.joined', { id: teamId, uid: memberId });
   await publishTeam(ctx, teamId, 'team.updated');

@@ -1,6 +1,7 @@
 import { ErrorCode, TRASH_RETENTION_DAYS, type TrashItem, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
+import { record } from '../audit/audit.service.js';
 import { track } from '../analytics/analytics.service.js';
 import { purgeModel, restoreModel } from '../models/models.service.js';
 import { deleteProject as softDeleteProject, restoreProject } from '../projects/projects.service.js';
@@ -24,7 +25,8 @@ export async function listTrash(ctx: AppContext, userId: string): Promise<TrashI
   const ps = await trashRepository.projectsOf(ctx.db, userId);
   const ms = await trashRepository.modelsOf(ctx.db, userId);
   const projectBytes = new Map<string, number>();
-  for (const m of ms) if (m.projectId) projectBytes.set(m.projectId, (projectBytes.get(m.projectId) ?? 0) + m.bytes);
+  // A project's size counts the models that went (and come back) with it; a model deleted on its own is its own row.
+  for (const m of ms) if (m.projectId && m.deletedWithProject) projectBytes.set(m.projectId, (projectBytes.get(m.projectId) ?? 0) + m.bytes);
   const projectNames = new Map(ps.map((p) => [p.id, p.name]));
   const items: TrashItem[] = [
     ...ds.map((d) => ({ id: d.id, type: 'dataset' as const, name: d.name, deleted: d.deletedAt!.toISOString(), expires: expires(d.deletedAt!), bytes: d.bytes, parent: null })),
@@ -43,11 +45,14 @@ export async function listTrash(ctx: AppContext, userId: string): Promise<TrashI
 }
 
 export async function restoreItem(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {
-  if (type === 'project') return void (await restoreProject(ctx, userId, id));
-  if (type === 'model') return void (await restoreModel(ctx, userId, id));
-  await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'restore');
-  await datasetsRepository.update(ctx.db, id, { deletedAt: null });
-  await ctx.bus.publish(topics.userDatasets(userId), 'dataset.restored', { id });
+  if (type === 'project') await restoreProject(ctx, userId, id);
+  else if (type === 'model') await restoreModel(ctx, userId, id);
+  else {
+    await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'restore');
+    await datasetsRepository.update(ctx.db, id, { deletedAt: null });
+    await ctx.bus.publish(topics.userDatasets(userId), 'dataset.restored', { id });
+  }
+  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type, id }, userId: null });
 }
 
 export async function purgeProject(ctx: AppContext, row: ProjectRow) {

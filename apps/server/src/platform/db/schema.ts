@@ -33,6 +33,8 @@ export const users = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
     deletedAt: ts('deleted_at'),
     lastLoginAt: ts('last_login_at'),
+    /** set by an admin: no sign-in, sessions and API keys stop working (migration 0015) */
+    disabledAt: ts('disabled_at'),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_username_key').on(t.username)],
 );
@@ -712,4 +714,22 @@ export const webhookSettings = pgTable('webhook_settings', {
   allowPrivateUrls: boolean('allow_private_urls').notNull().default(false),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   updatedBy: text('updated_by'),
+});
+
+/** Append-only audit log (migration 0015, issue 15): a trigger refuses UPDATE and DELETE. */
+export const auditLog = pgTable('audit_log', {
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  id: text('id').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  action: text('action').notNull(),
+  actorId: text('actor_id'),
+  actorLabel: text('actor_label'),
+  targetType: text('target_type'),
+  targetId: text('target_id'),
+  targetLabel: text('target_label'),
+  userId: text('user_id'),
+  outcome: text('outcome').$type<'success' | 'failure'>().notNull().default('success'),
+  ip: text('ip'),
+  userAgent: text('user_agent'),
+  meta: jsonb('meta').$type<Record<string, unknown>>().notNull().default({}),
 });
