@@ -29,6 +29,9 @@ test('guest pages send a signed-in user home; the sidebar collapse is remembered
 test('notifications: 4 s timeout, 6 s with a link, paused while hovered, the action link navigates', async ({ page }) => {
   await page.clock.install();
   await page.goto('/uikit');
+  // The installed clock still ticks at real pace; freeze it so a busy machine cannot eat the timeouts.
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 1000);
   // The live notification area (the page also shows static samples).
   const area = page.locator('section[aria-live="polite"][aria-label="Notifications"]');
   await page.getByRole('button', { name: 'Show success' }).click();

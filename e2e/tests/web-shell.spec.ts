@@ -66,7 +66,7 @@ test('API keys: created key is shown once in both spellings, listed, then revoke
   const user = await createVerifiedUser(request, 'keys');
   await signIn(page, user);
   await page.goto('/settings?tab=api-keys');
-  await page.getByLabel('Name').fill('laptop');
+  await page.getByLabel('Name', { exact: true }).fill('laptop');
   await page.getByRole('button', { name: 'Create key' }).click();
   const secrets = page.getByTestId('api-key-secret');
   await expect(secrets).toHaveCount(2);
