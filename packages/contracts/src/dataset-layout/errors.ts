@@ -18,6 +18,8 @@ export const ProcessingCode = {
   CorruptEntry: 'archive/corrupt-entry',
   CrcMismatch: 'archive/crc-mismatch',
   LinkSkipped: 'archive/link-skipped',
+  /** A tar entry kind we cannot read (GNU sparse files); reported as an error naming the entry. */
+  UnsupportedEntry: 'archive/unsupported-entry',
   // dataset structure: fatal
   NoImages: 'dataset/no-images',
   NoYaml: 'dataset/no-yaml',

@@ -12,6 +12,8 @@ export type NormalizedName = { ok: true; name: string; isDirectory: boolean } | 
  */
 export function normalizeEntryName(raw: string): NormalizedName {
   if (raw.includes('\0')) return { ok: false, reason: 'contains a NUL character' };
+  const control = CONTROL_CHAR.exec(raw);
+  if (control) return { ok: false, reason: `contains a control character (${escapeChar(control[0])})` };
   const slashed = raw.replace(/\\/g, '/');
   if (slashed.startsWith('/')) return { ok: false, reason: 'is an absolute path' };
   if (/^[a-zA-Z]:/.test(slashed)) return { ok: false, reason: 'starts with a drive letter' };
@@ -22,6 +24,21 @@ export function normalizeEntryName(raw: string): NormalizedName {
     segments.push(segment);
   }
   return { ok: true, name: segments.join('/'), isDirectory: slashed.endsWith('/') };
+}
+
+/** C0 and C1 control characters and DEL: no honest file name holds them, and terminals and logs act on them. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHAR = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
+const escapeChar = (c: string) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+
+/**
+ * A name as it may be shown and stored: control characters become `\xNN` escapes (PostgreSQL refuses
+ * NUL in text, and terminals act on the others), so a message about a hostile entry still names it.
+ */
+export function printableName(raw: string): string {
+  return raw.replace(CONTROL_CHARS, escapeChar);
 }
 
 export const basename = (name: string): string => name.slice(name.lastIndexOf('/') + 1);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ErrorCode, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import type { JobRow } from '../../platform/jobs/job-queue.js';
+import { PermanentJobError, type JobRow } from '../../platform/jobs/job-queue.js';
+import { storableJson, storableText } from '../../platform/db/storable.js';
 import { newId } from '../../platform/ids.js';
 import { makeThumbnails, processArchive, type DatasetTask, type ThumbnailSource } from './processing/index.js';
 import { datasetsRepository } from './datasets.repository.js';
@@ -21,110 +22,134 @@ type ImageInsert = Parameters<typeof datasetsRepository.insertImages>[1][number]
  * byte range. A job that dies is picked up again by any instance when its lease runs out.
  */
 export function registerDatasetProcessing(ctx: AppContext, queue: string) {
-  ctx.jobs.register(queue, async (job: JobRow, helpers) => {
-    const datasetId = String(job.payload.datasetId);
-    const row = await datasetsRepository.byId(ctx.db, datasetId);
-    if (!row || row.deletedAt || !row.storageKey) return;
-    const thumbPrefix = `users/${row.userId}/datasets/${row.id}/thumbs/`;
-    await datasetsRepository.clearImages(ctx.db, row.id);
-    await ctx.blobs.deletePrefix(thumbPrefix);
-
-    let archivePath = ctx.blobs.localPath?.(row.storageKey) ?? null;
-    let tmp: string | null = null;
-    if (!archivePath) {
-      // Remote blobs: zip reading needs random access, so the archive comes to local disk once.
-      tmp = path.join(os.tmpdir(), `sl-dataset-${row.id}-${newId()}${path.extname(row.storageKey)}`);
-      const { stream } = await ctx.blobs.get(row.storageKey);
-      await pipeline(stream, fs.createWriteStream(tmp));
-      archivePath = tmp;
-    }
-    const pending: ImageInsert[] = [];
-    const thumbSources: ThumbnailSource[] = [];
-    const flush = async () => {
-      const batch = pending.splice(0);
-      await datasetsRepository.insertImages(ctx.db, batch);
-    };
-    let lastProgress = 0;
-    try {
-      const task = (row.task === 'semantic-segment' ? 'segment' : row.task) as DatasetTask;
-      const result = await processArchive({
-        archivePath,
-        task,
-        onProgress: (p) => {
-          const now = Date.now();
-          if (now - lastProgress < 500 && p.phase === 'images') return;
-          lastProgress = now;
-          reportProgress(ctx, helpers, row.id, p.phase, p.done, p.total);
-        },
-        onImage: async (img) => {
-          const id = newId();
-          // sharp has no BMP decoder; unverified formats (heic) have no format: both keep no preview.
-          if (img.format && img.format !== 'bmp') thumbSources.push({ id, entryName: img.entryName });
-          pending.push({
-            id,
-            datasetId: row.id,
-            split: img.split,
-            name: img.name,
-            entryName: img.entryName,
-            width: img.width,
-            height: img.height,
-            format: img.format,
-            className: img.className,
-            labels: img.labels,
-            source: {
-              dataOffset: img.source.dataOffset,
-              compressedSize: img.source.compressedSize,
-              uncompressedSize: img.source.uncompressedSize,
-              compressionMethod: img.source.compressionMethod,
-              format: img.source.format,
-            },
-            thumbKey: null,
-          });
-          if (pending.length >= BATCH) await flush();
-        },
-      });
-      await flush();
-      const now = ctx.clock.now();
-      if (result.ok) {
-        const updated = await datasetsRepository.update(ctx.db, row.id, {
-          status: 'Ready',
-          processedAt: now,
-          failedAt: null,
-          error: null,
-          stats: result.stats,
-          report: result.report,
-          updatedAt: now,
-        });
-        await publish(ctx, updated!, 'dataset.updated');
-        await thumbnailStage(ctx, helpers, row, archivePath, thumbSources, thumbPrefix);
-      } else {
-        await datasetsRepository.clearImages(ctx.db, row.id);
-        await ctx.blobs.deletePrefix(thumbPrefix);
-        const first = result.fatal ?? result.report.errors[0];
-        const updated = await datasetsRepository.update(ctx.db, row.id, {
-          status: 'Failed',
-          failedAt: now,
-          processedAt: null,
-          error: first ? `${first.code}: ${first.message}` : ErrorCode.Unknown,
-          stats: null,
-          report: result.report,
-          updatedAt: now,
-        });
-        await publish(ctx, updated!, 'dataset.updated');
-      }
-    } catch (err) {
+  ctx.jobs.register(queue, (job, helpers) => processDataset(ctx, job, helpers), {
+    // Every way the job can end for good (last attempt threw, holder died on it) leaves the dataset Failed.
+    onFailed: async (job, error) => {
+      const row = await datasetsRepository.byId(ctx.db, String(job.payload.datasetId));
+      if (!row || row.deletedAt || row.status === 'Ready' || row.status === 'Failed') return;
       await datasetsRepository.clearImages(ctx.db, row.id);
-      if (job.attempts >= job.maxAttempts) {
-        const now = ctx.clock.now();
-        const updated = await datasetsRepository.update(ctx.db, row.id, { status: 'Failed', failedAt: now, error: `error/processing: ${(err as Error).message}`, updatedAt: now });
-        await publish(ctx, updated!, 'dataset.updated');
-        return;
-      }
-      throw err;
-    } finally {
-      if (tmp) fs.rmSync(tmp, { force: true });
-    }
+      const now = ctx.clock.now();
+      const updated = await datasetsRepository.update(ctx.db, row.id, { status: 'Failed', failedAt: now, processedAt: null, error: storableText(`error/processing: ${error}`), updatedAt: now });
+      await publish(ctx, updated!, 'dataset.updated');
+      await emitOutcome(ctx, updated!);
+    },
   });
+}
+
+async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
+  const datasetId = String(job.payload.datasetId);
+  const row = await datasetsRepository.byId(ctx.db, datasetId);
+  if (!row || row.deletedAt || !row.storageKey) return;
+  const thumbPrefix = `users/${row.userId}/datasets/${row.id}/thumbs/`;
+  await datasetsRepository.clearImages(ctx.db, row.id);
+  await ctx.blobs.deletePrefix(thumbPrefix);
+
+  let archivePath = ctx.blobs.localPath?.(row.storageKey) ?? null;
+  let tmp: string | null = null;
+  if (!archivePath) {
+    // Remote blobs: zip reading needs random access, so the archive comes to local disk once.
+    tmp = path.join(os.tmpdir(), `sl-dataset-${row.id}-${newId()}${path.extname(row.storageKey)}`);
+    const { stream } = await ctx.blobs.get(row.storageKey);
+    await pipeline(stream, fs.createWriteStream(tmp));
+    archivePath = tmp;
+  }
+  const pending: ImageInsert[] = [];
+  const thumbSources: ThumbnailSource[] = [];
+  const flush = async () => {
+    const batch = pending.splice(0);
+    await datasetsRepository.insertImages(ctx.db, batch);
+  };
+  let lastProgress = 0;
+  let inProcessing = false;
+  try {
+    const task = (row.task === 'semantic-segment' ? 'segment' : row.task) as DatasetTask;
+    inProcessing = true;
+    const result = await processArchive({
+      archivePath,
+      task,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (now - lastProgress < 500 && p.phase === 'images') return;
+        lastProgress = now;
+        reportProgress(ctx, helpers, row.id, p.phase, p.done, p.total);
+      },
+      onImage: async (img) => {
+        const id = newId();
+        // sharp has no BMP decoder; unverified formats (heic) have no format: both keep no preview.
+        if (img.format && img.format !== 'bmp') thumbSources.push({ id, entryName: img.entryName });
+        pending.push({
+          id,
+          datasetId: row.id,
+          split: img.split,
+          name: img.name,
+          entryName: img.entryName,
+          width: img.width,
+          height: img.height,
+          format: img.format,
+          // Class names come from the yaml, where "\0" is a valid escape: stored escaped.
+          className: img.className === null ? null : storableText(img.className, 1000),
+          labels: img.labels,
+          source: {
+            dataOffset: img.source.dataOffset,
+            compressedSize: img.source.compressedSize,
+            uncompressedSize: img.source.uncompressedSize,
+            compressionMethod: img.source.compressionMethod,
+            format: img.source.format,
+          },
+          thumbKey: null,
+        });
+        if (pending.length >= BATCH) await flush();
+      },
+    });
+    inProcessing = false;
+    await flush();
+    const now = ctx.clock.now();
+    if (result.ok) {
+      const updated = await datasetsRepository.update(ctx.db, row.id, {
+        status: 'Ready',
+        processedAt: now,
+        failedAt: null,
+        error: null,
+        stats: storableJson(result.stats),
+        report: storableJson(result.report),
+        updatedAt: now,
+      });
+      await publish(ctx, updated!, 'dataset.updated');
+      await emitOutcome(ctx, updated!);
+      await thumbnailStage(ctx, helpers, row, archivePath, thumbSources, thumbPrefix);
+    } else {
+      await datasetsRepository.clearImages(ctx.db, row.id);
+      await ctx.blobs.deletePrefix(thumbPrefix);
+      const first = result.fatal ?? result.report.errors[0];
+      const updated = await datasetsRepository.update(ctx.db, row.id, {
+        status: 'Failed',
+        failedAt: now,
+        processedAt: null,
+        error: first ? storableText(failureText(first)) : ErrorCode.Unknown,
+        stats: null,
+        // Entry names and messages quote the archive: NUL and other controls cannot go into jsonb as they are.
+        report: storableJson(result.report),
+        updatedAt: now,
+      });
+      await publish(ctx, updated!, 'dataset.updated');
+      await emitOutcome(ctx, updated!);
+    }
+  } catch (err) {
+    await datasetsRepository.clearImages(ctx.db, row.id);
+    // The queue stores the error and, on the last attempt, calls onFailed (dataset Failed). A failure
+    // of the processing code itself on this archive (not I/O, not the database) would fail the same
+    // way again: no retry for it.
+    if (inProcessing && !(err as NodeJS.ErrnoException).code) throw new PermanentJobError((err as Error).message ?? String(err));
+    throw err;
+  } finally {
+    if (tmp) fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** The dataset's one-line error: code, the file at fault (escaped) unless the message names it, message. */
+function failureText(entry: { code: string; message: string; file?: string }): string {
+  const file = entry.file && !entry.message.includes(entry.file) ? `${entry.file}: ` : '';
+  return `${entry.code}: ${file}${entry.message}`;
 }
 
 type Helpers = Parameters<Parameters<AppContext['jobs']['register']>[1]>[1];
@@ -168,4 +193,11 @@ async function thumbnailStage(ctx: AppContext, helpers: Helpers, row: { id: stri
   }
   const updated = await datasetsRepository.byId(ctx.db, row.id);
   if (updated && !updated.deletedAt) await publish(ctx, updated, 'dataset.updated');
+}
+
+
+/** Webhooks (issue 15): what receivers learn when processing ends. */
+function emitOutcome(ctx: AppContext, row: { id: string; userId: string; name: string; slug: string; task: string; status: string; error: string | null }) {
+  const dataset = { id: row.id, name: row.name, slug: row.slug, task: row.task, status: row.status };
+  return row.status === 'Ready' ? ctx.events.emit('dataset.processed', row.userId, { dataset }) : ctx.events.emit('dataset.failed', row.userId, { dataset, error: row.error });
 }

@@ -174,11 +174,15 @@ export async function uploadToken(ctx: AppContext, user: { id: string; plan: str
   if (!target || !isId(target.datasetId) || target.uid !== user.id) throw errors.forbidden('Uploads go to users/{your uid}/datasets/{dataset id}/{file}');
   const { datasetId, file: filename } = target;
   if (!ARCHIVE_EXT.test(filename)) throw new AppError(400, ErrorCode.NoArchiveProvided, 'Choose a .zip, .tar or .tar.gz archive of the dataset');
-  await ownedDataset(ctx, user.id, datasetId);
+  const dataset = await ownedDataset(ctx, user.id, datasetId);
   const remaining = await assertStorage(ctx, user, bytes);
   const token = signUploadToken({ uid: user.id, path: uploadPath, bytes }, ctx.secret, ctx.clock.now());
-  const row = await datasetsRepository.update(ctx.db, datasetId, { status: 'Uploading', updatedAt: ctx.clock.now() });
-  await publish(ctx, row!, 'dataset.updated');
+  // Only a new dataset becomes Uploading: a token alone (maybe never used) must not hide a Ready or
+  // Failed dataset's state for good; a finished upload followed by /process moves those on.
+  if (dataset.status === 'Initiating') {
+    const row = await datasetsRepository.update(ctx.db, datasetId, { status: 'Uploading', updatedAt: ctx.clock.now() });
+    await publish(ctx, row!, 'dataset.updated');
+  }
   return { token, storageRemaining: remaining, uploadUrl: TUS_PATH };
 }
 

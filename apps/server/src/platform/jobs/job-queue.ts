@@ -1,4 +1,6 @@
+import os from 'node:os';
 import type { AppContext } from '../../context.js';
+import { storableText } from '../db/storable.js';
 import { newId } from '../ids.js';
 
 import { jobsRepository, type JobRow } from './jobs.repository.js';
@@ -9,17 +11,56 @@ export interface JobHelpers {
   progress(p: Record<string, unknown>): Promise<void>;
 }
 export type JobHandler = (job: JobRow, helpers: JobHelpers) => Promise<void>;
+export interface JobQueueOptions {
+  /**
+   * Called once when a job of this queue ends for good in `failed` (its last attempt threw, its error
+   * was permanent, or its holder died on the last attempt), with the stored (sanitized) error, so the
+   * module can put its own row in a terminal state. Its own failure is logged, never retried.
+   */
+  onFailed?: (job: JobRow, error: string) => Promise<void>;
+}
 
-const LEASE_MS = 5 * 60_000;
+/**
+ * Thrown (or wrapped) by a handler when running the job again cannot help: the input is at fault
+ * (a hostile archive, a yaml bomb). The job fails at once, whatever attempts are left.
+ */
+export class PermanentJobError extends Error {
+  readonly permanent = true;
+}
+const isPermanent = (err: unknown) => (err as { permanent?: unknown } | null)?.permanent === true;
+
+/** Short lease, renewed by a heartbeat while the handler runs: a dead holder loses its job in seconds. */
+const LEASE_MS = 30_000;
+const HEARTBEAT_MS = 10_000;
 const WAKE_CHANNEL = 'sightline_jobs';
+const HOST = os.hostname();
+/** Queue instances alive in this process (a lease naming this pid and another instance is an orphan). */
+const LIVE_INSTANCES = new Set<string>();
+
+/** Whether the process `pid` on this host still exists (EPERM: it exists, owned by another user). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * Jobs live in PostgreSQL and are claimed with FOR UPDATE SKIP LOCKED, so any instance can run
- * them and a crash only delays a job until its lease runs out. Handlers must be idempotent: a job
- * whose process died is run again.
+ * them. A lease names its holder (`host:pid:instance`) and lasts 30 s, renewed every 10 s while the
+ * handler runs: a job whose holder died is taken again when the lease runs out, or at once by an
+ * instance starting on the same host that sees the holder's process is gone (ADR 0013). Handlers must
+ * be idempotent: a job whose process died is run again. No job outlives its attempt limit: a job
+ * claimed past it fails for good, and every failure is stored sanitized (see `storableText`).
  */
 export class JobQueue {
   private handlers = new Map<string, JobHandler>();
+  private queueOptions = new Map<string, JobQueueOptions>();
+  private readonly instance = newId();
+  /** The lease holder written on claimed jobs. */
+  readonly holder = `${HOST}:${process.pid}:${this.instance}`;
   private timer: NodeJS.Timeout | null = null;
   private running = 0;
   private stopped = true;
@@ -28,11 +69,14 @@ export class JobQueue {
 
   constructor(
     private readonly ctx: Pick<AppContext, 'db' | 'database' | 'clock' | 'log'>,
-    private readonly opts: { concurrency?: number; pollMs?: number } = {},
-  ) {}
+    private readonly opts: { concurrency?: number; pollMs?: number; leaseMs?: number; heartbeatMs?: number } = {},
+  ) {
+    LIVE_INSTANCES.add(this.instance);
+  }
 
-  register(queue: string, handler: JobHandler) {
+  register(queue: string, handler: JobHandler, options: JobQueueOptions = {}) {
     this.handlers.set(queue, handler);
+    this.queueOptions.set(queue, options);
   }
 
   async enqueue(queue: string, payload: Record<string, unknown>, opts: { dedupeKey?: string; runAt?: Date; maxAttempts?: number } = {}) {
@@ -56,6 +100,7 @@ export class JobQueue {
 
   async start() {
     this.stopped = false;
+    await this.reclaimOrphans().catch((err) => this.ctx.log.warn({ err }, 'could not reclaim orphaned jobs'));
     this.unlisten = await this.ctx.database.listen(WAKE_CHANNEL, () => void this.tick());
     this.schedule();
   }
@@ -65,6 +110,27 @@ export class JobQueue {
     if (this.timer) clearTimeout(this.timer);
     await this.unlisten?.();
     if (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+    LIVE_INSTANCES.delete(this.instance);
+  }
+
+  /**
+   * Ends the leases of running jobs whose holder on this host is gone (its process no longer exists,
+   * or it is this process under an instance that was closed), so they run again right away instead of
+   * after the lease. Holders on other hosts are left to their lease. Returns how many were freed.
+   */
+  async reclaimOrphans(): Promise<number> {
+    let freed = 0;
+    for (const row of await jobsRepository.runningOnHost(this.ctx.db, `${HOST}:`)) {
+      const [, pidText, instance] = row.locked_by.slice(HOST.length).split(':');
+      const pid = Number(pidText);
+      if (!Number.isInteger(pid) || pid <= 0) continue;
+      const gone = pid === process.pid ? !LIVE_INSTANCES.has(instance ?? '') : !pidAlive(pid);
+      if (!gone) continue;
+      await jobsRepository.expireLease(this.ctx.db, row.id, row.locked_by, new Date(this.ctx.clock.now().getTime() - 1));
+      this.ctx.log.info({ jobId: row.id, holder: row.locked_by }, 'job of a stopped instance taken back');
+      freed += 1;
+    }
+    return freed;
   }
 
   /** Runs due jobs until none is left (tests, and the poll loop). */
@@ -105,33 +171,73 @@ export class JobQueue {
     const now = this.ctx.clock.now();
     const queues = [...this.handlers.keys()];
     if (queues.length === 0) return null;
-    return jobsRepository.claim(this.ctx.db, queues, now, new Date(now.getTime() + LEASE_MS));
+    return jobsRepository.claim(this.ctx.db, queues, now, this.leaseEnd(), this.holder);
+  }
+
+  private leaseEnd() {
+    return new Date(this.ctx.clock.now().getTime() + (this.opts.leaseMs ?? LEASE_MS));
   }
 
   private async runOne(): Promise<boolean> {
     const job = await this.claim();
     if (!job) return false;
+    if (job.attempts > job.maxAttempts) {
+      // Claimed again after its holder died on the last attempt: it is over, whatever killed it.
+      const last = job.lastError ? ` Last error: ${job.lastError}` : '';
+      await this.failForGood(job, `Stopped after ${job.maxAttempts} attempts: the process running it stopped before it finished.${last}`);
+      return true;
+    }
     const handler = this.handlers.get(job.queue)!;
+    const heartbeat = setInterval(() => {
+      void jobsRepository.renewLease(this.ctx.db, job.id, this.holder, this.leaseEnd()).catch((err) => this.ctx.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
+    }, this.opts.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       await handler(job, {
         progress: async (p) => {
-          await jobsRepository.update(this.ctx.db, job.id, { progress: p, lockedUntil: new Date(this.ctx.clock.now().getTime() + LEASE_MS), updatedAt: this.ctx.clock.now() });
+          await jobsRepository.update(this.ctx.db, job.id, { progress: p, lockedUntil: this.leaseEnd(), updatedAt: this.ctx.clock.now() });
         },
       });
+      clearInterval(heartbeat);
       await jobsRepository.update(this.ctx.db, job.id, { status: 'done', lockedUntil: null, updatedAt: this.ctx.clock.now() });
     } catch (err) {
-      const message = (err as Error).message ?? String(err);
-      const final = job.attempts >= job.maxAttempts;
+      clearInterval(heartbeat);
+      const message = storableText(errorText(err));
+      if (job.attempts >= job.maxAttempts || isPermanent(err)) {
+        await this.failForGood(job, message);
+        return true;
+      }
       const backoff = Math.min(60_000, 1000 * 2 ** job.attempts);
-      this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: message }, final ? 'job failed for good' : 'job failed, will retry');
-      await jobsRepository.update(this.ctx.db, job.id, {
-        status: final ? 'failed' : 'queued',
-        lastError: message.slice(0, 2000),
-        lockedUntil: null,
-        runAt: new Date(this.ctx.clock.now().getTime() + backoff),
-        updatedAt: this.ctx.clock.now(),
-      });
+      this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: message }, 'job failed, will retry');
+      try {
+        await jobsRepository.update(this.ctx.db, job.id, { status: 'queued', lastError: message, lockedUntil: null, runAt: new Date(this.ctx.clock.now().getTime() + backoff), updatedAt: this.ctx.clock.now() });
+      } catch (updateErr) {
+        // The lease then runs out and the job is claimed again, counting this attempt.
+        this.ctx.log.error({ err: updateErr, jobId: job.id }, 'could not record a job failure');
+      }
     }
     return true;
   }
+
+  /** The terminal state of a failed job, then the queue's `onFailed`; neither failure escapes. */
+  private async failForGood(job: JobRow, message: string) {
+    const error = storableText(message);
+    this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, 'job failed for good');
+    try {
+      await jobsRepository.update(this.ctx.db, job.id, { status: 'failed', lastError: error, lockedUntil: null, updatedAt: this.ctx.clock.now() });
+    } catch (err) {
+      this.ctx.log.error({ err, jobId: job.id }, 'could not record a job failure');
+      return;
+    }
+    try {
+      await this.queueOptions.get(job.queue)?.onFailed?.({ ...job, status: 'failed', lastError: error }, error);
+    } catch (err) {
+      this.ctx.log.error({ err, jobId: job.id, queue: job.queue }, 'job failure handler failed');
+    }
+  }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
 }

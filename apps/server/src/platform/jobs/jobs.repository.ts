@@ -21,8 +21,8 @@ export const jobsRepository = {
   idByDedupeKey: async (db: Db, dedupeKey: string) => (await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupeKey, dedupeKey)))[0]?.id ?? null,
   byDedupeKeys: async (db: Db, keys: string[]): Promise<JobRow[]> => (keys.length ? db.select().from(jobs).where(inArray(jobs.dedupeKey, keys)) : []),
 
-  /** Takes the next due job of these queues (or one whose lease ran out) and leases it until `leaseUntil`. */
-  claim: (db: Db, queues: string[], now: Date, leaseUntil: Date) =>
+  /** Takes the next due job of these queues (or one whose lease ran out) and leases it to `holder` until `leaseUntil`. */
+  claim: (db: Db, queues: string[], now: Date, leaseUntil: Date, holder: string) =>
     db.transaction(async (tx) => {
       const rows = await tx.execute(sql`
         SELECT id FROM jobs
@@ -36,6 +36,8 @@ export const jobsRepository = {
         FOR UPDATE SKIP LOCKED`);
       const id = (rows as unknown as { rows: Array<{ id: string }> }).rows[0]?.id;
       if (!id) return null;
+      // locked_by is outside the drizzle schema (migration 0013): set with SQL beside the update.
+      await tx.execute(sql`UPDATE jobs SET locked_by = ${holder} WHERE id = ${id}`);
       const [job] = await tx
         .update(jobs)
         .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseUntil, updatedAt: now })
@@ -43,6 +45,20 @@ export const jobsRepository = {
         .returning();
       return job ?? null;
     }),
+  /** Extends the lease of a job still held by `holder`; false when it is no longer (taken back, finished). */
+  renewLease: async (db: Db, id: string, holder: string, leaseUntil: Date) => {
+    const res = await db.execute(sql`UPDATE jobs SET locked_until = ${leaseUntil} WHERE id = ${id} AND status = 'running' AND locked_by = ${holder} RETURNING id`);
+    return (res as unknown as { rows: unknown[] }).rows.length > 0;
+  },
+  /** Running jobs whose holder names this host (`host:` prefix), with that holder. */
+  runningOnHost: async (db: Db, hostPrefix: string) => {
+    const res = await db.execute(sql`SELECT id, locked_by FROM jobs WHERE status = 'running' AND locked_by LIKE ${`${hostPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+    return (res as unknown as { rows: Array<{ id: string; locked_by: string }> }).rows;
+  },
+  /** Ends the lease of jobs whose holder is gone, so that the next claim takes them (attempt limits apply). */
+  expireLease: async (db: Db, id: string, holder: string, at: Date) => {
+    await db.execute(sql`UPDATE jobs SET locked_until = ${at} WHERE id = ${id} AND status = 'running' AND locked_by = ${holder}`);
+  },
   update: async (db: Db, id: string, patch: Partial<typeof jobs.$inferInsert>) => {
     await db.update(jobs).set(patch).where(eq(jobs.id, id));
   },

@@ -15,7 +15,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { DatasetProcessingError, ProcessingCode } from './errors.js';
-import { normalizeEntryName } from './paths.js';
+import { normalizeEntryName, printableName } from './paths.js';
 
 export interface ArchiveLimits {
   /** Sum of the declared uncompressed sizes of all entries. */
@@ -43,6 +43,8 @@ export interface ArchiveEntry {
   isDirectory: boolean;
   /** Symlinks, hard links and device nodes: listed so callers can say they were skipped. */
   isLink: boolean;
+  /** Set when the entry is a kind we cannot read (a GNU sparse tar entry): what it is, for the report. */
+  unsupported?: string;
   encrypted: boolean;
   compressedSize: number;
   uncompressedSize: number;
@@ -301,7 +303,7 @@ function listZip(zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry
       const rawName = yauzlLowLevel.getFileNameLowLevel(raw.generalPurposeBitFlag, raw.fileNameRaw, raw.extraFields, true);
       const normalized = normalizeEntryName(rawName);
       if (!normalized.ok) {
-        return fail(new DatasetProcessingError(ProcessingCode.UnsafePath, `Unsafe path in the archive: "${rawName}" ${normalized.reason}.`, rawName));
+        return fail(new DatasetProcessingError(ProcessingCode.UnsafePath, `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`, printableName(rawName)));
       }
       const isUnix = raw.versionMadeBy >> 8 === ZIP_MADE_BY_UNIX;
       const entry: ArchiveEntry = {
@@ -435,13 +437,17 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
       pax = {};
 
       const normalized = normalizeEntryName(rawName);
-      if (!normalized.ok) throw new DatasetProcessingError(ProcessingCode.UnsafePath, `Unsafe path in the archive: "${rawName}" ${normalized.reason}.`, rawName);
+      if (!normalized.ok) throw new DatasetProcessingError(ProcessingCode.UnsafePath, `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`, printableName(rawName));
       if (entries.length >= lim.maxEntries) throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive has more than ${lim.maxEntries} entries, the limit.`);
-      const isFile = type === '0' || type === '7' || type === '\0';
+      // GNU sparse files (type S, or pax GNU.sparse.* records on a plain file) store holes as a map:
+      // their bytes are not the file's bytes, so they are refused by name, not read as garbage or called links.
+      const sparse = type === 'S' || Object.keys(meta).some((k) => k.startsWith('GNU.sparse.'));
+      const isFile = !sparse && (type === '0' || type === '7' || type === '\0');
       const entry: ArchiveEntry = {
         name: normalized.name,
         isDirectory: type === '5' || normalized.name === '',
-        isLink: !isFile && type !== '5',
+        isLink: !isFile && !sparse && type !== '5',
+        ...(sparse ? { unsupported: 'a GNU sparse file' } : {}),
         encrypted: false,
         compressedSize: isFile ? entrySize : 0,
         uncompressedSize: isFile ? entrySize : 0,

@@ -16,7 +16,7 @@ import { isJunk } from './paths.js';
 import { forEachPooled, machineParallelism } from './pool.js';
 import { StatsAccumulator, type DatasetStats } from './stats.js';
 import { DATASET_TASKS, issue, SPLITS, type DatasetTask, type Issue, type LabelRow, type ReportEntry, type Split } from './types.js';
-import { parseDatasetYaml, parseLabelFile, ReportBuilder, taskMismatchHint, type LabelSchema, type ParsedLabels, type ProcessingReport } from './validate.js';
+import { MAX_YAML_CHARS, parseDatasetYaml, parseLabelFile, ReportBuilder, taskMismatchHint, type LabelSchema, type ParsedLabels, type ProcessingReport } from './validate.js';
 
 export { makeThumbnail };
 
@@ -144,6 +144,10 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         if (!isJunk(entry.name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', entry.name));
         continue;
       }
+      if (entry.unsupported) {
+        report.add(issue('error', ProcessingCode.UnsupportedEntry, `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`, entry.name));
+        continue;
+      }
       usable.push(entry);
       if (!entry.isDirectory) files.set(entry.name, entry);
     }
@@ -156,7 +160,11 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     let kptShape: [number, number] | null = null;
     if (detected.layout.yamlPath) {
       const yamlFile = detected.layout.yamlPath;
-      const text = decodeText((await archive.readEntry(files.get(yamlFile)!, limits.maxTextBytes)).data, yamlFile, report, true);
+      const yamlEntry = files.get(yamlFile)!;
+      if (yamlEntry.uncompressedSize > MAX_YAML_CHARS * 4) {
+        throw new DatasetProcessingError(ProcessingCode.YamlInvalid, `${yamlFile} is ${yamlEntry.uncompressedSize} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`, yamlFile);
+      }
+      const text = decodeText((await archive.readEntry(yamlEntry, limits.maxTextBytes)).data, yamlFile, report, true);
       const parsed = parseDatasetYaml(text ?? '', { file: yamlFile, task });
       const firstError = parsed.issues.find((i) => i.severity === 'error');
       if (!parsed.config) {

@@ -99,8 +99,8 @@ export function buildZip(entries: readonly ZipEntrySpec[], options: ZipOptions =
 export interface TarEntrySpec {
   name: string;
   data?: Buffer | string;
-  /** '0' file (default), '5' directory, '2' symlink. */
-  type?: '0' | '5' | '2';
+  /** '0' file (default), '5' directory, '2' symlink, 'S' GNU sparse file (data stored as given). */
+  type?: '0' | '5' | '2' | 'S';
 }
 
 /** ustar, with a pax header for names over 100 bytes. */
@@ -134,8 +134,9 @@ export function buildTar(entries: readonly TarEntrySpec[]): Buffer {
       blocks.push(header('PaxHeader', record.length, 'x'), pad(record));
     }
     const type = spec.type ?? '0';
-    blocks.push(header(spec.name, type === '0' ? data.length : 0, type));
-    if (type === '0' && data.length > 0) blocks.push(pad(data));
+    const hasData = type === '0' || type === 'S';
+    blocks.push(header(spec.name, hasData ? data.length : 0, type));
+    if (hasData && data.length > 0) blocks.push(pad(data));
   }
   blocks.push(Buffer.alloc(1024));
   return Buffer.concat(blocks);

@@ -24,6 +24,9 @@ export interface DatasetYamlConfig {
   kptShape: [number, number] | null;
 }
 
+/** Longest dataset yaml read (characters); real ones are a few hundred. */
+export const MAX_YAML_CHARS = 1024 * 1024;
+
 /**
  * Parses and checks a dataset yaml. `config` is null when any error was found: without trustworthy
  * class names no label can be checked, so the caller stops there and shows all yaml errors at once.
@@ -34,7 +37,18 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
   const issues: Issue[] = [];
   const error = (message: string, line?: number) => issues.push(issue('error', ProcessingCode.YamlInvalid, message, file, line));
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, uniqueKeys: false, prettyErrors: false });
+  if (text.length > MAX_YAML_CHARS) {
+    error(`${name} is ${text.length} characters long; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`);
+    return { config: null, issues };
+  }
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, uniqueKeys: false, prettyErrors: false });
+  } catch (err) {
+    // Pathological nesting can overflow the parser's stack: the same input fails the same way every time.
+    error(`${name} cannot be read: ${(err as Error).message.split('\n')[0].slice(0, 200)}`);
+    return { config: null, issues };
+  }
   if (doc.errors.length > 0) {
     for (const e of doc.errors.slice(0, 5)) error(`${name} is not valid YAML: ${e.message.split('\n')[0]}`, lineCounter.linePos(e.pos[0]).line);
     return { config: null, issues };
@@ -49,8 +63,20 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
     const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
     return offset === undefined ? undefined : lineCounter.linePos(offset).line;
   };
-  // maxAliasCount keeps "billion laughs" alias expansion from eating memory.
-  const data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  // maxAliasCount keeps "billion laughs" alias expansion from eating memory; the yaml library throws
+  // when it is passed, and that deterministic failure is a report line, never a retried job.
+  let data: Record<string, unknown>;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  } catch (err) {
+    const excessive = /alias/i.test((err as Error).message);
+    error(
+      excessive
+        ? `${name} expands its aliases (&anchor / *alias) too many times, as a "billion laughs" file does; write the values out instead.`
+        : `${name} cannot be read: ${(err as Error).message.split('\n')[0].slice(0, 200)}`,
+    );
+    return { config: null, issues };
+  }
 
   // names / nc
   let names: string[] | null = null;
