@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { QUOTA_BATCH } from '../src/modules/inference/rate-limit.js';
 import { Invalidations } from '../src/platform/cache/invalidation.js';
-import { createTestCluster, uniqueEmail, type TestCluster } from './helpers/harness.js';
+import { createTestCluster, FIXTURES, uniqueEmail, type TestCluster } from './helpers/harness.js';
 
 /**
  * Issue 18: sessions and API keys are answered from a per-instance cache, and every way of taking
@@ -11,13 +15,16 @@ import { createTestCluster, uniqueEmail, type TestCluster } from './helpers/harn
 let cluster: TestCluster;
 let a: { url: string };
 let b: { url: string };
+const sharedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-cache-'));
 
 beforeAll(async () => {
-  cluster = await createTestCluster(2);
+  // One data folder for both instances, as with S3: a model uploaded on one runs on the other.
+  cluster = await createTestCluster(2, { DATA_DIR: sharedDir });
   [a, b] = [cluster.nodes[0]!, cluster.nodes[1]!];
 });
 afterAll(async () => {
   await cluster.close();
+  fs.rmSync(sharedDir, { recursive: true, force: true });
 });
 
 const WITHIN_MS = 1000;
@@ -155,6 +162,74 @@ describe('cached sessions and API keys across instances', () => {
     } finally {
       cluster.clock.advance(-31 * 24 * 3600_000);
     }
+  });
+});
+
+async function uploadModel(node: { url: string }, cookie: string, file = 'shapes3-cls.onnx') {
+  const form = new FormData();
+  form.set('model_name', file);
+  form.set('file', new Blob([fs.readFileSync(path.join(FIXTURES, file))]), file);
+  const res = await fetch(`${node.url}/v1/models/upload`, { method: 'POST', headers: { cookie }, body: form });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+async function predict(node: { url: string }, modelId: string, headers: Record<string, string>) {
+  const form = new FormData();
+  form.set('file', new Blob([fs.readFileSync(path.join(FIXTURES, 'test-images', 'test_0003.png'))], { type: 'image/png' }), 'img.png');
+  const res = await fetch(`${node.url}/v1/predict/${modelId}`, { method: 'POST', headers, body: form });
+  const text = await res.text();
+  if (res.status !== 200 && res.status !== 429 && res.status !== 404) throw new Error(`predict ${res.status}: ${text}`);
+  return { status: res.status, remaining: Number(res.headers.get('x-ratelimit-remaining')) };
+}
+
+const hourBucket = () => `h:${cluster.clock.now().toISOString().slice(0, 13)}`;
+const hourCount = async (userId: string) =>
+  Number((await cluster.database.query<{ count: number }>(`SELECT count FROM inference_usage WHERE user_id = $1 AND api_key_id = '' AND bucket = $2`, [userId, hourBucket()]))[0]?.count ?? 0);
+
+describe('predict: cached model lookups and quota counted in memory', () => {
+  it('a model made private on one instance is refused to others on the other instance within a second', async () => {
+    const owner = await signUp(a);
+    const caller = await signUp(b);
+    const id = await uploadModel(b, owner.cookie);
+    expect((await call(a, 'POST', `/v1/models/${id}/share`, { cookie: owner.cookie }, { privacy: 'public' })).status).toBe(200);
+    await within(async () => expect((await predict(b, id, { cookie: caller.cookie })).status).toBe(200));
+    expect((await predict(b, id, { cookie: caller.cookie })).status).toBe(200); // cached on b now
+    expect((await call(a, 'POST', `/v1/models/${id}/share`, { cookie: owner.cookie }, { privacy: 'private' })).status).toBe(200);
+    await within(async () => expect((await predict(b, id, { cookie: caller.cookie })).status).toBe(404));
+    expect((await predict(b, id, { cookie: owner.cookie })).status).toBe(200);
+  });
+
+  it('one instance never admits a call over the plan limit; counts reach the database within a second', async () => {
+    const u = await signUp(a);
+    const id = await uploadModel(a, u.cookie);
+    // 95 of the free plan's 100 calls this hour are used already.
+    await cluster.database.query(`INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES ($1, '', $2, 95)`, [u.user.id, hourBucket()]);
+    const statuses: number[] = [];
+    const remaining: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await predict(a, id, { cookie: u.cookie });
+      statuses.push(r.status);
+      if (r.status === 200) remaining.push(r.remaining);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    await within(async () => expect(await hourCount(u.user.id)).toBe(100));
+    // The usage endpoint writes what is pending first (the month had none of the 95).
+    for (let i = 0; i < 3; i++) expect((await predict(a, id, { cookie: u.cookie })).status).toBe(429);
+    const usage = await call(a, 'GET', '/v1/users/me/inference-usage', { cookie: u.cookie });
+    expect(usage.body.data!.total).toBe(5);
+  });
+
+  it(`two instances together go over the limit by at most ${QUOTA_BATCH} calls (one batch of the other instance)`, async () => {
+    const u = await signUp(a);
+    const id = await uploadModel(a, u.cookie);
+    await cluster.database.query(`INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES ($1, '', $2, 90)`, [u.user.id, hourBucket()]);
+    let allowed = 0;
+    for (let i = 0; i < 30; i++) if ((await predict(i % 2 ? a : b, id, { cookie: u.cookie })).status === 200) allowed += 1;
+    expect(allowed).toBeGreaterThanOrEqual(10);
+    expect(allowed).toBeLessThanOrEqual(10 + QUOTA_BATCH);
+    await within(async () => expect(await hourCount(u.user.id)).toBe(90 + allowed));
   });
 });
 

@@ -34,7 +34,12 @@ describe('logs keep secrets out', () => {
     await app.inject({ method: 'GET', url: '/v1/users/me', headers: { 'x-api-key': key } });
     const log = lines.join('');
     expect(log).toContain('/v1/auth/verify?token=[redacted]');
-    expect(log).toContain('incoming request');
+    // One line per request, written once it is answered (with the status and the time it took).
+    expect(log).not.toContain('incoming request');
+    const me = lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string }; res?: { statusCode: number }; responseTime?: number }).filter((l) => l.req?.url === '/v1/users/me');
+    expect(me).toHaveLength(1);
+    expect(me[0]).toMatchObject({ msg: 'request completed', res: { statusCode: 200 } });
+    expect(me[0]!.responseTime).toBeGreaterThanOrEqual(0);
     for (const secret of ['verify-secret-123456', 'reset-secret-654321', 'signature-secret', key.slice(3), u.cookie.split('=')[1]!]) {
       expect(log).not.toContain(secret);
     }

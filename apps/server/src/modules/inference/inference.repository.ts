@@ -31,19 +31,28 @@ export const inferenceRepository = {
     await db.update(inferenceEndpoints).set(patch).where(eq(inferenceEndpoints.id, id));
   },
 
-  /** Counts one call in the hour, the month and the key's month, in one round trip; answers the new counts. */
-  countCall: async (db: Db, userId: string, apiKeyId: string, hourBucket: string, monthBucket: string) => {
+  /**
+   * Adds `calls` to the hour and the month and each key's share to the key's month, in one round
+   * trip (the in-memory quota meter's batched write); answers the new counts.
+   */
+  addCalls: async (db: Db, userId: string, hourBucket: string, monthBucket: string, calls: number, perKey: Array<[apiKeyId: string, calls: number]>) => {
+    const keyed = perKey.filter(([k, n]) => k !== '' && n > 0);
+    const k = keyed.length
+      ? sql`, k AS (
+      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES ${sql.join(
+        keyed.map(([key, n]) => sql`(${userId}, ${key}, ${monthBucket}, ${n}::int)`),
+        sql`, `,
+      )}
+      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + excluded.count RETURNING count)`
+      : sql``;
     const res = await db.execute(sql`
     WITH h AS (
-      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${userId}, '', ${hourBucket}, 1)
-      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count),
+      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${userId}, '', ${hourBucket}, ${calls}::int)
+      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + excluded.count RETURNING count),
     m AS (
-      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${userId}, '', ${monthBucket}, 1)
-      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count),
-    k AS (
-      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) SELECT ${userId}, ${apiKeyId}, ${monthBucket}, 1 WHERE ${apiKeyId} <> ''
-      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + 1 RETURNING count)
-    SELECT (SELECT count FROM h) AS hour, (SELECT count FROM m) AS month, (SELECT count(*) FROM k) AS keyed`);
+      INSERT INTO inference_usage (user_id, api_key_id, bucket, count) VALUES (${userId}, '', ${monthBucket}, ${calls}::int)
+      ON CONFLICT (user_id, api_key_id, bucket) DO UPDATE SET count = inference_usage.count + excluded.count RETURNING count)${k}
+    SELECT (SELECT count FROM h) AS hour, (SELECT count FROM m) AS month${keyed.length ? sql`, (SELECT count(*) FROM k) AS keyed` : sql``}`);
     const row = (res as unknown as { rows: Array<{ hour: number; month: number }> }).rows[0]!;
     return { hour: Number(row.hour), month: Number(row.month) };
   },

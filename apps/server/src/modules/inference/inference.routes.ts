@@ -9,7 +9,7 @@ import { EndpointManager } from './endpoints.service.js';
 import { InferenceEngine } from './inference.engine.js';
 import { readPredictRequest } from './inference.params.js';
 import { loadModelForInference, predictWith, presentPrediction, recordInference } from './inference.service.js';
-import { consumeInference, monthlyUsage, type RateDecision } from './rate-limit.js';
+import { monthlyUsage, QuotaMeter, type RateDecision } from './rate-limit.js';
 
 const endpointSchema = inferenceEndpointSchema;
 
@@ -25,7 +25,9 @@ export async function inferenceRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const engine = new InferenceEngine({ maxCacheBytes: 512 * 1024 * 1024 });
   const endpoints = new EndpointManager(ctx);
+  const quota = new QuotaMeter(ctx);
   app.addHook('onClose', async () => {
+    await quota.close();
     await endpoints.close();
     await engine.close();
   });
@@ -38,7 +40,7 @@ export async function inferenceRoutes(app: FastifyInstance) {
     const principal = requireUser(req);
     const { model, modelPath } = await loadModelForInference(ctx, principal.user.id, req.params.modelId);
     const { image, params } = await readPredictRequest(req);
-    const decision = await consumeInference(ctx, principal.user, principal.apiKeyId ?? null);
+    const decision = await quota.consume(principal.user, principal.apiKeyId ?? null);
     rateHeaders(reply, decision);
     if (!decision.allowed) {
       throw new AppError(429, ErrorCode.RateLimited, `Inference limit reached (${decision.limit} per ${decision.window} on your plan). Try again in ${decision.retryAfter} s.`, { retryAfter: decision.retryAfter });
@@ -48,7 +50,7 @@ export async function inferenceRoutes(app: FastifyInstance) {
     return presentPrediction(prediction, model);
   });
 
-  r.get('/v1/users/me/inference-usage', { config: { auth: 'user' }, schema: { tags: ['inference'], response: { 200: z.object({ data: inferenceUsageSchema }), ...errorResponses } } }, async (req) => ({ data: await monthlyUsage(ctx, requireUser(req).user) }));
+  r.get('/v1/users/me/inference-usage', { config: { auth: 'user' }, schema: { tags: ['inference'], response: { 200: z.object({ data: inferenceUsageSchema }), ...errorResponses } } }, async (req) => ({ data: await monthlyUsage(ctx, requireUser(req).user, quota) }));
 
   const present = (row: { id: string; modelId: string; status: string; error: string | null; createdAt: Date }) => ({
     id: row.id,

@@ -3,10 +3,11 @@ import { ErrorCode } from '@sightline/contracts';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.js';
+import { cacheTags, type Invalidations, type TaggedCache } from '../../platform/cache/invalidation.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { track } from '../analytics/analytics.service.js';
 import { inferencePolicy } from './inference.policy.js';
-import { inferenceRepository, type InferenceModelRow as ModelRow, type OnnxFileRow } from './inference.repository.js';
+import { inferenceRepository, type InferenceModelRow as ModelRow, type InferenceProjectRow, type OnnxFileRow } from './inference.repository.js';
 import { InferenceError } from './errors.js';
 import type { InferenceEngine } from './inference.engine.js';
 import type { Prediction } from './types.js';
@@ -80,8 +81,25 @@ export function presentPrediction(pred: Prediction, model: ModelRow) {
 }
 
 /** Model, its project and its ONNX file in one query: this runs on every prediction. */
+type PredictModel = { model: ModelRow; project: InferenceProjectRow | null; onnx: OnnxFileRow | null };
+const predictModels = new WeakMap<Invalidations, TaggedCache<PredictModel>>();
+
+/**
+ * The model, its project and its ONNX file, cached per instance: a change to the model, its files or
+ * its project (privacy, trash, a new ONNX) evicts it on every instance through the triggers of
+ * migration 0017. Access is still checked on every call.
+ */
+function predictModelCache(ctx: AppContext) {
+  let c = predictModels.get(ctx.invalidations);
+  if (!c) predictModels.set(ctx.invalidations, (c = ctx.invalidations.cache<PredictModel>({ ttlMs: 60_000, max: 5_000 })));
+  return c;
+}
+
 export async function loadModelForInference(ctx: AppContext, viewerId: string | null, modelId: string) {
-  const row = await inferenceRepository.modelForPredict(ctx.db, modelId);
+  const row = await predictModelCache(ctx).getOrLoad(modelId, async () => {
+    const r = await inferenceRepository.modelForPredict(ctx.db, modelId);
+    return r ? { value: r, tags: [cacheTags.model(modelId), ...(r.model.projectId ? [cacheTags.project(r.model.projectId)] : [])] } : null;
+  });
   if (!row || row.model.deletedAt) throw errors.notFound('Model');
   await inferencePolicy.predict(ctx, viewerId, row.model, row.project);
   return { model: row.model, modelPath: await onnxPathFor(ctx, row.model, row.onnx) };
