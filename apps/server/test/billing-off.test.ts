@@ -89,6 +89,24 @@ describe('billing off', () => {
     expect((await call('PATCH', '/v1/admin/billing/plans/free', u.cookie, { storageBytes: 1 })).statusCode).toBe(403);
   });
 
+  it('the plan model count holds: the limit is answered with its code, also under 10 concurrent creations', async () => {
+    const u = await signUpUser(t.app);
+    expect((await call('PATCH', '/v1/admin/billing/plans/pro', admin.cookie, { models: 3 })).statusCode).toBe(200);
+    expect((await call('POST', `/v1/admin/billing/users/${u.user.id}/plan`, admin.cookie, { plan: 'pro', reason: 'model limit test' })).statusCode).toBe(200);
+    const first = await call('POST', '/v1/models', u.cookie, { meta: { name: 'one' } });
+    expect(first.statusCode).toBe(201);
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => call('POST', '/v1/models', u.cookie, { meta: { name: `race ${i}` } })));
+    expect(racing.filter((r) => r.statusCode === 201), JSON.stringify(racing.map((r) => r.json()))).toHaveLength(2);
+    const refused = racing.filter((r) => r.statusCode !== 201);
+    expect(refused).toHaveLength(8);
+    for (const r of refused) expect(r.json()).toMatchObject({ error: { code: 'model/limit-reached', message: expect.stringContaining('3 models') } });
+    // A model in the trash frees its slot.
+    const id = first.json().data.id;
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/models/${id}`, headers: { cookie: u.cookie } })).statusCode).toBe(200);
+    expect((await call('POST', '/v1/models', u.cookie, { meta: { name: 'after trash' } })).statusCode).toBe(201);
+    await call('PATCH', '/v1/admin/billing/plans/pro', admin.cookie, { models: null });
+  });
+
   it('a model’s cost is its owner’s only', async () => {
     const u = await signUpUser(t.app);
     const model = (await call('POST', '/v1/models', u.cookie, {})).json().data;

@@ -89,18 +89,19 @@ export const ErrorCode = {
   RoboflowNotLinked: 'roboflow/not-linked',
   // plans and billing
   PlanRequired: 'error/plan-required',
+  ModelLimit: 'model/limit-reached',
   BillingDisabled: 'billing/disabled',
   InsufficientFunds: 'billing/insufficient-funds',
   SettleExceedsHold: 'billing/settle-exceeds-hold',
   HoldClosed: 'billing/hold-closed',
   PaymentProvider: 'billing/provider-error',
   BadSignature: 'billing/bad-signature',
+  // outgoing webhooks (issue 15)
+  WebhookUrlRefused: 'webhook/url-refused',
   // admin area (issue 15)
   AccountDisabled: 'auth/user-disabled',
   LastSiteAdmin: 'admin/last-admin',
   JobRunning: 'error/job-running',
-  // outgoing webhooks (issue 15)
-  WebhookUrlRefused: 'webhook/url-refused',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { inTeamsOf } from '../access/access.repository.js';
-import { modelFiles, modelMetrics, models, modelTraining } from '../../platform/db/schema.js';
+import { modelFiles, modelMetrics, models, modelTraining, users } from '../../platform/db/schema.js';
 
 export type ModelRow = typeof models.$inferSelect;
 export type ModelFileRow = typeof modelFiles.$inferSelect;
@@ -11,6 +11,13 @@ export const modelsRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(models).where(eq(models.id, id)).limit(1))[0] ?? null,
   byIds: async (db: Db, ids: string[]) => (ids.length ? db.select().from(models).where(inArray(models.id, ids)) : []),
   insert: async (db: Db, row: typeof models.$inferInsert) => (await db.insert(models).values(row).returning())[0]!,
+  /** Serialises model creation of one owner inside a transaction; answers their live model count and plan. */
+  lockOwnerForCreate: async (tx: Db, userId: string) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`models:${userId}`}))`);
+    const live = Number((await tx.select({ n: sql<number>`count(*)` }).from(models).where(and(eq(models.userId, userId), isNull(models.deletedAt))))[0]?.n ?? 0);
+    const plan = (await tx.select({ plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1))[0]?.plan ?? null;
+    return { live, plan };
+  },
   update: async (db: Db, id: string, patch: Partial<typeof models.$inferInsert>) =>
     (await db.update(models).set(patch).where(eq(models.id, id)).returning())[0] ?? null,
   remove: async (db: Db, id: string) => db.delete(models).where(eq(models.id, id)),

@@ -4,6 +4,7 @@ import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { track } from '../analytics/analytics.service.js';
+import { planLimits } from '../billing/billing.plans.js';
 import { abilitiesFor } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { readableProject } from '../projects/projects.service.js';
@@ -57,30 +58,37 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
   }
   const name = input.name?.trim() || MODEL_DEFAULTS.name;
   const now = ctx.clock.now();
-  const row = await modelsRepository.insert(ctx.db, {
-    id: input.id ?? newId(),
-    userId,
-    projectId: input.projectId ?? null,
-    teamId,
-    slug: await uniqueModelSlug(ctx, userId, input.projectId ?? null, name),
-    name,
-    description: input.description ?? '',
-    privacy,
-    config: { ...MODEL_DEFAULTS.config, ...input.config },
-    datasetId: input.datasetId ?? null,
-    datasetName: input.datasetName ?? null,
-    architectureId: input.architecture?.id ?? null,
-    architectureName: input.architecture?.name ?? null,
-    parentId: input.parent?.id ?? null,
-    parentName: input.parent?.name ?? null,
-    parentPath: input.parent?.path ?? null,
-    parentUrl: input.parent?.url ?? null,
-    task: input.task ?? null,
-    names: input.names ?? [],
-    hubStatus: input.hubStatus ?? 'new',
-    trainEnd: input.trainEnd ?? null,
-    createdAt: now,
-    updatedAt: now,
+  // The plan's model count (product notes: free 100, pro 500), held under concurrency by a per-owner lock.
+  const row = await ctx.db.transaction(async (tx) => {
+    const { live, plan } = await modelsRepository.lockOwnerForCreate(tx, userId);
+    const limit = (await planLimits({ db: tx }, plan)).models;
+    const slug = await uniqueModelSlug({ db: tx }, userId, input.projectId ?? null, name); // after the lock: no two creations pick the same slug
+    if (live >= limit) throw new AppError(403, ErrorCode.ModelLimit, `Your plan allows ${limit} models. Delete models or upgrade your plan to add more.`, { limit });
+    return modelsRepository.insert(tx, {
+      id: input.id ?? newId(),
+      userId,
+      projectId: input.projectId ?? null,
+      teamId,
+      slug,
+      name,
+      description: input.description ?? '',
+      privacy,
+      config: { ...MODEL_DEFAULTS.config, ...input.config },
+      datasetId: input.datasetId ?? null,
+      datasetName: input.datasetName ?? null,
+      architectureId: input.architecture?.id ?? null,
+      architectureName: input.architecture?.name ?? null,
+      parentId: input.parent?.id ?? null,
+      parentName: input.parent?.name ?? null,
+      parentPath: input.parent?.path ?? null,
+      parentUrl: input.parent?.url ?? null,
+      task: input.task ?? null,
+      names: input.names ?? [],
+      hubStatus: input.hubStatus ?? 'new',
+      trainEnd: input.trainEnd ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
   });
   if (row.projectId) await projectsRepository.update(ctx.db, row.projectId, { updatedAt: now });
   await track(ctx, userId, 'create_model', { modelId: row.id });
