@@ -16,6 +16,7 @@ import { bindRealtime } from '../lib/realtime-bridge';
 import { useRemoteConfig } from '../lib/remote-config';
 import { startup } from '../lib/startup';
 import { FeedbackDialog } from '../features/feedback/components/feedback-dialog';
+import { SearchLauncher } from '../features/search';
 import { useTeamsRealtime } from '../features/teams';
 import { MobileMenu } from './mobile-menu';
 import { Sidebar } from './sidebar';
@@ -79,6 +80,7 @@ export function AuthenticatedLayout() {
       </a>
       <StartupProgress />
       {!mobile && (
+        <div className={classes.sidebarColumn}>
         <Sidebar
           user={user}
           collapsed={collapsed}
@@ -89,6 +91,7 @@ export function AuthenticatedLayout() {
           onFeedback={() => setFeedbackOpen(true)}
           onSignOut={doSignOut}
         />
+        </div>
       )}
       <div className={classes.content}>
         <ConnectivityBanner />
@@ -99,6 +102,7 @@ export function AuthenticatedLayout() {
                 <Logo size={24} color="white" />
               </Link>
               <Group gap="xs" wrap="nowrap">
+                <SearchLauncher compact color="gray.3" />
                 <ActionIcon variant="subtle" color="gray.3" onClick={() => setFeedbackOpen(true)} aria-label={t('feedback.button')}>
                   <IconMessageStar size={20} />
                 </ActionIcon>
@@ -107,6 +111,11 @@ export function AuthenticatedLayout() {
                 </Link>
               </Group>
             </Group>
+          </header>
+        )}
+        {!mobile && (
+          <header className={classes.topBar}>
+            <SearchLauncher />
           </header>
         )}
         <Box component="main" id="main" className={classes.main} data-mobile={mobile || undefined}>

@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, localStorageColorSchemeManager, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Sightline brand blue; "pending" notifications use its dark end (spec §8: dark blue). */
 const brand: MantineColorsTuple = ['#e8f1ff', '#d0e0ff', '#a0bffa', '#6d9cf6', '#4480f3', '#2a6ef2', '#1a64f3', '#0b54d9', '#004ac3', '#0040ad'];
@@ -14,10 +14,17 @@ export const theme = createTheme({
   cursorType: 'pointer',
 });
 
-/** Dimmed text dark enough for WCAG AA on white and on gray-0 backgrounds. */
+/** The color scheme (light, dark, or auto: follow the system) is remembered in this browser (Settings → Appearance). */
+export const COLOR_SCHEME_KEY = 'sightline.color-scheme';
+export const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_KEY });
+
+/**
+ * Dimmed text dark enough for WCAG AA on white and on gray-0 backgrounds; `--app-bg` (page) and
+ * `--app-surface` (bars, panels) follow the color scheme.
+ */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#596169', '--mantine-color-error': '#c02626' },
-  dark: {},
+  light: { '--mantine-color-dimmed': '#596169', '--mantine-color-error': '#c02626', '--app-bg': 'var(--mantine-color-gray-0)', '--app-surface': 'var(--mantine-color-white)' },
+  dark: { '--mantine-color-dimmed': '#a6a7ab', '--mantine-color-error': '#ff8787', '--app-bg': 'var(--mantine-color-dark-8)', '--app-surface': 'var(--mantine-color-dark-7)' },
 });
 

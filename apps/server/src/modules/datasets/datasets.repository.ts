@@ -78,4 +78,14 @@ export const datasetsRepository = {
       .select({ id: datasets.id, name: datasets.name, status: datasets.status })
       .from(datasets)
       .where(and(eq(datasets.userId, userId), inArray(datasets.status, ['Loading', 'Retrying']))),
+  /** Of these datasets, the ids still waiting for their archive (live, Initiating or Uploading). */
+  awaitingArchive: async (db: Db, ids: string[]) =>
+    ids.length
+      ? (
+          await db
+            .select({ id: datasets.id })
+            .from(datasets)
+            .where(and(inArray(datasets.id, ids), isNull(datasets.deletedAt), inArray(datasets.status, ['Initiating', 'Uploading'])))
+        ).map((r) => r.id)
+      : [],
 };

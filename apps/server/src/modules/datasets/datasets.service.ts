@@ -225,7 +225,11 @@ export async function requestProcessing(ctx: AppContext, userId: string, id: str
 
 /** /active-jobs: the user's uploads in flight and datasets being processed. */
 export async function activeJobs(ctx: AppContext, userId: string) {
-  const ups = await uploadsRepository.recentOf(ctx.db, userId, 50);
+  const all = await uploadsRepository.recentOf(ctx.db, userId, 50);
+  // A partial upload whose dataset got its archive another way (a new upload of the file, from another
+  // browser) or went to the trash waits for nothing: it is not listed (issue 17).
+  const waiting = new Set(await datasetsRepository.awaitingArchive(ctx.db, [...new Set(all.filter((u) => u.status === 'uploading' && u.datasetId).map((u) => u.datasetId!))]));
+  const ups = all.filter((u) => u.status !== 'uploading' || !u.datasetId || waiting.has(u.datasetId));
   const mine = await datasetsRepository.processingOf(ctx.db, userId);
   const jobRows = await ctx.jobs.byDedupeKeys(mine.map((d) => `dataset:${d.id}`));
   return {

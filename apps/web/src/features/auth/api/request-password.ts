@@ -4,4 +4,4 @@ import { api } from '../../../lib/api-client';
 
 export const requestPasswordReset = (email: string) => api.post<Ok>('/v1/auth/password/request', { email });
 
-export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset });
+export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset, networkMode: 'always' });

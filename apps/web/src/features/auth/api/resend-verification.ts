@@ -4,4 +4,4 @@ import { api } from '../../../lib/api-client';
 
 export const resendVerification = (email: string) => api.post<Ok>('/v1/auth/verify/resend', { email });
 
-export const useResendVerification = () => useMutation({ mutationFn: resendVerification });
+export const useResendVerification = () => useMutation({ mutationFn: resendVerification, networkMode: 'always' });

@@ -7,4 +7,4 @@ export type ResetPasswordInput = z.input<typeof passwordResetBody>;
 
 export const resetPassword = (input: ResetPasswordInput) => api.post<Ok>('/v1/auth/password/reset', input);
 
-export const useResetPassword = () => useMutation({ mutationFn: resetPassword });
+export const useResetPassword = () => useMutation({ mutationFn: resetPassword, networkMode: 'always' });

@@ -13,6 +13,8 @@ export const signUp = (input: SignUpInput) => api.post<AuthResult>('/v1/auth/sig
 export function useSignUp(options: { onSignedIn?: (result: AuthResult) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
+    // Offline, the request fails at once with the network alert of spec §8 instead of waiting silently for the connection.
+    networkMode: 'always',
     mutationFn: signUp,
     onSuccess: (result) => {
       if (!result.verificationRequired) {

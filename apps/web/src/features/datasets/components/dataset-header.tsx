@@ -1,9 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Avatar, Button, Group, Menu, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Menu, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconDatabase, IconDots, IconDownload, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
+import { ItemTitle } from '../../../components/item-title';
 import { PrivacyBadge } from '../../../components/privacy-badge';
 import { UploadProgress } from '../../../components/upload-progress';
 import { notifications } from '../../../lib/notifications';
@@ -66,7 +67,7 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
     <Paper withBorder radius="md" p="lg" data-testid="dataset-header">
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
-          <Group wrap="nowrap" align="flex-start" gap="md" style={{ flex: 1, minWidth: 260 }}>
+          <Group wrap="nowrap" align="flex-start" gap="md" style={{ flex: '1 1 260px', minWidth: 0 }}>
             {dataset.image ? (
               <Avatar src={dataset.image} size={64} radius="md" alt="" />
             ) : (
@@ -74,16 +75,14 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
                 <IconDatabase size={32} aria-hidden />
               </ThemeIcon>
             )}
-            <Stack gap={6} style={{ minWidth: 0 }}>
-              <Title order={1} fz={24} style={{ wordBreak: 'break-word' }} data-testid="dataset-title">
-                {dataset.meta.name}
-              </Title>
+            <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+              <ItemTitle name={dataset.meta.name} fz={{ base: 22, sm: 24 }} data-testid="dataset-title" />
               {dataset.meta.description && (
                 <Text c="dimmed" size="sm" style={{ whiteSpace: 'pre-wrap' }}>
                   {dataset.meta.description}
                 </Text>
               )}
-              <Group gap={6}>
+              <Group gap={6} wrap="wrap">
                 <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} />
                 <TaskBadge task={dataset.task} />
                 <PrivacyBadge privacy={dataset.meta.privacy} />

@@ -34,26 +34,26 @@ export function useDatasetsRealtime(uid: string | undefined) {
 }
 
 /**
- * Processing progress of the listed datasets that are loading: one `dataset:<id>` topic each while it
- * lasts, and a slow re-read in case an event passed before the subscription did.
+ * Progress of the listed datasets that are loading (or waiting for an upload this browser is not
+ * sending): one `dataset:<id>` topic each while it lasts (progress, and a re-read on every update),
+ * and a slow re-read in case an event passed before the subscription did.
  */
 export function useProcessingProgress(ids: string[]) {
   const queryClient = useQueryClient();
   const key = [...ids].sort().join(',');
   useEffect(() => {
     if (!key) return;
-    const timer = setInterval(() => {
-      for (const id of key.split(',')) {
-        void getDataset(id)
-          .then((dataset) => {
-            queryClient.setQueryData(datasetQueryKey(id), dataset);
-            datasetsList.update(id, dataset);
-          })
-          .catch(() => undefined);
-      }
-    }, 10_000);
+    const reread = (id: string) =>
+      void getDataset(id)
+        .then((dataset) => {
+          queryClient.setQueryData(datasetQueryKey(id), dataset);
+          datasetsList.update(id, dataset);
+        })
+        .catch(() => undefined);
+    const timer = setInterval(() => key.split(',').forEach(reread), 10_000);
     const offs = key.split(',').map((id) =>
       realtime.subscribe(topics.dataset(id), (message) => {
+        if (message.event === 'dataset.updated') return reread(id);
         if (message.event !== 'dataset.progress' || !message.data) return;
         const p = message.data;
         datasetsList.update(id, { progress: { phase: p.phase, done: p.done, total: p.total } });

@@ -9,6 +9,7 @@ import { PageHeader } from '../../../components/page-header';
 import { useMe } from '../../../lib/auth';
 import { errorMessage } from '../../../lib/i18n';
 import { isApiError } from '../../../lib/api-client';
+import { useResumableUploads } from '../../../lib/resumable-uploads';
 import { loadDatasets, loadMoreDatasets } from '../api/get-datasets';
 import { CreateDatasetDialog } from '../components/create-dataset-dialog';
 import { DatasetCard } from '../components/dataset-card';
@@ -36,7 +37,13 @@ export default function DatasetsIndexPage() {
     void loadDatasets(JSON.parse(filterKey) as DatasetFilters, uid ?? null).catch(() => undefined);
   }, [filterKey, uid]);
   useDatasetsRealtime(uid);
-  useProcessingProgress(items.filter((d) => d.status === 'Loading' || d.status === 'Retrying').map((d) => d.id));
+  // Processing progress, and a slow re-read of uploads this browser is not sending (interrupted, or
+  // resumed elsewhere): their state changes with no local event (issue 17).
+  const running = useResumableUploads();
+  const sendingHere = new Set(running.filter((u) => u.status === 'uploading' || u.status === 'paused').map((u) => u.id));
+  useProcessingProgress(
+    items.filter((d) => d.status === 'Loading' || d.status === 'Retrying' || ((d.status === 'Uploading' || d.status === 'Initiating') && !sendingHere.has(d.id))).map((d) => d.id),
+  );
   useUploadsLeaveNotice('/datasets');
 
   const setFilter = (key: (typeof FILTER_KEYS)[number], value: string | null) => {

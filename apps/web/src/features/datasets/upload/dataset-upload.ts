@@ -42,14 +42,29 @@ export function uploadProblem(error: unknown): UploadProblem {
   return { code, message: source?.message || Messages.somethingWrong };
 }
 
-/** Spec §8/§9: 'Checking available storage', a pending notification of 10 s, while the check runs. */
+/** How long 'Checking available storage' stays at least, so that a fast check is still seen (issue 17). */
+export const STORAGE_CHECK_MIN_VISIBLE_MS = 1500;
+
+/**
+ * Spec §8/§9: 'Checking available storage', a pending notification (10 s at most), while the check
+ * runs; a quick check does not wait for it, the notice just stays up for STORAGE_CHECK_MIN_VISIBLE_MS
+ * (a failure replaces it at once).
+ */
 export async function withStorageCheck<T>(run: () => Promise<T>): Promise<T> {
+  const shownAt = Date.now();
   const id = notifications.pending(Messages.checkingStorage);
+  let result: T;
   try {
-    return await run();
-  } finally {
+    result = await run();
+  } catch (error) {
+    // The failure's own message takes its place.
     notifications.dismiss(id);
+    throw error;
   }
+  const left = STORAGE_CHECK_MIN_VISIBLE_MS - (Date.now() - shownAt);
+  if (left > 0) setTimeout(() => notifications.dismiss(id), left);
+  else notifications.dismiss(id);
+  return result;
 }
 
 /** The spec's messages for a failed storage check or token: 'No storage available', NoArchiveProvided. */

@@ -1,10 +1,10 @@
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
-import { IconClockHour4, IconCube, IconDatabasePlus, IconFolderPlus, IconKey, type Icon } from '@tabler/icons-react';
+import { IconCube, IconDatabasePlus, IconFolderPlus, IconKey, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/empty-state';
 import { FreePlanAd } from '../../../components/free-plan-ad';
 import { useMe } from '../../../lib/auth';
+import { RecentCard, SearchBox } from '../../search';
 import classes from './home.module.css';
 
 interface QuickAction {
@@ -56,12 +56,20 @@ export default function HomePage() {
           ))}
         </SimpleGrid>
       </section>
-      <section aria-labelledby="recent-items">
-        <Title order={2} fz="lg" mb="sm" id="recent-items">
-          {t('home.recent')}
-        </Title>
-        <EmptyState icon={<IconClockHour4 size={28} />} title={t('home.recentEmptyTitle')} description={t('home.recentEmptyBody')} />
-      </section>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <section aria-labelledby="recent-items" data-testid="home-recent">
+          <Title order={2} fz="lg" mb="sm" id="recent-items">
+            {t('home.recent')}
+          </Title>
+          <RecentCard limit={6} />
+        </section>
+        <section aria-labelledby="home-search">
+          <Title order={2} fz="lg" mb="sm" id="home-search">
+            {t('home.search')}
+          </Title>
+          <SearchBox testId="home-search-box" />
+        </section>
+      </SimpleGrid>
     </Stack>
   );
 }

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconCube, IconEdit, IconPlayerPlay, IconShare, IconTrash } from '@tabler/icons-react';
 import { type Model } from '@sightline/contracts';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
+import { HeaderActions } from '../../../components/header-actions';
+import { ItemTitle } from '../../../components/item-title';
 import { PrivacyBadge } from '../../../components/privacy-badge';
 import { ShareDialog } from '../../../components/share-dialog';
 import { isApiError } from '../../../lib/api-client';
@@ -74,14 +76,14 @@ function ModelView({ model }: { model: Model }) {
             </Anchor>
           </Breadcrumbs>
         )}
-        <Group justify="space-between" align="flex-start" gap="sm">
-          <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
-            <Group gap="sm" align="center">
-              <Title order={1} fz={26} style={{ wordBreak: 'break-word' }} data-testid="model-name">
-                {model.meta.name}
-              </Title>
-              <ModelStatusBadge status={status} size="lg" />
-              <PrivacyBadge privacy={model.meta.privacy} />
+        <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
+          <Stack gap={6} style={{ minWidth: 0, flex: '1 1 260px' }}>
+            <Group gap="sm" align="center" wrap="wrap">
+              <ItemTitle name={model.meta.name} data-testid="model-name" style={{ flex: '0 1 auto', minWidth: 160, overflowWrap: 'anywhere' }} />
+              <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+                <ModelStatusBadge status={status} size="lg" />
+                <PrivacyBadge privacy={model.meta.privacy} />
+              </Group>
             </Group>
             {model.meta.description && (
               <Text c="dimmed" size="sm" style={{ whiteSpace: 'pre-wrap' }}>
@@ -90,34 +92,26 @@ function ModelView({ model }: { model: Model }) {
             )}
           </Stack>
           {!deleted && (
-            <Group gap="xs">
-              {trainable && (
-                <Button leftSection={<IconPlayerPlay size={16} />} onClick={() => setDialog('train')}>
-                  {t('train')}
-                </Button>
-              )}
-              {abilities.canShare && (
-                <Button variant="default" leftSection={<IconShare size={16} />} onClick={() => setDialog('share')}>
-                  {t('share')}
-                </Button>
-              )}
-              {abilities.canEdit && (
-                <Button variant="default" leftSection={<IconEdit size={16} />} onClick={() => setDialog('edit')}>
-                  {t('editAction')}
-                </Button>
-              )}
-              {abilities.canDelete && (
-                <Button
-                  variant="light"
-                  color="red"
-                  leftSection={<IconTrash size={16} />}
-                  loading={remove.isPending}
-                  onClick={() => remove.mutate(model, { onSuccess: () => navigate(model.project.id ? `/projects/${model.project.id}` : '/models') })}
-                >
-                  {t('delete')}
-                </Button>
-              )}
-            </Group>
+            <HeaderActions
+              actions={[
+                ...(trainable ? [{ key: 'train', label: t('train'), icon: <IconPlayerPlay size={16} />, variant: 'filled' as const, onClick: () => setDialog('train') }] : []),
+                ...(abilities.canShare ? [{ key: 'share', label: t('share'), icon: <IconShare size={16} />, onClick: () => setDialog('share') }] : []),
+                ...(abilities.canEdit ? [{ key: 'edit', label: t('editAction'), icon: <IconEdit size={16} />, onClick: () => setDialog('edit') }] : []),
+                ...(abilities.canDelete
+                  ? [
+                      {
+                        key: 'delete',
+                        label: t('delete'),
+                        icon: <IconTrash size={16} />,
+                        variant: 'light' as const,
+                        color: 'red',
+                        loading: remove.isPending,
+                        onClick: () => remove.mutate(model, { onSuccess: () => navigate(model.project.id ? `/projects/${model.project.id}` : '/models') }),
+                      },
+                    ]
+                  : []),
+              ]}
+            />
           )}
         </Group>
       </Stack>

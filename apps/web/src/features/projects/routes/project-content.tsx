@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
 import { IconChevronDown, IconCube, IconEdit, IconFolders, IconPlayerPlay, IconShare, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { topics, type Model, type Project } from '@sightline/contracts';
+import { useMediaQuery } from '@mantine/hooks';
+import { BREAKPOINT_MOBILE, topics, type Model, type Project } from '@sightline/contracts';
 import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
+import { ItemTitle } from '../../../components/item-title';
 import { PrivacyBadge } from '../../../components/privacy-badge';
 import { ShareDialog } from '../../../components/share-dialog';
 import { isApiError } from '../../../lib/api-client';
@@ -32,6 +34,7 @@ type Dialog = 'edit' | 'share' | 'upload' | 'train' | null;
 function ProjectView({ project, models, modelsPending }: { project: Project; models: Model[]; modelsPending: boolean }) {
   const { t } = useProjectsT();
   const { user } = useMe();
+  const mobile = useMediaQuery(`(max-width: ${BREAKPOINT_MOBILE}px)`, false, { getInitialValueInEffect: false });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -67,14 +70,12 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
           ← {t('back')}
         </Anchor>
       )}
-      <Group justify="space-between" align="flex-start" gap="md">
-        <Group gap="md" align="flex-start" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
-          <ProjectCover project={project} height={72} width={112} radius="md" />
-          <Stack gap={6} style={{ minWidth: 0 }}>
-            <Group gap="sm">
-              <Title order={1} fz={26} style={{ wordBreak: 'break-word' }} data-testid="project-name">
-                {project.meta.name}
-              </Title>
+      <Group justify="space-between" align="flex-start" gap="md" wrap="wrap">
+        <Group gap="md" align="flex-start" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 260px' }}>
+          <ProjectCover project={project} height={72} width={mobile ? 72 : 112} radius="md" />
+          <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+            <Group gap="sm" wrap="wrap">
+              <ItemTitle name={project.meta.name} data-testid="project-name" style={{ flex: '0 1 auto', minWidth: 120, overflowWrap: 'anywhere' }} />
               <PrivacyBadge privacy={project.meta.privacy} />
             </Group>
             {project.meta.description && (

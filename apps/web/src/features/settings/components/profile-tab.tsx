@@ -13,6 +13,7 @@ import { useUpdateEmail } from '../api/update-email';
 import { useUpdatePassword } from '../api/update-password';
 import { useUploadProfileImage } from '../api/upload-profile-image';
 import { useDeleteAccount } from '../api/delete-account';
+import { AppearanceSection } from './appearance-section';
 import { SectionCard } from './section-card';
 
 const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) => (result.success ? undefined : result.error?.issues[0]?.message);
@@ -264,6 +265,7 @@ export function ProfileTab({ user }: { user: User }) {
   return (
     <Stack gap="lg">
       <ImageSection user={user} />
+      <AppearanceSection />
       <DetailsSection key={`${user.firstName}|${user.lastName}|${user.username}`} user={user} />
       <EmailSection user={user} />
       <PasswordSection />

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { HeaderActions } from '../../../components/header-actions';
+import { ItemTitle } from '../../../components/item-title';
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconDoorExit, IconPencil, IconShare, IconTrash, IconUsersGroup, IconUserPlus } from '@tabler/icons-react';
 import { topics } from '@sightline/contracts';
@@ -106,12 +108,10 @@ export default function TeamContentPage() {
       )}
       <Paper withBorder radius="md" p="lg">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
-          <Group gap="md" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
+          <Group gap="md" wrap="nowrap" style={{ minWidth: 0, flex: '1 1 260px' }}>
             <TeamAvatar team={data} size={64} />
-            <Stack gap={2} style={{ minWidth: 0 }}>
-              <Title order={1} fz={26} data-testid="team-title" style={{ wordBreak: 'break-word' }}>
-                {data.meta.name}
-              </Title>
+            <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+              <ItemTitle name={data.meta.name} data-testid="team-title" />
               <Text size="sm" c="dimmed">
                 {data.meta.description || t('noDescription')}
               </Text>
@@ -121,33 +121,15 @@ export default function TeamContentPage() {
               </Text>
             </Stack>
           </Group>
-          <Group gap="xs" wrap="wrap">
-            {a.canInvite && (
-              <Button leftSection={<IconUserPlus size={16} />} onClick={() => setDialog('invite')} data-testid="team-invite-open">
-                {t('page.invite')}
-              </Button>
-            )}
-            {a.canAddItems && (
-              <Button variant="light" leftSection={<IconShare size={16} />} onClick={() => setDialog('share')} data-testid="team-share-open">
-                {t('page.addItem')}
-              </Button>
-            )}
-            {a.canEdit && (
-              <Button variant="default" leftSection={<IconPencil size={16} />} onClick={() => setDialog('edit')}>
-                {t('edit')}
-              </Button>
-            )}
-            {a.canLeave && (
-              <Button variant="default" color="red" leftSection={<IconDoorExit size={16} />} onClick={() => setDialog('leave')} data-testid="team-leave">
-                {t('page.leave')}
-              </Button>
-            )}
-            {a.canDelete && (
-              <Button variant="light" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDialog('delete')}>
-                {t('delete')}
-              </Button>
-            )}
-          </Group>
+          <HeaderActions
+            actions={[
+              ...(a.canInvite ? [{ key: 'invite', label: t('page.invite'), icon: <IconUserPlus size={16} />, variant: 'filled' as const, onClick: () => setDialog('invite'), testId: 'team-invite-open' }] : []),
+              ...(a.canAddItems ? [{ key: 'share', label: t('page.addItem'), icon: <IconShare size={16} />, variant: 'light' as const, onClick: () => setDialog('share'), testId: 'team-share-open' }] : []),
+              ...(a.canEdit ? [{ key: 'edit', label: t('edit'), icon: <IconPencil size={16} />, onClick: () => setDialog('edit') }] : []),
+              ...(a.canLeave ? [{ key: 'leave', label: t('page.leave'), icon: <IconDoorExit size={16} />, color: 'red', onClick: () => setDialog('leave'), testId: 'team-leave' }] : []),
+              ...(a.canDelete ? [{ key: 'delete', label: t('delete'), icon: <IconTrash size={16} />, variant: 'light' as const, color: 'red', onClick: () => setDialog('delete') }] : []),
+            ]}
+          />
         </Group>
       </Paper>
       {isMember && (

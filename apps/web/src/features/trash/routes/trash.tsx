@@ -27,7 +27,8 @@ export default function TrashPage() {
   const [confirmDelete, setConfirmDelete] = useState<TrashItem | null>(null);
   const [confirmEmpty, setConfirmEmpty] = useState(false);
   const items = (trash.data ?? []).slice().sort((a, b) => Date.parse(b.deleted) - Date.parse(a.deleted));
-  const totalBytes = items.reduce((sum, i) => sum + i.bytes, 0);
+  // A model listed under its project is already in the project's size.
+  const totalBytes = items.filter((i) => !i.parent).reduce((sum, i) => sum + i.bytes, 0);
 
   const emptyButton = (
     <Button color="red" variant="light" leftSection={<IconTrashX size={16} />} disabled={items.length === 0} onClick={() => setConfirmEmpty(true)}>

@@ -105,6 +105,24 @@ export function TrainingPanel({ model: initial }: { model: Model }) {
   const done = model.metrics.epochs;
   const rows = metrics.data ?? [];
 
+  // Weights uploaded as a file (.pt/.onnx): never trained here, so no epochs, metrics or console.
+  if (model.dates.train.end && !model.dates.train.start && !run && !model.metrics.epochs) {
+    const weights = model.files.find((f) => f.kind === 'onnx' || f.kind === 'pt' || f.kind === 'best');
+    return (
+      <Paper withBorder radius="md" p="md" data-testid="training-panel" data-status="Uploaded">
+        <Stack gap={6}>
+          <Title order={2} fz="lg">
+            {t('uploaded.title')}
+          </Title>
+          <Text size="sm">{weights ? t('uploaded.bodyFile', { name: weights.name }) : t('uploaded.body')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('uploaded.hint')}
+          </Text>
+        </Stack>
+      </Paper>
+    );
+  }
+
   if (!started && !model.metrics.epochs) {
     return (
       <Stack gap="md" data-testid="training-panel" data-status={current}>

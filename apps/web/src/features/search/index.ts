@@ -1,0 +1,4 @@
+/** Global search and Home's Recent card (issue 17). */
+export { RecentCard } from './components/recent-card';
+export { SearchBox } from './components/search-box';
+export { SearchLauncher } from './components/search-launcher';
