@@ -1,10 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseWebhookSignature, WEBHOOK_TOLERANCE_S } from '@sightline/contracts';
 import { setResolver } from '../src/modules/webhooks/webhooks.service.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { buildZip } from '../src/modules/datasets/processing/test-archives.js';
+import { createTestApp, FIXTURES, signUpUser, type TestApp } from './helpers/harness.js';
 
 /**
  * Outgoing webhooks against a real receiver on a loopback port (issue 15): the documented signature
@@ -279,6 +282,41 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
     expect(d!.responseMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     expect((await call('DELETE', `/v1/webhooks/${hook.id}`, u.cookie)).statusCode).toBe(200); // no retry left for later tests
     console.log(`slow receiver: ${latencies.length} requests meanwhile, max ${Math.max(...latencies).toFixed(1)} ms; attempt ended after ${took} ms`);
+  });
+
+  it('dataset processing announces dataset.processed and dataset.failed (tus upload, process job)', async () => {
+    const u = await signUpUser(t.app);
+    const hook = await createHook(u.cookie, { url: `${receiver.url}/datasets`, events: ['dataset.processed', 'dataset.failed'] });
+    const png = fs.readFileSync(path.join(FIXTURES, 'test-images/test_0000.png'));
+    const yaml = { name: 'data.yaml', data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' };
+    const good = buildZip([yaml, { name: 'images/train/x.png', data: png }, { name: 'labels/train/x.txt', data: '0 0.5 0.5 0.2 0.2\n' }, { name: 'images/val/y.png', data: png }, { name: 'labels/val/y.txt', data: '1 0.5 0.5 0.1 0.1\n' }]);
+    const bad = buildZip([yaml, { name: 'images/train/x.png', data: png }, { name: 'labels/train/x.txt', data: '7 0.5 0.5 0.2 0.2\n' }]);
+    const ids: string[] = [];
+    for (const [name, zip] of [['good.zip', good], ['bad.zip', bad]] as const) {
+      const d = await call('POST', '/v1/datasets', u.cookie, { meta: { name }, task: 'detect' });
+      expect(d.statusCode, d.body).toBe(201);
+      const id = d.json().data.id as string;
+      ids.push(id);
+      const tok = await call('POST', '/v1/uploads/token', u.cookie, { path: `users/${u.user.id}/datasets/${id}/${name}`, bytes: zip.length });
+      const token = tok.json().data.token as string;
+      const b64 = (s: string) => Buffer.from(s).toString('base64');
+      const created = await t.app.inject({ method: 'POST', url: '/v1/uploads/tus', headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(zip.length), 'upload-metadata': `token ${b64(token)},filename ${b64(name)}` } });
+      expect(created.statusCode, created.body).toBe(201);
+      const loc = String(created.headers.location);
+      const url = loc.startsWith('http') ? new URL(loc).pathname : loc;
+      const patch = await t.app.inject({ method: 'PATCH', url, headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: zip });
+      expect(patch.statusCode).toBe(204);
+      expect((await call('POST', `/v1/datasets/${id}/process`, u.cookie)).statusCode).toBe(202);
+      await drain(); // the processing job, then the delivery job it queued
+      await drain();
+    }
+    const bodies = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { dataset: { id: string; status: string }; error?: string } });
+    expect(bodies.map((b) => [b.type, b.data.dataset.id, b.data.dataset.status])).toEqual([
+      ['dataset.processed', ids[0], 'Ready'],
+      ['dataset.failed', ids[1], 'Failed'],
+    ]);
+    expect(bodies[1]!.data.error).toBeTruthy();
+    expect((await deliveriesOf(u.cookie, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
   });
 
   it('owners edit, disable and delete; instance-wide endpoints are for admins and hear everyone', async () => {
