@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { analyticsEvents } from '../../platform/db/schema.js';
+import { analyticsEvents, analyticsRollup } from '../../platform/db/schema.js';
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
@@ -30,6 +30,24 @@ export const analyticsRepository = {
         FROM analytics_events WHERE created_at >= ${from} AND created_at < ${to} AND user_id IS NOT NULL
         GROUP BY 1 ORDER BY 1`),
     ).map((r) => ({ bucket: r.bucket, n: Number(r.n) })),
+  /** Rollup rows of [fromBucket, toBucket) for a period ('~done' marks a computed bucket, '~active' its distinct users). */
+  rollup: (db: Db, period: 'day' | 'week', fromBucket: string, toBucket: string) =>
+    db
+      .select()
+      .from(analyticsRollup)
+      .where(and(eq(analyticsRollup.period, period), gte(analyticsRollup.bucket, fromBucket), lt(analyticsRollup.bucket, toBucket))),
+  /** Aggregates [from, to) from the events into rollup rows; concurrent fills of the same bucket are harmless. */
+  fillRollup: async (db: Db, period: 'day' | 'week', from: Date, to: Date, buckets: string[]) => {
+    await db.execute(sql`
+      INSERT INTO analytics_rollup (period, bucket, name, count)
+      SELECT ${period}, to_char(date_trunc(${period}, created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), name, count(*)
+      FROM analytics_events WHERE created_at >= ${from} AND created_at < ${to} GROUP BY 2, 3
+      UNION ALL
+      SELECT ${period}, to_char(date_trunc(${period}, created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), '~active', count(DISTINCT user_id)
+      FROM analytics_events WHERE created_at >= ${from} AND created_at < ${to} AND user_id IS NOT NULL GROUP BY 2
+      ON CONFLICT DO NOTHING`);
+    if (buckets.length) await db.insert(analyticsRollup).values(buckets.map((bucket) => ({ period, bucket, name: '~done', count: 0 }))).onConflictDoNothing();
+  },
   /** Inference calls per model in [from, to) (infer_model events, analytics_events_name_idx), with the model's dataset. */
   topModels: async (db: Db, from: Date, to: Date, limit: number) =>
     rowsOf<{ id: string; name: string | null; dataset_id: string | null; dataset_name: string | null; calls: string | number }>(

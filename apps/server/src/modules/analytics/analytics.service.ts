@@ -83,40 +83,59 @@ function auditOf(userId: string | null, name: AnalyticsEventName, p: Record<stri
 }
 
 const DAY_MS = 86_400_000;
+const PERIOD_MS = { day: DAY_MS, week: 7 * DAY_MS } as const;
+const key = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-function bucketKeys(from: Date, to: Date, interval: 'day' | 'week') {
-  const start = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
-  if (interval === 'week') start.setUTCDate(start.getUTCDate() - ((start.getUTCDay() + 6) % 7)); // ISO weeks start on Monday
-  const keys: string[] = [];
-  for (let t = start.getTime(); t < to.getTime() && keys.length < 1000; t += interval === 'week' ? 7 * DAY_MS : DAY_MS) keys.push(new Date(t).toISOString().slice(0, 10));
-  return keys;
+/** Start of the UTC day, or of the ISO week (Monday), holding `d`. */
+function bucketStart(d: Date, interval: 'day' | 'week') {
+  const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return interval === 'week' ? t - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS : t;
 }
 
-/** The admin charts: events per name over time, active users and sign-ups, all from SQL aggregates. */
-export async function eventsOverTime(ctx: Pick<AppContext, 'db'>, from: Date, to: Date, interval: 'day' | 'week', names?: string[]) {
-  const rows = await analyticsRepository.countsOverTime(ctx.db, from, to, interval);
-  const active = await analyticsRepository.activeUsers(ctx.db, from, to, interval);
-  const buckets = bucketKeys(from, to, interval);
-  const index = new Map(buckets.map((b, i) => [b, i]));
-  const byName = new Map<string, number[]>();
-  for (const r of rows) {
-    if (names && !names.includes(r.name)) continue;
-    const i = index.get(r.bucket);
-    if (i === undefined) continue;
-    const counts = byName.get(r.name) ?? buckets.map(() => 0);
-    counts[i] = r.n;
-    byName.set(r.name, counts);
+/**
+ * The admin charts: events per name over time, active users and sign-ups, over whole days or ISO
+ * weeks covering [from, to). Closed buckets come from analytics_rollup (aggregated from the events
+ * once, the first time they are asked for); the open bucket (today, this week) is counted live.
+ */
+export async function eventsOverTime(ctx: Pick<AppContext, 'db' | 'clock'>, from: Date, to: Date, interval: 'day' | 'week', names?: string[]) {
+  const step = PERIOD_MS[interval];
+  const first = bucketStart(from, interval);
+  const starts: number[] = [];
+  for (let t = first; t < to.getTime() && starts.length < 1000; t += step) starts.push(t);
+  const buckets = starts.map(key);
+  const end = starts.length ? starts[starts.length - 1]! + step : first;
+  const open = bucketStart(ctx.clock.now(), interval); // buckets before this one are closed
+  const closedEnd = Math.min(end, open);
+
+  const counts = new Map<string, Map<string, number>>(); // name → bucket → count
+  const add = (name: string, bucket: string, n: number) => {
+    const m = counts.get(name) ?? new Map<string, number>();
+    m.set(bucket, (m.get(bucket) ?? 0) + n);
+    counts.set(name, m);
+  };
+  if (closedEnd > first) {
+    const fromKey = key(first);
+    const toKey = key(closedEnd);
+    let rows = await analyticsRepository.rollup(ctx.db, interval, fromKey, toKey);
+    const done = new Set(rows.filter((r) => r.name === '~done').map((r) => r.bucket));
+    const missing = starts.filter((t) => t < closedEnd && !done.has(key(t)));
+    if (missing.length) {
+      // One aggregate over the span of the missing buckets; already computed ones are left alone (ON CONFLICT).
+      await analyticsRepository.fillRollup(ctx.db, interval, new Date(missing[0]!), new Date(missing[missing.length - 1]! + step), missing.map(key));
+      rows = await analyticsRepository.rollup(ctx.db, interval, fromKey, toKey);
+    }
+    for (const r of rows) if (r.name !== '~done') add(r.name, r.bucket, r.count);
   }
-  const activeUsers = buckets.map(() => 0);
-  for (const r of active) {
-    const i = index.get(r.bucket);
-    if (i !== undefined) activeUsers[i] = r.n;
+  if (end > open && closedEnd < end) {
+    const liveFrom = new Date(Math.max(open, first));
+    for (const r of await analyticsRepository.countsOverTime(ctx.db, liveFrom, new Date(end), interval)) add(r.name, r.bucket, r.n);
+    for (const r of await analyticsRepository.activeUsers(ctx.db, liveFrom, new Date(end), interval)) add('~active', r.bucket, r.n);
   }
-  const signUps = buckets.map(() => 0);
-  for (const r of rows) if (r.name === 'sign_up' && index.has(r.bucket)) signUps[index.get(r.bucket)!] = r.n;
-  const series = [...byName.entries()].map(([name, counts]) => ({ name, counts })).sort((a, b) => a.name.localeCompare(b.name));
+  const seriesOf = (name: string) => buckets.map((b) => counts.get(name)?.get(b) ?? 0);
+  const eventNames = [...counts.keys()].filter((n) => n !== '~active' && (!names || names.includes(n))).sort();
+  const series = eventNames.map((name) => ({ name, counts: seriesOf(name) }));
   const totals = series.map((s) => ({ name: s.name, count: s.counts.reduce((a, b) => a + b, 0) })).sort((a, b) => b.count - a.count);
-  return { buckets, series, activeUsers, signUps, totals };
+  return { buckets, series, activeUsers: seriesOf('~active'), signUps: seriesOf('sign_up'), totals };
 }
 
 /** Top models and datasets (through the model's dataset) by inference calls. */

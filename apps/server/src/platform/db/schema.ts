@@ -716,6 +716,18 @@ export const webhookSettings = pgTable('webhook_settings', {
   updatedBy: text('updated_by'),
 });
 
+/** Closed-bucket event counts for the admin charts (migration 0015b): per day or ISO week and name; '~active' and '~done' rows. */
+export const analyticsRollup = pgTable(
+  'analytics_rollup',
+  {
+    period: text('period').$type<'day' | 'week'>().notNull(),
+    bucket: text('bucket').notNull(),
+    name: text('name').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.period, t.bucket, t.name] })],
+);
+
 /** Append-only audit log (migration 0015, issue 15): a trigger refuses UPDATE and DELETE. */
 export const auditLog = pgTable('audit_log', {
   seq: bigserial('seq', { mode: 'number' }).primaryKey(),

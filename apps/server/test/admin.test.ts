@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { analyticsEvents, analyticsRollup, jobs } from '../src/platform/db/schema.js';
+import { newId } from '../src/platform/ids.js';
+import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+
+/** The admin area's reads and job controls (issue 15): users search and detail, analytics, jobs, feedback. */
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof signUpUser>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await signUpUser(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: admin.cookie } });
+const post = (url: string, payload?: object) => t.app.inject({ method: 'POST', url, headers: { cookie: admin.cookie }, payload });
+
+describe('users', () => {
+  it('searches by email, username and first name prefix; keyset pages cover every match once, in order', async () => {
+    const made = [];
+    for (let i = 0; i < 7; i++) made.push(await signUpUser(t.app, { email: `zeta${i}-${newId().slice(0, 4).toLowerCase()}@lab.test`, username: `zz_${i}_${newId().slice(0, 4)}`, firstName: i === 3 ? 'Quentin' : 'Test' }));
+    const byEmail = (await get('/v1/admin/users/search?q=ZETA&limit=50')).json().data;
+    expect(byEmail.users).toHaveLength(7);
+    expect((await get('/v1/admin/users/search?q=zz_&limit=50')).json().data.users).toHaveLength(7);
+    expect((await get('/v1/admin/users/search?q=quent')).json().data.users.map((u: { id: string }) => u.id)).toEqual([made[3]!.user.id]);
+    // LIKE wildcards are literal
+    expect((await get('/v1/admin/users/search?q=%25')).json().data.users).toEqual([]);
+    for (const [sort, dir] of [['created', 'desc'], ['email', 'asc'], ['username', 'desc'], ['lastLogin', 'asc']] as const) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = (await get(`/v1/admin/users/search?q=zeta&sort=${sort}&dir=${dir}&limit=3${cursor ? `&cursor=${cursor}` : ''}`)).json().data as { users: Array<{ id: string; email: string }>; next: string | null };
+        seen.push(...page.users.map((u) => u.email));
+        cursor = page.next;
+      } while (cursor);
+      expect(new Set(seen).size, sort).toBe(7);
+      if (sort === 'email') expect(seen).toEqual([...seen].sort());
+    }
+    expect((await get('/v1/admin/users/search?cursor=garbage')).statusCode).toBe(400);
+  });
+
+  it('detail: plan, roles, storage per collection with trash, counts, sessions, API keys, inference', async () => {
+    const u = await signUpUser(t.app);
+    const cookie = { cookie: u.cookie };
+    const p1 = (await t.app.inject({ method: 'POST', url: '/v1/projects', headers: cookie, payload: { meta: { name: 'one' } } })).json().data;
+    await t.app.inject({ method: 'POST', url: '/v1/projects', headers: cookie, payload: { meta: { name: 'two' } } });
+    await t.app.inject({ method: 'DELETE', url: `/v1/projects/${p1.id}`, headers: cookie });
+    await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: cookie, payload: { name: 'k' } });
+    const d = (await get(`/v1/admin/users/${u.user.id}`)).json().data;
+    expect(d).toMatchObject({ id: u.user.id, plan: 'free', roles: [], apiKeys: 1, sessions: 1, inference: { thisMonth: 0, total: 0 }, storage: { projects: { count: 1, trashed: 1 }, datasets: { count: 0, trashed: 0 }, models: { count: 0 } } });
+    expect(d.lastLogin).not.toBeNull();
+    expect((await get('/v1/admin/users/nope')).statusCode).toBe(404);
+  });
+});
+
+describe('analytics', () => {
+  it('events over time per name by day and week, active users, sign-ups, top models; CSV', async () => {
+    const day = (n: number) => new Date(Date.UTC(2030, 0, 6 + n, 12)); // 2030-01-07 is a Monday
+    const rows = [
+      { name: 'sign_up', userId: 'ua', createdAt: day(1) },
+      { name: 'sign_in', userId: 'ua', createdAt: day(1) },
+      { name: 'sign_in', userId: 'ub', createdAt: day(1) },
+      { name: 'sign_in', userId: 'ua', createdAt: day(2) },
+      { name: 'infer_model', userId: 'ua', createdAt: day(2), properties: { modelId: 'm1' } },
+      { name: 'infer_model', userId: 'ua', createdAt: day(2), properties: { modelId: 'm1' } },
+      { name: 'infer_model', userId: 'ub', createdAt: day(9), properties: { modelId: 'm2' } },
+    ];
+    await t.database.db.insert(analyticsEvents).values(rows.map((r) => ({ id: newId(), properties: {}, ...r })));
+    const q = `from=${day(0).toISOString()}&to=${day(14).toISOString()}`;
+    const daily = (await get(`/v1/admin/analytics/events?${q}&interval=day`)).json().data;
+    expect(daily.buckets).toHaveLength(15); // partial first and last days included
+    expect(daily.buckets[1]).toBe('2030-01-07');
+    const signIn = daily.series.find((s: { name: string }) => s.name === 'sign_in');
+    expect(signIn.counts.slice(0, 4)).toEqual([0, 2, 1, 0]);
+    expect(daily.activeUsers.slice(0, 3)).toEqual([0, 2, 1]);
+    expect(daily.signUps[1]).toBe(1);
+    const weekly = (await get(`/v1/admin/analytics/events?${q}&interval=week`)).json().data;
+    expect(weekly.buckets.slice(0, 3)).toEqual(['2029-12-31', '2030-01-07', '2030-01-14']);
+    expect(weekly.series.find((s: { name: string }) => s.name === 'infer_model').counts.slice(0, 3)).toEqual([0, 2, 1]);
+    const top = (await get(`/v1/admin/analytics/top?${q}`)).json().data;
+    expect(top.models.map((m: { id: string; calls: number }) => [m.id, m.calls])).toEqual([['m1', 2], ['m2', 1]]);
+    const csv = await get(`/v1/admin/analytics/export?${q}&interval=week`);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.split('\r\n')[0]).toBe('bucket,infer_model,sign_in,sign_up,active_users,sign_ups');
+    expect(csv.body).toContain('2030-01-07,2,3,1,2,1');
+  });
+
+  it('closed days come from the rollup, computed once; today is counted live', async () => {
+    const past = (d: number, h = 10) => new Date(Date.UTC(2021, 5, d, h));
+    await t.database.db.insert(analyticsEvents).values([1, 1, 2, 3].map((d, i) => ({ id: newId(), name: 'create_model', userId: `u${i}`, properties: {}, createdAt: past(d) })));
+    const q = `from=${past(1, 0).toISOString()}&to=${past(4, 0).toISOString()}&interval=day`;
+    const first = (await get(`/v1/admin/analytics/events?${q}`)).json().data;
+    expect(first.series).toEqual([{ name: 'create_model', counts: [2, 1, 1] }]);
+    expect(first.activeUsers).toEqual([2, 1, 1]);
+    const rolled = await t.database.db.select().from(analyticsRollup).where(eq(analyticsRollup.bucket, '2021-06-01'));
+    expect(rolled.map((r) => [r.name, r.count]).sort()).toEqual([['create_model', 2], ['~active', 2], ['~done', 0]]);
+    expect((await get(`/v1/admin/analytics/events?${q}`)).json().data).toEqual(first);
+    // today: live counts, nothing rolled up for the open bucket
+    const u = await signUpUser(t.app);
+    await t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie }, payload: { meta: { name: 'live' } } });
+    const now = new Date();
+    const today = (await get(`/v1/admin/analytics/events?from=${new Date(now.getTime() - 86_400_000).toISOString()}&to=${new Date(now.getTime() + 60_000).toISOString()}&interval=day`)).json().data;
+    expect(today.series.find((s: { name: string }) => s.name === 'create_project').counts.at(-1)).toBeGreaterThanOrEqual(1);
+    expect(today.signUps.at(-1)).toBeGreaterThanOrEqual(1);
+    expect(await t.database.db.select().from(analyticsRollup).where(eq(analyticsRollup.bucket, now.toISOString().slice(0, 10)))).toEqual([]);
+  });
+});
+
+describe('jobs and feedback', () => {
+  it('lists failed and queued jobs with attempts and last error; retries a failed one, cancels a queued one', async () => {
+    const now = new Date();
+    await t.database.db.insert(jobs).values([
+      { id: 'jfailed', queue: 'dataset.process', payload: { userId: admin.user.id }, status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'zip is corrupt', createdAt: now, updatedAt: now },
+      { id: 'jqueued', queue: 'mail.send', status: 'queued', createdAt: now, updatedAt: now },
+    ]);
+    const list = (await get('/v1/admin/jobs')).json().data as Array<{ id: string; status: string; lastError: string | null; attempts: number; canRetry: boolean; canCancel: boolean }>;
+    expect(list.find((j) => j.id === 'jfailed')).toMatchObject({ source: 'queue', kind: 'dataset.process', status: 'failed', attempts: 3, lastError: 'zip is corrupt', canRetry: true, canCancel: false });
+    expect(list.find((j) => j.id === 'jqueued')).toMatchObject({ status: 'queued', canCancel: true });
+    expect((await get('/v1/admin/jobs?status=failed')).json().data.map((j: { id: string }) => j.id)).toEqual(['jfailed']);
+    expect((await post('/v1/admin/jobs/queue/jfailed/retry')).json().data).toMatchObject({ status: 'queued', attempts: 0 });
+    expect((await post('/v1/admin/jobs/queue/jfailed/retry')).statusCode).toBe(409);
+    expect((await post('/v1/admin/jobs/queue/jqueued/cancel')).json().data.status).toBe('cancelled');
+    expect((await t.database.db.select().from(jobs).where(eq(jobs.id, 'jqueued')))[0]!.status).toBe('cancelled');
+    expect((await post('/v1/admin/jobs/queue/nope/cancel')).statusCode).toBe(404);
+  });
+
+  it('feedback: ratings and reviews with the average', async () => {
+    for (const [rating, review] of [[5, 'great'], [3, 'ok'], [4, '']] as const) {
+      const u = await signUpUser(t.app);
+      await t.app.inject({ method: 'PUT', url: '/v1/users/me/feedback', headers: { cookie: u.cookie }, payload: { rating, review } });
+    }
+    const f = (await get('/v1/admin/feedback')).json().data;
+    expect(f).toMatchObject({ average: 4, count: 3, distribution: [0, 0, 1, 1, 1] });
+    expect(f.entries.map((e: { review: string }) => e.review).sort()).toEqual(['', 'great', 'ok']);
+  });
+});
