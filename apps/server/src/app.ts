@@ -19,6 +19,7 @@ import { openDatabase, type Database } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
 import { authContext } from './platform/http/auth-context.js';
 import { errorBody, registerErrorHandler } from './platform/http/errors.js';
+import { registerInputGuard } from './platform/http/input-guard.js';
 import { newId, sha256 } from './platform/ids.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { DomainEvents } from './platform/events/domain-events.js';
@@ -97,6 +98,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });

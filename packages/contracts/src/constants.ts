@@ -13,6 +13,15 @@ export const NOTIFICATION_PROGRESS_TICK_MS = 100;
 export const TRAINING_HEARTBEAT_MS = 5 * 60 * 1000;
 export const TRAINING_INITIALIZATION_MS = 15 * 60 * 1000;
 
+/**
+ * One max length for every name a user or client gives (projects, models, datasets, training runs),
+ * checked on create, update and the training protocols alike (issue 16).
+ */
+export const NAME_MAX = 100;
+export const DESCRIPTION_MAX = 1000;
+/** The API's input guard (server `platform/http/input-guard.ts`): deepest JSON nesting accepted. */
+export const INPUT_LIMITS = { jsonDepth: 64 } as const;
+
 export const TEAM_NAME_MAX = 42;
 export const TEAM_DESCRIPTION_MAX = 100;
 export const FEEDBACK_REVIEW_MAX = 500;

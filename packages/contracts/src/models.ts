@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { abilitiesSchema, ownerSchema, privacySchema } from './common.js';
-import { TRAINING_HEARTBEAT_MS, TRAINING_INITIALIZATION_MS } from './constants.js';
+import { DESCRIPTION_MAX, NAME_MAX, TRAINING_HEARTBEAT_MS, TRAINING_INITIALIZATION_MS } from './constants.js';
 
 /** Spec §3 defaults of a new model. */
 export const MODEL_DEFAULTS = {
@@ -129,7 +129,7 @@ export const modelSchema = z.object({
 export type Model = z.infer<typeof modelSchema>;
 
 export const createModelBody = z.object({
-  meta: z.object({ name: z.string().trim().transform(shortName).optional(), description: z.string().trim().max(1000).optional(), privacy: privacySchema.optional() }).optional(),
+  meta: z.object({ name: z.string().trim().transform(shortName).pipe(z.string().max(NAME_MAX, `At most ${NAME_MAX} characters`)).optional(), description: z.string().trim().max(DESCRIPTION_MAX).optional(), privacy: privacySchema.optional() }).optional(),
   project: z.object({ id: z.string().max(40) }).optional(),
   projectId: z.string().max(40).optional(),
   config: modelConfigSchema
@@ -151,9 +151,9 @@ export const createModelBody = z.object({
   task: z.string().max(32).optional(),
 });
 
-/** hub-sdk's meta.name is the client's model file argument, maybe a long path: keep its base name. */
+/** hub-sdk's meta.name is the client's model file argument, maybe a long path: keep its base name (then NAME_MAX applies). */
 function shortName(v: string): string {
-  return v.length > 100 ? (v.split(/[\\/]/).pop() ?? v).slice(0, 100) : v;
+  return v.length > NAME_MAX ? (v.split(/[\\/]/).pop() ?? v) : v;
 }
 
 /** Python-style cache values → the model config's `true | false | 'ram' | 'disk' | null`. */
@@ -166,7 +166,7 @@ export function parseCacheValue(v: boolean | string | null): boolean | 'ram' | '
   return null;
 }
 export const updateModelBody = z.object({
-  meta: z.object({ name: z.string().trim().min(1).max(100), description: z.string().trim().max(1000) }).partial().optional(),
+  meta: z.object({ name: z.string().trim().min(1).max(NAME_MAX), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
   config: modelConfigSchema.partial().optional(),
   dataset: z.object({ id: z.string().max(40) }).optional(),
   lineage: createModelBody.shape.lineage,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESCRIPTION_MAX, NAME_MAX } from './constants.js';
 import { abilitiesSchema, baseDatesSchema, ownerSchema, privacySchema } from './common.js';
 
 export const projectSchema = z.object({
@@ -18,19 +19,19 @@ export type Project = z.infer<typeof projectSchema>;
 export const createProjectBody = z.object({
   meta: z
     .object({
-      name: z.string().trim().max(100).optional(),
-      description: z.string().trim().max(1000).optional(),
+      name: z.string().trim().max(NAME_MAX).optional(),
+      description: z.string().trim().max(DESCRIPTION_MAX).optional(),
       privacy: privacySchema.optional(),
     })
     .optional(),
   // hub-sdk scripts send flat fields
-  name: z.string().trim().max(100).optional(),
-  description: z.string().trim().max(1000).optional(),
+  name: z.string().trim().max(NAME_MAX).optional(),
+  description: z.string().trim().max(DESCRIPTION_MAX).optional(),
 });
 export const updateProjectBody = z.object({
-  meta: z.object({ name: z.string().trim().min(1).max(100), description: z.string().trim().max(1000) }).partial().optional(),
-  name: z.string().trim().min(1).max(100).optional(),
-  description: z.string().trim().max(1000).optional(),
+  meta: z.object({ name: z.string().trim().min(1).max(NAME_MAX), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
+  name: z.string().trim().min(1).max(NAME_MAX).optional(),
+  description: z.string().trim().max(DESCRIPTION_MAX).optional(),
 });
 export const shareBody = z.object({ privacy: privacySchema });
 export const reorderBody = z.object({ modelIds: z.array(z.string()).min(1).max(1000) });

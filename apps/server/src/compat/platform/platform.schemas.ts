@@ -1,16 +1,23 @@
+import { NAME_MAX } from '@sightline/contracts';
 import { z } from 'zod';
 import { errors } from '../../platform/http/errors.js';
 
 /** Bodies of the Ultralytics Platform protocol (platform-protocol.md §3–5) and the webhook's event payloads. */
 
+/** The run's name becomes the model's name, and `owner/project` the project's: both keep to NAME_MAX (issue 16). */
+const runName = z.string().max(NAME_MAX, `At most ${NAME_MAX} characters`);
+const projectArg = z
+  .string()
+  .max(NAME_MAX + 64)
+  .refine((p) => (p.includes('/') ? p.slice(p.indexOf('/') + 1) : p).length <= NAME_MAX, `The project name is at most ${NAME_MAX} characters`);
 const trainArgValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const envelope = z
   .object({
     event: z.string().max(64),
     data: z.record(z.string(), z.unknown()).nullish(),
     modelId: z.string().max(40).nullish(),
-    project: z.string().max(300).nullish(),
-    name: z.string().max(300).nullish(),
+    project: projectArg.nullish(),
+    name: runName.nullish(),
   })
   .passthrough();
 export type Envelope = z.infer<typeof envelope>;
@@ -56,8 +63,8 @@ export const completeData = z
 export const uploadBody = z.object({
   filename: z.string().max(255),
   modelId: z.string().max(40).nullish(),
-  project: z.string().max(300).nullish(),
-  name: z.string().max(300).nullish(),
+  project: projectArg.nullish(),
+  name: runName.nullish(),
   runId: z.string().max(100).nullish(),
 });
 export type UploadBody = z.infer<typeof uploadBody>;
