@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { ErrorCode } from '@sightline/contracts';
 import path from 'node:path';
 import { parse as parseQuery } from 'node:querystring';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -86,8 +86,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
-    // One log line per request (below) instead of pino's two.
-    disableRequestLogging: true,
+    // One log line per request (the onResponse hook below) instead of pino's two.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : newId();

@@ -56,6 +56,15 @@ export const datasetsRepository = {
       : undefined,
   previews: async (db: Db, datasetId: string, n: number) =>
     db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)).limit(n),
+  /** The first `n` images (browse order) of each dataset, in one query: one index range per dataset (LATERAL). */
+  previewsOf: async (db: Db, datasetIds: string[], n: number) => {
+    if (!datasetIds.length) return [];
+    const res = await db.execute(sql`
+      SELECT d.id AS dataset_id, i.thumb_key FROM (VALUES ${sql.join(datasetIds.map((id) => sql`(${id})`), sql`, `)}) AS d(id)
+      CROSS JOIN LATERAL (SELECT thumb_key, split, name FROM dataset_images WHERE dataset_id = d.id ORDER BY split, name LIMIT ${n}) i
+      ORDER BY d.id, i.split, i.name`);
+    return (res as unknown as { rows: Array<{ dataset_id: string; thumb_key: string | null }> }).rows.map((r) => ({ datasetId: r.dataset_id, thumbKey: r.thumb_key }));
+  },
 
   /** `ul://<username>/datasets/<slug>`: the dataset of a live user, trashed or not (the caller decides). */
   byOwnerUsername: async (db: Db, username: string, slug: string) =>

@@ -62,12 +62,16 @@ export async function ownedDataset(ctx: AppContext, userId: string, id: string, 
 export async function presentDatasets(ctx: AppContext, viewerId: string | null, rows: DatasetRow[]): Promise<Dataset[]> {
   const owners = await projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]);
   const abilities = await abilitiesFor(ctx, viewerId, rows.map(datasetItem));
+  // One query for every dataset's previews and one for the jobs of those loading (no query per item).
+  const previewRows = await datasetsRepository.previewsOf(ctx.db, rows.filter((r) => r.processedAt).map((r) => r.id), 5);
+  const loading = rows.filter((r) => r.status === 'Loading' || r.status === 'Retrying');
+  const jobs = new Map((loading.length ? await ctx.jobs.byDedupeKeys(loading.map((r) => `dataset:${r.id}`)) : []).map((j) => [j.dedupeKey, j]));
   const out: Dataset[] = [];
   for (const [i, r] of rows.entries()) {
-    const previews = r.processedAt ? (await datasetsRepository.previews(ctx.db, r.id, 5)).filter((i) => i.thumbKey).map((i) => thumbUrl(ctx, i.thumbKey!)) : [];
+    const previews = r.processedAt ? previewRows.filter((p) => p.datasetId === r.id && p.thumbKey).map((p) => thumbUrl(ctx, p.thumbKey!)) : [];
     let progress: { phase: string; done: number; total: number } | null = null;
     if (r.status === 'Loading' || r.status === 'Retrying') {
-      const [job] = await ctx.jobs.byDedupeKeys([`dataset:${r.id}`]);
+      const job = jobs.get(`dataset:${r.id}`);
       const p = job?.progress as { phase?: string; done?: number; total?: number } | null | undefined;
       if (p) progress = { phase: p.phase ?? 'queued', done: p.done ?? 0, total: p.total ?? 0 };
     }

@@ -112,17 +112,18 @@ export async function ownedModel(ctx: AppContext, userId: string, id: string, ac
 }
 
 export async function presentModels(ctx: AppContext, viewerId: string | null, rows: ModelRow[], baseUrl = ''): Promise<Model[]> {
-  const files = await modelsRepository.files(ctx.db, rows.map((r) => r.id));
-  const owners = await projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]);
+  const ids = rows.map((r) => r.id);
   const projectIds = [...new Set(rows.map((r) => r.projectId).filter((x): x is string => Boolean(x)))];
-  const projectNames = new Map<string, string>();
-  for (const pid of projectIds) {
-    const p = await projectsRepository.byId(ctx.db, pid);
-    if (p) projectNames.set(pid, p.name);
-  }
+  // One query per kind of related row for the whole page, sent together (no query per model).
+  const [files, owners, projectNames, trainingRows, abilities] = await Promise.all([
+    modelsRepository.files(ctx.db, ids),
+    projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]),
+    projectsRepository.names(ctx.db, projectIds),
+    modelsRepository.trainingStates(ctx.db, ids),
+    abilitiesFor(ctx, viewerId, rows.map((r) => modelItem(r))),
+  ]);
   const now = ctx.clock.now();
-  const training = new Map((await modelsRepository.trainingStates(ctx.db, rows.map((r) => r.id))).map((t) => [t.modelId, presentTraining(t)]));
-  const abilities = await abilitiesFor(ctx, viewerId, rows.map((r) => modelItem(r)));
+  const training = new Map(trainingRows.map((t) => [t.modelId, presentTraining(t)]));
   return rows.map((r, i) =>
     presentModel(r, {
       training: training.get(r.id) ?? null,

@@ -57,6 +57,12 @@ export const projectsRepository = {
     return out;
   },
 
+  /** Project names by id, one query. */
+  names: async (db: Db, ids: string[]) => {
+    if (ids.length === 0) return new Map<string, string>();
+    const rows = await db.select({ id: projects.id, name: projects.name }).from(projects).where(inArray(projects.id, ids));
+    return new Map(rows.map((r) => [r.id, r.name]));
+  },
   owners: async (db: Db, ids: string[]) => {
     if (ids.length === 0) return new Map<string, string>();
     const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids));

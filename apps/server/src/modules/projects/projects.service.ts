@@ -58,9 +58,12 @@ export async function listProjects(
 }
 
 export async function presentProjects(ctx: AppContext, viewerId: string | null, rows: ProjectRow[]): Promise<Project[]> {
-  const totals = await projectsRepository.totals(ctx.db, rows.map((r) => r.id));
-  const owners = await projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]);
-  const abilities = await abilitiesFor(ctx, viewerId, rows.map(projectItem));
+  // One query per kind of related row for the whole page, sent together.
+  const [totals, owners, abilities] = await Promise.all([
+    projectsRepository.totals(ctx.db, rows.map((r) => r.id)),
+    projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]),
+    abilitiesFor(ctx, viewerId, rows.map(projectItem)),
+  ]);
   return rows.map((r, i) => presentProject(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', totals: totals.get(r.id), secret: ctx.secret }));
 }
 
