@@ -35,6 +35,9 @@ export function initMonitoring(opts: MonitoringOptions | null): Monitoring | nul
       release: opts.release,
       tracesSampleRate: ERROR_TRACE_SAMPLE_RATE,
       sendDefaultPii: false,
+      // Errors are captured once, by the app's onError hook below (with the request attached for
+      // scrubbing); the SDK's own Fastify error capture would report them without it.
+      integrations: (defaults) => defaults.filter((i) => i.name !== 'Fastify'),
       beforeSend: (event) => scrubEvent(event),
       beforeSendTransaction: (event) => scrubEvent(event),
       beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
@@ -48,17 +51,16 @@ export function initMonitoring(opts: MonitoringOptions | null): Monitoring | nul
         scope.setTag('request_id', request.id);
         scope.setTag('route', request.routeOptions?.url ?? 'unknown');
         if (request.principal) scope.setUser({ id: request.principal.user.id });
-        // The request as it came (headers, cookies, query): beforeSend scrubs what must not leave.
-        scope.addEventProcessor((event) => ({
-          ...event,
-          request: {
+        // The request as it came (headers, cookies, query), the SDK's own request shape: beforeSend scrubs what must not leave.
+        scope.setSDKProcessingMetadata({
+          normalizedRequest: {
             method: request.method,
             url: `${request.protocol}://${request.host}${path}`,
             query_string: query,
             headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')])),
             cookies: request.cookies as Record<string, string> | undefined,
           },
-        }));
+        });
         Sentry.captureException(error);
       });
     },
