@@ -44,6 +44,7 @@ import { securityRoutes } from './modules/auth/security.routes.js';
 import { originGuard } from './platform/http/origin-guard.js';
 import { presenceRoutes } from './modules/presence/presence.routes.js';
 import { recentRoutes } from './modules/recent/recent.routes.js';
+import { mailLinksRoutes } from './modules/auth/mail-links.routes.js';
 import * as presence from './modules/presence/presence.service.js';
 import { flagsRoutes } from './modules/flags/flags.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -232,6 +233,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(realtimeRoutes, { onConnect: (uid) => presence.connected(ctx, uid), onDisconnect: (uid) => presence.disconnected(ctx, uid) });
   await app.register(presenceRoutes);
   await app.register(recentRoutes);
+  await app.register(mailLinksRoutes);
   await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
 
   registerWebApp(app, config.webDist);

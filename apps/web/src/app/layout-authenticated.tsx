@@ -18,6 +18,7 @@ import { startup } from '../lib/startup';
 import { FeedbackDialog } from '../features/feedback/components/feedback-dialog';
 import { SearchLauncher } from '../features/search';
 import { useTeamsRealtime } from '../features/teams';
+import { MailLinksWarning } from './mail-links-warning';
 import { MobileMenu } from './mobile-menu';
 import { Sidebar } from './sidebar';
 import { StartupProgress } from './startup-progress';
@@ -119,6 +120,7 @@ export function AuthenticatedLayout() {
           </header>
         )}
         <Box component="main" id="main" className={classes.main} data-mobile={mobile || undefined}>
+          <MailLinksWarning />
           <Outlet />
         </Box>
         {mobile && (

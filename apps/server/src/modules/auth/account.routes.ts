@@ -5,6 +5,7 @@ import { deleteAccountBody, updateEmailBody, updatePasswordBody, userSchema } fr
 import { clearSessionCookie, requireSession } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { presentUserById } from '../users/users.service.js';
+import { linkOriginOf } from '../../platform/http/link-origin.js';
 import { changeEmail, deleteAccount, updatePassword } from './auth.service.js';
 
 /** Credentials of the signed-in account: password, email, deletion (re-authenticated, browser session only). */
@@ -20,7 +21,7 @@ export async function accountRoutes(app: FastifyInstance) {
 
   r.post('/v1/users/me/email', { config: { auth: 'session' }, schema: { tags: ['users'], body: updateEmailBody, response: { 200: z.object({ data: userSchema }), ...errorResponses } } }, async (req) => {
     const p = requireSession(req);
-    await changeEmail(ctx, p.user, req.body.email, req.body.password);
+    await changeEmail(ctx, p.user, req.body.email, req.body.password, linkOriginOf(req, ctx.config.trustProxy));
     return { data: await presentUserById(app, p.user.id) };
   });
 

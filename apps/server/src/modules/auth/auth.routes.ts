@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorCode, authResultSchema, passwordRequestBody, passwordResetBody, resendVerificationBody, signInBody, signUpBody, userSchema, verifyBody } from '@sightline/contracts';
 import { clearSessionCookie, setSessionCookie } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/http/errors.js';
+import { linkOriginOf } from '../../platform/http/link-origin.js';
 import { track } from '../analytics/analytics.service.js';
 import { presentUser } from '../users/users.presenter.js';
 import * as auth from './auth.service.js';
@@ -15,9 +16,11 @@ export async function authRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   // Credential endpoints get a tighter body limit: nothing legitimate is bigger.
   const small = { bodyLimit: 16 * 1024 };
+  // Links in mails: PUBLIC_URL, else the origin the browser used (ADR 0018).
+  const linkOrigin = (req: FastifyRequest) => linkOriginOf(req, ctx.config.trustProxy);
 
   r.post('/v1/auth/signup', { ...small, schema: { tags: ['auth'], body: signUpBody, response: { 201: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
-    const user = await auth.signUp(ctx, req.body);
+    const user = await auth.signUp(ctx, req.body, linkOrigin(req));
     const verificationRequired = auth.verificationRequired(ctx);
     if (!verificationRequired) setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
     return reply.status(201).send({ data: { user: presentUser(user), result: 'signup-successful' as const, verificationRequired } });
@@ -55,12 +58,12 @@ export async function authRoutes(app: FastifyInstance) {
   });
 
   r.post('/v1/auth/verify/resend', { ...small, schema: { tags: ['auth'], body: resendVerificationBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await auth.resendVerification(ctx, req.body.email, callerOf(req));
+    await auth.resendVerification(ctx, req.body.email, callerOf(req), linkOrigin(req));
     return ok;
   });
 
   r.post('/v1/auth/password/request', { ...small, schema: { tags: ['auth'], body: passwordRequestBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await auth.requestPasswordReset(ctx, req.body.email, callerOf(req));
+    await auth.requestPasswordReset(ctx, req.body.email, callerOf(req), linkOrigin(req));
     return ok;
   });
 

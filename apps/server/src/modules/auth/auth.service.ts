@@ -34,7 +34,7 @@ function disabledError() {
 }
 
 /** Creates the account; the first account of an empty instance becomes an admin. */
-export async function signUp(ctx: AppContext, input: { email: string; password: string; username: string; firstName: string }) {
+export async function signUp(ctx: AppContext, input: { email: string; password: string; username: string; firstName: string }, origin?: string | null) {
   const passwordHash = await hashPassword(input.password);
   const user = await ctx.db.transaction(async (tx) => {
     // Serialises sign-ups so exactly one "first account" becomes admin.
@@ -57,7 +57,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
     return row;
   });
   await track(ctx, user.id, 'sign_up', { provider: 'password' });
-  if (verificationRequired(ctx)) await sendVerification(ctx, user);
+  if (verificationRequired(ctx)) await sendVerification(ctx, user, origin);
   return user;
 }
 
@@ -177,9 +177,9 @@ async function issueMailToken(ctx: AppContext, user: UserRow, purpose: 'verify' 
   return token;
 }
 
-async function sendVerification(ctx: AppContext, user: UserRow) {
+async function sendVerification(ctx: AppContext, user: UserRow, origin?: string | null) {
   const token = await issueMailToken(ctx, user, 'verify', VERIFY_TTL_MS);
-  const link = `${ctx.baseUrl()}/v1/auth/verify?token=${encodeURIComponent(token)}`;
+  const link = `${ctx.baseUrl(origin ?? undefined)}/v1/auth/verify?token=${encodeURIComponent(token)}`;
   await ctx.mailer.send({
     to: user.email,
     subject: 'Verify your email for Sightline',
@@ -188,13 +188,13 @@ async function sendVerification(ctx: AppContext, user: UserRow) {
   });
 }
 
-export async function resendVerification(ctx: AppContext, email: string, caller: Caller = { ip: null }) {
+export async function resendVerification(ctx: AppContext, email: string, caller: Caller = { ip: null }, origin?: string | null) {
   // Counted whether or not the account exists, so the limit tells nothing about accounts either.
   await attempt(ctx, 'verify', { ...caller, account: email });
   const user = await usersRepository.byEmail(ctx.db, email);
   // Same answer whether or not the account exists: no account enumeration.
   if (!user || user.emailVerifiedAt || user.deletedAt || !verificationRequired(ctx)) return;
-  await sendVerification(ctx, user);
+  await sendVerification(ctx, user, origin);
 }
 
 async function consumeMailToken(ctx: AppContext, token: string, purpose: 'verify' | 'reset') {
@@ -216,12 +216,13 @@ export async function verifyEmail(ctx: AppContext, token: string) {
   return (await usersRepository.update(ctx.db, user.id, { emailVerifiedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }))!;
 }
 
-export async function requestPasswordReset(ctx: AppContext, email: string, caller: Caller = { ip: null }) {
+/** The reset mail; its link starts with PUBLIC_URL, else with `origin`, the one the browser used (ADR 0018). */
+export async function requestPasswordReset(ctx: AppContext, email: string, caller: Caller = { ip: null }, origin?: string | null) {
   await attempt(ctx, 'reset', { ...caller, account: email });
   const user = await usersRepository.byEmail(ctx.db, email);
   if (!user || user.deletedAt) return;
   const token = await issueMailToken(ctx, user, 'reset', RESET_TTL_MS);
-  const link = `${ctx.baseUrl()}/reset-password?token=${encodeURIComponent(token)}`;
+  const link = `${ctx.baseUrl(origin ?? undefined)}/reset-password?token=${encodeURIComponent(token)}`;
   await ctx.mailer.send({
     to: user.email,
     subject: 'Reset your Sightline password',
@@ -253,7 +254,7 @@ export async function updatePassword(ctx: AppContext, user: UserRow, currentPass
 }
 
 /** Email change (spec §5): only when different, with re-authentication. */
-export async function changeEmail(ctx: AppContext, user: UserRow | null, email: string, password: string) {
+export async function changeEmail(ctx: AppContext, user: UserRow | null, email: string, password: string, origin?: string | null) {
   if (!user?.id) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
   if (email === user.email) throw new AppError(400, ErrorCode.SameEmail, 'This is already your email address');
   if (user.passwordHash && !(await verifyPassword(user.passwordHash, password))) {
@@ -272,7 +273,7 @@ export async function changeEmail(ctx: AppContext, user: UserRow | null, email: 
     if (!updated) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
     evictUser(ctx, user.id);
     await track(ctx, user.id, 'update_profile', { fields: ['email'] });
-    if (verificationRequired(ctx)) await sendVerification(ctx, updated);
+    if (verificationRequired(ctx)) await sendVerification(ctx, updated, origin);
     return updated;
   } catch (err) {
     if (err instanceof AppError) throw err;
