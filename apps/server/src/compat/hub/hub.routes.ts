@@ -44,7 +44,7 @@ export async function hubCompatRoutes(app: FastifyInstance) {
     async (req) => {
       const { user } = requireUser(req);
       const limits = { fileSize: training.MAX_CHECKPOINT_BYTES, files: 1, fieldSize: 4096, fields: 20 };
-      await training.reportHubUpload(ctx, user, req.params.id, req.isMultipart() ? () => req.parts({ limits }) : null);
+      await training.reportHubUpload(ctx, user, req.params.id, req.isMultipart() ? () => req.parts({ limits }) : null, Number(req.headers['content-length']) || undefined);
       return success;
     },
   );

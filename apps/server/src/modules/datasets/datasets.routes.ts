@@ -6,7 +6,8 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { tusRoutes } from '../../platform/uploads/tus.routes.js';
-import { storageRemaining, storageRemainingOf } from '../storage/usage.service.js';
+import { storageRemaining } from '../storage/usage.service.js';
+import { releaseStorage, reserveResumable } from '../storage/reservations.service.js';
 import { reportToText } from './processing/index.js';
 import { registerDatasetProcessing } from './datasets.process.js';
 import * as ds from './datasets.service.js';
@@ -25,7 +26,8 @@ export async function datasetsRoutes(app: FastifyInstance) {
   app.topics.register('dataset', (uid, topic) => ds.readableDataset(ctx, uid, topic.slice('dataset:'.length)).then(() => true, () => false));
   await app.register(tusRoutes, {
     onFinished: (upload) => ds.finishUpload(ctx, upload),
-    storageRemaining: async (uid) => (await storageRemainingOf(ctx, uid)).remaining,
+    reserve: (uid, uploadId, bytes) => reserveResumable(ctx, uid, uploadId, bytes),
+    release: (uploadId) => releaseStorage(ctx, uploadId),
   });
 
   r.get('/v1/users/me/storage', { config: { auth: 'user' }, schema: { tags: ['users'], response: { 200: z.object({ data: storageUsageSchema }), ...errorResponses } } }, async (req) => ({

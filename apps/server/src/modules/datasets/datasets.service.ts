@@ -13,6 +13,7 @@ import { uploadsRepository } from '../../platform/uploads/uploads.repository.js'
 import { track } from '../analytics/analytics.service.js';
 import { abilitiesFor } from '../access/index.js';
 import { projectsRepository } from '../projects/projects.repository.js';
+import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
 import { assertStorage, storageRemaining } from '../storage/usage.service.js';
@@ -60,7 +61,7 @@ export async function ownedDataset(ctx: AppContext, userId: string, id: string, 
 }
 
 export async function presentDatasets(ctx: AppContext, viewerId: string | null, rows: DatasetRow[]): Promise<Dataset[]> {
-  const owners = await projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]);
+  const owners = await ownerNames(ctx, rows.map((r) => r.userId));
   const abilities = await abilitiesFor(ctx, viewerId, rows.map(datasetItem));
   // One query for every dataset's previews and one for the jobs of those loading (no query per item).
   const previewRows = await datasetsRepository.previewsOf(ctx.db, rows.filter((r) => r.processedAt).map((r) => r.id), 5);
@@ -196,7 +197,7 @@ export async function finishUpload(ctx: AppContext, upload: FinishedUpload) {
   const row = await datasetsPolicy.hidden(ctx, upload.uid, datasetId ? await datasetsRepository.byId(ctx.db, datasetId) : null, 'update');
   const user = { id: upload.uid, plan: (await usersRepository.byId(ctx.db, upload.uid))?.plan ?? 'free' };
   // The archive replaces any previous one, so only the difference has to fit.
-  const { remaining } = await storageRemaining(ctx, user);
+  const { remaining } = await storageRemaining(ctx, user, upload.id); // besides the upload's own reservation
   if (upload.bytes - row.bytes > remaining) throw errors.insufficientStorage(remaining, upload.bytes);
   await ctx.blobs.put(upload.path, fs.createReadStream(upload.file), { contentLength: upload.bytes });
   if (row.storageKey && row.storageKey !== upload.path) await ctx.blobs.delete(row.storageKey).catch(() => undefined);

@@ -124,7 +124,7 @@ export async function modelsRoutes(app: FastifyInstance) {
             continue;
           }
           filename = part.filename;
-          stored = await storeWeights(ctx, user, modelId, { filename: part.filename, stream: part.file });
+          stored = await storeWeights(ctx, user, modelId, { filename: part.filename, stream: part.file, expectedBytes: Number(req.headers['content-length']) || undefined });
         } else {
           fields[part.fieldname] = String(part.value ?? '');
         }

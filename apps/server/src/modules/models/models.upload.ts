@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { readOnnxMetadata, parseUltralyticsMetadata } from '../inference/onnx-metadata.js';
-import { storageRemaining } from '../storage/usage.service.js';
+import { MULTIPART_SLACK_BYTES, StreamReservation } from '../storage/reservations.service.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { createProject } from '../projects/projects.service.js';
@@ -41,12 +41,12 @@ export async function storeWeights(
   ctx: AppContext,
   user: { id: string; plan: string },
   modelId: string,
-  file: { filename: string; stream: Readable },
-): Promise<{ format: WeightsFormat; key: string; bytes: number; meta: { task: string | null; names: string[]; imgsz: number | null } }> {
+  file: { filename: string; stream: Readable; /** the request's Content-Length: the file plus its multipart headers */ expectedBytes?: number },
+): Promise<{ format: WeightsFormat; key: string; bytes: number; meta: { task: string | null; names: string[]; imgsz: number | null }; reservation: StreamReservation }> {
   const format = formatOf(file.filename);
   if (!format) throw new AppError(400, ErrorCode.InvalidModelFile, 'Upload a .pt or .onnx file');
-  const { remaining } = await storageRemaining(ctx, user);
-  const limit = Math.min(remaining, MAX_MODEL_UPLOAD_BYTES);
+  // The bytes are reserved before they arrive (issue 16): parallel uploads cannot together pass the quota.
+  const reservation = new StreamReservation(ctx, user, 'model-upload', { expectedBytes: file.expectedBytes, slack: MULTIPART_SLACK_BYTES, maxBytes: MAX_MODEL_UPLOAD_BYTES + 1 });
   const key = blobKeys.modelFile(user.id, modelId, format === 'pt' ? 'best.pt' : 'model.onnx');
   // Keep a local copy of ONNX files to read metadata without a second download.
   const tmp = format === 'onnx' ? path.join(os.tmpdir(), `sl-upload-${modelId}.onnx`) : null;
@@ -63,10 +63,12 @@ export async function storeWeights(
           if (!checkMagic(format, head)) return cb(new AppError(400, ErrorCode.InvalidModelFile, `This is not a valid .${format} file`));
         }
       }
-      if (seen > limit) {
-        return cb(seen > MAX_MODEL_UPLOAD_BYTES && limit === MAX_MODEL_UPLOAD_BYTES ? errors.payloadTooLarge('Model files can be at most 2 GB') : errors.insufficientStorage(remaining, seen));
-      }
-      cb(null, chunk);
+      if (seen > MAX_MODEL_UPLOAD_BYTES) return cb(errors.payloadTooLarge('Model files can be at most 2 GB'));
+      if (seen <= reservation.held) return cb(null, chunk);
+      reservation.cover(seen).then(
+        () => cb(null, chunk),
+        (err: Error) => cb(err),
+      );
     },
     flush(cb) {
       if (!checked && !checkMagic(format, head)) return cb(new AppError(400, ErrorCode.InvalidModelFile, `This is not a valid .${format} file`));
@@ -74,6 +76,7 @@ export async function storeWeights(
     },
   });
   try {
+    await reservation.start();
     if (tmp) {
       await pipeline(file.stream, guard, fs.createWriteStream(tmp));
       await ctx.blobs.put(key, fs.createReadStream(tmp), { contentType: 'application/octet-stream' });
@@ -91,11 +94,12 @@ export async function storeWeights(
         // An ONNX file without ultralytics metadata is still a valid upload; inference will say what is missing.
       }
     }
-    return { format, key, bytes: seen, meta };
+    return { format, key, bytes: seen, meta, reservation };
   } catch (err) {
     // Drain what is left of the part so the multipart parser can finish the request cleanly.
     file.stream.resume();
     await ctx.blobs.delete(key).catch(() => undefined);
+    await reservation.release().catch(() => undefined);
     throw err;
   } finally {
     if (tmp) fs.rmSync(tmp, { force: true });
@@ -140,10 +144,13 @@ export async function createUploadedModel(
     trainEnd: ctx.clock.now(),
   });
   await attachWeights(ctx, modelId, stored, input.filename);
+  // Settled: the model's bytes count in place of the reservation.
+  await stored.reservation.release();
 }
 
-/** A failed upload keeps nothing: neither the blob nor a half-made model. */
+/** A failed upload keeps nothing: neither the blob nor a half-made model, nor its reservation. */
 export async function discardUpload(ctx: AppContext, modelId: string, stored: StoredWeights | null) {
   if (stored) await ctx.blobs.delete(stored.key).catch(() => undefined);
+  if (stored) await stored.reservation.release().catch(() => undefined);
   await modelsRepository.remove(ctx.db, modelId).catch(() => undefined);
 }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { BlobNotFoundError, BlobRangeError } from '../../platform/storage/blob-store.js';
-import { storageRemaining } from '../storage/usage.service.js';
+import { MULTIPART_SLACK_BYTES, StreamReservation } from '../storage/reservations.service.js';
 
 /**
  * Files handed to and received from the ultralytics client: in-memory and blob bodies with HEAD and
@@ -47,32 +47,49 @@ export async function sendBlob(ctx: AppContext, request: FastifyRequest, reply: 
 }
 
 /**
- * Streams a client upload into the blob store without ever holding it in memory, and stops as soon
- * as it exceeds what the user's storage allows (InsufficientStorageError). `replacing` is the size of
- * the file this upload will replace: it is freed when the new one is promoted, so it counts as room.
- * The put is atomic (temp file + rename, or one S3 object), so an interrupted upload leaves the
- * previous blob untouched.
+ * Streams a client upload into the blob store without ever holding it in memory, within the user's
+ * storage: the declared length (or, without one, each next step of the body) is reserved before the
+ * bytes arrive (issue 16), so parallel uploads cannot together pass the quota, and the body stops as
+ * soon as it exceeds what fits (InsufficientStorageError). `replacing` is the size of the file this
+ * upload will replace: it is freed when the new one is promoted, so it counts as room. The put is
+ * atomic (temp file + rename, or one S3 object), so an interrupted upload leaves the previous blob
+ * untouched. With `settleLater` the caller ends the reservation (`settle`) once the file is
+ * recorded; otherwise it ends here.
  */
 export async function streamIntoStore(
   ctx: AppContext,
   user: { id: string; plan: string },
   key: string,
   body: Readable,
-  opts: { declaredBytes?: number; replacing?: number; maxBytes?: number } = {},
-): Promise<{ bytes: number }> {
-  const { remaining } = await storageRemaining(ctx, user);
-  const room = remaining + (opts.replacing ?? 0);
-  const max = Math.min(room, opts.maxBytes ?? Number.MAX_SAFE_INTEGER);
-  if (opts.declaredBytes !== undefined && opts.declaredBytes > room) {
+  opts: { declaredBytes?: number; replacing?: number; maxBytes?: number; settleLater?: boolean; /** the whole request's length when the file is one part of it (multipart) */ bodyBytes?: number } = {},
+): Promise<{ bytes: number; settle: () => Promise<void> }> {
+  const max = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
+  if (opts.declaredBytes !== undefined && opts.declaredBytes > max) {
     body.resume();
-    throw errors.insufficientStorage(room, opts.declaredBytes);
+    throw errors.payloadTooLarge();
+  }
+  const reservation = new StreamReservation(ctx, user, 'training-upload', {
+    expectedBytes: opts.declaredBytes ?? opts.bodyBytes,
+    slack: opts.declaredBytes === undefined ? MULTIPART_SLACK_BYTES : 0,
+    credit: opts.replacing ?? 0,
+    maxBytes: max,
+  });
+  try {
+    await reservation.start();
+  } catch (err) {
+    body.resume();
+    throw err;
   }
   let seen = 0;
   const guard = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       seen += chunk.length;
-      if (seen > max) return cb(seen > room ? errors.insufficientStorage(room, seen) : errors.payloadTooLarge());
-      cb(null, chunk);
+      if (seen > max) return cb(errors.payloadTooLarge());
+      if (seen <= reservation.held) return cb(null, chunk);
+      reservation.cover(seen).then(
+        () => cb(null, chunk),
+        (err: Error) => cb(err),
+      );
     },
   });
   // The store may attach its own pipeline only after an await (temp dir, S3 client): until then the
@@ -85,16 +102,18 @@ export async function streamIntoStore(
   };
   body.once('error', onError);
   body.once('close', onClose);
+  const settle = () => reservation.release();
   try {
     const { bytes } = await ctx.blobs.put(key, body.pipe(guard), { contentType: 'application/octet-stream', contentLength: opts.declaredBytes });
-    return { bytes };
+    if (!opts.settleLater) await settle();
+    return { bytes, settle };
   } catch (err) {
     body.unpipe(guard);
     body.resume();
+    await settle().catch(() => undefined);
     throw err;
   } finally {
     body.removeListener('error', onError);
     body.removeListener('close', onClose);
   }
 }
-

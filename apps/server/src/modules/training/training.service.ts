@@ -484,18 +484,19 @@ export type UploadPart = { type: 'field'; fieldname: string; value: unknown } | 
  * idempotent and an interrupted body leaves the model as it was. `openParts` is null when the request
  * is not multipart.
  */
-export async function reportHubUpload(ctx: AppContext, user: { id: string; plan: string }, modelId: string, openParts: (() => AsyncIterable<UploadPart>) | null) {
+export async function reportHubUpload(ctx: AppContext, user: { id: string; plan: string }, modelId: string, openParts: (() => AsyncIterable<UploadPart>) | null, requestBytes?: number) {
   const model = await reportableModel(ctx, user.id, modelId);
   if (!openParts) throw errors.validation('Send multipart/form-data with epoch, type and the weights file');
-  const { fields, stored } = await storeHubParts(ctx, user, model, openParts());
+  const { fields, stored } = await storeHubParts(ctx, user, model, openParts(), requestBytes);
   const name = stored.key.slice(stored.key.lastIndexOf('/') + 1);
   if (stored.kind === 'last') {
-    await promoteFile(ctx, model, { kind: 'last', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch }, { onlyIfNewer: true });
+    // The upload's reservation ends once the file counts through the model (settled) or was skipped.
+    await promoteFile(ctx, model, { kind: 'last', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch }, { onlyIfNewer: true }).finally(stored.settle);
     const { model: touched } = await touchRun(ctx, model, 'hub');
     await publishModel(ctx, await markResumable(ctx, touched), 'model.updated');
     return;
   }
-  await promoteFile(ctx, model, { kind: 'best', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch });
+  await promoteFile(ctx, model, { kind: 'best', key: stored.key, name, bytes: stored.bytes, epoch: stored.epoch }).finally(stored.settle);
   const run = await trainingRepository.get(ctx.db, model.id);
   const map = Number(fields.map);
   const current = (await modelsRepository.byId(ctx.db, model.id)) ?? model;
@@ -509,9 +510,9 @@ export async function reportHubUpload(ctx: AppContext, user: { id: string; plan:
 const intField = (v: string | undefined) => (v !== undefined && /^-?\d{1,6}$/.test(v.trim()) ? Number(v.trim()) : null);
 
 /** Streams the file part to its blob; fields before it decide its kind and epoch. Nothing is promoted here. */
-async function storeHubParts(ctx: AppContext, user: { id: string; plan: string }, model: ModelRow, parts: AsyncIterable<UploadPart>) {
+async function storeHubParts(ctx: AppContext, user: { id: string; plan: string }, model: ModelRow, parts: AsyncIterable<UploadPart>, requestBytes?: number) {
   const fields: Record<string, string> = {};
-  let stored: { kind: 'best' | 'last'; key: string; bytes: number; epoch: number | null } | null = null;
+  let stored: { kind: 'best' | 'last'; key: string; bytes: number; epoch: number | null; settle: () => Promise<void> } | null = null;
   try {
     for await (const part of parts) {
       if (part.type !== 'file') {
@@ -523,19 +524,18 @@ async function storeHubParts(ctx: AppContext, user: { id: string; plan: string }
       const epoch = intField(fields.epoch);
       const key = modelBlobKey(model, hubStoredName(model.id, kind, epoch));
       const existing = await fileOf(ctx, model.id, kind);
-      const { bytes } = await streamIntoStore(ctx, user, key, part.file, { replacing: existing?.bytes ?? 0, maxBytes: MAX_CHECKPOINT_BYTES });
-      if (part.file.truncated) {
+      const { bytes, settle } = await streamIntoStore(ctx, user, key, part.file, { replacing: existing?.bytes ?? 0, maxBytes: MAX_CHECKPOINT_BYTES, settleLater: true, bodyBytes: requestBytes });
+      if (part.file.truncated || bytes === 0) {
         await ctx.blobs.delete(key).catch(() => undefined);
-        throw errors.payloadTooLarge('Checkpoints can be at most 8 GB');
+        await settle();
+        throw bytes === 0 ? errors.validation('The weights file is empty') : errors.payloadTooLarge('Checkpoints can be at most 8 GB');
       }
-      if (bytes === 0) {
-        await ctx.blobs.delete(key).catch(() => undefined);
-        throw errors.validation('The weights file is empty');
-      }
-      stored = { kind, key, bytes, epoch };
+      if (stored) await stored.settle();
+      stored = { kind, key, bytes, epoch, settle };
     }
   } catch (err) {
     if (stored && !(await fileOf(ctx, model.id, stored.kind).then((f) => f?.blobKey === stored!.key))) await ctx.blobs.delete(stored.key).catch(() => undefined);
+    await stored?.settle().catch(() => undefined);
     if (err instanceof AppError) throw err;
     // A client that went away mid-body: nothing was promoted, the retry will send it again.
     ctx.log.warn({ err, modelId: model.id }, 'checkpoint upload interrupted');
@@ -577,8 +577,8 @@ export async function receiveCheckpointUpload(ctx: AppContext, path: string, bod
   const kind = storedKind(model, storedName);
   const replacing = (await fileOf(ctx, model.id, kind))?.bytes ?? 0;
   try {
-    const { bytes } = await streamIntoStore(ctx, owner, key, body, { declaredBytes, replacing, maxBytes: MAX_CHECKPOINT_BYTES });
-    if (mode === 'a') await promoteFile(ctx, model, { kind, key, name: storedName, bytes, epoch: null });
+    const { bytes, settle } = await streamIntoStore(ctx, owner, key, body, { declaredBytes, replacing, maxBytes: MAX_CHECKPOINT_BYTES, settleLater: mode === 'a' });
+    if (mode === 'a') await promoteFile(ctx, model, { kind, key, name: storedName, bytes, epoch: null }).finally(settle);
     return { bytes };
   } catch (err) {
     if (err instanceof AppError) throw err;

@@ -22,9 +22,17 @@ export interface FinishedUpload {
 interface TusOptions {
   /** Called once the last byte arrived: move the file where it belongs. Throwing fails the upload. */
   onFinished(upload: FinishedUpload): Promise<void>;
-  /** Storage left for the user, checked while bytes arrive (another upload may have used it). */
-  storageRemaining(uid: string): Promise<number>;
+  /**
+   * Reserves the upload's bytes for the user, or refreshes the reservation it holds (issue 16): throws
+   * an error with statusCode 507 and details {available, required} when they do not fit.
+   */
+  reserve(uid: string, uploadId: string, bytes: number): Promise<void>;
+  /** Ends the reservation: the upload finished (its bytes now count through the dataset), failed or was terminated. */
+  release(uploadId: string): Promise<void>;
 }
+
+type StorageError = { statusCode?: number; code?: string; message: string; details?: unknown };
+const isStorageError = (err: unknown): err is StorageError => (err as StorageError | null)?.statusCode === 507;
 
 class TusHttpError extends Error {
   constructor(
@@ -62,8 +70,13 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
         if (!grant) throw tusError(403, ErrorCode.InvalidUploadToken, 'The upload token is invalid or expired; ask for a new one');
         if (req.headers.get('x-sightline-uid') !== grant.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload token belongs to another account');
         if (upload.size === undefined || upload.size !== grant.bytes) throw tusError(400, ErrorCode.Validation, `Upload-Length must be ${grant.bytes} as granted`);
-        const remaining = await opts.storageRemaining(grant.uid);
-        if (grant.bytes > remaining) throw tusError(507, ErrorCode.InsufficientStorage, `Not enough storage: ${remaining} bytes available, ${grant.bytes} required`, { available: remaining, required: grant.bytes });
+        // The bytes are claimed now, atomically: parallel uploads cannot together pass the quota.
+        try {
+          await opts.reserve(grant.uid, upload.id, grant.bytes);
+        } catch (err) {
+          if (isStorageError(err)) throw tusError(507, ErrorCode.InsufficientStorage, err.message, err.details);
+          throw err;
+        }
         const filename = path.posix.basename(grant.path);
         await uploadsRepository.insert(ctx.db, {
           id: upload.id,
@@ -84,11 +97,13 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
         if (!upload) return; // the datastore answers 404 itself
         if (req.headers.get('x-sightline-uid') !== upload.metadata?.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload belongs to another account');
         if (req.method === 'PATCH' && upload.size !== undefined) {
-          const remaining = await opts.storageRemaining(upload.metadata!.uid!);
-          const left = upload.size - upload.offset;
-          if (left > remaining) {
+          // Refreshes the reservation; an upload resumed after its reservation expired must fit again.
+          try {
+            await opts.reserve(upload.metadata!.uid!, uploadId, upload.size);
+          } catch (err) {
+            if (!isStorageError(err)) throw err;
             await uploadsRepository.update(ctx.db, uploadId, { status: 'failed', error: ErrorCode.InsufficientStorage, updatedAt: ctx.clock.now() });
-            throw tusError(507, ErrorCode.InsufficientStorage, `Storage ran out during the upload: ${remaining} bytes available, ${left} still to send`, { available: remaining, required: left });
+            throw tusError(507, ErrorCode.InsufficientStorage, `Storage ran out during the upload: ${err.message}`, err.details);
           }
         }
       },
@@ -98,13 +113,19 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
           await opts.onFinished({ id: upload.id, uid: meta.uid, path: meta.path, filename: meta.filename, bytes: upload.size ?? upload.offset, file: path.join(directory, upload.id) });
         } catch (err) {
           const e = err as { statusCode?: number; code?: string; message: string; details?: unknown };
+          await opts.release(upload.id).catch(() => undefined);
           await uploadsRepository.update(ctx.db, upload.id, { status: 'failed', error: e.code ?? ErrorCode.Unknown, updatedAt: ctx.clock.now() });
           throw tusError(e.statusCode ?? 500, e.code ?? ErrorCode.Unknown, e.statusCode && e.statusCode < 500 ? e.message : 'Could not store the upload', e.details);
         }
+        // Settled: the dataset's bytes now count in place of the reservation.
+        await opts.release(upload.id);
         await uploadsRepository.update(ctx.db, upload.id, { status: 'done', offset: upload.size ?? upload.offset, completedAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
         await datastore.remove(upload.id).catch(() => undefined);
         return {};
       },
+    });
+    tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
+      void opts.release(id).catch(() => undefined);
     });
     tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
       void uploadsRepository.update(ctx.db, upload.id, { offset: upload.offset, updatedAt: ctx.clock.now() }).catch(() => undefined);
