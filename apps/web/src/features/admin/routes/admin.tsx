@@ -14,6 +14,7 @@ import { OutboxList } from '../components/outbox-list';
 import { UsersTable } from '../components/users-table';
 import { AdminBillingSection } from '../../billing';
 import { AdminAgentsSection } from '../../agents';
+import { AdminWebhooksSection } from '../../webhooks';
 
 const FLAGS: FlagName[] = ['cloudTraining', 'teamsCollaboration', 'walletTopUp', 'dedicatedInference'];
 
@@ -60,6 +61,7 @@ export default function AdminPage() {
       <UsersTable />
       <AdminBillingSection />
       <AdminAgentsSection />
+      <AdminWebhooksSection />
       <OutboxList />
     </Stack>
   );

@@ -10,6 +10,7 @@ import { ApiKeysTab } from '../components/api-keys-tab';
 import { TeamsTab } from '../../teams';
 import { BillingTab } from '../../billing';
 import { IntegrationsTab } from '../../integrations';
+import { WebhooksSection } from '../../webhooks';
 import { MyAgentsCard } from '../../agents';
 
 export const SETTINGS_TABS = ['profile', 'api-keys', 'integrations', 'billing', 'teams'] as const;
@@ -74,6 +75,7 @@ export default function SettingsPage() {
         </Tabs.Panel>
         <Tabs.Panel value="integrations">
           <IntegrationsTab />
+          <WebhooksSection />
         </Tabs.Panel>
         <Tabs.Panel value="billing">
           <BillingTab />
