@@ -152,6 +152,19 @@ describe('cached sessions and API keys across instances', () => {
     });
   });
 
+  it('a new username shows as the owner of listed projects on every instance', async () => {
+    const u = await signUp(a);
+    const created = await call(a, 'POST', '/v1/projects', { cookie: u.cookie }, { meta: { name: 'Owned' } });
+    expect(created.status).toBe(201);
+    const owner = async (node: { url: string }) => ((await call(node, 'GET', `/v1/projects/${created.body.data!.id as string}`, { cookie: u.cookie })).body.data!.owner as { username: string }).username;
+    const before = await owner(b);
+    const renamed = `r${Math.random().toString(36).slice(2, 12)}`;
+    expect((await call(a, 'PATCH', '/v1/users/me', { cookie: u.cookie }, { username: renamed })).status).toBe(200);
+    expect(before).not.toBe(renamed);
+    expect(await owner(a)).toBe(renamed);
+    await within(async () => expect(await owner(b)).toBe(renamed));
+  });
+
   it('a cached session still expires on time', async () => {
     const u = await signUp(a);
     expect((await me(b, { cookie: u.cookie })).status).toBe(200);

@@ -9,6 +9,7 @@ import { abilitiesFor } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { readableProject } from '../projects/projects.service.js';
 import { projectsRepository } from '../projects/projects.repository.js';
+import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { hubModelFields } from './models.hub-fields.js';
 import { modelItem, modelsPolicy } from './models.policy.js';
@@ -117,7 +118,7 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
   // One query per kind of related row for the whole page, sent together (no query per model).
   const [files, owners, projectNames, trainingRows, abilities] = await Promise.all([
     modelsRepository.files(ctx.db, ids),
-    projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]),
+    ownerNames(ctx, rows.map((r) => r.userId)),
     projectsRepository.names(ctx.db, projectIds),
     modelsRepository.trainingStates(ctx.db, ids),
     abilitiesFor(ctx, viewerId, rows.map((r) => modelItem(r))),

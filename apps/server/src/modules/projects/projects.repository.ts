@@ -37,18 +37,21 @@ export const projectsRepository = {
   totals: async (db: Db, ids: string[]) => {
     const out = new Map<string, { count: number; bytes: number; exports: Record<string, number> }>();
     if (ids.length === 0) return out;
-    const counts = await db
-      .select({ projectId: models.projectId, count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${models.bytes}), 0)` })
-      .from(models)
-      .where(and(inArray(models.projectId, ids), isNull(models.deletedAt)))
-      .groupBy(models.projectId);
+    // Both aggregates sent together (two statements, one wait).
+    const [counts, files] = await Promise.all([
+      db
+        .select({ projectId: models.projectId, count: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${models.bytes}), 0)` })
+        .from(models)
+        .where(and(inArray(models.projectId, ids), isNull(models.deletedAt)))
+        .groupBy(models.projectId),
+      db
+        .select({ projectId: models.projectId, kind: modelFiles.kind, bytes: sql<number>`sum(${modelFiles.bytes})` })
+        .from(modelFiles)
+        .innerJoin(models, eq(models.id, modelFiles.modelId))
+        .where(and(inArray(models.projectId, ids), isNull(models.deletedAt)))
+        .groupBy(models.projectId, modelFiles.kind),
+    ]);
     for (const c of counts) out.set(c.projectId!, { count: Number(c.count), bytes: Number(c.bytes), exports: {} });
-    const files = await db
-      .select({ projectId: models.projectId, kind: modelFiles.kind, bytes: sql<number>`sum(${modelFiles.bytes})` })
-      .from(modelFiles)
-      .innerJoin(models, eq(models.id, modelFiles.modelId))
-      .where(and(inArray(models.projectId, ids), isNull(models.deletedAt)))
-      .groupBy(models.projectId, modelFiles.kind);
     for (const f of files) {
       const t = out.get(f.projectId!) ?? { count: 0, bytes: 0, exports: {} };
       t.exports[f.kind] = Number(f.bytes);

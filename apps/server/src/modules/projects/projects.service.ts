@@ -8,6 +8,7 @@ import { track } from '../analytics/analytics.service.js';
 import { abilitiesFor } from '../access/index.js';
 import { projectItem, projectsPolicy } from './projects.policy.js';
 import { presentProject } from './projects.presenter.js';
+import { ownerNames } from '../users/users.service.js';
 import { projectsRepository, type ProjectRow } from './projects.repository.js';
 import { nextFreeSlug, slugify } from './slugs.js';
 
@@ -61,7 +62,7 @@ export async function presentProjects(ctx: AppContext, viewerId: string | null, 
   // One query per kind of related row for the whole page, sent together.
   const [totals, owners, abilities] = await Promise.all([
     projectsRepository.totals(ctx.db, rows.map((r) => r.id)),
-    projectsRepository.owners(ctx.db, [...new Set(rows.map((r) => r.userId))]),
+    ownerNames(ctx, rows.map((r) => r.userId)),
     abilitiesFor(ctx, viewerId, rows.map(projectItem)),
   ]);
   return rows.map((r, i) => presentProject(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', totals: totals.get(r.id), secret: ctx.secret }));

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { authIdentities, settings, users } from '../../platform/db/schema.js';
 
@@ -14,6 +14,9 @@ export const usersRepository = {
   insert: async (db: Db, row: NewUserRow) => (await db.insert(users).values(row).returning())[0]!,
   update: async (db: Db, id: string, patch: Partial<NewUserRow>) =>
     (await db.update(users).set(patch).where(eq(users.id, id)).returning())[0] ?? null,
+  /** Usernames by id, one query. */
+  usernames: async (db: Db, ids: string[]) =>
+    ids.length ? db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids)) : [],
   identities: async (db: Db, userId: string) => db.select().from(authIdentities).where(eq(authIdentities.userId, userId)),
   identity: async (db: Db, provider: string, subject: string) =>
     (await db.select().from(authIdentities).where(and(eq(authIdentities.provider, provider), eq(authIdentities.subject, subject))).limit(1))[0] ?? null,

@@ -72,6 +72,31 @@ function evictUser(ctx: Pick<AppContext, 'invalidations'>, userId: string) {
 }
 
 const providerCaches = new WeakMap<Invalidations, TaggedCache<string[]>>();
+const usernameCaches = new WeakMap<Invalidations, TaggedCache<string>>();
+
+/**
+ * Usernames of the owners of listed items, cached per instance under each user's tag (a rename
+ * evicts it on every instance): lists ask the database only for owners not seen lately.
+ */
+export async function ownerNames(ctx: Pick<AppContext, 'db' | 'invalidations'>, ids: Iterable<string>): Promise<Map<string, string>> {
+  let cache = usernameCaches.get(ctx.invalidations);
+  if (!cache) usernameCaches.set(ctx.invalidations, (cache = ctx.invalidations.cache<string>({ ttlMs: 60_000, max: 50_000 })));
+  const out = new Map<string, string>();
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const hit = cache.get(id);
+    if (hit !== undefined) out.set(id, hit);
+    else missing.push(id);
+  }
+  if (missing.length) {
+    const since = cache.mark();
+    for (const r of await usersRepository.usernames(ctx.db, missing)) {
+      out.set(r.id, r.username);
+      cache.set(r.id, r.username, [cacheTags.user(r.id)], since);
+    }
+  }
+  return out;
+}
 
 /**
  * `/v1/users/me` of the signed-in user: the row auth already loaded (kept true by the auth cache)
