@@ -12,7 +12,6 @@ import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
 import { abilitiesFor } from '../access/index.js';
-import { projectsRepository } from '../projects/projects.repository.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
