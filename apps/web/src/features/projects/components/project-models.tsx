@@ -58,17 +58,21 @@ function ModelRow({ model, index, total, reorderable, watch, canEdit, drop, drag
           {index + 1}
         </Text>
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
-          <Group gap="xs" wrap="nowrap">
-            <Anchor component={Link} to={`/models/${model.id}`} fw={600} lineClamp={1} style={{ wordBreak: 'break-all' }} data-testid="project-model-name">
+          <Group gap="xs" wrap="wrap">
+            <Anchor component={Link} to={`/models/${model.id}`} fw={600} lineClamp={2} title={name} style={{ overflowWrap: 'anywhere', minWidth: 0 }} data-testid="project-model-name">
               {name}
             </Anchor>
             <LiveModelStatusBadge model={model} size="sm" watch={watch} />
           </Group>
           <Text size="xs" c="dimmed">
             {[model.task, t('updatedAt', { date: formatDateTime(model.dates.updated) })].filter(Boolean).join(' · ')}
+            <Text span size="xs" hiddenFrom="sm">
+              {' · '}
+              <FileSize bytes={model.totals.bytes} />
+            </Text>
           </Text>
         </Stack>
-        <Text size="sm" c="dimmed" data-testid="project-model-size" style={{ whiteSpace: 'nowrap' }}>
+        <Text size="sm" c="dimmed" data-testid="project-model-size" style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
           <FileSize bytes={model.totals.bytes} />
         </Text>
         {reorderable && (
