@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { jobs } from '../src/platform/db/schema.js';
 import { buildTar, buildZip, makeImage, type ZipEntrySpec } from '../src/modules/datasets/processing/test-archives.js';
 import { newId } from '../src/platform/ids.js';
@@ -161,6 +161,33 @@ describe('defect 1: every failure ends terminal with a readable error', () => {
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row!.lastError).toBe('bad\\x00name\\x01 in "\ufffd"');
     expect(failed).toEqual([row!.lastError]);
+  });
+});
+
+describe('defect 6: leases name their holder; a starting instance takes back jobs of dead holders on its host', () => {
+  it('reclaims jobs of a dead process or a closed instance of this one, never of a live holder or another host', async () => {
+    const q = t.app.ctx.jobs;
+    const ran: string[] = [];
+    q.register('test-reclaim', async (job) => void ran.push(String(job.payload.n)));
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((r) => dead.once('exit', r));
+    const host = os.hostname();
+    const holders = { deadPid: `${host}:${dead.pid}:gone`, closedInstance: `${host}:${process.pid}:closed-instance`, live: q.holder, otherHost: `elsewhere-${host}:${dead.pid}:x` };
+    const ids: Record<string, string> = {};
+    for (const [n, holder] of Object.entries(holders)) {
+      ids[n] = await q.enqueue('test-reclaim', { n });
+      await t.database.db.update(jobs).set({ status: 'running', attempts: 1, lockedUntil: new Date(t.clock.now().getTime() + 30_000) }).where(eq(jobs.id, ids[n]!));
+      await t.database.db.execute(sql`UPDATE jobs SET locked_by = ${holder} WHERE id = ${ids[n]!}`);
+    }
+    expect(await q.drain()).toBe(0); // all leases still running
+    expect(await q.reclaimOrphans()).toBe(2);
+    await q.drain();
+    expect(ran.sort()).toEqual(['closedInstance', 'deadPid']);
+    for (const n of ['live', 'otherHost']) expect((await t.database.db.select().from(jobs).where(eq(jobs.id, ids[n]!)))[0]!.status).toBe('running');
+    // the short lease: 31 s later the others are free too (no 5-minute wait)
+    t.clock.advance(31_000);
+    await q.drain();
+    expect(ran.sort()).toEqual(['closedInstance', 'deadPid', 'live', 'otherHost']);
   });
 });
 

@@ -52,6 +52,13 @@ export function registerRoboflowImportJob(ctx: AppContext) {
       clearInterval(watch);
       fs.rmSync(tmp, { force: true });
     }
+  }, {
+    // The job ended failed without the handler saying so (its process died on the last attempt): the import fails too.
+    onFailed: async (job, error) => {
+      const imp = await repo.import(ctx.db, String(job.payload.importId));
+      if (!imp || ['imported', 'cancelled', 'failed'].includes(imp.status)) return;
+      await finish(ctx, imp.id, { status: 'failed', errorCode: ErrorCode.Unknown, error });
+    },
   });
 }
 
