@@ -30,6 +30,8 @@ export async function record(ctx: Pick<AppContext, 'db' | 'clock'>, input: Audit
   if (actor.id && actor.label === undefined) {
     actor = { id: actor.id, label: principalActor?.id === actor.id ? principalActor.label : await auditRepository.emailOf(ctx.db, actor.id) };
   }
+  // A user target is labelled with the email it has now (kept in the entry if the account changes later).
+  const target = input.target && input.target.type === 'user' && input.target.label === undefined ? { ...input.target, label: await auditRepository.emailOf(ctx.db, input.target.id) } : input.target;
   const meta = { ...(input.meta ?? {}), ...(principal?.via === 'api-key' && !input.actor ? { via: 'api-key' } : {}) };
   await auditRepository.insert(ctx.db, {
     id: newId(),
@@ -37,9 +39,9 @@ export async function record(ctx: Pick<AppContext, 'db' | 'clock'>, input: Audit
     action: input.action,
     actorId: actor.id,
     actorLabel: actor.label ?? null,
-    targetType: input.target?.type ?? null,
-    targetId: input.target?.id ?? null,
-    targetLabel: input.target?.label ?? null,
+    targetType: target?.type ?? null,
+    targetId: target?.id ?? null,
+    targetLabel: target?.label ?? null,
     userId: input.userId !== undefined ? input.userId : input.target?.type === 'user' ? input.target.id : null,
     outcome: input.outcome ?? 'success',
     ip: req?.ip ?? null,

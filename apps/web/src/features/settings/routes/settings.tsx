@@ -1,5 +1,5 @@
 import { Badge, Group, Stack, Tabs, Text } from '@mantine/core';
-import { IconCreditCard, IconKey, IconPlugConnected, IconUser, IconUsersGroup } from '@tabler/icons-react';
+import { IconCreditCard, IconKey, IconPlugConnected, IconShieldCheck, IconUser, IconUsersGroup } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
@@ -7,13 +7,14 @@ import { PageLoader } from '../../../components/page-loader';
 import { useMe } from '../../../lib/auth';
 import { ProfileTab } from '../components/profile-tab';
 import { ApiKeysTab } from '../components/api-keys-tab';
+import { SecurityTab } from '../components/security-tab';
 import { TeamsTab } from '../../teams';
 import { BillingTab } from '../../billing';
 import { IntegrationsTab } from '../../integrations';
 import { WebhooksSection } from '../../webhooks';
 import { MyAgentsCard } from '../../agents';
 
-export const SETTINGS_TABS = ['profile', 'api-keys', 'integrations', 'billing', 'teams'] as const;
+export const SETTINGS_TABS = ['profile', 'api-keys', 'integrations', 'billing', 'teams', 'security'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** Settings with tabs chosen by ?tab= (profile by default). */
@@ -65,6 +66,9 @@ export default function SettingsPage() {
           <Tabs.Tab value="teams" leftSection={<IconUsersGroup size={16} />}>
             {t('tabs.teams')}
           </Tabs.Tab>
+          <Tabs.Tab value="security" leftSection={<IconShieldCheck size={16} />}>
+            {t('security:tab', { defaultValue: 'Security' })}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="profile">
           <ProfileTab user={user} />
@@ -79,6 +83,9 @@ export default function SettingsPage() {
         </Tabs.Panel>
         <Tabs.Panel value="billing">
           <BillingTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="security">
+          <SecurityTab />
         </Tabs.Panel>
         <Tabs.Panel value="teams">
           <TeamsTab />

@@ -1,0 +1,42 @@
+import { useEffect, useRef, useState } from 'react';
+import { Box, Skeleton } from '@mantine/core';
+import type { EChartsCoreOption, EChartsType } from 'echarts/core';
+
+/** A line or bar chart of the admin area; echarts (lines and bars) loads with the first chart shown. */
+export function AdminChart({ option, height = 280, label, testId }: { option: EChartsCoreOption; height?: number; label: string; testId?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartsType | null>(null);
+  const latest = useRef(option);
+  const [ready, setReady] = useState(false);
+  latest.current = option;
+
+  useEffect(() => {
+    let disposed = false;
+    let observer: ResizeObserver | null = null;
+    void import('../lib/echarts-admin').then(({ init }) => {
+      if (disposed || !ref.current) return;
+      chart.current = init(ref.current, undefined, { renderer: 'svg' });
+      chart.current.setOption(latest.current);
+      setReady(true);
+      observer = new ResizeObserver(() => chart.current?.resize());
+      observer.observe(ref.current);
+    });
+    return () => {
+      disposed = true;
+      observer?.disconnect();
+      chart.current?.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
+
+  return (
+    <Box pos="relative" h={height}>
+      {!ready && <Skeleton pos="absolute" inset={0} h={height} />}
+      <div ref={ref} role="img" aria-label={label} data-testid={testId} data-ready={ready || undefined} style={{ width: '100%', height }} />
+    </Box>
+  );
+}
