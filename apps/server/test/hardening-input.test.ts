@@ -170,8 +170,13 @@ describe('defect 7: one max length for every name', () => {
   });
 
   it(`the Platform training protocol refuses run and project names over ${NAME_MAX} characters`, async () => {
-    const start = (name: string, project: string) =>
-      t.app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: { event: 'training_started', project, name, data: { trainArgs: { epochs: 1 } } } });
+    const start = (name: string | undefined, project: string, trainArgs: Record<string, unknown> = { epochs: 1 }) =>
+      t.app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: { event: 'training_started', project, name, data: { trainArgs } } });
+    const inArgs = await start(undefined, 'me/proj', { epochs: 1, name: 'r'.repeat(300) });
+    expect(inArgs.statusCode).toBe(400);
+    expect(errorMessage(inArgs.json())).toMatch(/trainArgs\.name: At most 100 characters/);
+    const fine = await start('r'.repeat(NAME_MAX), 'me/proj');
+    expect(fine.statusCode).toBe(200);
     const longRun = await start('r'.repeat(300), 'me/proj');
     expect(longRun.statusCode).toBe(400);
     expect(errorMessage(longRun.json())).toMatch(/name.*At most 100 characters/);

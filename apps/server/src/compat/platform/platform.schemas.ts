@@ -29,7 +29,15 @@ export const startedData = z
     device: z.string().nullish(),
     environment: z.record(z.string(), z.unknown()).nullish(),
   })
-  .passthrough();
+  .passthrough()
+  // The run may name itself only in its train args (`name=`, `project=`): the same limits apply there.
+  .superRefine((d, refine) => {
+    for (const [key, schema] of [['name', runName], ['project', projectArg]] as const) {
+      const value = d.trainArgs?.[key];
+      const checked = typeof value === 'string' ? schema.safeParse(value) : null;
+      if (checked && !checked.success) refine.addIssue({ code: 'custom', path: ['trainArgs', key], message: checked.error.issues[0]?.message ?? 'Too long' });
+    }
+  });
 export const consoleData = z.object({ chunkId: z.number().int().min(0).max(10_000_000), content: z.string().max(1024 * 1024), lineCount: z.number().int().min(0).nullish() }).passthrough();
 export const epochData = z
   .object({
