@@ -89,6 +89,11 @@ describe('checkArchive: the layout check before upload', () => {
       status: 'blocked',
       error: { code: 'archive/unsafe-path', file: '../evil.txt' },
     });
+    // Control characters (issue 16): blocked before upload, the name shown escaped as the server shows it.
+    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/images/train/bell\u0007.jpg', data: 'x' }])), 'detect')).toMatchObject({
+      status: 'blocked',
+      error: { code: 'archive/unsafe-path', file: 'shapes/images/train/bell\\x07.jpg', message: expect.stringContaining('control character') },
+    });
     expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/data.yaml', data: 'x' }])), 'detect')).toMatchObject({ error: { code: 'archive/duplicate-entry' } });
     expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/secret.jpg', data: 'x', encrypted: true }])), 'detect')).toMatchObject({ error: { code: 'archive/encrypted' } });
     expect(await checkArchive(zipFile(buildTestZip([{ name: 'readme.md', data: '# hi' }])), 'detect')).toMatchObject({ error: { code: 'dataset/no-images' } });

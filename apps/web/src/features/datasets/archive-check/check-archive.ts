@@ -1,6 +1,7 @@
 import {
   detectLayout,
   normalizeEntryName,
+  printableName,
   ProcessingCode,
   resolveLayout,
   summarizeLayout,
@@ -54,7 +55,9 @@ export async function checkArchive(file: Blob & { name: string }, task: string):
   for (const entry of raw) {
     const normalized = normalizeEntryName(entry.name);
     if (!normalized.ok) {
-      return { status: 'blocked', format, error: { code: ProcessingCode.UnsafePath, message: `Unsafe path in the archive: "${entry.name}" ${normalized.reason}.`, file: entry.name } };
+      // Control characters shown escaped (\xNN), as the server reports them.
+      const shown = printableName(entry.name);
+      return { status: 'blocked', format, error: { code: ProcessingCode.UnsafePath, message: `Unsafe path in the archive: "${shown}" ${normalized.reason}.`, file: shown } };
     }
     const isDirectory = normalized.isDirectory || normalized.name === '';
     if (!isDirectory) {
