@@ -41,6 +41,7 @@ import { accountRoutes } from './modules/auth/account.routes.js';
 import { resolveApiKey, resolveSession } from './modules/auth/auth.service.js';
 import { apiKeyFailureGuard } from './modules/auth/throttle.service.js';
 import { securityRoutes } from './modules/auth/security.routes.js';
+import { blobLinkAccess } from './modules/links/links.service.js';
 import { originGuard } from './platform/http/origin-guard.js';
 import { presenceRoutes } from './modules/presence/presence.routes.js';
 import { recentRoutes } from './modules/recent/recent.routes.js';
@@ -234,7 +235,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(presenceRoutes);
   await app.register(recentRoutes);
   await app.register(mailLinksRoutes);
-  await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now() });
+  await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now(), checkAccess: (key, access) => blobLinkAccess(ctx, key, access) });
 
   registerWebApp(app, config.webDist);
   return app;

@@ -1,17 +1,23 @@
-import { sign, verify } from '../../platform/security/signing.js';
+import { expirySeconds, sign, verify } from '../../platform/security/signing.js';
 
 /** Short signatures keep the many image URLs of a page small (192 bits). */
 const SHORT = { length: 32 };
 
-/** Stable per-image signature: the same URL every time, valid as long as the image exists. */
-export function imageSignature(secret: string, datasetId: string, imageId: string) {
-  return sign(secret, 'datasetImage', [datasetId, imageId], SHORT);
+/**
+ * Per-image signature over the dataset's access version and an expiry (issue 16): a link dies when
+ * it expires or when the dataset's privacy, team or trash state changes, whichever comes first.
+ */
+export function imageSignature(secret: string, datasetId: string, imageId: string, access: string, exp: number) {
+  return sign(secret, 'datasetImage', [datasetId, imageId, access, exp], SHORT);
 }
 
-export function verifyImageSignature(secret: string, datasetId: string, imageId: string, sig: string) {
-  return verify(secret, 'datasetImage', [datasetId, imageId], sig, SHORT);
+/** Checked against the dataset's access version now, so a link of an earlier state fails. */
+export function verifyImageSignature(secret: string, datasetId: string, imageId: string, access: string, exp: number, sig: string) {
+  return verify(secret, 'datasetImage', [datasetId, imageId, access, exp], sig, SHORT);
 }
 
 /** The raw-image route's URL (datasets.routes.ts serves it; training clients download from it). */
-export const imageUrl = (secret: string, datasetId: string, imageId: string, baseUrl = '') =>
-  `${baseUrl}/v1/datasets/${datasetId}/images/${imageId}/raw?sig=${imageSignature(secret, datasetId, imageId)}`;
+export function imageUrl(secret: string, datasetId: string, imageId: string, link: { access: string; expiresAt: Date }, baseUrl = '') {
+  const exp = expirySeconds(link.expiresAt);
+  return `${baseUrl}/v1/datasets/${datasetId}/images/${imageId}/raw?sig=${imageSignature(secret, datasetId, imageId, link.access, exp)}&exp=${exp}`;
+}

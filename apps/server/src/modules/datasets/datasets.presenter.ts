@@ -1,14 +1,11 @@
 import type { Abilities, Dataset } from '@sightline/contracts';
-import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import type { DatasetRow } from './datasets.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-/** Thumbnails and previews get stable URLs (same URL every time, so browsers cache them). */
-export const STABLE_EXPIRY = new Date('2100-01-01T00:00:00Z');
 
 export function presentDataset(
   row: DatasetRow,
-  extra: { abilities: Abilities; username: string; previews: string[]; secret: string; progress?: { phase: string; done: number; total: number } | null },
+  extra: { abilities: Abilities; username: string; previews: string[]; /** the cover image's signed URL, when there is one */ imageUrl: string | null; progress?: { phase: string; done: number; total: number } | null },
 ): Dataset {
   const stats = row.stats;
   const report = row.report;
@@ -31,7 +28,7 @@ export function presentDataset(
     provider: row.provider === 'roboflow' ? 'roboflow' : 'hub',
     task: row.task,
     storage: { path: row.storageKey, filename: row.filename, bytes: row.bytes },
-    image: row.imageKey ? signBlobUrl({ key: row.imageKey, expiresAt: STABLE_EXPIRY, secret: extra.secret, baseUrl: '' }) : (extra.previews[0] ?? null),
+    image: extra.imageUrl ?? extra.previews[0] ?? null,
     stats: stats?.summary ?? null,
     splitStats: stats?.hub ?? null,
     uploadJob: row.uploadJob,

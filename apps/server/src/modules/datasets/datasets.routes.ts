@@ -148,13 +148,13 @@ export async function datasetsRoutes(app: FastifyInstance) {
     method: ['GET', 'HEAD'],
     url: '/v1/datasets/:id/images/:imageId/raw',
     logLevel: 'warn',
-    schema: { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100) }) },
+    schema: { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100), exp: z.string().max(20).optional() }) },
     handler: async (req, reply) => {
-      const image = await ds.rawImage(ctx, req.params.id, req.params.imageId, req.query.sig);
+      const image = await ds.rawImage(ctx, req.params.id, req.params.imageId, req.query);
       const ext = image.name.split('.').pop()?.toLowerCase() ?? '';
       reply.header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream');
       reply.header('content-length', image.bytes);
-      reply.header('cache-control', 'private, max-age=31536000, immutable');
+      reply.header('cache-control', 'private, max-age=600');
       if (req.method === 'HEAD') return reply.send();
       return reply.send(await image.open());
     },

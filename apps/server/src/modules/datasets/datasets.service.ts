@@ -5,20 +5,21 @@ import { ErrorCode, isId, type Action, type Dataset, type Privacy, topics } from
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
+import { shortLinkExpiry } from '../../platform/http/signed-links.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
 import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
-import { abilitiesFor } from '../access/index.js';
+import { abilitiesFor, linkVersionOf } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
 import { assertStorage, storageRemaining } from '../storage/usage.service.js';
 import { imageUrl, verifyImageSignature } from './datasets.image-urls.js';
 import { datasetItem, datasetsPolicy } from './datasets.policy.js';
-import { presentDataset, STABLE_EXPIRY } from './datasets.presenter.js';
+import { presentDataset } from './datasets.presenter.js';
 import { datasetsRepository, type DatasetRow } from './datasets.repository.js';
 
 export const PROCESS_QUEUE = 'dataset.process';
@@ -68,19 +69,21 @@ export async function presentDatasets(ctx: AppContext, viewerId: string | null, 
   const jobs = new Map((loading.length ? await ctx.jobs.byDedupeKeys(loading.map((r) => `dataset:${r.id}`)) : []).map((j) => [j.dedupeKey, j]));
   const out: Dataset[] = [];
   for (const [i, r] of rows.entries()) {
-    const previews = r.processedAt ? previewRows.filter((p) => p.datasetId === r.id && p.thumbKey).map((p) => thumbUrl(ctx, p.thumbKey!)) : [];
+    const previews = r.processedAt ? previewRows.filter((p) => p.datasetId === r.id && p.thumbKey).map((p) => thumbUrl(ctx, r, p.thumbKey!)) : [];
     let progress: { phase: string; done: number; total: number } | null = null;
     if (r.status === 'Loading' || r.status === 'Retrying') {
       const job = jobs.get(`dataset:${r.id}`);
       const p = job?.progress as { phase?: string; done?: number; total?: number } | null | undefined;
       if (p) progress = { phase: p.phase ?? 'queued', done: p.done ?? 0, total: p.total ?? 0 };
     }
-    out.push(presentDataset(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', previews, secret: ctx.secret, progress }));
+    out.push(presentDataset(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', previews, imageUrl: r.imageKey ? thumbUrl(ctx, r, r.imageKey) : null, progress }));
   }
   return out;
 }
 
-export const thumbUrl = (ctx: AppContext, key: string) => signBlobUrl({ key, expiresAt: STABLE_EXPIRY, secret: ctx.secret, baseUrl: '' });
+/** A blob of the dataset (thumbnail, cover) for the web app: a short-lived link bound to the dataset's access version (issue 16). */
+export const thumbUrl = (ctx: AppContext, row: DatasetRow, key: string) =>
+  signBlobUrl({ key, expiresAt: shortLinkExpiry(ctx.clock.now()), secret: ctx.secret, baseUrl: '', access: linkVersionOf(row) });
 
 /** One dataset as the API answers it (the caller already passed its access check). */
 export async function presentDatasetById(ctx: AppContext, viewerId: string | null, id: string) {
@@ -102,6 +105,7 @@ export async function listDatasets(
 export async function listImages(ctx: AppContext, viewerId: string | null, id: string, q: { split?: string; offset: number; limit: number }) {
   const row = await readableDataset(ctx, viewerId, id);
   const { rows, total } = await datasetsRepository.images(ctx.db, row.id, q);
+  const link = { access: linkVersionOf(row), expiresAt: shortLinkExpiry(ctx.clock.now()) };
   return {
     results: rows.map((i) => ({
       id: i.id,
@@ -111,8 +115,8 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
       height: i.height,
       className: i.className,
       labels: i.labels,
-      thumbUrl: i.thumbKey ? thumbUrl(ctx, i.thumbKey) : null,
-      url: imageUrl(ctx.secret, i.datasetId, i.id),
+      thumbUrl: i.thumbKey ? thumbUrl(ctx, row, i.thumbKey) : null,
+      url: imageUrl(ctx.secret, i.datasetId, i.id, link),
     })),
     total,
   };
@@ -122,11 +126,17 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
  * An original image behind its stable signed URL: where its bytes sit in the uploaded archive
  * (no second copy), and a reader for them (inflated when the entry is deflated).
  */
-export async function rawImage(ctx: AppContext, datasetId: string, imageId: string, sig: string) {
-  if (!verifyImageSignature(ctx.secret, datasetId, imageId, sig)) throw new AppError(403, ErrorCode.Forbidden, 'Invalid image signature');
+export async function rawImage(ctx: AppContext, datasetId: string, imageId: string, q: { sig: string; exp?: string }) {
+  const exp = q.exp && /^\d{1,15}$/.test(q.exp) ? Number(q.exp) : NaN;
   const row = await datasetsRepository.byId(ctx.db, datasetId);
-  const image = row?.storageKey && !row.deletedAt ? await datasetsRepository.image(ctx.db, datasetId, imageId) : null;
-  if (!row || !image) throw errors.notFound('Image');
+  if (!row) throw errors.notFound('Image');
+  // Checked against the dataset's access state now: a link from before a privacy change or the trash fails.
+  if (!Number.isSafeInteger(exp) || !verifyImageSignature(ctx.secret, datasetId, imageId, linkVersionOf(row), exp, q.sig)) {
+    throw new AppError(403, ErrorCode.Forbidden, 'This image link is invalid or no longer grants access');
+  }
+  if (exp * 1000 <= ctx.clock.now().getTime()) throw new AppError(410, ErrorCode.Expired, 'This image link has expired');
+  const image = row.storageKey && !row.deletedAt ? await datasetsRepository.image(ctx.db, datasetId, imageId) : null;
+  if (!image) throw errors.notFound('Image');
   const { source } = image;
   return {
     name: image.name,
@@ -253,7 +263,7 @@ export async function purgeDataset(ctx: AppContext, row: DatasetRow) {
 
 export async function archiveDownloadUrl(ctx: AppContext, row: DatasetRow, baseUrl: string) {
   if (!row.storageKey) throw errors.notFound('Dataset archive');
-  return signBlobUrl({ key: row.storageKey, expiresAt: new Date(ctx.clock.now().getTime() + 3600_000), filename: row.filename ?? `${row.slug}.zip`, secret: ctx.secret, baseUrl });
+  return signBlobUrl({ key: row.storageKey, expiresAt: shortLinkExpiry(ctx.clock.now()), filename: row.filename ?? `${row.slug}.zip`, secret: ctx.secret, baseUrl, access: linkVersionOf(row) });
 }
 
 export function reportFileName(row: DatasetRow) {

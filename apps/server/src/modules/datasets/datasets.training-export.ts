@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { ErrorCode } from '@sightline/contracts';
 import { errors } from '../../platform/http/errors.js';
-import { signCompatUrl } from '../../platform/http/signed-links.js';
+import { CLIENT_URL_TTL_MS, signCompatUrl } from '../../platform/http/signed-links.js';
+import { linkVersionOf } from '../access/index.js';
 import { ensureNormalizedZip } from './datasets.export.js';
 import { imageUrl } from './datasets.image-urls.js';
 import { datasetsPolicy } from './datasets.policy.js';
@@ -76,6 +77,8 @@ export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUr
     const rows = await datasetsRepository.allImages(ctx.db, dataset.id);
     const classes = (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
     if (rows.length && Array.isArray(classes)) {
+      // Training runs read images for days: client links last CLIENT_URL_TTL_MS, still bound to the dataset's access version.
+      const link = { access: linkVersionOf(dataset), expiresAt: new Date(ctx.clock.now().getTime() + CLIENT_URL_TTL_MS) };
       return {
         task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
         classNames: classes.map(String),
@@ -86,7 +89,7 @@ export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUr
           width: r.width,
           height: r.height,
           labels: r.labels,
-          url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.id, baseUrl) : null,
+          url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.id, link, baseUrl) : null,
         })),
       };
     }

@@ -1,7 +1,7 @@
 import { MODEL_DEFAULTS, type Model, type ModelConfig } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { CLIENT_URL_TTL_MS } from '../../platform/http/signed-links.js';
-import { may } from '../access/index.js';
+import { linkVersionOf, may } from '../access/index.js';
 import { datasetItem } from '../datasets/datasets.policy.js';
 import { datasetById, datasetDownloadUrl } from '../datasets/datasets.training-export.js';
 import { modelItem } from './models.policy.js';
@@ -22,7 +22,7 @@ const isWeights = (name: string | null | undefined) => Boolean(name && /\.pt$/i.
  */
 export async function hubModelFields(ctx: AppContext, viewerId: string | null, row: ModelRow, files: ModelFileRow[], baseUrl: string): Promise<HubModelFields> {
   const config = { ...MODEL_DEFAULTS.config, ...(row.config as Partial<ModelConfig>) } as ModelConfig;
-  const sign = { secret: ctx.secret, baseUrl, now: ctx.clock.now() };
+  const sign = { secret: ctx.secret, baseUrl, now: ctx.clock.now(), access: linkVersionOf(row) };
   const best = files.find((f) => f.kind === 'best');
   const last = files.find((f) => f.kind === 'last');
   const dataset = row.datasetId ? await datasetById(ctx, row.datasetId) : null;
@@ -32,7 +32,7 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
   const trained = row.hubStatus === 'trained';
   // A parent that is one of the viewer's readable, trained models starts from its best.pt.
   const parentBest = !trained && row.parentId ? await readableParentBest(ctx, viewerId, row.parentId) : null;
-  const parent = parentBest ? fileUrl(parentBest, sign, CLIENT_URL_TTL_MS) : (row.parentUrl ?? row.parentName);
+  const parent = parentBest ? fileUrl(parentBest.file, { ...sign, access: linkVersionOf(parentBest.model) }, CLIENT_URL_TTL_MS) : (row.parentUrl ?? row.parentName);
   const isPretrained = Boolean(parentBest) || isWeights(parent) || isWeights(row.parentUrl);
   const arch = row.architectureName?.trim() || null;
   const cfg = isPretrained || !arch ? null : /\.ya?ml$/i.test(arch) ? arch : `${arch}.yaml`;
@@ -69,8 +69,9 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
   };
 }
 
-async function readableParentBest(ctx: AppContext, viewerId: string | null, parentId: string): Promise<ModelFileRow | null> {
+async function readableParentBest(ctx: AppContext, viewerId: string | null, parentId: string): Promise<{ model: ModelRow; file: ModelFileRow } | null> {
   const parent = await modelsRepository.byId(ctx.db, parentId);
   if (!parent || parent.deletedAt || !(await may(ctx, viewerId, modelItem(parent), 'read'))) return null;
-  return (await modelsRepository.files(ctx.db, [parent.id])).find((f) => f.kind === 'best') ?? null;
+  const file = (await modelsRepository.files(ctx.db, [parent.id])).find((f) => f.kind === 'best');
+  return file ? { model: parent, file } : null;
 }

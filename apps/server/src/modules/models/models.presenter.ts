@@ -1,4 +1,5 @@
 import { MODEL_DEFAULTS, type Abilities, type Model, type ModelConfig, type TrainingState } from '@sightline/contracts';
+import { shortLinkExpiry } from '../../platform/http/signed-links.js';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import type { ModelFileRow, ModelRow, ModelTrainingRow } from './models.repository.js';
 
@@ -27,13 +28,19 @@ export interface ModelPresentation {
   secret: string;
   baseUrl: string;
   now: Date;
+  /** The model's access version (access/link-version.ts): its file links die when privacy, team or trash change. */
+  access: string;
   /** Client-reported run state (modules/training), when any. */
   training?: TrainingState | null;
 }
 
-/** Download links of model files live one day; pages refetch. */
-export function fileUrl(f: ModelFileRow, p: Pick<ModelPresentation, 'secret' | 'baseUrl' | 'now'>, ttlMs = 86_400_000) {
-  return signBlobUrl({ key: f.blobKey, expiresAt: new Date(p.now.getTime() + ttlMs), filename: f.name, secret: p.secret, baseUrl: p.baseUrl });
+/**
+ * Download links of model files: minutes for the web app (pages refetch; shortLinkExpiry), longer
+ * for training clients (`ttlMs`), always bound to the model's access version (issue 16).
+ */
+export function fileUrl(f: ModelFileRow, p: Pick<ModelPresentation, 'secret' | 'baseUrl' | 'now' | 'access'>, ttlMs?: number) {
+  const expiresAt = ttlMs === undefined ? shortLinkExpiry(p.now) : new Date(p.now.getTime() + ttlMs);
+  return signBlobUrl({ key: f.blobKey, expiresAt, filename: f.name, secret: p.secret, baseUrl: p.baseUrl, access: p.access });
 }
 
 export function presentModel(row: ModelRow, p: ModelPresentation): Model {

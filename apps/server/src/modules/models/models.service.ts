@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { track } from '../analytics/analytics.service.js';
 import { planLimits } from '../billing/billing.plans.js';
-import { abilitiesFor } from '../access/index.js';
+import { abilitiesFor, linkVersionOf } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { readableProject } from '../projects/projects.service.js';
 import { projectsRepository } from '../projects/projects.repository.js';
@@ -135,6 +135,7 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
       secret: ctx.secret,
       baseUrl,
       now,
+      access: linkVersionOf(r),
     }),
   );
 }

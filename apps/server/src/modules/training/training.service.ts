@@ -8,7 +8,7 @@ import { fileUrl } from '../models/models.presenter.js';
 import { createModel, ownedModel, readableModel } from '../models/models.service.js';
 import { modelItem, modelsPolicy } from '../models/models.policy.js';
 import { modelsRepository, type ModelRow } from '../models/models.repository.js';
-import { may } from '../access/index.js';
+import { linkVersionOf, may } from '../access/index.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { createProject } from '../projects/projects.service.js';
 import { slugify } from '../projects/slugs.js';
@@ -609,7 +609,7 @@ export async function modelWeightsBySlugs(ctx: AppContext, viewerId: string | nu
   const model = await modelsPolicy.read(ctx, viewerId, project ? await modelsRepository.bySlug(ctx.db, ownerRow.id, project.id, modelSlug) : null, project);
   const best = await fileOf(ctx, model.id, 'best');
   if (!best) throw errors.conflict(ErrorCode.ModelNotReady, 'Resource not ready: the model has no weights yet');
-  return { best, url: fileUrl(best, { secret: ctx.secret, baseUrl, now: ctx.clock.now() }, MODEL_URL_TTL_MS) };
+  return { best, url: fileUrl(best, { secret: ctx.secret, baseUrl, now: ctx.clock.now(), access: linkVersionOf(model) }, MODEL_URL_TTL_MS) };
 }
 
 /**

@@ -14,6 +14,16 @@ import { AppError, errors } from './errors.js';
 /** Seven days, like the hosted Platform's signed image URLs: a long training run still finds its data. */
 export const CLIENT_URL_TTL_MS = 7 * 86_400_000;
 
+/**
+ * Links the web app gets in answers (thumbnails, originals, archives, weights) live minutes: a list
+ * refetch hands out new ones. The expiry is rounded up to a 10-minute step, so the same file keeps
+ * the same URL (and the browser's cached copy) within a step: a link lives 10 to 20 minutes.
+ */
+export const SHORT_LINK_TTL_MS = 10 * 60_000;
+export function shortLinkExpiry(now: Date): Date {
+  return new Date(Math.ceil((now.getTime() + SHORT_LINK_TTL_MS) / SHORT_LINK_TTL_MS) * SHORT_LINK_TTL_MS);
+}
+
 /** Absolute, signed URL for a path served by one of the compat routes. */
 export function signCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, baseUrl: string, path: string, ttlMs = CLIENT_URL_TTL_MS): string {
   const exp = Math.floor((ctx.clock.now().getTime() + ttlMs) / 1000);

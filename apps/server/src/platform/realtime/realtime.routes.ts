@@ -9,13 +9,18 @@ export type TopicAuthorizer = (userId: string, topic: string) => Promise<boolean
  * Who may subscribe to what. Modules add authorizers for their topics (model:<id>, dataset:<id>);
  * a user's own topics are always allowed.
  */
+/** A user's own topics (and the public config topic): always allowed, never re-checked. */
+function isOwnTopic(userId: string, topic: string) {
+  return topic === topics.user(userId) || topic.startsWith(`${topics.user(userId)}:`) || topic === topics.presence(userId) || topic === topics.config();
+}
+
 export class TopicRegistry {
   private authorizers = new Map<string, TopicAuthorizer>();
   register(prefix: string, fn: TopicAuthorizer) {
     this.authorizers.set(prefix, fn);
   }
   async allowed(userId: string, topic: string): Promise<boolean> {
-    if (topic === topics.user(userId) || topic.startsWith(`${topics.user(userId)}:`) || topic === topics.presence(userId) || topic === topics.config()) return true;
+    if (isOwnTopic(userId, topic)) return true;
     const prefix = topic.split(':')[0]!;
     const fn = this.authorizers.get(prefix);
     return fn ? fn(userId, topic) : false;
@@ -34,14 +39,48 @@ export interface RealtimeOptions {
   onDisconnect?(userId: string): Promise<void>;
 }
 
+/**
+ * Events after which a subscription may no longer be allowed: an item's privacy, team or deletion
+ * state changed (`*.updated`, `*.deleted`, …) or a team's membership did (`team.*`). High-frequency
+ * events (metrics, console, progress) change no access.
+ */
+export const accessMayChange = (event: string) => /^team\./.test(event) || /\.(updated|deleted|restored|transferred|moved|left)$/.test(event);
+
 export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions) {
   const ctx = app.ctx;
-  const sockets = new Map<WebSocket, { userId: string; topics: Set<string> }>();
+  /** topic → the access epoch at which the subscription was last authorized */
+  const sockets = new Map<WebSocket, { userId: string; topics: Map<string, number> }>();
+  // Bumped by every event that may change access (on every instance: events arrive through NOTIFY).
+  // A subscription authorized before the current epoch is authorized again before its next event,
+  // and dropped when no longer allowed (issue 16): a subscriber of an item that turned private stops
+  // receiving its events, including the event of the change itself.
+  let accessEpoch = 0;
+  let delivering: Promise<void> = Promise.resolve();
 
-  const unsubscribe = ctx.bus.subscribe((e: DomainEvent) => {
+  async function deliver(e: DomainEvent) {
+    if (accessMayChange(e.event)) accessEpoch += 1;
     const msg = { type: 'event', topic: e.topic, event: e.event, data: e.data } as ServerMessage;
     const text = JSON.stringify(msg);
-    for (const [ws, s] of sockets) if (s.topics.has(e.topic) && ws.readyState === ws.OPEN) ws.send(text);
+    for (const [ws, s] of sockets) {
+      const verified = s.topics.get(e.topic);
+      if (verified === undefined || ws.readyState !== ws.OPEN) continue;
+      if (verified < accessEpoch && !isOwnTopic(s.userId, e.topic)) {
+        const epoch = accessEpoch;
+        const still = await app.topics.allowed(s.userId, e.topic).catch(() => false);
+        if (!still) {
+          s.topics.delete(e.topic);
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', topic: e.topic, code: ErrorCode.Forbidden, message: 'Access to this topic ended' } satisfies ServerMessage));
+          continue;
+        }
+        if (s.topics.has(e.topic)) s.topics.set(e.topic, epoch);
+      }
+      if (ws.readyState === ws.OPEN) ws.send(text);
+    }
+  }
+
+  // One event at a time, in arrival order, even while a re-authorization waits on the database.
+  const unsubscribe = ctx.bus.subscribe((e: DomainEvent) => {
+    delivering = delivering.then(() => deliver(e)).catch((err: unknown) => app.log.warn({ err }, 'realtime delivery failed'));
   });
   app.addHook('onClose', async () => {
     unsubscribe();
@@ -56,7 +95,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       return;
     }
     const uid = principal.user.id;
-    const state = { userId: uid, topics: new Set<string>([topics.user(uid)]) };
+    const state = { userId: uid, topics: new Map<string, number>([[topics.user(uid), Number.MAX_SAFE_INTEGER]]) };
     sockets.set(socket, state);
     void opts.onConnect?.(uid).catch((err) => req.log.warn({ err }, 'presence update failed'));
     const send = (m: ServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(m));
@@ -76,8 +115,9 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
         state.topics.delete(m.topic);
         return;
       }
+      const epoch = accessEpoch;
       if (await app.topics.allowed(uid, m.topic)) {
-        state.topics.add(m.topic);
+        state.topics.set(m.topic, epoch);
         send({ type: 'subscribed', topic: m.topic });
       } else {
         send({ type: 'error', topic: m.topic, code: ErrorCode.Forbidden, message: 'Not allowed to subscribe to this topic' });

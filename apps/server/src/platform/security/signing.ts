@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The one signing scheme of the server: HMAC-SHA256 over JSON `[purpose tag, ...fields]`, base64url.
@@ -13,8 +13,8 @@ const TAGS = {
   compat: 'sightline/compat/v1',
   /** the spec's getUploadToken grant */
   upload: 'sightline/upload/v2',
-  /** stable raw-image links of a dataset's images (no expiry: valid while the image exists) */
-  datasetImage: 'sightline/dataset-image/v2',
+  /** raw-image links of a dataset's images: expiring and bound to the dataset's access version (issue 16) */
+  datasetImage: 'sightline/dataset-image/v3',
 } as const;
 
 export type SigningPurpose = keyof typeof TAGS;
@@ -36,6 +36,15 @@ export function verify(secret: string, purpose: SigningPurpose, fields: readonly
   const expected = Buffer.from(sign(secret, purpose, fields, opts));
   const actual = Buffer.from(given);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * A short digest of an item's access state (privacy, team, trash): links to the item's files sign
+ * it, and serving them compares it with the item's state now, so a privacy change, a move to the
+ * trash or to another team revokes every link handed out before (issue 16).
+ */
+export function accessVersion(state: readonly unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 12);
 }
 
 /** Expiry in unix seconds, as signed and sent in links. */

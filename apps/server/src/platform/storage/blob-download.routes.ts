@@ -8,6 +8,12 @@ export interface BlobDownloadOptions {
   store: BlobStore;
   secret: string;
   now?: () => Date;
+  /**
+   * Re-checks a signed link against the current state of the item its blob belongs to (issue 16):
+   * `access` is the access version the link carries (null when none). 'gone' answers 404,
+   * 'changed' 403. Given by the app (platform imports no module); without it every genuine link is served.
+   */
+  checkAccess?: (key: string, access: string | null) => Promise<'ok' | 'gone' | 'changed'>;
 }
 
 type ByteRange = { start: number; end: number };
@@ -53,14 +59,17 @@ export async function blobDownloadRoutes(app: FastifyInstance, opts: BlobDownloa
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const fail = (status: number, code: string, message: string) => reply.code(status).send(errorBody(code, message, request.id));
-    const { exp, sig, name } = request.query as Record<string, unknown>;
+    const { exp, sig, name, a } = request.query as Record<string, unknown>;
     const key = keyFromUrl(request.url);
-    if (key === null || typeof exp !== 'string' || typeof sig !== 'string' || (name !== undefined && typeof name !== 'string')) {
+    if (key === null || typeof exp !== 'string' || typeof sig !== 'string' || (name !== undefined && typeof name !== 'string') || (a !== undefined && typeof a !== 'string')) {
       return fail(403, ErrorCode.Forbidden, 'This download link is invalid');
     }
-    const verdict = verifyBlobUrl({ key, exp, sig, name, secret: opts.secret, now: now() });
+    const verdict = verifyBlobUrl({ key, exp, sig, name, access: a, secret: opts.secret, now: now() });
     if (verdict === 'invalid') return fail(403, ErrorCode.Forbidden, 'This download link is invalid');
     if (verdict === 'expired') return fail(410, ErrorCode.Expired, 'This download link has expired');
+    const access = opts.checkAccess ? await opts.checkAccess(key, a ?? null) : 'ok';
+    if (access === 'gone') return fail(404, ErrorCode.NotFound, 'File not found');
+    if (access === 'changed') return fail(403, ErrorCode.Forbidden, 'This link no longer grants access: ask for a new one');
 
     const head = await opts.store.head(key);
     if (!head) return fail(404, ErrorCode.NotFound, 'File not found');

@@ -23,6 +23,8 @@ export const blobKeys = {
     const m = /^users\/([^/]+)\/datasets\/([^/]+)\/([^/]+)$/.exec(key);
     return m ? { uid: m[1]!, datasetId: m[2]!, file: m[3]! } : null;
   },
+  /** The model id of any key under a model's folder, else null. */
+  modelIdOf: (key: string): string | null => /^users\/[^/]+\/models\/([^/]+)\//.exec(key)?.[1] ?? null,
   /** The dataset id of any key under a dataset's folder, else null. */
   datasetIdOf: (key: string): string | null => /^users\/[^/]+\/datasets\/([^/]+)\//.exec(key)?.[1] ?? null,
 };

@@ -17,9 +17,10 @@ export function AuthErrorAlert({ error, children }: { error: unknown; children?:
   }
   const code = isApiError(error) ? error.code : typeof error === 'string' ? error : undefined;
   const fallback = isApiError(error) ? error.message : undefined;
-  const message = code === ErrorCode.AccountDeleted ? Messages.accountDeleted : errorMessage(code, fallback);
+  // A throttled sign-in or mail request (429): the server's sentence says how long to wait.
+  const message = code === ErrorCode.AccountDeleted ? Messages.accountDeleted : code === ErrorCode.RateLimited && fallback ? fallback : errorMessage(code, fallback);
   return (
-    <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="auth-error">
+    <Alert color={code === ErrorCode.RateLimited ? 'orange' : 'red'} icon={<IconAlertCircle size={18} />} role="alert" data-testid="auth-error" data-code={code}>
       {message}
       {children}
     </Alert>

@@ -42,6 +42,15 @@ describe('sign-in page', () => {
     expect(fetchMock).toHaveBeenCalledWith('/v1/auth/verify/resend', expect.objectContaining({ method: 'POST' }));
   });
 
+  it('says how long to wait when sign-in is throttled (429)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => errorResponse(429, 'error/rate-limited', 'Too many sign-in attempts. Try again in 42 s.')));
+    renderRoutes(routes, { path: '/signin', user: null });
+    await submit();
+    const alert = await screen.findByTestId('auth-error');
+    expect(alert).toHaveTextContent('Too many sign-in attempts. Try again in 42 s.');
+    expect(alert).toHaveAttribute('data-code', 'error/rate-limited');
+  });
+
   it('explains an OAuth error code from the query', async () => {
     renderRoutes(routes, { path: '/signin?error=auth/account-exists-with-different-credential:password', user: null });
     expect(await screen.findByTestId('auth-error')).toHaveTextContent('An account already exists with this email. Sign in with password first.');
