@@ -31,7 +31,7 @@ export function DeliveriesTable({ deliveries, canRedeliver = true }: { deliverie
   }
   return (
     <ScrollArea type="auto">
-      <Table striped highlightOnHover miw={640} fz="sm" aria-label={t('hook.deliveries')}>
+      <Table striped highlightOnHover miw={720} fz="sm" aria-label={t('hook.deliveries')} style={{ whiteSpace: 'nowrap' }}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('delivery.event')}</Table.Th>

@@ -29,8 +29,8 @@ export function WebhookCard({ hook, showOwner = false }: { hook: Webhook; showOw
   return (
     <Card withBorder radius="md" data-testid="webhook-card">
       <Stack gap="xs">
-        <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Stack gap={4} style={{ minWidth: 0 }}>
+        <Group justify="space-between" wrap="wrap" align="flex-start" gap="xs">
+          <Stack gap={4} style={{ minWidth: 0, flex: '1 1 260px' }}>
             <Text fw={600} ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
               {hook.url}
             </Text>
@@ -46,9 +46,9 @@ export function WebhookCard({ hook, showOwner = false }: { hook: Webhook; showOw
                 </Badge>
               )}
               {showOwner && (
-                <Badge color="gray" variant="outline">
+                <Text size="xs" c="dimmed">
                   {t('hook.owner')}: {hook.owner.username}
-                </Badge>
+                </Text>
               )}
               {hook.events.map((e) => (
                 <Badge key={e} variant="default" tt="none" fw={500}>
