@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseWebhookSignature, WEBHOOK_TOLERANCE_S } from '@sightline/contracts';
 import { setResolver } from '../src/modules/webhooks/webhooks.service.js';
 import { buildZip } from '../src/modules/datasets/processing/test-archives.js';
+import { userWithKey } from './compat/wire.js';
 import { createTestApp, FIXTURES, signUpUser, type TestApp } from './helpers/harness.js';
 
 /**
@@ -317,6 +318,29 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
     ]);
     expect(bodies[1]!.data.error).toBeTruthy();
     expect((await deliveriesOf(u.cookie, hook.id)).every((d) => d.status === 'succeeded')).toBe(true);
+  });
+
+  it('a training run over the Platform client protocol announces started, each epoch, and completed', async () => {
+    const u = await userWithKey(t);
+    await createHook(u.cookie, { url: `${receiver.url}/training`, events: ['training.started', 'training.epoch', 'training.completed', 'training.failed'] });
+    const report = async (body: object) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { authorization: `Bearer ${u.key}` }, payload: body as never });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json() as { modelId?: string };
+    };
+    const { modelId } = await report({ event: 'training_started', project: 'hooks', name: 'exp', data: { trainArgs: { epochs: 2 } } });
+    for (const epoch of [0, 1]) await report({ event: 'epoch_end', modelId, data: { epoch, metrics: { 'metrics/mAP50-95(B)': 0.1 * (epoch + 1), 'val/box_loss': 1 } } });
+    await report({ event: 'training_complete', modelId, data: { results: { metrics: { 'metrics/mAP50-95(B)': 0.2 } } } });
+    await report({ event: 'training_complete', modelId, data: { results: { metrics: {} } } }); // a repeated end says nothing new
+    await drain();
+    const bodies = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { model: { id: string }; epoch?: number; outcome?: string; metrics?: Record<string, number> } });
+    expect(bodies.map((b) => [b.type, b.data.model.id, b.data.epoch ?? b.data.outcome ?? null])).toEqual([
+      ['training.started', modelId, null],
+      ['training.epoch', modelId, 0],
+      ['training.epoch', modelId, 1],
+      ['training.completed', modelId, 'completed'],
+    ]);
+    expect(bodies[2]!.data.metrics).toEqual({ 'metrics/mAP50-95(B)': 0.2 });
   });
 
   it('owners edit, disable and delete; instance-wide endpoints are for admins and hear everyone', async () => {
