@@ -12,6 +12,14 @@ import { uniqueUser } from '../support/api';
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 const SERVER_PORT = Number(process.env.E2E_PORT ?? 3100) + 2;
 
+const now = new Date().toISOString();
+const SAMPLE_JOBS = [
+  { id: 'Jq0aFailedProcess01', source: 'queue', kind: 'dataset.process', status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'error/processing: central directory not found (truncated archive?)', logTail: ['{"phase":"reading","done":120,"total":480}'], userId: 'u1', created: now, updated: now, canRetry: true, canCancel: false },
+  { id: 'Jq0bQueuedImport002', source: 'queue', kind: 'roboflow.import', status: 'queued', attempts: 1, maxAttempts: 3, lastError: 'Roboflow answered 503, retrying', logTail: [], userId: 'u2', created: now, updated: now, canRetry: false, canCancel: true },
+  { id: 'Ja0cRunningTrain003', source: 'agent', kind: 'train', status: 'running', attempts: 1, maxAttempts: 1, lastError: null, logTail: ['      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size', '       3/50      2.31G      1.204      1.873      1.312         41        640: 100%'], userId: 'u3', created: now, updated: now, canRetry: false, canCancel: true },
+  { id: 'Ja0dFailedExport004', source: 'agent', kind: 'export', status: 'failed', attempts: 2, maxAttempts: 2, lastError: 'exit code 1: TensorRT not available on this agent', logTail: ['Ultralytics 8.3.40 🚀 Python-3.11.9 torch-2.4.1', 'ERROR: export failure: TensorRT requires a GPU'], userId: 'u1', created: now, updated: now, canRetry: true, canCancel: false },
+];
+
 let server: SpawnedServer;
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(120_000);
@@ -126,6 +134,14 @@ test('screenshots: admin analytics and jobs at 1440 and 390 px; the admin sees t
     await page.goto(`${server.url}/admin?tab=jobs`);
     await expect(page.getByTestId('admin-jobs')).toBeVisible();
     await page.screenshot({ path: path.join(SHOTS, `admin-jobs-${width}.png`), fullPage: true });
+    // This fresh server has no failed or running job to show, so the cards are also captured with a
+    // stubbed list (the shapes the server answers) to check their layout: error, log tail, actions.
+    await page.route('**/v1/admin/jobs?*', (route) => route.fulfill({ json: { data: SAMPLE_JOBS } }));
+    await page.reload();
+    await expect(page.getByTestId('admin-job')).toHaveCount(SAMPLE_JOBS.length);
+    await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(2);
+    await page.screenshot({ path: path.join(SHOTS, `admin-jobs-sample-${width}.png`), fullPage: true });
+    await page.unroute('**/v1/admin/jobs?*');
     if (width === 390) {
       await page.goto(`${server.url}/admin?tab=users`);
       await expect(page.getByTestId('admin-user-row').first()).toBeVisible();

@@ -83,7 +83,7 @@ function JobCard({ job }: { job: AdminJob }) {
         </Text>
       )}
       {job.logTail.length > 0 && (
-        <Code block mt="xs" fz="xs" style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        <Code block mt="xs" fz="xs" style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre' }}>
           {job.logTail.join('\n')}
         </Code>
       )}

@@ -1,0 +1,55 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { AdminJob, AdminUserDetail, AdminUserRow } from '@sightline/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi } from '../../../lib/test-factories';
+import { makeUser, renderRoutes } from '../../../test/render';
+import AdminPage from './admin';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const row: AdminUserRow = { id: 'U1', email: 'ada@lab.test', username: 'ada', firstName: 'Ada', plan: 'free', roles: [], created: '2026-11-01T00:00:00Z', lastLogin: null, deleted: null, disabled: null };
+const usage = { count: 2, trashed: 1, bytes: 2048, trashedBytes: 1024 };
+const detail: AdminUserDetail = { ...row, storage: { datasets: usage, models: usage, projects: usage, total: 9216 }, apiKeys: 3, sessions: 2, inference: { thisMonth: 5, total: 40 }, teams: 1 };
+const job = (over: Partial<AdminJob>): AdminJob => ({ id: 'J1', source: 'queue', kind: 'dataset.process', status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'zip is corrupt', logTail: [], userId: null, created: '2026-11-25T00:00:00Z', updated: '2026-11-25T00:00:00Z', canRetry: true, canCancel: false, ...over });
+
+describe('admin tabs', () => {
+  it('users: searches, opens a user, sets the plan by hand with a reason', async () => {
+    const api = fakeApi({
+      'GET /v1/admin/users/search': (_b, url) => ({ users: url.includes('q=ada') ? [row] : [row, { ...row, id: 'U2', email: 'bob@lab.test', username: 'bob' }], next: null }),
+      'GET /v1/admin/users/U1': () => detail,
+      'POST /v1/admin/billing/users/U1/plan': () => ({}),
+    });
+    vi.stubGlobal('fetch', api.fetch);
+    renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin?tab=users', user: makeUser({ roles: ['admin'] }) });
+    expect(await screen.findByText('bob@lab.test')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Search users'), 'ada');
+    await waitFor(() => expect(screen.queryByText('bob@lab.test')).toBeNull());
+    await userEvent.click(screen.getByText('ada@lab.test'));
+    const drawer = await screen.findByTestId('admin-user-drawer');
+    expect(within(drawer).getByText('5 this month · 40 in all')).toBeInTheDocument();
+    expect(within(drawer).getAllByText(/^2 items, 2(\.0)? KB · in trash: 1, 1(\.0)? KB$/)).toHaveLength(3);
+    await userEvent.click(within(drawer).getByRole('combobox', { name: 'Plan' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'pro', hidden: true }));
+    const set = within(drawer).getByRole('button', { name: 'Set plan' });
+    expect(set).toBeDisabled(); // a reason is required
+    await userEvent.type(within(drawer).getByLabelText('Reason'), 'Grant');
+    await userEvent.click(set);
+    await waitFor(() => expect(api.calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/v1/admin/billing/users/U1/plan', body: { plan: 'pro', reason: 'Grant' } }));
+  });
+
+  it('jobs: failed and running jobs with errors and log tails; retry and cancel', async () => {
+    const api = fakeApi({
+      'GET /v1/admin/jobs': () => [job({}), job({ id: 'J2', source: 'agent', kind: 'train', status: 'running', lastError: null, logTail: ['epoch 3/50'], canRetry: false, canCancel: true })],
+      'POST /v1/admin/jobs/queue/J1/retry': () => job({ status: 'queued', canRetry: false }),
+      'POST /v1/admin/jobs/agent/J2/cancel': () => job({ id: 'J2', status: 'cancelled' }),
+    });
+    vi.stubGlobal('fetch', api.fetch);
+    renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin?tab=jobs', user: makeUser({ roles: ['admin'] }) });
+    expect(await screen.findByText('zip is corrupt')).toBeInTheDocument();
+    expect(screen.getByText('epoch 3/50')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path).sort()).toEqual(['/v1/admin/jobs/agent/J2/cancel', '/v1/admin/jobs/queue/J1/retry']));
+  });
+});
