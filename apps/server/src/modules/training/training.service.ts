@@ -132,7 +132,11 @@ async function recordHeartbeat(ctx: AppContext, model: ModelRow, body: { agent?:
   const agentId = before?.agentId ?? `agent${newId()}`;
   const agent = typeof body.agent === 'string' ? body.agent.slice(0, 100) : (before?.agent ?? null);
   const wasLive = model.trainHeartbeat !== null && ctx.clock.now().getTime() - model.trainHeartbeat.getTime() < HUB_STALE_AFTER_MS;
-  const { model: updated } = await touchRun(ctx, model, 'hub', { agent, agentId });
+  // A process's first heartbeat carries no agentId (hub-protocol §5.5): after earlier reports it is a
+  // resume, a new run of the model. A Stop pressed on the run before applies to that run only (issue 16).
+  const resumed = Boolean(before) && (body.agentId === null || body.agentId === undefined) && !model.trainEnd;
+  const fresh: TrainingPatch = resumed ? { cancelRequestedAt: null, cancelRequestedBy: null, outcome: 'running' } : {};
+  const { model: updated } = await touchRun(ctx, model, 'hub', { agent, agentId, ...fresh });
   // Only status transitions are worth a push; a beat every 300 s of a live run changes nothing visible.
   if (!wasLive || !before) await publishModel(ctx, updated, 'model.updated');
   return agentId;
@@ -264,7 +268,10 @@ async function markResumable(ctx: AppContext, model: ModelRow) {
 
 /**
  * The client's end of a run: train.end is set (spec §4 Trained), the HUB view says "trained" when
- * best weights exist, and the outcome says whether a Stop was honoured. Repeated ends are harmless.
+ * best weights exist, and the outcome says whether a Stop was honoured: a run that reached its last
+ * epoch completed, whatever was pressed (the HUB client cannot be told to stop). Class names come
+ * from the client, else from the model's dataset (issue 16): a client-trained model is never left
+ * with `names: []` when they are known. Repeated ends are harmless.
  */
 async function finishRun(
   ctx: AppContext,
@@ -276,8 +283,13 @@ async function finishRun(
   const run = await trainingRepository.get(ctx.db, model.id);
   const best = await fileOf(ctx, model.id, 'best');
   const metrics = input.finalMetrics ? numericMetrics(input.finalMetrics) : null;
+  const epochsTotal = run?.epochsTotal ?? configuredEpochs(model);
+  const epochsDone = Math.max(model.epochsDone, input.epoch !== undefined && input.epoch !== null ? input.epoch + 1 : 0);
+  const ranAllEpochs = epochsTotal !== null && epochsDone >= epochsTotal;
+  const outcome = run?.cancelRequestedAt && !ranAllEpochs ? 'cancelled' : 'completed';
+  const names = input.names?.length ? input.names : model.names.length ? null : await datasetClassNames(ctx, model.datasetId);
   await upsertRun(ctx.db, model.id, protocol, {
-    outcome: run?.cancelRequestedAt ? 'cancelled' : 'completed',
+    outcome,
     lastEventAt: now,
     staleAt: null,
     ...(input.finalMetrics ? { finalMetrics: input.finalMetrics } : {}),
@@ -290,14 +302,27 @@ async function finishRun(
     hubStatus: best ? 'trained' : model.hubStatus,
     ...(metrics && Object.keys(metrics).length ? { bestMetrics: metrics } : {}),
     ...(input.epoch !== undefined && input.epoch !== null ? { epochsDone: Math.max(model.epochsDone, input.epoch + 1) } : {}),
-    ...(input.names?.length ? { names: input.names } : {}),
+    ...(names?.length ? { names } : {}),
     updatedAt: now,
   });
   await publishModel(ctx, updated ?? model, 'model.updated');
   if (!model.trainEnd) {
-    await ctx.events.emit('training.completed', model.userId, { model: modelRef(model), outcome: run?.cancelRequestedAt ? 'cancelled' : 'completed', bestMetrics: (updated ?? model).bestMetrics ?? null, epochsDone: (updated ?? model).epochsDone });
+    await ctx.events.emit('training.completed', model.userId, { model: modelRef(model), outcome, bestMetrics: (updated ?? model).bestMetrics ?? null, epochsDone: (updated ?? model).epochsDone });
   }
   return updated ?? model;
+}
+
+/** The epochs the model was configured to train (HUB runs: the model's config), when known. */
+function configuredEpochs(model: ModelRow): number | null {
+  const epochs = (model.config as { epochs?: unknown } | null)?.epochs;
+  return typeof epochs === 'number' && Number.isInteger(epochs) && epochs > 0 ? epochs : null;
+}
+
+/** The class names of a processed dataset (its stats), or null. */
+async function datasetClassNames(ctx: AppContext, datasetId: string | null): Promise<string[] | null> {
+  const dataset = datasetId ? await datasetById(ctx, datasetId) : null;
+  const classes = (dataset?.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
+  return Array.isArray(classes) && classes.length ? classes.map(String) : null;
 }
 
 export async function cancelRequested(ctx: AppContext, modelId: string) {
@@ -415,6 +440,10 @@ export async function startRun(ctx: AppContext, userId: string, input: RunStart)
   const epochs = Number(input.epochs ?? args.epochs);
   await upsertRun(ctx.db, model.id, 'platform', {
     runId,
+    // A new run starts clean: a Stop pressed on an earlier run of this model does not carry over.
+    cancelRequestedAt: null,
+    cancelRequestedBy: null,
+    outcome: 'running',
     trainArgs: args,
     environment: input.environment ?? null,
     epochsTotal: Number.isInteger(epochs) && epochs > 0 ? epochs : null,
