@@ -1,8 +1,19 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { preparedPer } from '../../platform/db/prepared.js';
 import { apiKeys, users } from '../../platform/db/schema.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+const activeWithUserQuery = preparedPer((db) =>
+  db
+    .select({ key: apiKeys, user: users })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.secretHash, sql.placeholder('secretHash')), isNull(apiKeys.revokedAt)))
+    .limit(1)
+    .prepare('sl_api_key_with_user'),
+);
 
 export const apiKeysRepository = {
   insert: async (db: Db, row: typeof apiKeys.$inferInsert) => (await db.insert(apiKeys).values(row).returning())[0]!,
@@ -22,15 +33,7 @@ export const apiKeysRepository = {
         .returning({ id: apiKeys.id })
     ).length > 0,
   /** A live key by its secret's hash, with its owner. */
-  activeWithUser: async (db: Db, secretHash: string) =>
-    (
-      await db
-        .select({ key: apiKeys, user: users })
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.userId))
-        .where(and(eq(apiKeys.secretHash, secretHash), isNull(apiKeys.revokedAt)))
-        .limit(1)
-    )[0] ?? null,
+  activeWithUser: async (db: Db, secretHash: string) => (await activeWithUserQuery(db).execute({ secretHash }))[0] ?? null,
   touch: async (db: Db, id: string, now: Date) => {
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, id));
   },

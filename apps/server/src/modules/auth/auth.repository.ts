@@ -1,8 +1,19 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { preparedPer } from '../../platform/db/prepared.js';
 import { mailTokens, sessions, users } from '../../platform/db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+const sessionWithUserQuery = preparedPer((db) =>
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('sl_session_with_user'),
+);
 export type MailTokenRow = typeof mailTokens.$inferSelect;
 
 /** Sessions and mail tokens (verification, password reset). */
@@ -16,15 +27,7 @@ export const authRepository = {
     await db.insert(sessions).values(row);
   },
   /** A live session by its token hash, with its user. */
-  sessionWithUser: async (db: Db, tokenHash: string, now: Date) =>
-    (
-      await db
-        .select({ session: sessions, user: users })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-        .limit(1)
-    )[0] ?? null,
+  sessionWithUser: async (db: Db, tokenHash: string, now: Date) => (await sessionWithUserQuery(db).execute({ tokenHash, now }))[0] ?? null,
   touchSession: async (db: Db, id: string, now: Date) => {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
   },

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { preparedPer } from '../../platform/db/prepared.js';
 import { apiKeys, inferenceEndpoints, inferenceUsage, modelFiles, models, projects } from '../../platform/db/schema.js';
 
 export type InferenceModelRow = typeof models.$inferSelect;
@@ -7,18 +8,20 @@ export type InferenceProjectRow = typeof projects.$inferSelect;
 export type OnnxFileRow = typeof modelFiles.$inferSelect;
 export type EndpointRow = typeof inferenceEndpoints.$inferSelect;
 
+const modelForPredictQuery = preparedPer((db) =>
+  db
+    .select({ model: models, project: projects, onnx: modelFiles })
+    .from(models)
+    .leftJoin(projects, eq(projects.id, models.projectId))
+    .leftJoin(modelFiles, and(eq(modelFiles.modelId, models.id), eq(modelFiles.kind, 'onnx')))
+    .where(eq(models.id, sql.placeholder('modelId')))
+    .limit(1)
+    .prepare('sl_model_for_predict'),
+);
+
 export const inferenceRepository = {
   /** Model, its project and its ONNX file in one query: this runs on every prediction. */
-  modelForPredict: async (db: Db, modelId: string) =>
-    (
-      await db
-        .select({ model: models, project: projects, onnx: modelFiles })
-        .from(models)
-        .leftJoin(projects, eq(projects.id, models.projectId))
-        .leftJoin(modelFiles, and(eq(modelFiles.modelId, models.id), eq(modelFiles.kind, 'onnx')))
-        .where(eq(models.id, modelId))
-        .limit(1)
-    )[0] ?? null,
+  modelForPredict: async (db: Db, modelId: string) => (await modelForPredictQuery(db).execute({ modelId }))[0] ?? null,
   modelWithProject: async (db: Db, modelId: string) =>
     (await db.select({ model: models, project: projects }).from(models).leftJoin(projects, eq(projects.id, models.projectId)).where(eq(models.id, modelId)).limit(1))[0] ?? null,
   onnxFile: async (db: Db, modelId: string) => (await db.select().from(modelFiles).where(and(eq(modelFiles.modelId, modelId), eq(modelFiles.kind, 'onnx'))))[0] ?? null,
