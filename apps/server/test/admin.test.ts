@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyticsEvents, analyticsRollup, jobs } from '../src/platform/db/schema.js';
@@ -56,6 +58,16 @@ describe('users', () => {
 });
 
 describe('analytics', () => {
+  it('every analytics event of spec §1 is recorded somewhere in the server (a track() call names it)', () => {
+    const spec = ['sign_up', 'sign_in', 'sign_out', 'update_profile', 'update_password', 'update_plan', 'export_model', 'infer_model', 'empty_trash'];
+    for (const verb of ['create', 'update', 'delete', 'share']) for (const kind of ['dataset', 'project', 'model']) spec.push(`${verb}_${kind}`);
+    const src = path.resolve(import.meta.dirname, '../src');
+    const files = (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const text = files.map((f) => fs.readFileSync(path.join(src, f), 'utf8')).join('\n');
+    const tracked = new Set([...text.matchAll(/track\(ctx,[^,]+,\s*'([a-z_]+)'/g)].map((m) => m[1]));
+    expect(spec.filter((e) => !tracked.has(e))).toEqual([]);
+  });
+
   it('events over time per name by day and week, active users, sign-ups, top models; CSV', async () => {
     const day = (n: number) => new Date(Date.UTC(2030, 0, 6 + n, 12)); // 2030-01-07 is a Monday
     const rows = [

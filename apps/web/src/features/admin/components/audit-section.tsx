@@ -55,13 +55,13 @@ export function AuditSection({ target: initialTarget = '' }: { target?: string }
               {entries.map((e) => (
                 <Table.Tr key={e.id} data-testid="audit-row">
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{new Date(e.time).toLocaleString()}</Table.Td>
-                  <Table.Td>
-                    <Badge size="sm" variant="light" color={e.outcome === 'failure' ? 'red' : e.action.startsWith('admin') || e.action.startsWith('user.') ? 'violet' : 'gray'}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge size="sm" variant="light" tt="none" styles={{ label: { overflow: 'visible' } }} color={e.outcome === 'failure' ? 'red' : e.action.startsWith('admin') || e.action.startsWith('user.') ? 'violet' : 'gray'}>
                       {e.action}
                     </Badge>
                   </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.actor.label ?? e.actor.id ?? t('audit.system')}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.target.type ? `${e.target.type}: ${e.target.label ?? e.target.id}` : '–'}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'break-word' }}>{e.actor.label ?? e.actor.id ?? t('audit.system')}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'break-word' }}>{e.target.type ? `${e.target.type}: ${e.target.label ?? e.target.id}` : '–'}</Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere', maxWidth: 260 }}>
                     <Text size="xs" c="dimmed">
                       {Object.entries(e.meta)
