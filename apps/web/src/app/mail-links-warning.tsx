@@ -39,6 +39,7 @@ export function MailLinksWarning() {
         setDismissed(true);
       }}
       mb="lg"
+      styles={{ title: { color: 'var(--mantine-color-text)' } }}
       data-testid="mail-links-warning"
     >
       {t('mailLinks.body')}

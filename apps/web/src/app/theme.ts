@@ -1,4 +1,4 @@
-import { createTheme, localStorageColorSchemeManager, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, localStorageColorSchemeManager, Table, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Sightline brand blue; "pending" notifications use its dark end (spec §8: dark blue). */
 const brand: MantineColorsTuple = ['#e8f1ff', '#d0e0ff', '#a0bffa', '#6d9cf6', '#4480f3', '#2a6ef2', '#1a64f3', '#0b54d9', '#004ac3', '#0040ad'];
@@ -12,6 +12,10 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
   defaultRadius: 'md',
   cursorType: 'pointer',
+  components: {
+    // A table that scrolls sideways on a phone can be scrolled from the keyboard too (axe scrollable-region-focusable).
+    TableScrollContainer: Table.ScrollContainer.extend({ defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } }),
+  },
 });
 
 /** The color scheme (light, dark, or auto: follow the system) is remembered in this browser (Settings → Appearance). */

@@ -7,7 +7,7 @@ export function SectionCard({ title, description, children, danger, testId }: { 
     <Paper withBorder radius="md" p="lg" style={danger ? { borderColor: 'var(--mantine-color-red-3)' } : undefined} data-testid={testId}>
       <Stack gap="md">
         <Stack gap={2}>
-          <Title order={2} fz="lg" c={danger ? '#c02626' : undefined}>
+          <Title order={2} fz="lg" c={danger ? 'var(--mantine-color-error)' : undefined}>
             {title}
           </Title>
           {description && (

@@ -233,7 +233,7 @@ function DangerSection() {
   return (
     <SectionCard title={t('profile.delete.title')} description={t('profile.delete.description')} danger>
       <Group>
-        <Button color="#c02626" variant="outline" onClick={() => setOpen(true)}>
+        <Button color="var(--mantine-color-error)" variant="outline" onClick={() => setOpen(true)}>
           {t('profile.delete.button')}
         </Button>
       </Group>

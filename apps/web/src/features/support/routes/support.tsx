@@ -56,7 +56,7 @@ export default function SupportPage() {
             )}
           </CopyButton>
         </Group>
-        <Code block data-testid="env-details">
+        <Code block tabIndex={0} data-testid="env-details">
           {details}
         </Code>
         <List size="sm" c="dimmed" mt="sm">

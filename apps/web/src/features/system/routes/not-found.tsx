@@ -7,7 +7,7 @@ export default function NotFoundPage() {
   return (
     <Center mih="60vh">
       <Stack align="center" gap="sm" ta="center" maw={480} data-testid="not-found">
-        <Text fz={72} fw={800} c="brand.7" lh={1}>
+        <Text fz={72} fw={800} c="var(--mantine-color-anchor)" lh={1}>
           404
         </Text>
         <Title order={1} fz={26}>

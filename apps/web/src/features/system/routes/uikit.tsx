@@ -103,7 +103,7 @@ export default function UikitPage() {
             <Button>{t('uikit.primary')}</Button>
             <Button variant="light">{t('uikit.light')}</Button>
             <Button variant="default">{t('uikit.default')}</Button>
-            <Button color="#c02626" variant="outline">
+            <Button color="var(--mantine-color-error)" variant="outline">
               {t('uikit.danger')}
             </Button>
           </Group>
