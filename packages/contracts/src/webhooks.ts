@@ -46,6 +46,8 @@ export const webhookEventSchema = z.enum(WEBHOOK_EVENTS);
 export const webhookScopeSchema = z.enum(['own', 'instance']);
 export type WebhookScope = z.infer<typeof webhookScopeSchema>;
 
+export const webhookDeliveryStatusSchema = z.enum(['pending', 'retrying', 'succeeded', 'failed']);
+
 export const webhookSchema = z.object({
   id: z.string(),
   url: z.string(),
@@ -56,7 +58,7 @@ export const webhookSchema = z.object({
   created: z.string(),
   updated: z.string(),
   owner: z.object({ id: z.string(), username: z.string() }),
-  lastDelivery: z.object({ status: z.string(), statusCode: z.number().nullable(), at: z.string() }).nullable(),
+  lastDelivery: z.object({ status: webhookDeliveryStatusSchema, statusCode: z.number().nullable(), at: z.string() }).nullable(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 /** The create answer is the only time the signing secret is shown. */
@@ -80,7 +82,6 @@ export const updateWebhookBody = z
   .partial();
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBody>;
 
-export const webhookDeliveryStatusSchema = z.enum(['pending', 'retrying', 'succeeded', 'failed']);
 export const webhookAttemptSchema = z.object({
   attempt: z.number(),
   at: z.string(),

@@ -75,7 +75,7 @@ export function WebhookCard({ hook, showOwner = false }: { hook: Webhook; showOw
         <Group justify="space-between">
           {hook.lastDelivery ? (
             <Group gap={6}>
-              <DeliveryStatus status={hook.lastDelivery.status as 'pending'} />
+              <DeliveryStatus status={hook.lastDelivery.status} />
               <Text size="xs" c="dimmed">
                 {hook.lastDelivery.statusCode ?? '—'} · {new Date(hook.lastDelivery.at).toLocaleString()}
               </Text>
