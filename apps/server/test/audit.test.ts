@@ -114,6 +114,21 @@ describe('audit entries: exactly one per action, right actor and target', () => 
     expect(await only('item.delete')).toMatchObject({ actorId: u.user.id, targetType: 'project', targetId: p.id });
     expect((await call('POST', `/v1/trash/project/${p.id}/restore`, u.cookie)).statusCode).toBe(200);
     expect(await only('item.restore')).toMatchObject({ actorId: u.user.id, targetType: 'project', targetId: p.id });
+    // the item's own restore route and a dataset through the trash: one entry each
+    expect((await call('DELETE', `/v1/projects/${p.id}`, u.cookie)).statusCode).toBe(200);
+    await newEntries();
+    expect((await call('POST', `/v1/projects/${p.id}/restore`, u.cookie)).statusCode).toBe(200);
+    expect(await only('item.restore')).toMatchObject({ actorId: u.user.id, targetType: 'project', targetId: p.id });
+    const d = (await call('POST', '/v1/datasets', u.cookie, { meta: { name: 'Audit data' }, task: 'detect' })).json().data as { id: string };
+    await newEntries();
+    expect((await call('DELETE', `/v1/datasets/${d.id}`, u.cookie)).statusCode).toBe(200);
+    expect(await only('item.delete')).toMatchObject({ targetType: 'dataset', targetId: d.id });
+    expect((await call('POST', `/v1/datasets/${d.id}/restore`, u.cookie)).statusCode).toBe(200);
+    expect(await only('item.restore')).toMatchObject({ targetType: 'dataset', targetId: d.id });
+    expect((await call('DELETE', `/v1/datasets/${d.id}`, u.cookie)).statusCode).toBe(200);
+    await newEntries();
+    expect((await call('POST', `/v1/trash/dataset/${d.id}/restore`, u.cookie)).statusCode).toBe(200);
+    expect(await only('item.restore')).toMatchObject({ targetType: 'dataset', targetId: d.id });
   });
 
   it('team membership: invite, accept, role change, removal', async () => {

@@ -12,6 +12,7 @@ import { signUploadToken } from '../../platform/uploads/upload-token.js';
 import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
+import { record } from '../audit/audit.service.js';
 import { abilitiesFor, linkVersionOf } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
@@ -176,6 +177,7 @@ export async function restoreDataset(ctx: AppContext, userId: string, id: string
   await ownedDataset(ctx, userId, id, { allowDeleted: true, action: 'restore' });
   const updated = await datasetsRepository.update(ctx.db, id, { deletedAt: null });
   await publish(ctx, updated!, 'dataset.restored');
+  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'dataset', id }, userId: null });
   return updated!;
 }
 

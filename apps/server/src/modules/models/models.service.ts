@@ -4,6 +4,7 @@ import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { track } from '../analytics/analytics.service.js';
+import { record } from '../audit/audit.service.js';
 import { planLimits } from '../billing/billing.plans.js';
 import { abilitiesFor, linkVersionOf } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
@@ -229,6 +230,7 @@ export async function restoreModel(ctx: AppContext, userId: string, id: string) 
   }
   const restored = await modelsRepository.update(ctx.db, id, { deletedAt: null, deletedWithProject: false });
   await publish(ctx, restored!, 'model.restored');
+  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'model', id }, userId: null });
   return restored!;
 }
 

@@ -5,6 +5,7 @@ import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { track } from '../analytics/analytics.service.js';
+import { record } from '../audit/audit.service.js';
 import { abilitiesFor } from '../access/index.js';
 import { projectItem, projectsPolicy } from './projects.policy.js';
 import { presentProject } from './projects.presenter.js';
@@ -110,6 +111,7 @@ export async function restoreProject(ctx: AppContext, userId: string, id: string
     return projectsRepository.update(tx, id, { deletedAt: null });
   });
   await publish(ctx, row!, 'project.restored');
+  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'project', id }, userId: null });
   return row!;
 }
 

@@ -45,14 +45,13 @@ export async function listTrash(ctx: AppContext, userId: string): Promise<TrashI
 }
 
 export async function restoreItem(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {
-  if (type === 'project') await restoreProject(ctx, userId, id);
-  else if (type === 'model') await restoreModel(ctx, userId, id);
-  else {
-    await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'restore');
-    await datasetsRepository.update(ctx.db, id, { deletedAt: null });
-    await ctx.bus.publish(topics.userDatasets(userId), 'dataset.restored', { id });
-  }
-  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type, id }, userId: null });
+  // Projects and models are audited by their restore functions; the dataset is restored here.
+  if (type === 'project') return void (await restoreProject(ctx, userId, id));
+  if (type === 'model') return void (await restoreModel(ctx, userId, id));
+  await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'restore');
+  await datasetsRepository.update(ctx.db, id, { deletedAt: null });
+  await ctx.bus.publish(topics.userDatasets(userId), 'dataset.restored', { id });
+  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'dataset', id }, userId: null });
 }
 
 export async function purgeProject(ctx: AppContext, row: ProjectRow) {
