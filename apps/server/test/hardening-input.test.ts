@@ -120,6 +120,9 @@ describe('defect 5: NUL and deep JSON answer 400 on every endpoint of the OpenAP
       ['POST', `/v1/models/${model.id}`, `{"metrics":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}`],
       ['POST', '/api/webhooks/training/metrics', `{"event":"epoch_end","modelId":"${model.id}","data":${'{"m":'.repeat(DEEP)}1${'}'.repeat(DEEP)}}`],
       ['POST', '/v1/models', `{"meta":{"name":"a\\u0000b"}}`],
+      // HUB metrics are double-encoded: the depth and NUL hide inside a string
+      ['POST', `/v1/models/${model.id}`, JSON.stringify({ type: 'metrics', metrics: { '0': `{"loss":${'['.repeat(DEEP)}${']'.repeat(DEEP)}}` } })],
+      ['POST', `/v1/models/${model.id}`, JSON.stringify({ type: 'metrics', metrics: { '0': '{"lo\\u0000ss":1}' } })],
     ] as const) {
       const res = await t.app.inject({ method, url, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload });
       expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 200)}`).toBe(400);

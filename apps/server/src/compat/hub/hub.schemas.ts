@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errors } from '../../platform/http/errors.js';
+import { inspect } from '../../platform/http/input-guard.js';
 
 /** Bodies of the legacy HUB protocol (hub-protocol.md §5.5–5.8) and their decoding. */
 
@@ -27,6 +28,8 @@ export function decodeEpochMetrics(raw: z.infer<typeof metricsBody>['metrics']) 
       }
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw errors.validation(`metrics.${key}: not a JSON-encoded object`);
+    // The encoded JSON escaped the input guard as a string: the same NUL and depth limits apply to it.
+    if (typeof value === 'string') inspect(parsed, `body.metrics.${key}`);
     entries.push({ epoch: Number(key), metrics: parsed as Record<string, unknown> });
   }
   if (!entries.length) throw errors.validation('metrics: no epoch given');
