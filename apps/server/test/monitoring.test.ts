@@ -90,7 +90,7 @@ describe('error monitoring', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(isMonitoringInitialised()).toBe(false);
     expect(envelopes).toHaveLength(0);
-  });
+  }, 120_000); // a fresh database per app: slow on a loaded runner
 
   it('with SENTRY_DSN: a server error reaches the ingest endpoint with every secret scrubbed', async () => {
     const dsn = `http://publickey@127.0.0.1:${port}/1`;
@@ -127,5 +127,5 @@ describe('error monitoring', () => {
     expect((payload.tags as Record<string, string>).route).toBe('/v1/test-only/boom');
     // Nothing anywhere in what left the server carries a secret.
     for (const e of envelopes) for (const secret of Object.values(SECRETS)) expect(e.raw).not.toContain(secret.replace(/^sl_session=/, ''));
-  });
+  }, 120_000);
 });
