@@ -52,7 +52,7 @@ class Receiver {
   }
 }
 
-const TIMEOUT_MS = 1500;
+const TIMEOUT_MS = 3000;
 const RETRY_BASE_MS = 1000;
 const MAX_ATTEMPTS = 4;
 
@@ -264,7 +264,8 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
     receiver.mode = 'slow';
     await deleteAModel(u.cookie);
     const started = Date.now();
-    const draining = drain();
+    let attemptOver = false;
+    const draining = drain().then(() => (attemptOver = true));
     while (receiver.received.length === 0) await new Promise((r) => setTimeout(r, 10));
     // The delivery is in flight: the server goes on answering.
     const latencies: number[] = [];
@@ -276,7 +277,7 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
     }
     const alive = await t.app.inject({ method: 'GET', url: '/alive' });
     expect(alive.statusCode).toBeLessThan(500);
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS);
+    expect(attemptOver).toBe(false); // all of that while the delivery was still waiting on the receiver
     expect(Math.max(...latencies)).toBeLessThan(500);
     await draining;
     const took = Date.now() - started;
