@@ -120,6 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       url: config.databaseUrl,
       pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, 'db'),
       embedded: config.embeddedDb,
+      embeddedSyncCommit: config.embeddedSyncCommit,
       schema: config.databaseSchema,
     }));
   if (ownsDatabase) await migrate(database);

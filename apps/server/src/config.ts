@@ -17,6 +17,12 @@ const envSchema = z.object({
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
   /** Embedded engine when DATABASE_URL is unset: PostgreSQL binaries from npm (default) or PGlite (ADR 0010). */
   EMBEDDED_DB: z.enum(['postgres', 'pglite']).default('postgres'),
+  /**
+   * `on`: the embedded PostgreSQL waits for each commit's WAL flush. Default `off` (ADR 0017): commits
+   * do not wait for the disk; a power loss or OS crash can lose the last ~0.6 s of commits, never
+   * consistency (a crash of the server or of PostgreSQL loses nothing). No effect with DATABASE_URL.
+   */
+  EMBEDDED_DB_SYNC_COMMIT: z.enum(['on', 'off']).default('off'),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   TRUST_PROXY: bool.default(false),
@@ -81,6 +87,7 @@ export interface Config {
   databaseUrl: string | null;
   databaseSchema: string | null;
   embeddedDb: 'postgres' | 'pglite';
+  embeddedSyncCommit: boolean;
   sessionSecret: string | null;
   sessionTtlMs: number;
   trustProxy: boolean;
@@ -149,6 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseUrl: e.DATABASE_URL ?? null,
     databaseSchema: e.DATABASE_SCHEMA ?? null,
     embeddedDb: e.EMBEDDED_DB,
+    embeddedSyncCommit: e.EMBEDDED_DB_SYNC_COMMIT === 'on',
     sessionSecret: e.SESSION_SECRET ?? null,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
     trustProxy: e.TRUST_PROXY,

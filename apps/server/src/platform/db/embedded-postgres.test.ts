@@ -24,12 +24,15 @@ describe('embedded PostgreSQL', () => {
     await first.exec(`INSERT INTO analytics_events (id, name, properties) VALUES ('e1', 'start', '{"a": [1, 2]}')`);
     const [{ pid }] = await first.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     expect(pid).toBeGreaterThan(0);
+    // Commits do not wait for the WAL flush unless EMBEDDED_DB_SYNC_COMMIT=on (ADR 0017).
+    expect(await first.query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'off' }]);
     await first.close();
     expect(fs.existsSync(path.join(embeddedClusterDir(pgliteDir), 'postmaster.pid'))).toBe(false);
     expect(fs.existsSync(pgliteDir)).toBe(false);
 
-    const again = await openDatabase({ url: null, pgliteDir, embedded: 'postgres' });
+    const again = await openDatabase({ url: null, pgliteDir, embedded: 'postgres', embeddedSyncCommit: true });
     try {
+      expect(await again.query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'on' }]);
       expect(await again.query('SELECT id, properties FROM analytics_events')).toEqual([{ id: 'e1', properties: { a: [1, 2] } }]);
       expect(await migrate(again)).toEqual([]);
     } finally {
