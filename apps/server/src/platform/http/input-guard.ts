@@ -15,7 +15,8 @@ export function registerInputGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (req) => {
     inspect(req.params, 'params');
     inspect(req.query, 'query');
-    inspect(req.body, 'body');
+    // A streamed body (agent artifacts, raw PUTs) is bytes, not fields: walking the stream object would refuse it.
+    if (!isStream(req.body)) inspect(req.body, 'body');
     const meta = req.headers['upload-metadata'];
     if (typeof meta === 'string') inspectTusMetadata(meta);
     if (req.isMultipart?.()) guardMultipart(req);
@@ -47,6 +48,8 @@ export function inspect(value: unknown, root: string) {
     }
   }
 }
+
+const isStream = (v: unknown) => typeof (v as { pipe?: unknown } | null)?.pipe === 'function';
 
 /** tus `Upload-Metadata`: `key base64,key base64`; the file name the client sends travels here. */
 function inspectTusMetadata(header: string) {
