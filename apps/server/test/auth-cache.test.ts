@@ -143,6 +143,8 @@ describe('cached sessions and API keys across instances', () => {
     expect((await me(a, { cookie: u.cookie })).body.data!.firstName).toBe('Renamed');
     await within(async () => expect((await me(b, { cookie: u.cookie })).body.data!.firstName).toBe('Renamed'));
     await cluster.database.query(`UPDATE users SET roles = '{admin}' WHERE id = $1`, [u.user.id]);
+    // The instance whose pool made the write reads it back at once (the write waits for its evictions).
+    expect((await me(a, { cookie: u.cookie })).body.data!.roles).toEqual(['admin']);
     await within(async () => {
       for (const node of [a, b]) expect((await me(node, { cookie: u.cookie })).body.data!.roles).toEqual(['admin']);
     });

@@ -248,6 +248,7 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
         });
     }, 1000).unref();
   }
+  readYourWrites(pool, () => (handlers.size ? listener : null));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -292,5 +293,79 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
       if (listener) await listener.end().catch(() => undefined);
       await pool.end();
     },
+  };
+}
+
+/** Writes to the tables whose triggers NOTIFY cache evictions (migration 0017). */
+const CACHED_WRITE = /^\s*(?:with\b[\s\S]*?\b)?(?:update|delete\s+from|insert\s+into)\s+"?(?:users|sessions|api_keys|auth_identities|models|model_files|projects)"?[\s(]/i;
+type QueryFn = (...args: unknown[]) => unknown;
+const wrapped = new WeakSet<object>();
+const textOf = (q: unknown) => (typeof q === 'string' ? q : ((q as { text?: unknown } | null)?.text as string | undefined) ?? '');
+const isThenable = (r: unknown): r is Promise<unknown> => typeof (r as { then?: unknown } | null)?.then === 'function';
+
+/**
+ * Read-your-writes for the per-instance caches (ADR 0017): a write to a cached table, through this
+ * pool, resolves only once this process's LISTEN connection has received the evictions it caused —
+ * one `SELECT 1` on that connection after the commit (PostgreSQL delivers the notifications pending
+ * for a session before it answers it). So the next request of this process never sees an entry
+ * that its own last write made stale; other processes see it within milliseconds.
+ */
+function readYourWrites(pool: pg.Pool, listener: () => pg.Client | null) {
+  const fence = async () => {
+    await listener()
+      ?.query('SELECT 1')
+      .catch(() => undefined);
+  };
+  const poolQuery = pool.query.bind(pool) as unknown as QueryFn;
+  (pool as unknown as { query: QueryFn }).query = (...args: unknown[]) => {
+    const res = poolQuery(...args);
+    if (!isThenable(res) || !CACHED_WRITE.test(textOf(args[0]))) return res;
+    return res.then(async (r) => {
+      await fence();
+      return r;
+    });
+  };
+  const poolConnect = pool.connect.bind(pool) as unknown as QueryFn;
+  (pool as unknown as { connect: QueryFn }).connect = (...args: unknown[]) => {
+    const res = poolConnect(...args);
+    if (!isThenable(res)) return res;
+    return res.then((client) => {
+      wrapClient(client as pg.PoolClient, fence);
+      return client;
+    });
+  };
+}
+
+/** On a checked-out connection: fence after a cached write outside a transaction, or after the COMMIT of one that wrote. */
+function wrapClient(client: pg.PoolClient, fence: () => Promise<void>) {
+  if (wrapped.has(client)) return;
+  wrapped.add(client);
+  const query = client.query.bind(client) as unknown as QueryFn;
+  let inTx = false;
+  let wrote = false;
+  (client as unknown as { query: QueryFn }).query = (...args: unknown[]) => {
+    const res = query(...args);
+    if (!isThenable(res)) return res;
+    const text = textOf(args[0]);
+    let fenceAfter = false;
+    if (/^\s*(begin|start\s+transaction)\b/i.test(text)) {
+      inTx = true;
+      wrote = false;
+    } else if (/^\s*(commit|end)\b/i.test(text)) {
+      fenceAfter = wrote;
+      inTx = false;
+      wrote = false;
+    } else if (/^\s*rollback\b/i.test(text) && !/^\s*rollback\s+to\b/i.test(text)) {
+      inTx = false;
+      wrote = false;
+    } else if (CACHED_WRITE.test(text)) {
+      if (inTx) wrote = true;
+      else fenceAfter = true;
+    }
+    if (!fenceAfter) return res;
+    return res.then(async (r) => {
+      await fence();
+      return r;
+    });
   };
 }
