@@ -105,6 +105,27 @@ describe('signed links die with access', () => {
   });
 });
 
+describe('training-client dataset links', () => {
+  it('the HUB zip and Platform NDJSON links of a dataset die when its privacy changes; new ones work', async () => {
+    const created = await s.t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: owner.cookie }, payload: { name: 'trainer' } });
+    const { key, legacyKey } = created.json().data as { key: string; legacyKey: string };
+    const m = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: owner.cookie }, payload: { dataset: { id: datasetId }, config: { epochs: 1 } } });
+    const hubDoc = async () => (await s.t.app.inject({ method: 'GET', url: `/v1/models/${m.json().data.id}`, headers: { 'x-api-key': legacyKey } })).json().data;
+    const slug = (await get(`/v1/datasets/${datasetId}`, owner.cookie)).json().data.slug as string;
+    const ndjsonUrl = async () => (await s.t.app.inject({ method: 'GET', url: `/api/datasets/${owner.user.username}/${slug}/export`, headers: { authorization: `Bearer ${key}` } })).json().downloadUrl as string;
+    const status = async (url: string) => (await s.t.app.inject({ method: 'HEAD', url: new URL(url).pathname + new URL(url).search })).statusCode;
+
+    const zip = String((await hubDoc()).data);
+    const ndjson = await ndjsonUrl();
+    expect(zip).toMatch(/\.zip\?exp=\d+&sig=/);
+    expect([await status(zip), await status(ndjson)]).toEqual([200, 200]);
+    await share('datasets', datasetId, 'public');
+    expect([await status(zip), await status(ndjson)]).toEqual([403, 403]);
+    expect([await status(String((await hubDoc()).data)), await status(await ndjsonUrl())]).toEqual([200, 200]);
+    await share('datasets', datasetId, 'private');
+  });
+});
+
 /** A WebSocket client that keeps every message. */
 async function connect(cookie: string) {
   const ws = new WebSocket(`${s.origin.replace(/^http/, 'ws')}/v1/realtime`, { headers: { cookie } });

@@ -45,7 +45,7 @@ export const datasetZipPath = (dataset: DatasetRow) => `/v1/compat/datasets/${da
  */
 export function datasetDownloadUrl(ctx: AppContext, dataset: DatasetRow, baseUrl: string): string {
   assertProcessed(dataset);
-  return signCompatUrl(ctx, baseUrl, datasetZipPath(dataset));
+  return signCompatUrl(ctx, baseUrl, datasetZipPath(dataset), undefined, linkVersionOf(dataset));
 }
 
 /** The blob behind datasetDownloadUrl: the normalized zip (one layout every client reads, built once and cached). */

@@ -55,9 +55,9 @@ export async function trainingRoutes(app: FastifyInstance) {
     logLevel: 'warn',
     schema: { tags: ['compat'], params: z.object({ datasetId: z.string().max(40), file: z.string().max(300) }) },
     handler: async (req, reply) => {
-      assertSignedRequest(ctx, req);
+      const access = assertSignedRequest(ctx, req);
       const { datasetId, file } = req.params as { datasetId: string; file: string };
-      const found = await training.clientDatasetFile(ctx, datasetId, file, baseUrlFor(ctx, req));
+      const found = await training.clientDatasetFile(ctx, datasetId, file, baseUrlFor(ctx, req), access);
       if ('ndjson' in found) return sendBuffer(req, reply, found.ndjson, 'application/x-ndjson');
       return sendBlob(ctx, req, reply, found.zipKey, 'application/zip');
     },

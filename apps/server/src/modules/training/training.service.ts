@@ -627,7 +627,7 @@ export async function accountCounts(ctx: AppContext, userId: string) {
 export async function datasetExportUrl(ctx: AppContext, viewerId: string | null, owner: string, slug: string, baseUrl: string) {
   const dataset = await datasetBySlug(ctx, viewerId, owner, slug);
   if (!dataset.storageKey) throw errors.conflict(ErrorCode.DatasetNotReady, 'Resource not ready: the dataset is still processing');
-  return signCompatUrl(ctx, baseUrl, `/v1/compat/datasets/${dataset.id}/${encodeURIComponent(dataset.slug)}.ndjson`);
+  return signCompatUrl(ctx, baseUrl, `/v1/compat/datasets/${dataset.id}/${encodeURIComponent(dataset.slug)}.ndjson`, undefined, linkVersionOf(dataset));
 }
 
 /** `ul://<owner>/<project>/<model>` → the model's best weights and a signed URL for them; 409 without weights. */
@@ -645,9 +645,11 @@ export async function modelWeightsBySlugs(ctx: AppContext, viewerId: string | nu
  * A dataset file behind a signed compat URL (the caller checked the signature): `<slug>.ndjson`
  * (Platform) is built in memory, `<id>-<name>.zip` (HUB) is the normalized zip's blob.
  */
-export async function clientDatasetFile(ctx: AppContext, datasetId: string, file: string, baseUrl: string): Promise<{ ndjson: Buffer } | { zipKey: string }> {
+export async function clientDatasetFile(ctx: AppContext, datasetId: string, file: string, baseUrl: string, access: string | null): Promise<{ ndjson: Buffer } | { zipKey: string }> {
   const dataset = await datasetById(ctx, datasetId);
   if (!dataset || dataset.deletedAt) throw errors.notFound('Dataset');
+  // The link was issued for the dataset's access state then: a privacy or team change since revokes it (issue 16).
+  if (access !== linkVersionOf(dataset)) throw errors.forbidden('This download link no longer grants access: ask for a new one');
   if (file.endsWith('.ndjson')) return { ndjson: await datasetNdjson(ctx, dataset, baseUrl) };
   if (file !== datasetZipName(dataset)) throw errors.notFound('File');
   return { zipKey: await datasetZipKey(ctx, dataset) };

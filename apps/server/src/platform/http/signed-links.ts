@@ -24,10 +24,15 @@ export function shortLinkExpiry(now: Date): Date {
   return new Date(Math.ceil((now.getTime() + SHORT_LINK_TTL_MS) / SHORT_LINK_TTL_MS) * SHORT_LINK_TTL_MS);
 }
 
-/** Absolute, signed URL for a path served by one of the compat routes. */
-export function signCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, baseUrl: string, path: string, ttlMs = CLIENT_URL_TTL_MS): string {
+/**
+ * Absolute, signed URL for a path served by one of the compat routes. `access` (an item's access
+ * version, signing.ts accessVersion) travels as `a` and is signed: the route compares it with the
+ * item's state when the link is used (issue 16).
+ */
+export function signCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, baseUrl: string, path: string, ttlMs = CLIENT_URL_TTL_MS, access?: string): string {
   const exp = Math.floor((ctx.clock.now().getTime() + ttlMs) / 1000);
-  return `${baseUrl.replace(/\/+$/, '')}${path}?exp=${exp}&sig=${signExpiring(ctx.secret, 'compat', path, exp)}`;
+  const sig = signExpiring(ctx.secret, 'compat', path, exp, access ? [access] : []);
+  return `${baseUrl.replace(/\/+$/, '')}${path}?exp=${exp}&sig=${sig}${access ? `&a=${access}` : ''}`;
 }
 
 export type CompatVerdict = SignatureVerdict;
@@ -38,14 +43,20 @@ export function verifyCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, rawUr
   const params = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
   const exp = params.get('exp') ?? '';
   const sig = params.get('sig') ?? '';
-  return verifyExpiring(ctx.secret, 'compat', path, exp, sig, ctx.clock.now());
+  const access = params.get('a');
+  return verifyExpiring(ctx.secret, 'compat', path, exp, sig, ctx.clock.now(), access ? [access] : []);
 }
 
-/** Throws the matching 403/410 when the request's URL is not a valid signed compat link. */
-export function assertSignedRequest(ctx: Pick<AppContext, 'secret' | 'clock'>, request: FastifyRequest) {
+/**
+ * Throws the matching 403/410 when the request's URL is not a valid signed compat link; answers the
+ * access version the link carries (null when none) for the route to compare with the item's state.
+ */
+export function assertSignedRequest(ctx: Pick<AppContext, 'secret' | 'clock'>, request: FastifyRequest): string | null {
   const verdict = verifyCompatUrl(ctx, request.url);
   if (verdict === 'invalid') throw errors.forbidden('This download link is invalid');
   if (verdict === 'expired') throw new AppError(410, ErrorCode.Expired, 'This download link has expired');
+  const q = request.url.indexOf('?');
+  return new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1)).get('a');
 }
 
 /** The origin the caller reached us by, used when PUBLIC_URL is not configured. */
