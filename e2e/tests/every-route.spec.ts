@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { startServer, type SpawnedServer } from '../support/fake-stripe';
+import { datasetWithUpload, post, signedInUser, uploadedModel, waitForDataset } from '../support/seed';
+
+/**
+ * Issue 17: every route of spec §2, with real content (a processed dataset, a project with models,
+ * an uploaded ONNX model, a team, something in the trash), at 390, 768 and 1440 px in light and dark:
+ * no horizontal scroll, no text squeezed to fewer than 3 characters a line, axe without serious or
+ * critical violations. Screenshots go to e2e/screenshots/every-route/. The spec has its own server,
+ * so its account is the first one: an admin (for /admin) who can put itself on Pro (for teams).
+ * One data setup and one signed-in context; each page is loaded once and then resized and switched
+ * between the color schemes (Mantine follows the system setting live). In dark, where only colors
+ * change, axe checks color contrast; in light every WCAG 2 A/AA rule runs at every width.
+ */
+const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
+const SERVER_PORT = BASE_PORT + 7;
+const SINK_HTTP = `http://127.0.0.1:${BASE_PORT + 1001}`;
+const SHOTS = path.resolve(import.meta.dirname, '../screenshots/every-route');
+fs.mkdirSync(SHOTS, { recursive: true });
+
+const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1440, height: 900 },
+] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+let server: SpawnedServer;
+
+test.beforeAll(async () => {
+  // E2E_WEB_DIST: a copy of the web build, for a run beside others who rebuild apps/web/dist.
+  server = await startServer(SERVER_PORT, { SMTP_URL: `smtp://127.0.0.1:${BASE_PORT + 1000}`, ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}) });
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+/** What a person would call broken at this size: sideways scrolling, words squeezed to a letter or two per line. */
+async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const scrollWidth = document.documentElement.scrollWidth;
+    if (scrollWidth > window.innerWidth + 1) problems.push(`horizontal scroll: ${scrollWidth} px content in ${window.innerWidth} px`);
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+      const el = node.parentElement;
+      if (text.length < 3 || !el || el.closest('[aria-hidden="true"], script, style, noscript, pre, code, textarea, svg')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
+      if (rects.length < 2) continue;
+      const lines = new Set(rects.map((r) => Math.round(r.top))).size;
+      if (lines > 1 && text.length / lines < 3) problems.push(`text squeezed to ${lines} lines: "${text.slice(0, 40)}"`);
+    }
+    return problems;
+  });
+}
+
+/** Axe (WCAG 2 A and AA); `contrastOnly` for a second color scheme, where only colors differ. */
+async function seriousViolations(page: Page, contrastOnly = false): Promise<string[]> {
+  const axe = new AxeBuilder({ page }).exclude('[data-testid=notification]');
+  const result = await (contrastOnly ? axe.withRules(['color-contrast']) : axe.withTags(['wcag2a', 'wcag2aa'])).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` (${n.any[0].message})` : ''}`).slice(0, 4).join(', ')}`);
+}
+
+/** Loads the route once, then checks it at every width in both schemes; returns what is wrong. */
+async function checkRoute(page: Page, name: string, url: string, ready: (page: Page) => Promise<void>): Promise<string[]> {
+  const problems: string[] = [];
+  try {
+    await page.setViewportSize(WIDTHS[2]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(url);
+    await ready(page);
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      for (const scheme of SCHEMES) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+        await page.waitForTimeout(60); // media queries settle
+        const tag = `${name} @${size.width} ${scheme}`;
+        for (const p of await layoutProblems(page)) problems.push(`${tag}: ${p}`);
+        await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}-${scheme}.png`), fullPage: true, animations: 'disabled' });
+        // Every rule at every width in light; dark changes colors only, so there the contrast rule.
+        for (const v of await seriousViolations(page, scheme === 'dark')) problems.push(`${tag}: axe ${v}`);
+      }
+    }
+  } catch (error) {
+    problems.push(`${name}: ${String(error).split('\n')[0]}`);
+  }
+  for (const p of problems) console.log(`[every-route] ${p}`);
+  return problems;
+}
+
+const mainVisible = (testId?: string) => async (page: Page) => {
+  if (testId) await expect(page.getByTestId(testId).first()).toBeVisible({ timeout: 20_000 });
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await expect(page.getByTestId('page-loader')).toHaveCount(0);
+};
+
+async function newContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: WIDTHS[2], baseURL: server.url });
+}
+
+/** A processed dataset, a project with models (one uploaded ONNX), a team, an item in the trash. */
+async function seed(authed: BrowserContext) {
+  const base = server.url;
+  const request = authed.request;
+  const me = await signedInUser(request, base, SINK_HTTP, 'routes');
+  await post(request, `${base}/v1/admin/billing/users/${me.id}/plan`, { plan: 'pro', reason: 'every-route e2e' }, 200);
+  const upload = await datasetWithUpload(request, base, me.id, 'Shapes of the north junction cameras');
+  await upload.finish();
+  const project = await post<{ id: string }>(request, `${base}/v1/projects`, { meta: { name: 'Traffic cameras at the north junction', description: 'Cars, buses and bicycles crossing the junction by day and night.' } });
+  const model = await uploadedModel(request, base, project.id, 'yolo11n-north-junction-detector-v2-final');
+  await post(request, `${base}/v1/models`, { project: { id: project.id }, meta: { name: 'second-try' } });
+  const team = await post<{ id: string }>(request, `${base}/v1/teams`, { meta: { name: 'Vision crew of the north junction', description: 'We label cars.' } });
+  const gone = await post<{ id: string }>(request, `${base}/v1/projects`, { meta: { name: 'Old experiments' } });
+  expect((await request.delete(`${base}/v1/projects/${gone.id}`)).status()).toBeLessThan(300);
+  await waitForDataset(request, base, upload.id);
+  return { dataset: upload.id, project: project.id, model: model.id, team: team.id };
+}
+
+test('guest routes at 390, 768 and 1440 px, light and dark', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const routes: Array<[string, string, string?]> = [
+    ['sign-up', '/'],
+    ['sign-in', '/signin'],
+    ['landing-view', '/auth'],
+    ['request-password', '/request-password'],
+    ['reset-password', '/reset-password?token=not-a-real-token'],
+  ];
+  for (const [name, url, testId] of routes) problems.push(...(await checkRoute(page, name, url, mainVisible(testId))));
+  await context.close();
+  expect(problems).toEqual([]);
+});
+
+test('signed-in routes at 390, 768 and 1440 px, light and dark', async ({ browser }) => {
+  test.setTimeout(420_000);
+  const authed = await newContext(browser);
+  const { dataset, project, model, team } = await seed(authed);
+  const page = await authed.newPage();
+  const problems: string[] = [];
+  const routes: Array<[string, string, string?]> = [
+    ['home', '/home', 'recent-items'],
+    ['welcome', '/welcome'],
+    ['settings', '/settings'],
+    ['settings-teams', '/settings?tab=teams', 'team-card'],
+    ['notifications', '/notifications'],
+    ['projects', '/projects'],
+    ['project-content', `/projects/${project}`, 'project-name'],
+    ['team', `/teams/${team}`, 'team-title'],
+    ['datasets-index', '/datasets', 'dataset-card'],
+    ['dataset-content', `/datasets/${dataset}`, 'image-tile'],
+    ['roboflow-dataset', '/integrations/roboflow/datasets/unknown'],
+    ['models', '/models'],
+    ['model-content', `/models/${model}`, 'model-name'],
+    ['model-training', `/models/${model}?tab=training`, 'training-panel'],
+    ['trash', '/trash'],
+    ['admin', '/admin'],
+    ['active-jobs', '/active-jobs'],
+    ['support', '/support'],
+    ['forbidden', '/403'],
+    ['uikit', '/uikit'],
+    ['not-found', '/no-such-page'],
+  ];
+  for (const [name, url, testId] of routes) problems.push(...(await checkRoute(page, name, url, mainVisible(testId))));
+  expect(problems).toEqual([]);
+});
