@@ -45,6 +45,18 @@ describe('projects', () => {
     expect(p2.slug).toBe('untitled-2');
   });
 
+  it('projects, models and datasets created in parallel with one name all succeed with distinct slugs', async () => {
+    const u = await signUpUser(t.app);
+    const n = 8;
+    const projects = await Promise.all(Array.from({ length: n }, () => req('POST', '/v1/projects', as(u.cookie), { meta: { name: 'Race' } })));
+    const models = await Promise.all(Array.from({ length: n }, () => req('POST', '/v1/models', as(u.cookie), { meta: { name: 'Race' } })));
+    const datasets = await Promise.all(Array.from({ length: n }, () => req('POST', '/v1/datasets', as(u.cookie), { meta: { name: 'Race' }, task: 'detect' })));
+    for (const batch of [projects, models, datasets]) {
+      expect(batch.map((r) => r.statusCode)).toEqual(Array(n).fill(201));
+      expect(new Set(batch.map((r) => r.json().data.slug)).size).toBe(n);
+    }
+  });
+
   it('edits name and description; records analytics', async () => {
     const u = await signUpUser(t.app);
     const p = await createProject(u.cookie, { meta: { name: 'Cats', description: 'all the cats' } });

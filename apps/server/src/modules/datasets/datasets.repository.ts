@@ -10,6 +10,10 @@ export const datasetsRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
   bySlug: async (db: Db, userId: string, slug: string) =>
     (await db.select().from(datasets).where(and(eq(datasets.userId, userId), eq(datasets.slug, slug))).limit(1))[0] ?? null,
+  /** Serialises creation by one owner inside a transaction, so two creations never pick the same slug. */
+  lockOwnerForCreate: async (tx: Db, userId: string) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`datasets:${userId}`}))`);
+  },
   slugsLike: async (db: Db, userId: string, base: string) =>
     new Set((await db.select({ slug: datasets.slug }).from(datasets).where(and(eq(datasets.userId, userId), sql`${datasets.slug} LIKE ${`${base}%`}`))).map((r) => r.slug)),
   insert: async (db: Db, row: typeof datasets.$inferInsert) => (await db.insert(datasets).values(row).returning())[0]!,

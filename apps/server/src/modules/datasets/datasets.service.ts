@@ -33,19 +33,22 @@ export async function createDataset(
 ) {
   const base = slugify(input.name);
   const now = ctx.clock.now();
-  const row = await datasetsRepository.insert(ctx.db, {
-    id: newId(),
-    userId,
-    slug: nextFreeSlug(base, await datasetsRepository.slugsLike(ctx.db, userId, base)),
-    name: input.name,
-    description: input.description ?? '',
-    task: input.task,
-    privacy: input.privacy ?? 'private',
-    provider: input.provider ?? 'hub',
-    roboflow: input.roboflow ?? null,
-    status: 'Initiating',
-    createdAt: now,
-    updatedAt: now,
+  const row = await ctx.db.transaction(async (tx) => {
+    await datasetsRepository.lockOwnerForCreate(tx, userId); // concurrent creations never pick the same slug
+    return datasetsRepository.insert(tx, {
+      id: newId(),
+      userId,
+      slug: nextFreeSlug(base, await datasetsRepository.slugsLike(tx, userId, base)),
+      name: input.name,
+      description: input.description ?? '',
+      task: input.task,
+      privacy: input.privacy ?? 'private',
+      provider: input.provider ?? 'hub',
+      roboflow: input.roboflow ?? null,
+      status: 'Initiating',
+      createdAt: now,
+      updatedAt: now,
+    });
   });
   await track(ctx, userId, 'create_dataset', { datasetId: row.id, task: row.task });
   await publish(ctx, row, 'dataset.created');

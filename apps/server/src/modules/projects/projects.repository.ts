@@ -9,6 +9,10 @@ export const projectsRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(projects).where(eq(projects.id, id)).limit(1))[0] ?? null,
   bySlug: async (db: Db, userId: string, slug: string) =>
     (await db.select().from(projects).where(and(eq(projects.userId, userId), eq(projects.slug, slug))).limit(1))[0] ?? null,
+  /** Serialises creation by one owner inside a transaction, so two creations never pick the same slug. */
+  lockOwnerForCreate: async (tx: Db, userId: string) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`projects:${userId}`}))`);
+  },
   slugsLike: async (db: Db, userId: string, base: string) =>
     new Set((await db.select({ slug: projects.slug }).from(projects).where(and(eq(projects.userId, userId), sql`${projects.slug} LIKE ${`${base}%`}`))).map((r) => r.slug)),
   insert: async (db: Db, row: typeof projects.$inferInsert) => (await db.insert(projects).values(row).returning())[0]!,

@@ -23,15 +23,18 @@ export async function uniqueProjectSlug(ctx: Pick<AppContext, 'db'>, userId: str
 export async function createProject(ctx: AppContext, userId: string, input: { name?: string; description?: string; privacy?: Privacy }) {
   const name = input.name?.trim() || DEFAULT_PROJECT_NAME;
   const now = ctx.clock.now();
-  const row = await projectsRepository.insert(ctx.db, {
-    id: newId(),
-    userId,
-    slug: await uniqueProjectSlug(ctx, userId, name),
-    name,
-    description: input.description?.trim() ?? '',
-    privacy: input.privacy ?? 'private',
-    createdAt: now,
-    updatedAt: now,
+  const row = await ctx.db.transaction(async (tx) => {
+    await projectsRepository.lockOwnerForCreate(tx, userId);
+    return projectsRepository.insert(tx, {
+      id: newId(),
+      userId,
+      slug: await uniqueProjectSlug({ db: tx }, userId, name),
+      name,
+      description: input.description?.trim() ?? '',
+      privacy: input.privacy ?? 'private',
+      createdAt: now,
+      updatedAt: now,
+    });
   });
   await track(ctx, userId, 'create_project', { projectId: row.id });
   await publish(ctx, row, 'project.created');
