@@ -3,7 +3,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { analyticsCsvUrl, useAnalytics, useAnalyticsTop } from '../api/get-analytics';
 import { useAdminT } from '../i18n';
-import { AdminChart } from './admin-chart';
+import { EChart } from '../../../components/echart';
 
 const RANGES = { '30': 30, '90': 90, '365': 365 } as const;
 type Range = keyof typeof RANGES;
@@ -72,13 +72,13 @@ export function AnalyticsSection() {
         <Title order={2} fz="md" mb="sm">
           {t('analytics.eventsTitle')}
         </Title>
-        <AdminChart option={events} label={t('analytics.eventsTitle')} testId="chart-events" height={320} />
+        <EChart option={events} label={t('analytics.eventsTitle')} testId="chart-events" height={320} />
       </Paper>
       <Paper withBorder p="md" radius="md">
         <Title order={2} fz="md" mb="sm">
           {t('analytics.peopleTitle')}
         </Title>
-        <AdminChart option={people} label={t('analytics.peopleTitle')} testId="chart-people" />
+        <EChart option={people} label={t('analytics.peopleTitle')} testId="chart-people" height={280} />
       </Paper>
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
         <TopTable title={t('analytics.totals')} rows={(data?.totals ?? []).slice(0, 10).map((r) => ({ key: r.name, label: r.name, n: r.count }))} />
