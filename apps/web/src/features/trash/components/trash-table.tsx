@@ -1,6 +1,7 @@
-import { ActionIcon, Anchor, Button, Group, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Paper, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCube, IconDatabase, IconFolder, IconRestore, IconTrashX } from '@tabler/icons-react';
-import type { TrashItem } from '@sightline/contracts';
+import { BREAKPOINT_MOBILE, type TrashItem } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { FileSize } from '../../../components/file-size';
 import { formatDate, formatDateTime, formatRelative } from '../../../lib/dates';
@@ -19,7 +20,56 @@ export interface TrashTableProps {
 
 export const itemKey = (item: Pick<TrashItem, 'type' | 'id'>) => `${item.type}:${item.id}`;
 
-export function TrashTable({ items, now, busyKey, onRestore, onDelete }: TrashTableProps) {
+/** Phones: one card per item (name, kind, expiry, size, actions) instead of a table wider than the screen. */
+function TrashCards({ items, now, busyKey, onRestore, onDelete }: TrashTableProps) {
+  const { t } = useTrashT();
+  const trashed = new Set(items.map(itemKey));
+  return (
+    <Stack gap="xs" data-testid="trash-table" role="list">
+      {items.map((item) => {
+        const Icon = ICONS[item.type];
+        const parentTrashed = item.parent !== null && trashed.has(itemKey(item.parent));
+        return (
+          <Paper key={itemKey(item)} withBorder radius="md" p="sm" role="listitem" data-testid="trash-row" data-type={item.type} data-id={item.id}>
+            <Group gap="sm" wrap="nowrap" align="flex-start">
+              <ThemeIcon variant="light" color="gray" size={30} radius="md" aria-hidden>
+                <Icon size={16} />
+              </ThemeIcon>
+              <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+                <Anchor component={Link} to={`${PATHS[item.type]}${item.id}`} fw={500} size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }} data-testid="trash-name">
+                  {item.name}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {t(`types.${item.type}`)} · <span data-testid="trash-expires">{formatRelative(item.expires, now)}</span> · <FileSize bytes={item.bytes} />
+                </Text>
+                {item.parent && (
+                  <Text size="xs" c="dimmed">
+                    {parentTrashed ? t('parentTrashed', { name: item.parent.name }) : t('inProject', { name: item.parent.name })}
+                  </Text>
+                )}
+              </Stack>
+              <Group gap={4} wrap="nowrap">
+                <Button size="compact-sm" variant="light" onClick={() => onRestore(item)} disabled={parentTrashed} loading={busyKey === itemKey(item)} aria-label={t('restoreName', { name: item.name })}>
+                  {t('restore')}
+                </Button>
+                <ActionIcon variant="subtle" color="red" onClick={() => onDelete(item)} aria-label={t('deleteName', { name: item.name })}>
+                  <IconTrashX size={18} />
+                </ActionIcon>
+              </Group>
+            </Group>
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+}
+
+export function TrashTable(props: TrashTableProps) {
+  const mobile = useMediaQuery(`(max-width: ${BREAKPOINT_MOBILE}px)`, false, { getInitialValueInEffect: false });
+  return mobile ? <TrashCards {...props} /> : <WideTrashTable {...props} />;
+}
+
+function WideTrashTable({ items, now, busyKey, onRestore, onDelete }: TrashTableProps) {
   const { t } = useTrashT();
   const trashed = new Set(items.map(itemKey));
   return (
