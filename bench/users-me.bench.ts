@@ -41,6 +41,11 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const DURATION_S = positive(process.env.BENCH_DURATION_S, 10);
 const WARMUP_S = positive(process.env.BENCH_WARMUP_S, 2);
 const CONNECTIONS = 10;
+/**
+ * The load generator runs in its own thread (autocannon workers), as real clients are other processes:
+ * in the server's thread it would take half of the event loop being measured, for both routes alike.
+ */
+const WORKERS = 1;
 const DBS = (process.env.BENCH_DBS ?? 'embedded,postgres')
   .split(',')
   .map((s) => s.trim())
@@ -130,7 +135,7 @@ async function signUp(base: string): Promise<string> {
 async function measure(db: DbKind): Promise<Measured> {
   const base = await startServer(db);
   const cookie = await signUp(base);
-  const opts = { url: `${base}/v1/users/me`, connections: CONNECTIONS, headers: { cookie } };
+  const opts = { url: `${base}/v1/users/me`, connections: CONNECTIONS, workers: WORKERS, headers: { cookie } };
   log(`${db}: warm-up ${WARMUP_S}s`);
   await autocannon({ ...opts, duration: WARMUP_S });
   log(`${db}: measuring ${DURATION_S}s with ${CONNECTIONS} connections`);
@@ -154,7 +159,7 @@ async function measureBare(): Promise<number> {
   bare.get('/v1/users/me', async () => ({ data: { id: 'u1', username: 'bench_user' } }));
   await bare.listen({ host: '127.0.0.1', port: 0 });
   const { port } = bare.server.address() as AddressInfo;
-  const opts = { url: `http://127.0.0.1:${port}/v1/users/me`, connections: CONNECTIONS };
+  const opts = { url: `http://127.0.0.1:${port}/v1/users/me`, connections: CONNECTIONS, workers: WORKERS };
   await autocannon({ ...opts, duration: WARMUP_S });
   const r = await autocannon({ ...opts, duration: DURATION_S });
   await bare.close();
