@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ErrorCode } from '@sightline/contracts';
 import { AppError } from '../../platform/http/errors.js';
 
@@ -163,25 +166,27 @@ export class RoboflowClient {
       throw new RoboflowError(502, ErrorCode.RoboflowUnavailable, `Roboflow's download host answered HTTP ${res.status}.`, res.status >= 500 || res.status === 429);
     }
     const total = Number(res.headers.get('content-length') ?? 0) || 0;
-    const out = fs.createWriteStream(file);
     let done = 0;
     let lastReport = 0;
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
         done += chunk.length;
-        if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', r));
         const now = Date.now();
         if (now - lastReport > 250) {
           lastReport = now;
           opts.onBytes?.(done, total);
         }
-      }
+        cb(null, chunk);
+      },
+    });
+    try {
+      // pipeline owns the error handling of all three streams: a cut-off body destroys the file stream
+      // without a late write error escaping as an uncaught exception.
+      await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), counter, fs.createWriteStream(file));
     } catch (err) {
-      out.destroy();
       if (opts.signal?.aborted) throw err;
       throw new RoboflowError(502, ErrorCode.RoboflowBadArchive, `The download of the export was cut off after ${done} bytes; nothing was imported.`, true);
     }
-    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
     opts.onBytes?.(done, total);
     if (total && done !== total) throw new RoboflowError(502, ErrorCode.RoboflowBadArchive, `The export download is truncated (${done} of ${total} bytes); nothing was imported.`);
     return done;
