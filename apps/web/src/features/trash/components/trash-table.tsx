@@ -40,7 +40,14 @@ function TrashCards({ items, now, busyKey, onRestore, onDelete }: TrashTableProp
                   {item.name}
                 </Anchor>
                 <Text size="xs" c="dimmed">
-                  {t(`types.${item.type}`)} · <span data-testid="trash-expires">{formatRelative(item.expires, now)}</span> · <FileSize bytes={item.bytes} />
+                  {t(`types.${item.type}`)} ·{' '}
+                  <span data-testid="trash-expires" style={{ whiteSpace: 'nowrap' }}>
+                    {formatRelative(item.expires, now)}
+                  </span>{' '}
+                  ·{' '}
+                  <span style={{ whiteSpace: 'nowrap' }} data-testid="trash-size">
+                    <FileSize bytes={item.bytes} />
+                  </span>
                 </Text>
                 {item.parent && (
                   <Text size="xs" c="dimmed">
