@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Code, Group, NumberInput, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconFileText, IconKey, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { Badge, Button, Code, Group, NumberInput, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconFileText, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import type { GpuType } from '@sightline/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { formatDateTime, formatRelative } from '../../../lib/dates';
 import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { useCancelAgentJob } from '../api/cancel-agent-job';
-import { useCreateAgent } from '../api/create-agent';
 import { useDeleteGpuType } from '../api/delete-gpu-type';
 import { useAdminGpuTypes } from '../api/get-admin-gpu-types';
 import { useAgentJobs } from '../api/get-agent-jobs';
@@ -16,47 +15,18 @@ import { useRevokeAgent } from '../api/revoke-agent';
 import { useSaveGpuType, type GpuTypeInput } from '../api/save-gpu-type';
 import { usd, useAgentsT } from '../i18n';
 import { JobLogModal } from './job-log-modal';
+import { NewAgentToken } from './new-agent-token';
 
 const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
 
 function AgentsTable() {
   const { t } = useAgentsT();
   const agents = useAgents('all');
-  const create = useCreateAgent();
   const revoke = useRevokeAgent();
-  const [name, setName] = useState('');
-  const [token, setToken] = useState<string | null>(null);
   const live = (agents.data ?? []).filter((a) => !a.revoked);
   return (
     <Stack gap="sm">
-      <Group align="flex-end" gap="sm">
-        <TextInput label={t('admin.newAgent')} placeholder="gpu-host-1" value={name} onChange={(e) => setName(e.currentTarget.value)} w={240} data-testid="agent-name" />
-        <Button
-          leftSection={<IconKey size={16} />}
-          disabled={!name.trim()}
-          loading={create.isPending}
-          data-testid="agent-create"
-          onClick={() =>
-            create.mutate(
-              { name: name.trim(), shared: true },
-              {
-                onSuccess: (res) => {
-                  setToken(res.token);
-                  setName('');
-                },
-                onError: fail,
-              },
-            )
-          }
-        >
-          {t('admin.createToken')}
-        </Button>
-      </Group>
-      {token && (
-        <Alert color="teal" variant="light" withCloseButton onClose={() => setToken(null)} title={t('admin.tokenOnce')} data-testid="agent-token">
-          <Code block>{`npx @sightline/agent --hub ${window.location.origin} --token ${token}`}</Code>
-        </Alert>
-      )}
+      <NewAgentToken shared label={t('admin.newAgent')} placeholder="gpu-host-1" testIds={{ name: 'agent-name', create: 'agent-create', token: 'agent-token' }} />
       {live.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('admin.noAgents')}

@@ -1,14 +1,13 @@
-import { useState } from 'react';
-import { Alert, Badge, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconKey, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
 import { isApiError } from '../../../lib/api-client';
 import { formatRelative } from '../../../lib/dates';
 import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
-import { useCreateAgent } from '../api/create-agent';
 import { useAgents } from '../api/get-agents';
 import { useRevokeAgent } from '../api/revoke-agent';
 import { useAgentsT } from '../i18n';
+import { NewAgentToken } from './new-agent-token';
 
 const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
 
@@ -19,10 +18,7 @@ const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessag
 export function MyAgentsCard() {
   const { t } = useAgentsT();
   const agents = useAgents('mine');
-  const create = useCreateAgent();
   const revoke = useRevokeAgent();
-  const [name, setName] = useState('');
-  const [token, setToken] = useState<string | null>(null);
   const live = (agents.data ?? []).filter((a) => !a.revoked);
   return (
     <Paper withBorder radius="md" p="lg" mt="lg" data-testid="my-agents">
@@ -35,33 +31,7 @@ export function MyAgentsCard() {
             {t('mine.subtitle')}
           </Text>
         </div>
-        <Group align="flex-end" gap="sm">
-          <TextInput label={t('mine.name')} placeholder="my-workstation" value={name} onChange={(e) => setName(e.currentTarget.value)} w={240} />
-          <Button
-            leftSection={<IconKey size={16} />}
-            disabled={!name.trim()}
-            loading={create.isPending}
-            onClick={() =>
-              create.mutate(
-                { name: name.trim(), shared: false },
-                {
-                  onSuccess: (res) => {
-                    setToken(res.token);
-                    setName('');
-                  },
-                  onError: fail,
-                },
-              )
-            }
-          >
-            {t('admin.createToken')}
-          </Button>
-        </Group>
-        {token && (
-          <Alert color="teal" variant="light" withCloseButton onClose={() => setToken(null)} title={t('admin.tokenOnce')}>
-            <Code block>{`npx @sightline/agent --hub ${window.location.origin} --token ${token}`}</Code>
-          </Alert>
-        )}
+        <NewAgentToken shared={false} label={t('mine.name')} placeholder="my-workstation" />
         {live.length > 0 && (
           <Table.ScrollContainer minWidth={480}>
             <Table verticalSpacing="xs">
