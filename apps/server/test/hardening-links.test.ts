@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '@sightline/contracts';
+import { blobKeys } from '../src/platform/storage/blob-keys.js';
 import { signBlobUrl } from '../src/platform/storage/signed-url.js';
 import { multipart, signUpUser } from './helpers/harness.js';
 import { shapes3Dataset, startLiveServer, type LiveServer } from './compat/wire.js';
@@ -99,7 +100,10 @@ describe('signed links die with access', () => {
     }
     s.t.clock.advance(21 * 60_000);
     expect(Object.values(await statuses(l))).toEqual([410, 410, 410, 410]);
-    const thumbKey = decodeURIComponent(new URL(l.thumbnail, 'http://x').pathname.slice('/v1/blobs/'.length));
+    // The stored preview (made on first view above) under a never-expiring blob link of the old shape.
+    const imageId = /\/images\/([^/]+)\/thumb$/.exec(new URL(l.thumbnail, 'http://x').pathname)![1]!;
+    const thumbKey = `${blobKeys.datasetThumbs(owner.user.id, datasetId)}${imageId}.jpg`;
+    expect(await s.t.app.ctx.blobs.head(thumbKey)).not.toBeNull();
     const legacy = signBlobUrl({ key: thumbKey, expiresAt: new Date('2100-01-01T00:00:00Z'), secret: s.t.config.sessionSecret!, baseUrl: '' });
     expect((await get(legacy)).statusCode).toBe(403);
   });

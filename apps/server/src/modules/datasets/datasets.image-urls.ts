@@ -18,6 +18,15 @@ export function verifyImageSignature(secret: string, datasetId: string, imageId:
 
 /** The raw-image route's URL (datasets.routes.ts serves it; training clients download from it). */
 export function imageUrl(secret: string, datasetId: string, imageId: string, link: { access: string; expiresAt: Date }, baseUrl = '') {
+  return signedImagePath(secret, datasetId, imageId, link, baseUrl, 'raw');
+}
+
+/** The image's 256 px preview, made on first view (datasets.thumbnails.ts); the same signature as the original's. */
+export function thumbnailUrl(secret: string, datasetId: string, imageId: string, link: { access: string; expiresAt: Date }) {
+  return signedImagePath(secret, datasetId, imageId, link, '', 'thumb');
+}
+
+function signedImagePath(secret: string, datasetId: string, imageId: string, link: { access: string; expiresAt: Date }, baseUrl: string, view: 'raw' | 'thumb') {
   const exp = expirySeconds(link.expiresAt);
-  return `${baseUrl}/v1/datasets/${datasetId}/images/${imageId}/raw?sig=${imageSignature(secret, datasetId, imageId, link.access, exp)}&exp=${exp}`;
+  return `${baseUrl}/v1/datasets/${datasetId}/images/${imageId}/${view}?sig=${imageSignature(secret, datasetId, imageId, link.access, exp)}&exp=${exp}`;
 }

@@ -7,7 +7,8 @@ import type { AppContext } from '../../context.js';
 import { PermanentJobError, type JobRow } from '../../platform/jobs/job-queue.js';
 import { storableJson, storableText } from '../../platform/db/storable.js';
 import { newId } from '../../platform/ids.js';
-import { makeThumbnails, processArchive, type DatasetTask, type ThumbnailSource } from './processing/index.js';
+import { processArchive, type DatasetTask } from './processing/index.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { datasetsRepository } from './datasets.repository.js';
 import { publish } from './datasets.service.js';
 
@@ -16,10 +17,10 @@ type ImageInsert = Parameters<typeof datasetsRepository.insertImages>[1][number]
 
 /**
  * The dataset.process job. Idempotent: it clears what an earlier (crashed) run left, then reads
- * the archive once, storing the labels of every image, and marks the dataset Ready; a second stage
- * (`thumbnails` in the progress) then makes the previews, one sharp call per core, while the dataset
- * is already usable. The originals are never copied: they are served straight from the archive by
- * byte range. A job that dies is picked up again by any instance when its lease runs out.
+ * the archive once, storing the labels of every image, and marks the dataset Ready. Previews are
+ * not made here: each is made on first view and kept (datasets.thumbnails.ts). The originals are
+ * never copied: they are served straight from the archive by byte range. A job that dies is picked
+ * up again by any instance when its lease runs out.
  */
 export function registerDatasetProcessing(ctx: AppContext, queue: string) {
   ctx.jobs.register(queue, (job, helpers) => processDataset(ctx, job, helpers), {
@@ -40,7 +41,7 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   const datasetId = String(job.payload.datasetId);
   const row = await datasetsRepository.byId(ctx.db, datasetId);
   if (!row || row.deletedAt || !row.storageKey) return;
-  const thumbPrefix = `users/${row.userId}/datasets/${row.id}/thumbs/`;
+  const thumbPrefix = blobKeys.datasetThumbs(row.userId, row.id);
   await datasetsRepository.clearImages(ctx.db, row.id);
   await ctx.blobs.deletePrefix(thumbPrefix);
 
@@ -54,7 +55,6 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
     archivePath = tmp;
   }
   const pending: ImageInsert[] = [];
-  const thumbSources: ThumbnailSource[] = [];
   const flush = async () => {
     const batch = pending.splice(0);
     await datasetsRepository.insertImages(ctx.db, batch);
@@ -74,11 +74,8 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
         reportProgress(ctx, helpers, row.id, p.phase, p.done, p.total);
       },
       onImage: async (img) => {
-        const id = newId();
-        // sharp has no BMP decoder; unverified formats (heic) have no format: both keep no preview.
-        if (img.format && img.format !== 'bmp') thumbSources.push({ id, entryName: img.entryName });
         pending.push({
-          id,
+          id: newId(),
           datasetId: row.id,
           split: img.split,
           name: img.name,
@@ -116,7 +113,6 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
       });
       await publish(ctx, updated!, 'dataset.updated');
       await emitOutcome(ctx, updated!);
-      await thumbnailStage(ctx, helpers, row, archivePath, thumbSources, thumbPrefix);
     } else {
       await datasetsRepository.clearImages(ctx.db, row.id);
       await ctx.blobs.deletePrefix(thumbPrefix);
@@ -158,43 +154,6 @@ function reportProgress(ctx: AppContext, helpers: Helpers, id: string, phase: st
   void helpers.progress({ phase, done, total }).catch(() => undefined);
   void ctx.bus.publish(topics.dataset(id), 'dataset.progress', { id, phase, done, total }).catch(() => undefined);
 }
-
-/**
- * Previews for a Ready dataset. Written straight to their final path on local storage (the key is
- * recorded only once the file is complete, so no temp file and rename per thumbnail), keys set in
- * batches. A failure here leaves the dataset Ready with fewer previews, never Failed.
- */
-async function thumbnailStage(ctx: AppContext, helpers: Helpers, row: { id: string }, archivePath: string, images: ThumbnailSource[], prefix: string) {
-  if (images.length === 0) return;
-  const localFile = ctx.blobs.localPath?.(`${prefix}dir.jpg`);
-  const localDir = localFile ? path.dirname(localFile) : null;
-  const made: string[] = [];
-  const flush = async () => datasetsRepository.setThumbKeys(ctx.db, row.id, made.splice(0), prefix);
-  try {
-    if (localDir) await fs.promises.mkdir(localDir, { recursive: true });
-    reportProgress(ctx, helpers, row.id, 'thumbnails', 0, images.length);
-    await makeThumbnails({
-      archivePath,
-      images,
-      progressIntervalMs: 500,
-      onProgress: (done, total) => reportProgress(ctx, helpers, row.id, 'thumbnails', done, total),
-      onThumbnail: async (id, thumb) => {
-        if (!thumb) return; // unreadable formats still get their labels listed
-        if (localDir) await fs.promises.writeFile(path.join(localDir, `${id}.jpg`), thumb);
-        else await ctx.blobs.put(`${prefix}${id}.jpg`, thumb, { contentType: 'image/jpeg' });
-        made.push(id);
-        if (made.length >= BATCH) await flush();
-      },
-    });
-    await flush();
-  } catch (err) {
-    ctx.log.warn({ err, datasetId: row.id }, 'dataset thumbnails stopped early');
-    await flush().catch(() => undefined);
-  }
-  const updated = await datasetsRepository.byId(ctx.db, row.id);
-  if (updated && !updated.deletedAt) await publish(ctx, updated, 'dataset.updated');
-}
-
 
 /** Webhooks (issue 15): what receivers learn when processing ends. */
 function emitOutcome(ctx: AppContext, row: { id: string; userId: string; name: string; slug: string; task: string; status: string; error: string | null }) {

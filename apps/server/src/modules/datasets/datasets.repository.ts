@@ -53,21 +53,19 @@ export const datasetsRepository = {
     (await db.select().from(datasetImages).where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId))).limit(1))[0] ?? null,
   clearImages: async (db: Db, datasetId: string) => db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)),
   insertImages: async (db: Db, rows: Array<typeof datasetImages.$inferInsert>) => (rows.length ? db.insert(datasetImages).values(rows) : undefined),
-  /** Marks images whose thumbnail now lies at `<prefix><id>.jpg` (the thumbnail stage, in batches). */
-  setThumbKeys: async (db: Db, datasetId: string, ids: string[], prefix: string) =>
-    ids.length
-      ? db.update(datasetImages).set({ thumbKey: sql`${prefix} || ${datasetImages.id} || '.jpg'` }).where(and(eq(datasetImages.datasetId, datasetId), inArray(datasetImages.id, ids)))
-      : undefined,
+  /** Records an image's thumbnail (made on first view); false when the image is gone (reprocessed, purged). */
+  setThumbKey: async (db: Db, datasetId: string, imageId: string, key: string) =>
+    (await db.update(datasetImages).set({ thumbKey: key }).where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId))).returning({ id: datasetImages.id })).length > 0,
   previews: async (db: Db, datasetId: string, n: number) =>
     db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)).limit(n),
   /** The first `n` images (browse order) of each dataset, in one query: one index range per dataset (LATERAL). */
   previewsOf: async (db: Db, datasetIds: string[], n: number) => {
     if (!datasetIds.length) return [];
     const res = await db.execute(sql`
-      SELECT d.id AS dataset_id, i.thumb_key FROM (VALUES ${sql.join(datasetIds.map((id) => sql`(${id})`), sql`, `)}) AS d(id)
-      CROSS JOIN LATERAL (SELECT thumb_key, split, name FROM dataset_images WHERE dataset_id = d.id ORDER BY split, name LIMIT ${n}) i
+      SELECT d.id AS dataset_id, i.id, i.format FROM (VALUES ${sql.join(datasetIds.map((id) => sql`(${id})`), sql`, `)}) AS d(id)
+      CROSS JOIN LATERAL (SELECT id, format, split, name FROM dataset_images WHERE dataset_id = d.id ORDER BY split, name LIMIT ${n}) i
       ORDER BY d.id, i.split, i.name`);
-    return (res as unknown as { rows: Array<{ dataset_id: string; thumb_key: string | null }> }).rows.map((r) => ({ datasetId: r.dataset_id, thumbKey: r.thumb_key }));
+    return (res as unknown as { rows: Array<{ dataset_id: string; id: string; format: string | null }> }).rows.map((r) => ({ datasetId: r.dataset_id, id: r.id, format: r.format }));
   },
 
   /** `ul://<username>/datasets/<slug>`: the dataset of a live user, trashed or not (the caller decides). */

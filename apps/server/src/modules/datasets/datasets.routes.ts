@@ -159,4 +159,26 @@ export async function datasetsRoutes(app: FastifyInstance) {
       return reply.send(await image.open());
     },
   });
+
+  /**
+   * An image's 256 px JPEG preview behind the original's signed link: made on first view, then
+   * served from storage (datasets.thumbnails.ts). 404 for formats that get no preview.
+   */
+  r.route({
+    method: ['GET', 'HEAD'],
+    url: '/v1/datasets/:id/images/:imageId/thumb',
+    logLevel: 'warn',
+    schema: { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100), exp: z.string().max(20).optional() }) },
+    handler: async (req, reply) => {
+      const thumb = await ds.imageThumbnail(ctx, req.params.id, req.params.imageId, req.query);
+      reply.header('content-type', 'image/jpeg');
+      reply.header('content-length', thumb.kind === 'made' ? thumb.data.length : thumb.bytes);
+      reply.header('cache-control', 'private, max-age=600');
+      if (req.method === 'HEAD') {
+        if (thumb.kind === 'stored') thumb.stream.destroy();
+        return reply.send();
+      }
+      return reply.send(thumb.kind === 'made' ? thumb.data : thumb.stream);
+    },
+  });
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { ErrorCode, isId, type Action, type Dataset, type Privacy, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
@@ -18,7 +17,8 @@ import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
 import { assertStorage, storageRemaining } from '../storage/usage.service.js';
-import { imageUrl, verifyImageSignature } from './datasets.image-urls.js';
+import { imageUrl, thumbnailUrl, verifyImageSignature } from './datasets.image-urls.js';
+import { hasThumbnail, openOriginal, thumbnailOf } from './datasets.thumbnails.js';
 import { datasetItem, datasetsPolicy } from './datasets.policy.js';
 import { presentDataset } from './datasets.presenter.js';
 import { datasetsRepository, type DatasetRow } from './datasets.repository.js';
@@ -73,7 +73,8 @@ export async function presentDatasets(ctx: AppContext, viewerId: string | null, 
   const jobs = new Map((loading.length ? await ctx.jobs.byDedupeKeys(loading.map((r) => `dataset:${r.id}`)) : []).map((j) => [j.dedupeKey, j]));
   const out: Dataset[] = [];
   for (const [i, r] of rows.entries()) {
-    const previews = r.processedAt ? previewRows.filter((p) => p.datasetId === r.id && p.thumbKey).map((p) => thumbUrl(ctx, r, p.thumbKey!)) : [];
+    const link = { access: linkVersionOf(r), expiresAt: shortLinkExpiry(ctx.clock.now()) };
+    const previews = r.processedAt ? previewRows.filter((p) => p.datasetId === r.id && hasThumbnail(p)).map((p) => thumbnailUrl(ctx.secret, r.id, p.id, link)) : [];
     let progress: { phase: string; done: number; total: number } | null = null;
     if (r.status === 'Loading' || r.status === 'Retrying') {
       const job = jobs.get(`dataset:${r.id}`);
@@ -85,7 +86,7 @@ export async function presentDatasets(ctx: AppContext, viewerId: string | null, 
   return out;
 }
 
-/** A blob of the dataset (thumbnail, cover) for the web app: a short-lived link bound to the dataset's access version (issue 16). */
+/** A blob of the dataset (its cover image) for the web app: a short-lived link bound to the dataset's access version (issue 16). */
 export const thumbUrl = (ctx: AppContext, row: DatasetRow, key: string) =>
   signBlobUrl({ key, expiresAt: shortLinkExpiry(ctx.clock.now()), secret: ctx.secret, baseUrl: '', access: linkVersionOf(row) });
 
@@ -119,7 +120,7 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
       height: i.height,
       className: i.className,
       labels: i.labels,
-      thumbUrl: i.thumbKey ? thumbUrl(ctx, row, i.thumbKey) : null,
+      thumbUrl: hasThumbnail(i) ? thumbnailUrl(ctx.secret, i.datasetId, i.id, link) : null,
       url: imageUrl(ctx.secret, i.datasetId, i.id, link),
     })),
     total,
@@ -131,25 +132,30 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
  * (no second copy), and a reader for them (inflated when the entry is deflated).
  */
 export async function rawImage(ctx: AppContext, datasetId: string, imageId: string, q: { sig: string; exp?: string }) {
+  const { row, image } = await signedImage(ctx, datasetId, imageId, q);
+  return { name: image.name, bytes: image.source.uncompressedSize, open: () => openOriginal(ctx, row.storageKey!, image) };
+}
+
+/** An image's 256 px preview behind the same signed link as its original, made on first view and kept. */
+export async function imageThumbnail(ctx: AppContext, datasetId: string, imageId: string, q: { sig: string; exp?: string }) {
+  const { row, image } = await signedImage(ctx, datasetId, imageId, q);
+  const thumb = await thumbnailOf(ctx, row, image);
+  if (!thumb) throw new AppError(404, ErrorCode.NotFound, 'This image has no preview: its format cannot be shown here');
+  return thumb;
+}
+
+/** The image a signed image link names, checked against the dataset's access state now: a link from before a privacy change or the trash fails. */
+async function signedImage(ctx: AppContext, datasetId: string, imageId: string, q: { sig: string; exp?: string }) {
   const exp = q.exp && /^\d{1,15}$/.test(q.exp) ? Number(q.exp) : NaN;
   const row = await datasetsRepository.byId(ctx.db, datasetId);
   if (!row) throw errors.notFound('Image');
-  // Checked against the dataset's access state now: a link from before a privacy change or the trash fails.
   if (!Number.isSafeInteger(exp) || !verifyImageSignature(ctx.secret, datasetId, imageId, linkVersionOf(row), exp, q.sig)) {
     throw new AppError(403, ErrorCode.Forbidden, 'This image link is invalid or no longer grants access');
   }
   if (exp * 1000 <= ctx.clock.now().getTime()) throw new AppError(410, ErrorCode.Expired, 'This image link has expired');
   const image = row.storageKey && !row.deletedAt ? await datasetsRepository.image(ctx.db, datasetId, imageId) : null;
   if (!image) throw errors.notFound('Image');
-  const { source } = image;
-  return {
-    name: image.name,
-    bytes: source.uncompressedSize,
-    open: async () => {
-      const { stream } = await ctx.blobs.get(row.storageKey!, { start: source.dataOffset, end: source.dataOffset + source.compressedSize - 1 });
-      return source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
-    },
-  };
+  return { row, image };
 }
 
 export async function updateDataset(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string; task?: string }) {

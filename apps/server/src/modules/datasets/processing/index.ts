@@ -6,8 +6,7 @@
  */
 export { processArchive, makeThumbnail, DEFAULT_PROCESSING_LIMITS } from './process-archive.js';
 export type { ProcessOptions, ProcessResult, ProcessedImage, ProcessingProgress, ProcessingLimits } from './process-archive.js';
-export { makeThumbnails } from './thumbnails.js';
-export type { ThumbnailSource, ThumbnailsOptions } from './thumbnails.js';
+export { machineParallelism } from './pool.js';
 export { openArchive, DEFAULT_ARCHIVE_LIMITS, formatBytes } from './archive.js';
 export type { ArchiveReader, ArchiveEntry, ArchiveLimits, ArchiveFormat, EntrySource, SequentialRead } from './archive.js';
 export { detectLayout, resolveLayout, indexEntries, summarizeLayout, imageToLabelPath } from './layout.js';

@@ -15,14 +15,16 @@ const SPLITS: Split[] = ['train', 'val', 'test'];
 export function ImageTile({ image, task, classNames, showSplit, onOpen }: { image: DatasetImage; task: string; classNames: string[]; showSplit: boolean; onOpen: () => void }) {
   const { t } = useDatasetsT();
   const [loaded, setLoaded] = useState(false);
+  // Previews are made on first view; one that cannot be made (a damaged image) shows as having none.
+  const [failed, setFailed] = useState(false);
   const ratio = image.width && image.height ? image.width / image.height : 1;
   return (
     <UnstyledButton className={classes.tile} onClick={onOpen} aria-label={t('images.open', { name: image.name })} data-testid="image-tile">
       <div className={classes.frame}>
-        {image.thumbUrl ? (
+        {image.thumbUrl && !failed ? (
           <div className={classes.fit} style={{ aspectRatio: ratio, ...(ratio >= 1 ? { width: '100%' } : { height: '100%' }) }}>
             {!loaded && <Skeleton pos="absolute" inset={0} radius={0} />}
-            <img src={image.thumbUrl} alt="" loading="lazy" decoding="async" className={classes.thumb} onLoad={() => setLoaded(true)} />
+            <img src={image.thumbUrl} alt="" loading="lazy" decoding="async" className={classes.thumb} onLoad={() => setLoaded(true)} onError={() => setFailed(true)} />
             {/* Labels only over a drawn image: boxes on an empty frame read as a broken page. */}
             {loaded && <LabelOverlay labels={image.labels} task={task} classNames={classNames} strokeWidth={1.5} />}
           </div>

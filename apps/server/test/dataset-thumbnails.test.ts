@@ -1,0 +1,191 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { datasetImages, datasets } from '../src/platform/db/schema.js';
+import { blobKeys } from '../src/platform/storage/blob-keys.js';
+import { newId } from '../src/platform/ids.js';
+import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
+import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+
+/**
+ * Issue 18: thumbnails are made on first view and kept, not in a stage after Ready. A Ready dataset
+ * has no previews stored yet; the first request for one makes it (once, however many ask at the same
+ * time), later requests get the stored file; the link is the original's signed link, so it dies with
+ * access; formats without a decoder get no preview link.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A 20×16 24-bit BMP (sharp has no BMP decoder: such images are listed without a preview). */
+function bmp(width = 20, height = 16) {
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const b = Buffer.alloc(54 + row * height, 0x80);
+  b.write('BM', 0, 'latin1');
+  b.writeUInt32LE(b.length, 2);
+  b.writeUInt32LE(54, 10);
+  b.writeUInt32LE(40, 14);
+  b.writeInt32LE(width, 18);
+  b.writeInt32LE(height, 22);
+  b.writeUInt16LE(1, 26);
+  b.writeUInt16LE(24, 28);
+  return b;
+}
+
+async function readyDataset(userId: string) {
+  const id = newId();
+  const storageKey = blobKeys.datasetFile(userId, id, 'thumbs.zip');
+  const entries = [
+    { name: 'data.yaml', data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' },
+    // Deflated and stored entries: the preview reads the byte range and inflates where needed.
+    { name: 'images/train/big.jpg', data: await makeImage('jpeg', 640, 480, 30), method: 'deflate' as const },
+    { name: 'images/train/small.png', data: await makeImage('png', 64, 48, 90), method: 'store' as const },
+    { name: 'images/train/old.bmp', data: bmp() },
+    { name: 'images/val/v.png', data: await makeImage('png', 120, 90, 200), method: 'deflate' as const },
+    { name: 'labels/train/big.txt', data: '0 0.5 0.5 0.2 0.2\n' },
+    { name: 'labels/train/small.txt', data: '1 0.5 0.5 0.2 0.2\n' },
+    { name: 'labels/train/old.txt', data: '1 0.5 0.5 0.2 0.2\n' },
+    { name: 'labels/val/v.txt', data: '0 0.5 0.5 0.2 0.2\n' },
+  ];
+  await t.app.ctx.blobs.put(storageKey, buildZip(entries));
+  const now = t.clock.now();
+  await t.database.db.insert(datasets).values({ id, userId, slug: `thumbs-${id}`, name: 'thumbs', task: 'detect', status: 'Loading', storageKey, filename: 'thumbs.zip', bytes: 1, createdAt: now, updatedAt: now, uploadedAt: now });
+  await t.app.ctx.jobs.enqueue('dataset.process', { datasetId: id }, { dedupeKey: `dataset:${id}` });
+  await t.app.ctx.jobs.drain();
+  return id;
+}
+
+type Img = { id: string; name: string; thumbUrl: string | null; url: string };
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+
+describe('thumbnails on first view', () => {
+  it('none stored at Ready; the first view makes one ≤ 256 px JPEG, kept and served from storage after', async () => {
+    const u = await signUpUser(t.app);
+    const id = await readyDataset(u.user.id);
+    const d = (await get(`/v1/datasets/${id}`, { cookie: u.cookie })).json().data;
+    expect(d.status).toBe('Ready');
+    // The card's previews are links to the same lazy route (BMP left out).
+    expect(d.previews).toHaveLength(3);
+    for (const p of d.previews as string[]) expect(p).toMatch(new RegExp(`^/v1/datasets/${id}/images/[^/]+/thumb\\?sig=`));
+
+    const stored = async () => {
+      const keys: string[] = [];
+      for await (const e of t.app.ctx.blobs.list(blobKeys.datasetThumbs(u.user.id, id))) keys.push(e.key);
+      return keys;
+    };
+    expect(await stored()).toEqual([]);
+    const rows = await t.database.db.select().from(datasetImages).where(eq(datasetImages.datasetId, id));
+    expect(rows.map((r) => r.thumbKey)).toEqual([null, null, null, null]);
+
+    const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
+    const byName = new Map(images.map((i) => [i.name, i]));
+    expect(byName.get('old.bmp')!.thumbUrl).toBeNull();
+
+    const big = byName.get('big.jpg')!;
+    const first = await get(big.thumbUrl!);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('image/jpeg');
+    const meta = await sharp(first.rawPayload).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 256, height: 192 });
+    expect(Number(first.headers['content-length'])).toBe(first.rawPayload.length);
+    // Kept: recorded on the image and in storage, and the second view streams the same bytes.
+    const key = `${blobKeys.datasetThumbs(u.user.id, id)}${big.id}.jpg`;
+    expect(await stored()).toEqual([key]);
+    const [row] = await t.database.db.select().from(datasetImages).where(eq(datasetImages.id, big.id));
+    expect(row!.thumbKey).toBe(key);
+    const again = await get(big.thumbUrl!);
+    expect(again.statusCode).toBe(200);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const head = await t.app.inject({ method: 'HEAD', url: big.thumbUrl! });
+    expect(head.statusCode).toBe(200);
+    expect(Number(head.headers['content-length'])).toBe(first.rawPayload.length);
+
+    // Smaller than 256 px: not enlarged.
+    const small = await get(byName.get('small.png')!.thumbUrl!);
+    expect(await sharp(small.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
+  });
+
+  it('twenty requests at once for a preview not made yet make it once and all get the same bytes', async () => {
+    const u = await signUpUser(t.app);
+    const id = await readyDataset(u.user.id);
+    const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
+    const v = images.find((i) => i.name === 'v.png')!;
+    const puts: string[] = [];
+    const put = t.app.ctx.blobs.put.bind(t.app.ctx.blobs);
+    t.app.ctx.blobs.put = async (key, body, opts) => {
+      puts.push(key);
+      return put(key, body, opts);
+    };
+    try {
+      const all = await Promise.all(Array.from({ length: 20 }, () => get(v.thumbUrl!)));
+      expect(all.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+      for (const r of all) expect(r.rawPayload.equals(all[0]!.rawPayload)).toBe(true);
+      expect(puts).toEqual([`${blobKeys.datasetThumbs(u.user.id, id)}${v.id}.jpg`]);
+    } finally {
+      t.app.ctx.blobs.put = put;
+    }
+  });
+
+  it('the preview link is the original signed link: tampered 403, expired 410, trashed 404, BMP route 404', async () => {
+    const u = await signUpUser(t.app);
+    const id = await readyDataset(u.user.id);
+    const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
+    const big = images.find((i) => i.name === 'big.jpg')!;
+    const tampered = big.thumbUrl!.replace(/sig=(.)/, (_m: string, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    expect((await get(tampered)).statusCode).toBe(403);
+    // A BMP's original link turned into a preview link: a clear 404, nothing stored.
+    const old = images.find((i) => i.name === 'old.bmp')!;
+    const noPreview = await get(old.url.replace('/raw?', '/thumb?'));
+    expect(noPreview.statusCode).toBe(404);
+    expect(noPreview.json().error.message).toMatch(/no preview/);
+
+    t.clock.advance(21 * 60_000);
+    expect((await get(big.thumbUrl!)).statusCode).toBe(410);
+    const fresh = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
+    const url = fresh.find((i) => i.name === 'big.jpg')!.thumbUrl!;
+    expect((await get(url)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/datasets/${id}`, headers: { cookie: u.cookie } })).statusCode).toBeLessThan(300);
+    expect([403, 404]).toContain((await get(url)).statusCode);
+  });
+
+  it('reprocessing removes the stored previews; a preview made for an image that is gone is not kept', async () => {
+    const u = await signUpUser(t.app);
+    const id = await readyDataset(u.user.id);
+    const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
+    const big = images.find((i) => i.name === 'big.jpg')!;
+    expect((await get(big.thumbUrl!)).statusCode).toBe(200);
+    const prefix = blobKeys.datasetThumbs(u.user.id, id);
+    const count = async () => {
+      let n = 0;
+      for await (const e of t.app.ctx.blobs.list(prefix)) if (e.key) n++;
+      return n;
+    };
+    expect(await count()).toBe(1);
+    await t.app.ctx.jobs.enqueue('dataset.process', { datasetId: id }, { dedupeKey: `dataset:${id}:again` });
+    await t.app.ctx.jobs.drain();
+    expect(await count()).toBe(0);
+    // The old link names an image id that no longer exists.
+    expect((await get(big.thumbUrl!)).statusCode).toBe(404);
+    expect(await count()).toBe(0);
+
+    // A reprocess that replaces the images while a preview is being made: the made file is removed.
+    const now = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
+    const v = now.find((i) => i.name === 'v.png')!;
+    const put = t.app.ctx.blobs.put.bind(t.app.ctx.blobs);
+    t.app.ctx.blobs.put = async (key, body, opts) => {
+      const out = await put(key, body, opts);
+      await t.database.db.delete(datasetImages).where(eq(datasetImages.id, v.id));
+      return out;
+    };
+    try {
+      expect((await get(v.thumbUrl!)).statusCode).toBe(200);
+    } finally {
+      t.app.ctx.blobs.put = put;
+    }
+    expect(await count()).toBe(0);
+  });
+});
