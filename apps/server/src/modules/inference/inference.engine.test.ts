@@ -143,6 +143,30 @@ describe('InferenceEngine session cache', () => {
   });
 });
 
+describe('InferenceEngine input buffers', () => {
+  it('reused input tensors never leak one request into another: interleaved images, sizes and concurrency give the lone results', async () => {
+    const other = await readFile(path.join(fixture('test-images'), 'test_0007.png'));
+    const lone = newEngine();
+    const expected = {
+      a: (await lone.predict(SEG, await image())).results,
+      b: (await lone.predict(SEG, other)).results,
+      cls: (await lone.predict(CLS, other)).results,
+    };
+    expect(expected.a.length).toBeGreaterThan(0);
+    expect(expected.a).not.toEqual(expected.b);
+    const engine = newEngine();
+    const runs = await Promise.all([
+      engine.predict(SEG, await image()),
+      engine.predict(SEG, other),
+      engine.predict(SEG, await image()),
+      engine.predict(CLS, other),
+      engine.predict(SEG, other),
+    ]);
+    expect(runs.map((r) => r.results)).toEqual([expected.a, expected.b, expected.a, expected.cls, expected.b]);
+    expect((await engine.predict(SEG, await image())).results).toEqual(expected.a);
+  });
+});
+
 describe('InferenceEngine errors', () => {
   it('reports a missing model file', async () => {
     const err = await newEngine().predict(path.join(tmp, 'nope.onnx'), await image()).catch((e: unknown) => e);

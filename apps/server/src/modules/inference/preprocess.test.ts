@@ -141,6 +141,21 @@ describe('one-pass preprocessing', () => {
     }
   });
 
+  it('a reused tensor buffer full of other values gives exactly the fresh result; one of another size is not used', () => {
+    const img = { data: noise(64, 48), width: 64, height: 48 };
+    const geo = letterboxGeometry(img.width, img.height, [96, 96], { auto: false, stride: 32 });
+    const dirty = new Float32Array(3 * 96 * 96).fill(Number.NaN);
+    const out = letterboxToChw(img, geo, dirty);
+    expect(out).toBe(dirty);
+    expect(out).toEqual(letterboxToChw(img, geo));
+    const dirtyChw = new Float32Array(3 * 64 * 48).fill(-7);
+    expect(toChwFloat(img, dirtyChw)).toBe(dirtyChw);
+    expect(dirtyChw).toEqual(toChwFloat(img));
+    const wrong = new Float32Array(10);
+    expect(letterboxToChw(img, geo, wrong)).not.toBe(wrong);
+    expect(toChwFloat(img, wrong)).not.toBe(wrong);
+  });
+
   it('resizeBilinearPil with a window gives the same bytes as cropping the full resize', () => {
     const src = noise(50, 37);
     const full = resizeBilinearPil(src, 50, 37, 23, 29, 3);

@@ -82,10 +82,13 @@ export function letterboxImage(img: RgbImage, geo: LetterboxGeometry): RgbImage 
 /** `v / 255` for every byte, as float32: a table read instead of a division per value (same results). */
 const UNIT = Float32Array.from({ length: 256 }, (_, v) => v / 255);
 
-/** HWC uint8 RGB → NCHW float32 in [0, 1], the layout and scaling of every ultralytics ONNX export. */
-export function toChwFloat(img: RgbImage): Float32Array {
+/**
+ * HWC uint8 RGB → NCHW float32 in [0, 1], the layout and scaling of every ultralytics ONNX export.
+ * `into`: a tensor buffer to reuse (every value is written); a new one when absent or of another size.
+ */
+export function toChwFloat(img: RgbImage, into?: Float32Array): Float32Array {
   const plane = img.width * img.height;
-  const out = new Float32Array(3 * plane);
+  const out = into?.length === 3 * plane ? into : new Float32Array(3 * plane);
   const src = img.data;
   for (let i = 0, p = 0; p < plane; p++, i += 3) {
     out[p] = UNIT[src[i]];
@@ -99,12 +102,12 @@ export function toChwFloat(img: RgbImage): Float32Array {
  * {@link letterboxImage} then {@link toChwFloat} in one pass: the resized pixels go straight into the NCHW
  * tensor and only the padding is filled, so no padded HWC image is made. Same values, byte for byte.
  */
-export function letterboxToChw(img: RgbImage, geo: LetterboxGeometry): Float32Array {
+export function letterboxToChw(img: RgbImage, geo: LetterboxGeometry, into?: Float32Array): Float32Array {
   const { width: nw, height: nh } = geo.resized;
   const resized = nw === img.width && nh === img.height ? img.data : resizeLinearCv2(img.data, img.width, img.height, nw, nh, 3);
   const { width: ow, height: oh } = geo.output;
   const plane = ow * oh;
-  const out = new Float32Array(3 * plane);
+  const out = into?.length === 3 * plane ? into : new Float32Array(3 * plane);
   const pad = UNIT[LETTERBOX_PAD_VALUE];
   const { left, top } = geo.pad;
   for (let c = 0; c < 3; c++) {
