@@ -5,7 +5,6 @@ import { parse as parseQuery } from 'node:querystring';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -19,6 +18,7 @@ import { openDatabase, type Database } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
 import { authContext } from './platform/http/auth-context.js';
 import { errorBody, registerErrorHandler } from './platform/http/errors.js';
+import { securityHeaders } from './platform/http/security-headers.js';
 import { registerInputGuard } from './platform/http/input-guard.js';
 import { newId, sha256 } from './platform/ids.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
@@ -166,7 +166,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (ownsDatabase) await database.close();
   });
 
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -311,4 +311,34 @@ describe('remote config and platform', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'self'");
   });
+
+  it('every response carries the same helmet headers, computed once at start: JSON, the SPA health route and hijacked tus replies', async () => {
+    const expected = {
+      'content-security-policy':
+        "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data: blob:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self' ws: wss:;media-src 'self' blob:",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const u = await signUpUser(t.app);
+    const responses = [
+      // tus answers through the raw response (reply.hijack): the headers are set there too. (First: its
+      // store prepares its folder asynchronously, which must not outlive the test's data folder.)
+      await t.app.inject({ method: 'OPTIONS', url: '/v1/uploads/tus', headers: { cookie: u.cookie, 'tus-resumable': '1.0.0' } }),
+      await get('/alive'),
+      await get('/v1/users/me', { cookie: u.cookie }),
+      await get('/v1/nope'),
+    ];
+    for (const res of responses) expect(res.headers).toMatchObject(expected);
+    // Without HTTPS in PUBLIC_URL there is no HSTS, and nothing says what runs the server.
+    for (const res of responses) expect(res.headers).not.toHaveProperty('strict-transport-security');
+    for (const res of responses) expect(res.headers).not.toHaveProperty('x-powered-by');
+  });
 });
