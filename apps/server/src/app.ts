@@ -23,7 +23,7 @@ import { registerInputGuard } from './platform/http/input-guard.js';
 import { newId, sha256 } from './platform/ids.js';
 import { JobQueue } from './platform/jobs/job-queue.js';
 import { DomainEvents } from './platform/events/domain-events.js';
-import { initMonitoring } from './platform/monitoring/sentry.js';
+import { initMonitoring } from './platform/monitoring/index.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { EventBus } from './platform/realtime/event-bus.js';
 import { realtimeRoutes, TopicRegistry } from './platform/realtime/realtime.routes.js';
@@ -105,7 +105,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     request.log.info({ req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });
   // Error monitoring only with SENTRY_DSN (issue 15): 5xx errors go out scrubbed; nothing otherwise.
-  const monitoring = initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
+  const monitoring = await initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
   if (monitoring) {
     app.addHook('onError', async (request, _reply, error) => {
       if (((error as { statusCode?: number }).statusCode ?? 500) >= 500) monitoring.captureRequestError(request, error);
@@ -124,7 +124,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       schema: config.databaseSchema,
     }));
   if (ownsDatabase) await migrate(database);
-  const blobs = opts.blobs ?? createBlobStore({ s3: config.s3, dataDir: config.dataDir });
+  const blobs = opts.blobs ?? (await createBlobStore({ s3: config.s3, dataDir: config.dataDir }));
   await blobs.init();
   const bus = new EventBus(database);
   await bus.start();

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
-import { initMonitoring } from './platform/monitoring/sentry.js';
+import { initMonitoring } from './platform/monitoring/index.js';
 
 async function main() {
   let config;
@@ -13,7 +13,7 @@ async function main() {
     throw err;
   }
   // With SENTRY_DSN the SDK starts before the app's modules load, so http and Fastify get traced.
-  initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
+  await initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
   const { buildApp } = await import('./app.js');
   const app = await buildApp({ config });
   let closing = false;

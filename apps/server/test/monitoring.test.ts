@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { isMonitoringInitialised } from '../src/platform/monitoring/sentry.js';
+import { isMonitoringInitialised } from '../src/platform/monitoring/index.js';
 import { openTestDatabase, testConfig } from './helpers/harness.js';
 
 /**

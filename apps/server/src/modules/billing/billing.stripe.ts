@@ -1,5 +1,9 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
+
+/** The SDK loads on the first Stripe call: an install without billing keeps its ~20 MB out of memory (issue 18). */
+const load = () => createRequire(import.meta.url)('stripe') as typeof Stripe;
 
 /**
  * The official Stripe client. STRIPE_API_BASE (tests, air-gapped installs) points it at another
@@ -14,7 +18,8 @@ export function createStripe(config: NonNullable<Config['stripe']>): Stripe {
     options.port = url.port ? Number(url.port) : protocol === 'http' ? 80 : 443;
     options.protocol = protocol;
   }
-  return new Stripe(config.secretKey, options);
+  const StripeClient = load();
+  return new StripeClient(config.secretKey, options);
 }
 
 const clients = new WeakMap<NonNullable<Config['stripe']>, Stripe>();

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from '../../platform/images/sharp.js';
 import { InferenceError } from './errors.js';
 import type { RgbImage } from './preprocess.js';
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeBlobStore } from './blob-store.contract.js';
+import { createBlobStore } from './index.js';
 import { S3BlobStore, type S3BlobStoreConfig } from './s3-blob-store.js';
 
 /**
@@ -53,6 +54,15 @@ afterAll(async () => {
 describeBlobStore('S3BlobStore', async () => new S3BlobStore(config), { storesContentType: true });
 
 describe('S3BlobStore against s3rver', () => {
+  it('createBlobStore picks S3 when it is configured (the SDK is imported then) and local files otherwise', async () => {
+    const s3 = await createBlobStore({ s3: { ...config, bucket: 'sightline-factory' }, dataDir: dir });
+    expect(s3).toBeInstanceOf(S3BlobStore);
+    await s3.init();
+    await s3.put('f', Buffer.from('made'));
+    expect((await s3.head('f'))?.bytes).toBe(4);
+    expect((await createBlobStore({ s3: null, dataDir: dir })).kind).toBe('local');
+  });
+
   it('init is idempotent once the bucket exists', async () => {
     const store = new S3BlobStore({ ...config, bucket: 'sightline-init' });
     await store.init();

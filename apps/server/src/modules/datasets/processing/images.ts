@@ -3,7 +3,7 @@
  * thumbnail the caller makes next decodes the pixels anyway, so a second full decode here would double
  * the CPU cost of processing for little gain.
  */
-import sharp from 'sharp';
+import { sharp } from '../../../platform/images/sharp.js';
 import { ProcessingCode } from './errors.js';
 import { extname } from './paths.js';
 import { issue, type Issue } from './types.js';
