@@ -140,6 +140,9 @@ export async function datasetsRoutes(app: FastifyInstance) {
     return { data: await ds.listImages(ctx, viewer(req), req.params.id, req.query) };
   });
 
+  /** An image behind its signed link (datasets.image-urls.ts): the original and its preview share it. */
+  const signedImageSchema = { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100), exp: z.string().max(20).optional() }) };
+
   /**
    * Original image bytes straight out of the archive (no second copy): a byte range of the blob,
    * inflated when the entry is deflated. Stable signed URL, so clients can fetch in parallel.
@@ -148,7 +151,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
     method: ['GET', 'HEAD'],
     url: '/v1/datasets/:id/images/:imageId/raw',
     logLevel: 'warn',
-    schema: { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100), exp: z.string().max(20).optional() }) },
+    schema: signedImageSchema,
     handler: async (req, reply) => {
       const image = await ds.rawImage(ctx, req.params.id, req.params.imageId, req.query);
       const ext = image.name.split('.').pop()?.toLowerCase() ?? '';
@@ -168,7 +171,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
     method: ['GET', 'HEAD'],
     url: '/v1/datasets/:id/images/:imageId/thumb',
     logLevel: 'warn',
-    schema: { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100), exp: z.string().max(20).optional() }) },
+    schema: signedImageSchema,
     handler: async (req, reply) => {
       const thumb = await ds.imageThumbnail(ctx, req.params.id, req.params.imageId, req.query);
       reply.header('content-type', 'image/jpeg');
