@@ -50,15 +50,24 @@ const tusError = (status: number, code: string, message: string, details?: unkno
  * for a grant (path, bytes), then sends the bytes with tus-js-client; an interrupted upload resumes
  * at its offset, also after a server restart (the partial file and its metadata live on disk).
  */
+/**
+ * FileStore whose folder exists already (made above, synchronously). FileStore's own check runs a
+ * `fs.mkdir` whose failure it throws from the callback: an uncaught exception when the data folder goes
+ * away meanwhile (a test's teardown, a wiped volume), which would take the whole process down.
+ */
+class PreparedFileStore extends FileStore {}
+// `checkOrCreateDirectory` is private in FileStore's typings; the constructor calls it through `this`.
+(PreparedFileStore.prototype as unknown as { checkOrCreateDirectory: () => void }).checkOrCreateDirectory = () => undefined;
+
 export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
   const ctx = app.ctx;
   const directory = path.join(ctx.config.dataDir, 'uploads');
   fs.mkdirSync(directory, { recursive: true });
-  // Built on the first upload request: FileStore prepares its folder asynchronously when constructed.
+  // Built on the first upload request.
   let tusServer: Server | null = null;
   const getTus = () => {
     if (tusServer) return tusServer;
-    const datastore = new FileStore({ directory });
+    const datastore = new PreparedFileStore({ directory });
 
     const tus = new Server({
       path: TUS_PATH,
