@@ -109,6 +109,34 @@ describe('signed links die with access', () => {
   });
 });
 
+describe('project cover links', () => {
+  it('live minutes and die when the project turns private or goes to the trash; the owner gets a working one again', async () => {
+    const p = (await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: owner.cookie }, payload: { meta: { name: 'Covered' } } })).json().data as { id: string };
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const mp = multipart({}, { filename: 'cover.png', content: png, contentType: 'image/png' });
+    const up = await s.t.app.inject({ method: 'POST', url: `/v1/projects/${p.id}/image`, headers: { cookie: owner.cookie, ...mp.headers }, payload: mp.payload });
+    expect(up.statusCode, up.body).toBe(200);
+    const cover = async (cookie?: string) => (await get(`/v1/projects/${p.id}`, cookie)).json().data.image.url as string;
+    const setPrivacy = async (privacy: string) =>
+      expect((await s.t.app.inject({ method: 'POST', url: `/v1/projects/${p.id}/share`, headers: { cookie: owner.cookie }, payload: { privacy } })).statusCode).toBe(200);
+
+    await setPrivacy('public');
+    const publicLink = await cover();
+    const left = Number(new URL(publicLink, 'http://x').searchParams.get('exp')) * 1000 - s.t.clock.now().getTime();
+    expect(left).toBeGreaterThan(5 * 60_000);
+    expect(left).toBeLessThanOrEqual(20 * 60_000);
+    const served = await get(publicLink);
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(png)).toBe(true);
+    await setPrivacy('private');
+    expect((await get(publicLink)).statusCode).toBe(403);
+    const ownLink = await cover(owner.cookie);
+    expect((await get(ownLink)).statusCode).toBe(200);
+    expect((await s.t.app.inject({ method: 'DELETE', url: `/v1/projects/${p.id}`, headers: { cookie: owner.cookie } })).statusCode).toBeLessThan(300);
+    expect((await get(ownLink)).statusCode).toBe(403);
+  });
+});
+
 describe('training-client dataset links', () => {
   it('the HUB zip and Platform NDJSON links of a dataset die when its privacy changes; new ones work', async () => {
     const created = await s.t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: owner.cookie }, payload: { name: 'trainer' } });

@@ -125,6 +125,17 @@ describe('create, read, edit (spec §5 validation)', () => {
     expect(await t.app.ctx.blobs.head(`users/${a.user.id}/teams/${tm.id}`)).not.toBeNull();
     const txt = multipart({}, { filename: 'x.txt', content: Buffer.from('hi'), contentType: 'text/plain' });
     expect((await t.app.inject({ method: 'POST', url: `/v1/teams/${tm.id}/image`, headers: { ...txt.headers, cookie: a.cookie }, payload: txt.payload })).statusCode).toBe(400);
+
+    // The image's link is short-lived and dies with the team (issue 16: links bound to access).
+    const url = res.json().data.meta.image.url as string;
+    const left = Number(new URL(url, 'http://x').searchParams.get('exp')) * 1000 - t.clock.now().getTime();
+    expect(left).toBeGreaterThan(5 * 60_000);
+    expect(left).toBeLessThanOrEqual(20 * 60_000);
+    const served = await t.app.inject({ method: 'GET', url });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(png)).toBe(true);
+    expect((await req(a.cookie, 'DELETE', `/api_v1/teams/${tm.id}`)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
   });
 });
 

@@ -12,7 +12,7 @@ import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
 import { record } from '../audit/audit.service.js';
-import { abilitiesFor, linkVersionOf } from '../access/index.js';
+import { abilitiesFor, linkVersionOf, shortBlobUrl } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
@@ -87,8 +87,7 @@ export async function presentDatasets(ctx: AppContext, viewerId: string | null, 
 }
 
 /** A blob of the dataset (its cover image) for the web app: a short-lived link bound to the dataset's access version (issue 16). */
-export const thumbUrl = (ctx: AppContext, row: DatasetRow, key: string) =>
-  signBlobUrl({ key, expiresAt: shortLinkExpiry(ctx.clock.now()), secret: ctx.secret, baseUrl: '', access: linkVersionOf(row) });
+export const thumbUrl = (ctx: AppContext, row: DatasetRow, key: string) => shortBlobUrl(ctx, key, linkVersionOf(row));
 
 /** One dataset as the API answers it (the caller already passed its access check). */
 export async function presentDatasetById(ctx: AppContext, viewerId: string | null, id: string) {

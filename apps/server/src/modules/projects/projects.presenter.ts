@@ -1,13 +1,11 @@
 import type { Abilities, Project } from '@sightline/contracts';
-import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import type { ProjectRow } from './projects.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
 
 export function presentProject(
   row: ProjectRow,
-  extra: { abilities: Abilities; username: string; totals?: { count: number; bytes: number; exports: Record<string, number> }; secret: string },
+  extra: { abilities: Abilities; username: string; totals?: { count: number; bytes: number; exports: Record<string, number> }; /** the cover image's short, access-bound link */ imageUrl: string | null },
 ): Project {
   const t = extra.totals ?? { count: 0, bytes: 0, exports: {} };
   return {
@@ -18,7 +16,7 @@ export function presentProject(
     image: {
       path: row.imageKey,
       bytes: row.imageBytes,
-      url: row.imageKey ? signBlobUrl({ key: row.imageKey, expiresAt: FAR_FUTURE, secret: extra.secret, baseUrl: '' }) : null,
+      url: extra.imageUrl,
     },
     models: { count: t.count, exports: t.exports },
     owner: { uid: row.userId, username: extra.username },

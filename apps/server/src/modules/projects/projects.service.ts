@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { track } from '../analytics/analytics.service.js';
 import { record } from '../audit/audit.service.js';
-import { abilitiesFor } from '../access/index.js';
+import { abilitiesFor, linkVersionOf, shortBlobUrl } from '../access/index.js';
 import { projectItem, projectsPolicy } from './projects.policy.js';
 import { presentProject } from './projects.presenter.js';
 import { ownerNames } from '../users/users.service.js';
@@ -69,7 +69,7 @@ export async function presentProjects(ctx: AppContext, viewerId: string | null, 
     ownerNames(ctx, rows.map((r) => r.userId)),
     abilitiesFor(ctx, viewerId, rows.map(projectItem)),
   ]);
-  return rows.map((r, i) => presentProject(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', totals: totals.get(r.id), secret: ctx.secret }));
+  return rows.map((r, i) => presentProject(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', totals: totals.get(r.id), imageUrl: r.imageKey ? shortBlobUrl(ctx, r.imageKey, linkVersionOf(r)) : null }));
 }
 
 export async function updateProject(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string }) {

@@ -1,12 +1,10 @@
 import type { Team, TeamAbilities, TeamInvite, TeamMember, TeamMemberRole } from '@sightline/contracts';
-import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import type { TeamInviteRow, TeamRow } from './teams.repository.js';
 
-const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
 
 export function presentTeam(
   row: TeamRow,
-  extra: { ownerUsername: string; membersCount: number; role: TeamMemberRole | null; invite: TeamInviteRow | null; abilities: TeamAbilities; secret: string },
+  extra: { ownerUsername: string; membersCount: number; role: TeamMemberRole | null; invite: TeamInviteRow | null; abilities: TeamAbilities; /** the team image's short link, bound to the team's life */ imageUrl: string | null },
 ): Team {
   return {
     id: row.id,
@@ -14,7 +12,7 @@ export function presentTeam(
     meta: {
       name: row.name,
       description: row.description,
-      image: row.imagePath ? { path: row.imagePath, url: signBlobUrl({ key: row.imagePath, expiresAt: FAR_FUTURE, secret: extra.secret, baseUrl: '' }) } : null,
+      image: row.imagePath && extra.imageUrl ? { path: row.imagePath, url: extra.imageUrl } : null,
     },
     owner: { uid: row.ownerId, username: extra.ownerUsername },
     membersCount: extra.membersCount,

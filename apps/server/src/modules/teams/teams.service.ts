@@ -14,7 +14,8 @@ import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId, newToken, sha256 } from '../../platform/ids.js';
 import { track } from '../analytics/analytics.service.js';
-import { authorize } from '../access/index.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
+import { authorize, shortBlobUrl, teamLinkVersionOf } from '../access/index.js';
 import { isEnabled } from '../flags/flags.service.js';
 import { sendInviteMail } from './teams.mail.js';
 import { teamAbilities, teamCreation, teamItem, teamViewer } from './teams.policy.js';
@@ -102,7 +103,7 @@ export async function presentTeams(ctx: AppContext, caller: Caller, rows: TeamRo
       role,
       invite: invites.find((i) => i.teamId === row.id) ?? null,
       abilities: teamAbilities(teamViewer(caller.id, row, role), row),
-      secret: ctx.secret,
+      imageUrl: row.imagePath ? shortBlobUrl(ctx, row.imagePath, teamLinkVersionOf(row)) : null,
     });
   });
 }
@@ -123,7 +124,7 @@ export async function updateTeam(ctx: AppContext, caller: Caller, id: string, pa
 /** The team image through the image-only drop zone, stored at users/{uid}/teams/{id}. */
 export async function setTeamImage(ctx: AppContext, caller: Caller, id: string, image: { bytes: Buffer; contentType: string }) {
   await authorizedTeam(ctx, caller.id, id, 'update', 'Only team owners and admins can edit the team');
-  const key = `users/${caller.id}/teams/${id}`;
+  const key = blobKeys.teamImage(caller.id, id);
   await ctx.blobs.put(key, image.bytes, { contentType: image.contentType });
   const row = await repo.update(ctx.db, id, { imagePath: key, imageBytes: image.bytes.length, updatedAt: ctx.clock.now() });
   await publishTeam(ctx, id, 'team.updated');

@@ -25,6 +25,10 @@ export const blobKeys = {
   },
   /** The model id of any key under a model's folder, else null. */
   modelIdOf: (key: string): string | null => /^users\/[^/]+\/models\/([^/]+)\//.exec(key)?.[1] ?? null,
+  /** The project id of a project's cover image key, else null. */
+  projectIdOf: (key: string): string | null => /^users\/[^/]+\/projects\/([^/]+)$/.exec(key)?.[1] ?? null,
+  /** The team id of a team's image key, else null. */
+  teamIdOf: (key: string): string | null => /^users\/[^/]+\/teams\/([^/]+)$/.exec(key)?.[1] ?? null,
   /** The dataset id of any key under a dataset's folder, else null. */
   datasetIdOf: (key: string): string | null => /^users\/[^/]+\/datasets\/([^/]+)\//.exec(key)?.[1] ?? null,
 };
