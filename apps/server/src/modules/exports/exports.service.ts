@@ -12,6 +12,7 @@ import { agentsRepository, type AgentJobRow, type ModelExportRow } from '../agen
 import { enqueueJob, heldJob, onJobFinished, onlineSince, onSweep, registerJobKind, tailOf } from '../agents/agents.service.js';
 import type { AgentRow } from '../agents/agents.repository.js';
 import { publishModelChange } from '../agents/agents.events.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 
 /**
  * Exports are agent jobs: `yolo export model=best.pt format=<f> <options>` runs on a GPU host, its
@@ -124,7 +125,7 @@ export async function storeArtifact(ctx: AppContext, agent: AgentRow, jobId: str
   const row = (await agentsRepository.exportById(ctx.db, job.exportId))!;
   const owner = await agentsRepository.userPlan(ctx.db, job.userId);
   const safe = name.replace(/[^\w.-]+/g, '_').slice(0, 200) || 'artifact';
-  const key = `users/${job.userId}/models/${job.modelId}/exports/${row.id}/${job.id}-${safe}`;
+  const key = blobKeys.modelFile(job.userId, job.modelId, `exports/${row.id}/${job.id}-${safe}`);
   const { bytes } = await streamIntoStore(ctx, { id: job.userId, plan: owner?.plan ?? 'free' }, key, body, { declaredBytes });
   await agentsRepository.updateExport(ctx.db, row.id, { fileName: safe, blobKey: key, bytes, updatedAt: ctx.clock.now() });
   return { bytes };

@@ -12,6 +12,7 @@ import { purgeDataset } from '../trash/trash.service.js';
 import { integrationsRepository as repo, type ImportRow } from './integrations.repository.js';
 import { access, clientFor, IMPORT_QUEUE } from './integrations.service.js';
 import { redactSecret, RoboflowError, type RoboflowClient } from './roboflow.client.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 
 class Cancelled extends Error {}
 const IMAGE_EXT = /\.(jpe?g|png|bmp|webp|tiff?|gif)$/i;
@@ -118,7 +119,7 @@ async function run(ctx: AppContext, imp: ImportRow, client: RoboflowClient, tmp:
   await repo.updateImport(ctx.db, imp.id, { datasetId: dataset.id, updatedAt: ctx.clock.now() });
   const filename = `${imp.project}-v${imp.version}-${imp.format}.zip`;
   try {
-    await finishUpload(ctx, { id: imp.id, uid: imp.userId, path: `users/${imp.userId}/datasets/${dataset.id}/${filename}`, filename, bytes, file: tmp });
+    await finishUpload(ctx, { id: imp.id, uid: imp.userId, path: blobKeys.datasetFile(imp.userId, dataset.id, filename), filename, bytes, file: tmp });
     await requestProcessing(ctx, imp.userId, dataset.id);
   } catch (err) {
     if (!existing) {
