@@ -15,6 +15,8 @@ const fake = new FakeRoboflow(
       name: 'Acme Vision',
       projects: [
         sampleDetectionProject('shapes-4ckfl'),
+        // An export Roboflow never finishes: the import stays in flight (shown on /active-jobs) until cancelled.
+        { ...sampleDetectionProject('slow-9k2'), name: 'Slow export', versions: [{ number: 1, name: 'raw', neverReady: true }], icon: false },
         { ...sampleDetectionProject('hands-x1'), name: 'Hands', type: 'keypoint-detection', icon: false },
         { ...sampleDetectionProject('new-project'), name: 'Fresh project', versions: [], icon: false },
       ],

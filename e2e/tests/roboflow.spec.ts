@@ -93,3 +93,26 @@ test('link a workspace, open a project, see 5 previews with labels, import a ver
   await page.goBack();
   await expect(page.locator('[data-testid=roboflow-version][data-version="1"]').getByRole('button', { name: /^Import/ })).toHaveCount(0);
 });
+
+test('an import still on Roboflow\'s side shows on /active-jobs with its phase, and Cancel ends it', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUp(page);
+  const linked = await page.request.post('/v1/integrations/roboflow/workspaces', { data: { apiKey: E2E_ROBOFLOW_KEY } });
+  expect(linked.status()).toBe(201);
+  const started = await page.request.post('/v1/integrations/roboflow/projects/acme/slow-9k2/versions/1/import');
+  expect(started.status()).toBeLessThan(300);
+
+  await page.goto('/active-jobs');
+  const card = page.getByTestId('roboflow-imports').getByTestId('job-import');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText('slow-9k2 · version 1');
+  await expect(card.getByTestId('roboflow-import')).toHaveAttribute('data-status', /queued|exporting/);
+  await expect(card).toContainText('Roboflow is generating the export', { timeout: 20_000 });
+  await shot(page, 'active-jobs-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'active-jobs-390');
+  await card.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('roboflow-imports')).toHaveCount(0);
+  await expect(page.getByText('No active jobs')).toBeVisible();
+});

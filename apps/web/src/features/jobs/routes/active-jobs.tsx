@@ -7,6 +7,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { UploadProgress } from '../../../components/upload-progress';
 import { cancelUpload, dismissUpload, useResumableUploads, type ResumableUpload } from '../../../lib/resumable-uploads';
+import { ActiveImportCard, useActiveImports } from '../../integrations';
 import { useActiveJobs, type ProcessingJob, type ServerUpload } from '../api/get-active-jobs';
 import { useJobsT } from '../i18n';
 
@@ -122,7 +123,7 @@ function Processing({ job }: { job: ProcessingJob }) {
   );
 }
 
-/** /active-jobs: uploads in this browser (pause, resume, cancel), partial uploads on the server, processing jobs. */
+/** /active-jobs: uploads in this browser (pause, resume, cancel), partial uploads on the server, Roboflow imports, processing jobs. */
 export default function ActiveJobsPage() {
   const { t } = useJobsT();
   const local = useResumableUploads();
@@ -131,7 +132,8 @@ export default function ActiveJobsPage() {
   const liveIds = new Set(local.filter((u) => u.status !== 'error').map((u) => u.id));
   const interrupted = (jobs.data?.uploads ?? []).filter((u) => u.status === 'uploading' && u.offset < u.bytes && !(u.datasetId && liveIds.has(u.datasetId)));
   const processing = jobs.data?.processing ?? [];
-  const nothing = local.length === 0 && interrupted.length === 0 && processing.length === 0;
+  const imports = useActiveImports();
+  const nothing = local.length === 0 && interrupted.length === 0 && processing.length === 0 && imports.length === 0;
 
   return (
     <Stack gap="xl">
@@ -160,6 +162,13 @@ export default function ActiveJobsPage() {
         <Section title={t('interrupted')} hint={t('interruptedHint')} testId="interrupted-uploads">
           {interrupted.map((u) => (
             <InterruptedUpload key={u.id} upload={u} />
+          ))}
+        </Section>
+      )}
+      {imports.length > 0 && (
+        <Section title={t('imports')} hint={t('importsHint')} testId="roboflow-imports">
+          {imports.map((i) => (
+            <ActiveImportCard key={i.id} item={i} />
           ))}
         </Section>
       )}
