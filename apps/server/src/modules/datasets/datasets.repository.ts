@@ -8,6 +8,7 @@ export type DatasetImageRow = typeof datasetImages.$inferSelect;
 
 export const datasetsRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
+  byIds: async (db: Db, ids: string[]) => (ids.length ? db.select().from(datasets).where(inArray(datasets.id, ids)) : []),
   bySlug: async (db: Db, userId: string, slug: string) =>
     (await db.select().from(datasets).where(and(eq(datasets.userId, userId), eq(datasets.slug, slug))).limit(1))[0] ?? null,
   /** Serialises creation by one owner inside a transaction, so two creations never pick the same slug. */

@@ -12,7 +12,7 @@ import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
 import { record } from '../audit/audit.service.js';
-import { abilitiesFor, linkVersionOf, shortBlobUrl } from '../access/index.js';
+import { abilitiesFor, allows, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
@@ -57,6 +57,13 @@ export async function createDataset(
 
 export async function readableDataset(ctx: AppContext, viewerId: string | null, id: string) {
   return datasetsPolicy.read(ctx, viewerId, await datasetsRepository.byId(ctx.db, id));
+}
+
+/** Of these datasets, the live ones the caller may read, in one query for the rows and one for team roles. */
+export async function readableDatasets(ctx: AppContext, viewerId: string | null, ids: string[]) {
+  const rows = (await datasetsRepository.byIds(ctx.db, [...new Set(ids)])).filter((r) => !r.deletedAt);
+  const viewer = await viewerFor(ctx, viewerId, rows.map(datasetItem));
+  return rows.filter((r) => allows(viewer, datasetItem(r), 'read'));
 }
 
 /** A dataset the caller may change with this action: 404 if not readable (or in the trash), 403 if not allowed. */

@@ -2,7 +2,7 @@ import { ErrorCode, parseRoboflowProjectRef, type RoboflowBrowse, type RoboflowI
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { presentDatasets, readableDataset } from '../datasets/datasets.service.js';
+import { presentDatasets, readableDataset, readableDatasets } from '../datasets/datasets.service.js';
 import { integrationsPolicy } from './integrations.policy.js';
 import { presentImport, presentIntegration, presentProject, presentSubscription, presentVersion, unsupportedReason, versionNumber } from './integrations.presenter.js';
 import { integrationsRepository as repo, type ImportRow } from './integrations.repository.js';
@@ -221,8 +221,15 @@ async function withDataset(ctx: AppContext, userId: string, row: ImportRow): Pro
   return presentImport(row, { id: ds.id, status: ds.status, name: ds.name, progress: presented?.progress ?? null });
 }
 
+/** Every import of the user with its dataset's state: one query for the imports, the datasets and each kind of related row (polled every second while one runs). */
 export async function listImports(ctx: AppContext, userId: string) {
-  return Promise.all((await repo.imports(ctx.db, userId)).map((r) => withDataset(ctx, userId, r)));
+  const rows = await repo.imports(ctx.db, userId);
+  const datasets = await readableDatasets(ctx, userId, rows.flatMap((r) => (r.datasetId ? [r.datasetId] : [])));
+  const presented = new Map((await presentDatasets(ctx, userId, datasets)).map((d) => [d.id, d]));
+  return rows.map((row) => {
+    const d = row.datasetId ? presented.get(row.datasetId) : undefined;
+    return presentImport(row, d ? { id: d.id, status: d.status, name: d.meta.name, progress: d.progress ?? null } : null);
+  });
 }
 
 /**
