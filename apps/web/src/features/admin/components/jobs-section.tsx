@@ -1,10 +1,9 @@
 import { Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { AdminJob } from '@sightline/contracts';
 import { useState } from 'react';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { useJobAction, useJobs, type JobFilter } from '../api/get-jobs';
+import { notifyError } from '../../../lib/notify-error';
 import { useAdminT } from '../i18n';
 
 const COLORS: Record<string, string> = { queued: 'gray', claimed: 'blue', running: 'blue', failed: 'red', cancelled: 'yellow' };
@@ -42,7 +41,7 @@ function JobCard({ job }: { job: AdminJob }) {
       { job, action },
       {
         onSuccess: () => notifications.success(t(`jobs.${action}Done`)),
-        onError: (err) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err)),
+        onError: notifyError,
       },
     );
   return (

@@ -1,15 +1,13 @@
 import { Button, Divider, Drawer, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { formatBytes, PLANS, type AdminUserDetail, type Plan } from '@sightline/contracts';
 import { useState } from 'react';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { useUserDetail } from '../api/get-user-detail';
 import { useUserAction, type UserAction } from '../api/user-actions';
 import { useAdminT } from '../i18n';
+import { notifyError } from '../../../lib/notify-error';
 import { StatusBadge } from './status-badge';
 
-const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
 
 /** One account: usage, plan (set by hand), roles and the account actions. */
 export function UserDrawer({ id, onClose, onShowAudit }: { id: string | null; onClose: () => void; onShowAudit: (uid: string) => void }) {
@@ -40,7 +38,7 @@ function Detail({ u, onShowAudit }: { u: AdminUserDetail; onShowAudit: (uid: str
   const { action, plan } = useUserAction(u.id);
   const [chosen, setChosen] = useState<Plan>(u.plan);
   const [reason, setReason] = useState('');
-  const run = (a: UserAction) => action.mutate(a, { onSuccess: () => notifications.success(t(`users.done.${a}`)), onError: fail });
+  const run = (a: UserAction) => action.mutate(a, { onSuccess: () => notifications.success(t(`users.done.${a}`)), onError: notifyError });
   const isAdmin = u.roles.includes('admin');
   const coll = (k: 'datasets' | 'models' | 'projects') => {
     const c = u.storage[k];
@@ -77,7 +75,7 @@ function Detail({ u, onShowAudit }: { u: AdminUserDetail; onShowAudit: (uid: str
         <Button
           disabled={reason.trim().length < 3 || chosen === u.plan}
           loading={plan.isPending}
-          onClick={() => plan.mutate({ plan: chosen, reason }, { onSuccess: () => (notifications.success(t('users.planSet')), setReason('')), onError: fail })}
+          onClick={() => plan.mutate({ plan: chosen, reason }, { onSuccess: () => (notifications.success(t('users.planSet')), setReason('')), onError: notifyError })}
         >
           {t('users.setPlan')}
         </Button>

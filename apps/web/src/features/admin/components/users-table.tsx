@@ -1,9 +1,8 @@
 import { Badge, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { useAdminUsers } from '../api/get-admin-users';
+import { notifyError } from '../../../lib/notify-error';
 import { useRestoreUser } from '../api/restore-user';
 
 /** Every account of the server; deleted ones can be restored during the grace period. */
@@ -78,7 +77,7 @@ export function UsersTable() {
                         onClick={() =>
                           restore.mutate(u.id, {
                             onSuccess: () => notifications.success(t('admin.restored')),
-                            onError: (err) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err)),
+                            onError: notifyError,
                           })
                         }
                       >

@@ -7,9 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { isAdmin, useMe } from '../../../lib/auth';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
-import { notifications } from '../../../lib/notifications';
 import { useRemoteConfig } from '../../../lib/remote-config';
 import { useUpdateFlags } from '../api/update-flags';
 import { OutboxList } from '../components/outbox-list';
@@ -22,6 +19,7 @@ import { UsersSection } from '../components/users-section';
 import { useAdminT } from '../i18n';
 import { AdminBillingSection } from '../../billing';
 import { AdminAgentsSection } from '../../agents';
+import { notifyError } from '../../../lib/notify-error';
 import { AdminWebhooksSection } from '../../webhooks';
 
 const FLAGS: FlagName[] = ['cloudTraining', 'teamsCollaboration', 'walletTopUp', 'dedicatedInference'];
@@ -85,7 +83,7 @@ export default function AdminPage() {
                   onChange={(e) =>
                     update.mutate(
                       { [flag]: e.currentTarget.checked },
-                      { onError: (err) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err)) },
+                      { onError: notifyError },
                     )
                   }
                 />

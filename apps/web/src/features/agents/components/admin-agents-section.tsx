@@ -1,28 +1,24 @@
 import { useState } from 'react';
 import { Badge, Button, Code, Group, NumberInput, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconFileText, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { IconFileText, IconPlus, IconX } from '@tabler/icons-react';
 import type { GpuType } from '@sightline/contracts';
-import { isApiError } from '../../../lib/api-client';
 import { formatDateTime, formatRelative } from '../../../lib/dates';
-import { errorMessage } from '../../../lib/i18n';
-import { notifications } from '../../../lib/notifications';
 import { useCancelAgentJob } from '../api/cancel-agent-job';
 import { useDeleteGpuType } from '../api/delete-gpu-type';
 import { useAdminGpuTypes } from '../api/get-admin-gpu-types';
 import { useAgentJobs } from '../api/get-agent-jobs';
 import { useAgents } from '../api/get-agents';
-import { useRevokeAgent } from '../api/revoke-agent';
 import { useSaveGpuType, type GpuTypeInput } from '../api/save-gpu-type';
 import { usd, useAgentsT } from '../i18n';
 import { JobLogModal } from './job-log-modal';
+import { notifyError } from '../../../lib/notify-error';
+import { AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
 import { NewAgentToken } from './new-agent-token';
 
-const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
 
 function AgentsTable() {
   const { t } = useAgentsT();
   const agents = useAgents('all');
-  const revoke = useRevokeAgent();
   const live = (agents.data ?? []).filter((a) => !a.revoked);
   return (
     <Stack gap="sm">
@@ -48,9 +44,7 @@ function AgentsTable() {
                 <Table.Tr key={a.id}>
                   <Table.Td>
                     <Group gap={6}>
-                      <Badge size="xs" color={a.online ? 'teal' : 'gray'} variant="dot">
-                        {a.online ? t('admin.online') : t('admin.offline')}
-                      </Badge>
+                      <AgentOnlineBadge agent={a} />
                       <Text size="sm" fw={500}>
                         {a.name}
                       </Text>
@@ -77,9 +71,7 @@ function AgentsTable() {
                     <Text size="sm">{a.lastHeartbeat ? formatRelative(a.lastHeartbeat) : t('admin.never')}</Text>
                   </Table.Td>
                   <Table.Td>
-                    <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => revoke.mutate(a.id, { onError: fail })}>
-                      {t('admin.revoke')}
-                    </Button>
+                    <RevokeAgentButton agent={a} />
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -135,7 +127,7 @@ function GpuTypesTable() {
                       <Button size="compact-sm" variant="subtle" onClick={() => edit(g)}>
                         {t('admin.gpu.edit')}
                       </Button>
-                      <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.mutate(g.id, { onError: fail })}>
+                      <Button size="compact-sm" variant="subtle" color="red" onClick={() => remove.mutate(g.id, { onError: notifyError })}>
                         {t('admin.gpu.delete')}
                       </Button>
                     </Group>
@@ -156,7 +148,7 @@ function GpuTypesTable() {
           leftSection={<IconPlus size={16} />}
           disabled={!form.id || !form.name || !form.match}
           loading={save.isPending}
-          onClick={() => save.mutate(form, { onSuccess: () => setForm(emptyType), onError: fail })}
+          onClick={() => save.mutate(form, { onSuccess: () => setForm(emptyType), onError: notifyError })}
         >
           {t('admin.gpu.save')}
         </Button>
@@ -212,7 +204,7 @@ function JobsTable() {
                       <Button size="compact-sm" variant="subtle" leftSection={<IconFileText size={14} />} onClick={() => setLogOf(j.id)}>
                         {t('admin.log')}
                       </Button>
-                      <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconX size={14} />} disabled={j.cancelRequested} onClick={() => cancel.mutate(j.id, { onError: fail })}>
+                      <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconX size={14} />} disabled={j.cancelRequested} onClick={() => cancel.mutate(j.id, { onError: notifyError })}>
                         {t('admin.cancel')}
                       </Button>
                     </Group>

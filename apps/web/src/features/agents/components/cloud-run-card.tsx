@@ -3,14 +3,12 @@ import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, 
 import { IconFileText, IconPlayerStop } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { topics } from '@sightline/contracts';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
-import { notifications } from '../../../lib/notifications';
 import { realtime } from '../../../lib/realtime';
 import { agentKeys } from '../api/agent-keys';
 import { isRunActive, useCloudRun } from '../api/get-cloud-run';
 import { useStopCloudRun } from '../api/stop-cloud-run';
 import { usd, useAgentsT } from '../i18n';
+import { notifyError } from '../../../lib/notify-error';
 import { JobLogModal } from './job-log-modal';
 
 const COLORS = { queued: 'gray', claimed: 'blue', running: 'blue', succeeded: 'teal', failed: 'red', cancelled: 'orange' } as const;
@@ -63,7 +61,7 @@ export function CloudRunCard({ modelId, isOwner }: { modelId: string; isOwner: b
                 loading={stop.isPending}
                 disabled={r.job.cancelRequested}
                 data-testid="cloud-stop"
-                onClick={() => stop.mutate(undefined, { onError: (err) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err)) })}
+                onClick={() => stop.mutate(undefined, { onError: notifyError })}
               >
                 {r.job.cancelRequested ? t('run.stopping') : t('run.stop')}
               </Button>

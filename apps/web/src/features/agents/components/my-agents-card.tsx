@@ -1,15 +1,10 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
-import { isApiError } from '../../../lib/api-client';
+import { Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatRelative } from '../../../lib/dates';
-import { errorMessage } from '../../../lib/i18n';
-import { notifications } from '../../../lib/notifications';
 import { useAgents } from '../api/get-agents';
-import { useRevokeAgent } from '../api/revoke-agent';
 import { useAgentsT } from '../i18n';
+import { AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
 import { NewAgentToken } from './new-agent-token';
 
-const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
 
 /**
  * "Bring your own GPU": a user's private agents. They run only this user's exports (and cloud runs
@@ -18,7 +13,6 @@ const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessag
 export function MyAgentsCard() {
   const { t } = useAgentsT();
   const agents = useAgents('mine');
-  const revoke = useRevokeAgent();
   const live = (agents.data ?? []).filter((a) => !a.revoked);
   return (
     <Paper withBorder radius="md" p="lg" mt="lg" data-testid="my-agents">
@@ -40,9 +34,7 @@ export function MyAgentsCard() {
                   <Table.Tr key={a.id}>
                     <Table.Td>
                       <Group gap={6}>
-                        <Badge size="xs" color={a.online ? 'teal' : 'gray'} variant="dot">
-                          {a.online ? t('admin.online') : t('admin.offline')}
-                        </Badge>
+                        <AgentOnlineBadge agent={a} />
                         <Text size="sm" fw={500}>
                           {a.name}
                         </Text>
@@ -52,9 +44,7 @@ export function MyAgentsCard() {
                       </Text>
                     </Table.Td>
                     <Table.Td style={{ textAlign: 'right' }}>
-                      <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => revoke.mutate(a.id, { onError: fail })}>
-                        {t('admin.revoke')}
-                      </Button>
+                      <RevokeAgentButton agent={a} />
                     </Table.Td>
                   </Table.Tr>
                 ))}

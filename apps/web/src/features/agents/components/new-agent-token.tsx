@@ -1,13 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Code, Group, TextInput } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
-import { notifications } from '../../../lib/notifications';
 import { useCreateAgent } from '../api/create-agent';
+import { notifyError } from '../../../lib/notify-error';
 import { useAgentsT } from '../i18n';
 
-const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
 
 /**
  * Names a new agent and creates its token: shared (the admin's pool) or private (a user's own GPU).
@@ -35,7 +32,7 @@ export function NewAgentToken({ shared, label, placeholder, testIds }: { shared:
                   setToken(res.token);
                   setName('');
                 },
-                onError: fail,
+                onError: notifyError,
               },
             )
           }

@@ -1,8 +1,6 @@
 import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { formatMicroUsd, PLANS, type AdminPlanRow, type Plan } from '@sightline/contracts';
 import { useState } from 'react';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { useCreditWallet } from '../api/credit-wallet';
 import { useAdminPlans } from '../api/get-admin-plans';
@@ -12,9 +10,9 @@ import { useBillingUsers } from '../api/get-billing-users';
 import { useSetUserPlan } from '../api/set-user-plan';
 import { useUpdatePlanLimits } from '../api/update-plan-limits';
 import { useBillingT } from '../i18n';
+import { notifyError } from '../../../lib/notify-error';
 import { LedgerTable } from './ledger-table';
 
-const fail = (err: unknown) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err));
 
 /** Admin page section: set a user's plan and credit a wallet by hand (who and why recorded); plan limits. */
 export function AdminBillingSection() {
@@ -71,7 +69,7 @@ function UserBilling({ uid }: { uid: string }) {
         <Button
           disabled={reason.trim().length < 3}
           loading={setPlan.isPending}
-          onClick={() => setPlan.mutate({ uid, plan: chosen, reason }, { onSuccess: () => (notifications.success(t('admin.planSet')), setReason('')), onError: fail })}
+          onClick={() => setPlan.mutate({ uid, plan: chosen, reason }, { onSuccess: () => (notifications.success(t('admin.planSet')), setReason('')), onError: notifyError })}
         >
           {t('admin.setPlan')}
         </Button>
@@ -86,7 +84,7 @@ function UserBilling({ uid }: { uid: string }) {
           onClick={() =>
             credit.mutate(
               { uid, amount: Number(amount), reason: creditReason },
-              { onSuccess: () => (notifications.success(t('admin.credited')), setAmount(''), setCreditReason('')), onError: fail },
+              { onSuccess: () => (notifications.success(t('admin.credited')), setAmount(''), setCreditReason('')), onError: notifyError },
             )
           }
         >
@@ -171,7 +169,7 @@ function PlanRow({ row }: { row: AdminPlanRow }) {
             onClick={() =>
               update.mutate(
                 { plan: row.plan, patch: { ...draft, storageBytes: Math.round(draft.storageBytes * GB) } },
-                { onSuccess: () => notifications.success(t('admin.saved')), onError: fail },
+                { onSuccess: () => notifications.success(t('admin.saved')), onError: notifyError },
               )
             }
           >
@@ -184,7 +182,7 @@ function PlanRow({ row }: { row: AdminPlanRow }) {
               onClick={() =>
                 update.mutate(
                   { plan: row.plan, patch: Object.fromEntries(row.overridden.map((k) => [k, null])) },
-                  { onSuccess: () => notifications.success(t('admin.saved')), onError: fail },
+                  { onSuccess: () => notifications.success(t('admin.saved')), onError: notifyError },
                 )
               }
             >

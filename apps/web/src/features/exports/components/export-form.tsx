@@ -2,10 +2,8 @@ import { useState } from 'react';
 import { Button, Checkbox, Collapse, Group, NumberInput, Select, SimpleGrid, Stack, UnstyledButton, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconPackageExport } from '@tabler/icons-react';
 import { EXPORT_FORMATS, EXPORT_OUTPUTS, type ExportFormat, type ExportOptions } from '@sightline/contracts';
-import { isApiError } from '../../../lib/api-client';
-import { errorMessage } from '../../../lib/i18n';
-import { notifications } from '../../../lib/notifications';
 import { useCreateExport } from '../api/create-export';
+import { notifyError } from '../../../lib/notify-error';
 import { useExportsT } from '../i18n';
 
 const FLAGS = ['half', 'int8', 'dynamic', 'simplify', 'nms'] as const;
@@ -23,7 +21,7 @@ export function ExportForm({ modelId }: { modelId: string }) {
   const submit = () =>
     create.mutate(
       { format, options },
-      { onError: (err) => notifications.error(isApiError(err) ? errorMessage(err.code, err.message) : String(err)) },
+      { onError: notifyError },
     );
 
   return (
