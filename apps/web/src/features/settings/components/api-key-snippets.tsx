@@ -4,7 +4,7 @@ import { ApiKeyPicker, useApiKeyChoice } from '../../../components/api-key-picke
 import { CodeSnippet } from '../../../components/code-snippet';
 import { legacyLoginSnippet, PLATFORM_CLIENT_MIN_VERSION, platformLoginSnippet, predictSnippets } from '../../../lib/client-snippets';
 import { TRAINING_NS } from '../../../lib/i18n-training';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../../components/section-card';
 
 /**
  * One secret, two spellings: `ul_<40 hex>` for current clients and the 42-character `ul<40 hex>`

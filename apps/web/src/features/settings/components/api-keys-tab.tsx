@@ -12,7 +12,7 @@ import { rememberSecret } from '../../../lib/api-keys';
 import { useApiKeys } from '../api/get-api-keys';
 import { useCreateApiKey, type CreatedApiKey } from '../api/create-api-key';
 import { useDeleteApiKey } from '../api/delete-api-key';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../../components/section-card';
 import { ApiKeySnippets } from './api-key-snippets';
 import { InferenceUsageCard } from './inference-usage-card';
 

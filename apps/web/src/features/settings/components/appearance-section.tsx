@@ -1,6 +1,6 @@
 import { SegmentedControl, Stack, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../../components/section-card';
 
 const SCHEMES: MantineColorScheme[] = ['auto', 'light', 'dark'];
 

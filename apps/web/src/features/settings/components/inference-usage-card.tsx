@@ -5,7 +5,7 @@ import { isApiError } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/i18n';
 import { TRAINING_NS } from '../../../lib/i18n-training';
 import { useInferenceUsage } from '../api/get-inference-usage';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../../components/section-card';
 
 const monthLabel = (month: string, language: string) => {
   const [y, m] = month.split('-').map(Number);

@@ -14,7 +14,7 @@ import { useUpdatePassword } from '../api/update-password';
 import { useUploadProfileImage } from '../api/upload-profile-image';
 import { useDeleteAccount } from '../api/delete-account';
 import { AppearanceSection } from './appearance-section';
-import { SectionCard } from './section-card';
+import { SectionCard } from '../../../components/section-card';
 
 const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) => (result.success ? undefined : result.error?.issues[0]?.message);
 const codeMessage = (error: unknown) => (isApiError(error) ? errorMessage(error.code, error.message) : Messages.unableUpdateUser);

@@ -1,4 +1,5 @@
-import { Loader, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Loader, Stack, Switch, Text, Title } from '@mantine/core';
+import { SectionCard } from '../../../components/section-card';
 import { isApiError } from '../../../lib/api-client';
 import { notifications } from '../../../lib/notifications';
 import { useAdminDeliveries } from '../api/get-admin-deliveries';
@@ -17,44 +18,34 @@ export function AdminWebhooksSection() {
   const hooks = useAdminWebhooks();
   const deliveries = useAdminDeliveries();
   return (
-    <Paper withBorder p="lg" radius="md" mt="lg" data-testid="admin-webhooks">
-      <Stack gap="md">
-        <Stack gap={2}>
-          <Title order={2} fz="lg">
-            {t('admin.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('admin.description')}
-          </Text>
+    <SectionCard title={t('admin.title')} description={t('admin.description')} mt="lg" testId="admin-webhooks">
+      <Switch
+        label={t('admin.allowPrivate')}
+        description={t('admin.allowPrivateHint')}
+        checked={settings.data?.allowPrivateUrls ?? false}
+        disabled={settings.isPending || update.isPending}
+        onChange={(e) => update.mutate({ allowPrivateUrls: e.currentTarget.checked }, { onError: (err) => notifications.error(isApiError(err) ? err.message : String(err)) })}
+      />
+      <Title order={3} fz="md">
+        {t('admin.hooks')}
+      </Title>
+      {hooks.isPending ? (
+        <Loader size="sm" />
+      ) : hooks.data?.length ? (
+        <Stack gap="sm">
+          {hooks.data.map((h) => (
+            <WebhookCard key={h.id} hook={h} showOwner />
+          ))}
         </Stack>
-        <Switch
-          label={t('admin.allowPrivate')}
-          description={t('admin.allowPrivateHint')}
-          checked={settings.data?.allowPrivateUrls ?? false}
-          disabled={settings.isPending || update.isPending}
-          onChange={(e) => update.mutate({ allowPrivateUrls: e.currentTarget.checked }, { onError: (err) => notifications.error(isApiError(err) ? err.message : String(err)) })}
-        />
-        <Title order={3} fz="md">
-          {t('admin.hooks')}
-        </Title>
-        {hooks.isPending ? (
-          <Loader size="sm" />
-        ) : hooks.data?.length ? (
-          <Stack gap="sm">
-            {hooks.data.map((h) => (
-              <WebhookCard key={h.id} hook={h} showOwner />
-            ))}
-          </Stack>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {t('admin.none')}
-          </Text>
-        )}
-        <Title order={3} fz="md">
-          {t('admin.recent')}
-        </Title>
-        {deliveries.isPending ? <Loader size="sm" /> : <DeliveriesTable deliveries={deliveries.data ?? []} />}
-      </Stack>
-    </Paper>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('admin.none')}
+        </Text>
+      )}
+      <Title order={3} fz="md">
+        {t('admin.recent')}
+      </Title>
+      {deliveries.isPending ? <Loader size="sm" /> : <DeliveriesTable deliveries={deliveries.data ?? []} />}
+    </SectionCard>
   );
 }

@@ -1,2 +1,0 @@
-/** Moved to the shared components (billing uses it too). */
-export { SectionCard } from '../../../components/section-card';
