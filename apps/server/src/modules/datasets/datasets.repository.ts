@@ -57,8 +57,6 @@ export const datasetsRepository = {
   /** Records an image's thumbnail (made on first view); false when the image is gone (reprocessed, purged). */
   setThumbKey: async (db: Db, datasetId: string, imageId: string, key: string) =>
     (await db.update(datasetImages).set({ thumbKey: key }).where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId))).returning({ id: datasetImages.id })).length > 0,
-  previews: async (db: Db, datasetId: string, n: number) =>
-    db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)).limit(n),
   /** The first `n` images (browse order) of each dataset, in one query: one index range per dataset (LATERAL). */
   previewsOf: async (db: Db, datasetIds: string[], n: number) => {
     if (!datasetIds.length) return [];
