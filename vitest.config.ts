@@ -22,6 +22,21 @@ export default defineConfig({
         },
       },
       './apps/web/vitest.config.ts',
+      // The real ultralytics clients against a real server (npm run test:clients; budget 12 minutes).
+      {
+        test: {
+          name: 'clients',
+          root: 'apps/server',
+          include: ['test-clients/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test-clients/support/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
       // The agent's own tests (parsers); its runs against a real server are in the server suite.
       { test: { name: 'agent', root: 'apps/agent', include: ['src/**/*.test.ts'], environment: 'node' } },
     ],
