@@ -129,7 +129,7 @@ export function AuthenticatedLayout() {
           </Box>
         )}
       </div>
-      {mobile && <MobileMenu />}
+      {mobile && <MobileMenu user={user} onSignOut={doSignOut} onFeedback={() => setFeedbackOpen(true)} />}
       <FeedbackDialog opened={feedbackOpen} onClose={() => setFeedbackOpen(false)} user={user} />
     </div>
   );
