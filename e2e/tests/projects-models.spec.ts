@@ -129,10 +129,19 @@ test('project → upload model → share unlisted → open signed out → delete
   await shot(anon, '08-project-signed-out');
   await guest.close();
 
-  // Delete the project: it and its model leave the lists, with an undo in the notification.
+  // Delete the project: a project with models asks first, naming how many go with it; then it
+  // and its model leave the lists, with an undo in the notification.
   await page.goto(projectUrl);
   await page.getByRole('button', { name: 'More' }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete “Shapes e2e”?' });
+  await expect(confirm).toContainText('The project and its 1 model go to the trash.');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(new RegExp(`${projectUrl}$`));
+  await expect(page.getByTestId('project-deleted')).toHaveCount(0);
+  await page.getByRole('button', { name: 'More' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await confirm.getByRole('button', { name: 'Delete project and 1 model' }).click();
   await expect(page).toHaveURL(/\/projects$/);
   const toast = page.getByTestId('notification').filter({ hasText: 'Project “Shapes e2e” and its models moved to the trash.' });
   await expect(toast.getByRole('button', { name: 'Undo' })).toBeVisible();

@@ -14,12 +14,12 @@ export default function WelcomePage({ email: emailProp }: { email?: string }) {
   const onboard = useCompleteOnboarding();
   const email = emailProp ?? params.get('email') ?? user?.email ?? '';
 
-  const finish = () => onboard.mutate(undefined, { onSettled: () => navigate('/home') });
+  const finish = (to = '/home') => onboard.mutate(undefined, { onSettled: () => navigate(to) });
 
   const steps = [
-    { icon: IconDatabase, title: t('welcome.step1.title'), body: t('welcome.step1.body') },
-    { icon: IconFolders, title: t('welcome.step2.title'), body: t('welcome.step2.body') },
-    { icon: IconCube, title: t('welcome.step3.title'), body: t('welcome.step3.body') },
+    { icon: IconDatabase, title: t('welcome.step1.title'), body: t('welcome.step1.body'), to: '/datasets?create=1', key: 'dataset' },
+    { icon: IconFolders, title: t('welcome.step2.title'), body: t('welcome.step2.body'), to: '/projects?create=1', key: 'project' },
+    { icon: IconCube, title: t('welcome.step3.title'), body: t('welcome.step3.body'), to: '/models?train=1', key: 'model' },
   ];
 
   return (
@@ -31,8 +31,9 @@ export default function WelcomePage({ email: emailProp }: { email?: string }) {
         </Text>
       </Stack>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        {steps.map(({ icon: Icon, title, body }) => (
-          <Paper key={title} withBorder p="lg" radius="md">
+        {/* Each card is the first step it names: it opens that dialog (and ends the welcome). */}
+        {steps.map(({ icon: Icon, title, body, to, key }) => (
+          <Paper key={title} withBorder p="lg" radius="md" component="button" type="button" onClick={() => finish(to)} data-testid={`welcome-${key}`} style={{ textAlign: 'left', cursor: 'pointer', font: 'inherit', color: 'inherit' }}>
             <ThemeIcon size={40} radius="md" variant="light" mb="sm">
               <Icon size={22} aria-hidden />
             </ThemeIcon>
@@ -44,7 +45,7 @@ export default function WelcomePage({ email: emailProp }: { email?: string }) {
         ))}
       </SimpleGrid>
       <Group>
-        <Button size="md" onClick={finish} loading={onboard.isPending}>
+        <Button size="md" onClick={() => finish()} loading={onboard.isPending}>
           {t('welcome.continue')}
         </Button>
       </Group>

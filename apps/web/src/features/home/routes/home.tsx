@@ -15,8 +15,8 @@ interface QuickAction {
 }
 const ACTIONS: QuickAction[] = [
   { to: '/datasets?create=1', icon: IconDatabasePlus, color: 'teal', key: 'dataset' },
-  { to: '/projects', icon: IconFolderPlus, color: 'brand', key: 'project' },
-  { to: '/models', icon: IconCube, color: 'violet', key: 'model' },
+  { to: '/projects?create=1', icon: IconFolderPlus, color: 'brand', key: 'project' },
+  { to: '/models?train=1', icon: IconCube, color: 'violet', key: 'model' },
   { to: '/settings?tab=api-keys', icon: IconKey, color: 'orange', key: 'apiKey' },
 ];
 

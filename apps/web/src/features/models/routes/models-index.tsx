@@ -3,7 +3,7 @@ import { topics } from '@sightline/contracts';
 import { Button, Group, SimpleGrid, Stack } from '@mantine/core';
 import { IconCube, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { CardPlaceholders } from '../../../components/card-placeholders';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
@@ -22,7 +22,9 @@ export default function ModelsIndexPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const list = useModels();
-  const [dialog, setDialog] = useState<'upload' | 'train' | null>(null);
+  // ?train=1 / ?upload=1 (Home's and Welcome's cards) open their dialog at once.
+  const [params] = useSearchParams();
+  const [dialog, setDialog] = useState<'upload' | 'train' | null>(params.get('train') === '1' ? 'train' : params.get('upload') === '1' ? 'upload' : null);
   // Models created elsewhere (the ultralytics client, another tab) show up without a reload.
   useTopic(user ? topics.userModels(user.id) : null, () => void queryClient.invalidateQueries({ queryKey: modelKeys.all, exact: true }));
 

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMediaQuery } from '@mantine/hooks';
 import { BREAKPOINT_MOBILE, topics, type Model, type Project } from '@sightline/contracts';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
 import { ItemTitle } from '../../../components/item-title';
@@ -29,7 +30,7 @@ import { ProjectTotals } from '../components/project-totals';
 import { useProjectsT } from '../i18n';
 
 const TRASH_DAYS_MS = 30 * 86_400_000;
-type Dialog = 'edit' | 'share' | 'upload' | 'train' | null;
+type Dialog = 'edit' | 'share' | 'upload' | 'train' | 'delete' | null;
 
 function ProjectView({ project, models, modelsPending }: { project: Project; models: Model[]; modelsPending: boolean }) {
   const { t } = useProjectsT();
@@ -110,7 +111,7 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
                   </Menu.Item>
                 )}
                 {abilities.canDelete && (
-                  <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => remove.mutate(project, { onSuccess: () => navigate('/projects') })}>
+                  <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => (models.length > 0 ? setDialog('delete') : remove.mutate(project, { onSuccess: () => navigate('/projects') }))} data-testid="project-delete">
                     {t('delete')}
                   </Menu.Item>
                 )}
@@ -160,6 +161,18 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
       {models.some((m) => m.metrics.epochs > 0) && <ProjectCompareCharts projectId={project.id} models={models} />}
 
       {abilities.canEdit && <ProjectFormDialog opened={dialog === 'edit'} onClose={() => setDialog(null)} project={project} />}
+      {abilities.canDelete && (
+        <ConfirmDialog
+          opened={dialog === 'delete'}
+          onClose={() => setDialog(null)}
+          title={t('deleteConfirm.title', { name: project.meta.name })}
+          confirmLabel={t('deleteConfirm.confirm', { count: models.length })}
+          loading={remove.isPending}
+          onConfirm={() => remove.mutate(project, { onSuccess: () => { setDialog(null); navigate('/projects'); } })}
+        >
+          {t('deleteConfirm.body', { count: models.length })}
+        </ConfirmDialog>
+      )}
       {abilities.canShare && (
         <ShareDialog
           opened={dialog === 'share'}

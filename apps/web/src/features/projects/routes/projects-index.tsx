@@ -3,7 +3,7 @@ import { topics } from '@sightline/contracts';
 import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { IconFolderPlus, IconFolders } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { CardPlaceholders } from '../../../components/card-placeholders';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
@@ -21,7 +21,9 @@ export default function ProjectsIndexPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const list = useProjects();
-  const [creating, setCreating] = useState(false);
+  // ?create=1 (Home's and Welcome's "Create a project") opens the dialog at once.
+  const [params] = useSearchParams();
+  const [creating, setCreating] = useState(params.get('create') === '1');
   useTopic(user ? topics.userProjects(user.id) : null, () => void queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }));
 
   const createButton = (
