@@ -1,13 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
-import { Box, Skeleton } from '@mantine/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Skeleton, useComputedColorScheme } from '@mantine/core';
 import type { EChartsCoreOption, EChartsType } from 'echarts/core';
+import { themedChart } from '../lib/chart-theme';
 
 /**
  * An echarts chart whose library loads on first use (lib/echarts-bar), so pages without charts and
  * the startup bundle never pay for it. `label` names the chart for assistive technology; give the
  * numbers as a table next to it as well.
  */
-export function EChart({ option, height = 320, label, testId }: { option: EChartsCoreOption; height?: number; label: string; testId?: string }) {
+export function EChart({ option: raw, height = 320, label, testId }: { option: EChartsCoreOption; height?: number; label: string; testId?: string }) {
+  const scheme = useComputedColorScheme('light');
+  const option = useMemo(() => themedChart(raw, scheme), [raw, scheme]);
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<EChartsType | null>(null);
   const latest = useRef(option);

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
-import { Box, Loader, Center } from '@mantine/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Loader, Center, useComputedColorScheme } from '@mantine/core';
+import { themedChart } from '../lib/chart-theme';
 import { loadECharts, type ChartOption } from '../lib/echarts';
 import { createLogger } from '../lib/logger';
 
@@ -22,7 +23,9 @@ export interface ZoomChartProps {
  * legend clicks are reported so several charts can stay in step. The library loads on first render.
  * (components/echart.tsx redraws from scratch on each update, which suits static charts.)
  */
-export function ZoomChart({ option, height = 260, onLegendChange, ...rest }: ZoomChartProps) {
+export function ZoomChart({ option: raw, height = 260, onLegendChange, ...rest }: ZoomChartProps) {
+  const scheme = useComputedColorScheme('light');
+  const option = useMemo(() => themedChart(raw, scheme), [raw, scheme]);
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart | null>(null);
   const onLegend = useRef(onLegendChange);
