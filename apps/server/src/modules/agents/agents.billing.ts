@@ -1,4 +1,4 @@
-import { ErrorCode } from '@sightline/contracts';
+import { CLOUD_MIN_WALLET_MICRO, ErrorCode } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { hold, release, settle } from '../billing/billing.ledger.js';
@@ -15,7 +15,8 @@ import { publishModelChange } from './agents.events.js';
  */
 
 export async function holdForRun(ctx: AppContext, input: { jobId: string; userId: string; modelId: string; amount: number }) {
-  const { holdId } = await hold(ctx, { userId: input.userId, modelId: input.modelId, amount: input.amount, idempotencyKey: `agent-job:${input.jobId}:hold`, reason: 'Cloud training estimate' });
+  // The wallet minimum is checked by the hold itself, under the wallet's lock (parallel starts see each other).
+  const { holdId } = await hold(ctx, { userId: input.userId, modelId: input.modelId, amount: input.amount, idempotencyKey: `agent-job:${input.jobId}:hold`, reason: 'Cloud training estimate', minimum: CLOUD_MIN_WALLET_MICRO });
   return holdId;
 }
 

@@ -21,6 +21,8 @@ export interface HoldResult {
 const insufficient = (balance: number, required: number) =>
   new AppError(402, ErrorCode.InsufficientFunds, 'Not enough money in the wallet', { balance, required });
 
+const usd = (micro: number) => `$${(micro / 1_000_000).toFixed(2)}`;
+
 function positiveInt(amount: number, what: string) {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw errors.validation(`${what} must be a positive whole number of micro-USD`);
 }
@@ -81,8 +83,12 @@ export async function credit(
   );
 }
 
-/** Puts `amount` on hold for a model's run; refused (402) when the balance does not cover it. */
-export async function hold(ctx: Ctx, input: { userId: string; modelId: string; amount: number; idempotencyKey: string; reason?: string }): Promise<HoldResult> {
+/**
+ * Puts `amount` on hold for a model's run; refused (402) when the balance does not cover it, or is
+ * below `minimum` (cloud training's wallet minimum): both read under the wallet's row lock, so
+ * parallel holds see each other (ADR 0024).
+ */
+export async function hold(ctx: Ctx, input: { userId: string; modelId: string; amount: number; idempotencyKey: string; reason?: string; minimum?: number }): Promise<HoldResult> {
   positiveInt(input.amount, 'Hold');
   return withWallet(
     ctx,
@@ -90,6 +96,10 @@ export async function hold(ctx: Ctx, input: { userId: string; modelId: string; a
     input.idempotencyKey,
     (entry) => ({ holdId: entry.holdId ?? entry.id, entry }),
     async (tx, wallet) => {
+      const minimum = input.minimum ?? 0;
+      if (wallet.balance < minimum) {
+        throw new AppError(402, ErrorCode.InsufficientFunds, `The wallet holds ${usd(wallet.balance)}: at least ${usd(minimum)} is needed to start`, { balance: wallet.balance, required: minimum });
+      }
       if (wallet.balance < input.amount) throw insufficient(wallet.balance, input.amount);
       const id = newId();
       const entry = await write(tx, ctx, wallet, {

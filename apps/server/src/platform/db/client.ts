@@ -210,6 +210,7 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
     /* idle client errors surface on the next query */
   });
   let listener: pg.Client | null = null;
+  const serial = new Serial();
   let closing = false;
   const handlers = new Map<string, Set<(payload: string) => void>>();
   const gapHandlers = new Set<(state: 'lost' | 'restored') => void>();
@@ -237,7 +238,7 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
       if (closing) return;
       listenerClient()
         .then(async (c) => {
-          for (const channel of handlers.keys()) await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+          for (const channel of handlers.keys()) await serial.run(() => c.query(`LISTEN "${channel.replace(/"/g, '')}"`));
           for (const g of gapHandlers) g('restored');
         })
         .catch(() => {
@@ -248,7 +249,7 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
         });
     }, 1000).unref();
   }
-  readYourWrites(pool, () => (handlers.size ? listener : null));
+  readYourWrites(pool, () => (handlers.size ? listener : null), serial);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -277,7 +278,7 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+        await serial.run(() => c.query(`LISTEN "${channel.replace(/"/g, '')}"`));
       }
       set.add(cb);
       return async () => {
@@ -296,6 +297,16 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
   };
 }
 
+/** Runs queries one after another (the LISTEN connection: LISTENs and read-your-writes fences). */
+class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
 /** Writes to the tables whose triggers NOTIFY cache evictions (migration 0017). */
 const CACHED_WRITE = /^\s*(?:with\b[\s\S]*?\b)?(?:update|delete\s+from|insert\s+into)\s+"?(?:users|sessions|api_keys|auth_identities|models|model_files|projects)"?[\s(]/i;
 type QueryFn = (...args: unknown[]) => unknown;
@@ -310,11 +321,19 @@ const isThenable = (r: unknown): r is Promise<unknown> => typeof (r as { then?: 
  * for a session before it answers it). So the next request of this process never sees an entry
  * that its own last write made stale; other processes see it within milliseconds.
  */
-function readYourWrites(pool: pg.Pool, listener: () => pg.Client | null) {
-  const fence = async () => {
-    await listener()
-      ?.query('SELECT 1')
-      .catch(() => undefined);
+function readYourWrites(pool: pg.Pool, listener: () => pg.Client | null, serial: Serial) {
+  // One query at a time on the LISTEN connection (node-postgres queues a second and pg@9 refuses
+  // it, ADR 0024): writers that ask while a fence waits for its turn share it; one asking once it
+  // has been issued gets the next (it must start after that writer's commit).
+  let next: Promise<void> | null = null;
+  const fence = (): Promise<void> => {
+    const c = listener();
+    if (!c) return Promise.resolve();
+    next ??= serial.run(async () => {
+      next = null;
+      if (listener() === c) await c.query('SELECT 1').catch(() => undefined);
+    });
+    return next;
   };
   const poolQuery = pool.query.bind(pool) as unknown as QueryFn;
   (pool as unknown as { query: QueryFn }).query = (...args: unknown[]) => {
