@@ -73,7 +73,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
       path: TUS_PATH,
       datastore,
       relativeLocation: true,
-      respectForwardedHeaders: ctx.config.trustProxy,
+      respectForwardedHeaders: ctx.config.trustProxy.length > 0,
       onUploadCreate: async (req, upload) => {
         const grant = verifyUploadToken(upload.metadata?.token ?? '', ctx.secret, ctx.clock.now());
         if (!grant) throw tusError(403, ErrorCode.InvalidUploadToken, 'The upload token is invalid or expired; ask for a new one');
