@@ -68,6 +68,8 @@ const envSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** Lease of a background job (ADR 0013, 0025): a dead or stalled holder loses its job after this long. */
   JOB_LEASE_SECONDS: z.coerce.number().min(0.5).max(3600).default(30),
+  /** A resumable upload not finished this long after it began is deleted (on every instance; ADR 0025). */
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().min(0.0001).max(24 * 365).default(24),
   /** Server pings on realtime sockets: a socket that misses a pong for this long is closed (presence updated). */
   REALTIME_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(300).default(25),
   // GPU agents: a job whose agent misses heartbeats this long is requeued or failed
@@ -120,6 +122,7 @@ export interface Config {
   appEnvironment: string;
   jobsEnabled: boolean;
   jobLeaseMs: number;
+  uploadExpiryMs: number;
   /** Interval of the server's realtime pings; a socket silent for one interval after a ping is closed. */
   realtimeHeartbeatMs: number;
   agentLeaseMs: number;
@@ -235,6 +238,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appEnvironment: e.APP_ENVIRONMENT,
     jobsEnabled: e.JOBS_ENABLED,
     jobLeaseMs: Math.round(e.JOB_LEASE_SECONDS * 1000),
+    uploadExpiryMs: Math.round(e.UPLOAD_EXPIRY_HOURS * 3_600_000),
     realtimeHeartbeatMs: Math.round(e.REALTIME_HEARTBEAT_SECONDS * 1000),
     agentLeaseMs: e.AGENT_LEASE_SECONDS * 1000,
     roboflow: { apiUrl: e.ROBOFLOW_API_URL.replace(/\/$/, ''), exportTimeoutMs: e.ROBOFLOW_EXPORT_TIMEOUT_MS, pollMs: e.ROBOFLOW_POLL_MS },

@@ -225,7 +225,7 @@ export async function finishUpload(ctx: AppContext, upload: FinishedUpload) {
   // The archive replaces any previous one, so only the difference has to fit.
   const { remaining } = await storageRemaining(ctx, user, upload.id); // besides the upload's own reservation
   if (upload.bytes - row.bytes > remaining) throw errors.insufficientStorage(remaining, upload.bytes);
-  await ctx.blobs.put(upload.path, fs.createReadStream(upload.file), { contentLength: upload.bytes });
+  await ctx.blobs.put(upload.path, upload.open(), { contentLength: upload.bytes });
   if (row.storageKey && row.storageKey !== upload.path) await ctx.blobs.delete(row.storageKey).catch(() => undefined);
   const updated = await datasetsRepository.update(ctx.db, row.id, {
     storageKey: upload.path,
