@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, isId, type Action, type Dataset, type Privacy, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
