@@ -87,7 +87,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // Only the listed proxies' X-Forwarded-* count; request.ip is the client's address (ADR 0025).
+    trustProxy: config.trustProxy.length ? config.trustProxy.join(',') : false,
     // One log line per request (the onResponse hook below) instead of pino's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -25,7 +26,13 @@ const envSchema = z.object({
   EMBEDDED_DB_SYNC_COMMIT: z.enum(['on', 'off']).default('off'),
   SESSION_SECRET: z.string().min(32).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * The reverse proxies whose X-Forwarded-For/-Proto/-Host are believed (ADR 0025): addresses or CIDRs,
+   * comma-separated (`127.0.0.1`, `10.0.0.0/8`), or `loopback`/`linklocal`/`uniquelocal`. The client's
+   * address is then the last one in X-Forwarded-For that is not a trusted proxy, so a client-chosen
+   * X-Forwarded-For counts for nothing. `false` (default): no proxy, the socket's address is the client's.
+   */
+  TRUST_PROXY: z.string().default('false'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   WEB_DIST: z.string().optional(),
   // mail
@@ -59,6 +66,12 @@ const envSchema = z.object({
   APP_VERSION: z.string().default('v0.1.85-rc.1'),
   APP_ENVIRONMENT: z.string().default('staging'),
   JOBS_ENABLED: bool.default(true),
+  /** Lease of a background job (ADR 0013, 0025): a dead or stalled holder loses its job after this long. */
+  JOB_LEASE_SECONDS: z.coerce.number().min(0.5).max(3600).default(30),
+  /** A resumable upload not finished this long after it began is deleted (on every instance; ADR 0025). */
+  UPLOAD_EXPIRY_HOURS: z.coerce.number().min(0.0001).max(24 * 365).default(24),
+  /** Server pings on realtime sockets: a socket that misses a pong for this long is closed (presence updated). */
+  REALTIME_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(300).default(25),
   // GPU agents: a job whose agent misses heartbeats this long is requeued or failed
   AGENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   // Roboflow import (tests and air-gapped installs point it at another host)
@@ -90,7 +103,8 @@ export interface Config {
   embeddedSyncCommit: boolean;
   sessionSecret: string | null;
   sessionTtlMs: number;
-  trustProxy: boolean;
+  /** Trusted proxies (addresses, CIDRs, proxy-addr keywords); empty: none. */
+  trustProxy: string[];
   bodyLimit: number;
   webDist: string;
   smtpUrl: string | null;
@@ -107,6 +121,10 @@ export interface Config {
   appVersion: string;
   appEnvironment: string;
   jobsEnabled: boolean;
+  jobLeaseMs: number;
+  uploadExpiryMs: number;
+  /** Interval of the server's realtime pings; a socket silent for one interval after a ping is closed. */
+  realtimeHeartbeatMs: number;
   agentLeaseMs: number;
   roboflow: { apiUrl: string; exportTimeoutMs: number; pollMs: number };
   /** null: error monitoring off (no SDK initialised) */
@@ -122,6 +140,28 @@ export class ConfigError extends Error {
 
 function pair(id?: string, secret?: string) {
   return id && secret ? { clientId: id, clientSecret: secret } : null;
+}
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY → the proxies to trust; `true` (everyone) is refused: any client could then choose its own address. */
+export function parseTrustProxy(value: string, problems: string[]): string[] {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0' || v === 'no') return [];
+  if (v === 'true' || v === '1' || v === 'yes') {
+    problems.push("TRUST_PROXY: name the proxies to trust (e.g. 127.0.0.1 or 10.0.0.0/8), not 'true': trusting every address lets any client choose its own X-Forwarded-For");
+    return [];
+  }
+  const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const entry of list) {
+    const [addr, bits, extra] = entry.split('/');
+    const family = net.isIP(addr ?? '');
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!(PROXY_KEYWORDS.has(entry) || (family !== 0 && okBits && extra === undefined))) {
+      problems.push(`TRUST_PROXY: ${JSON.stringify(entry)} is not an IP address, a CIDR or one of loopback, linklocal, uniquelocal`);
+    }
+  }
+  return list;
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -142,6 +182,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.STRIPE_SECRET_KEY && !(e.STRIPE_WEBHOOK_SECRET && e.STRIPE_PRICE_PRO_MONTHLY && e.STRIPE_PRICE_PRO_YEARLY)) {
     problems.push('STRIPE_*: with STRIPE_SECRET_KEY set STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_PRO_MONTHLY and STRIPE_PRICE_PRO_YEARLY too');
   }
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY, problems);
   if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) problems.push('SESSION_SECRET: required in production (32+ chars)');
   if (problems.length) throw new ConfigError(problems);
 
@@ -159,7 +200,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     embeddedSyncCommit: e.EMBEDDED_DB_SYNC_COMMIT === 'on',
     sessionSecret: e.SESSION_SECRET ?? null,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy,
     bodyLimit: e.BODY_LIMIT_BYTES,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     smtpUrl: e.SMTP_URL ?? null,
@@ -196,6 +237,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appVersion: e.APP_VERSION,
     appEnvironment: e.APP_ENVIRONMENT,
     jobsEnabled: e.JOBS_ENABLED,
+    jobLeaseMs: Math.round(e.JOB_LEASE_SECONDS * 1000),
+    uploadExpiryMs: Math.round(e.UPLOAD_EXPIRY_HOURS * 3_600_000),
+    realtimeHeartbeatMs: Math.round(e.REALTIME_HEARTBEAT_SECONDS * 1000),
     agentLeaseMs: e.AGENT_LEASE_SECONDS * 1000,
     roboflow: { apiUrl: e.ROBOFLOW_API_URL.replace(/\/$/, ''), exportTimeoutMs: e.ROBOFLOW_EXPORT_TIMEOUT_MS, pollMs: e.ROBOFLOW_POLL_MS },
     sentry: e.SENTRY_DSN ? { dsn: e.SENTRY_DSN, webDsn: e.SENTRY_WEB_DSN ?? e.SENTRY_DSN } : null,

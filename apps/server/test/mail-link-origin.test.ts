@@ -12,7 +12,7 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   // PUBLIC_URL unset (the harness sets one by default)
   direct = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: undefined as unknown as string });
-  proxied = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: undefined as unknown as string, TRUST_PROXY: 'true' });
+  proxied = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: undefined as unknown as string, TRUST_PROXY: '127.0.0.1' });
 });
 afterAll(async () => {
   await direct.close();

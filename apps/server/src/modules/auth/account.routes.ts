@@ -21,7 +21,7 @@ export async function accountRoutes(app: FastifyInstance) {
 
   r.post('/v1/users/me/email', { config: { auth: 'session' }, schema: { tags: ['users'], body: updateEmailBody, response: { 200: z.object({ data: userSchema }), ...errorResponses } } }, async (req) => {
     const p = requireSession(req);
-    await changeEmail(ctx, p.user, req.body.email, req.body.password, linkOriginOf(req, ctx.config.trustProxy));
+    await changeEmail(ctx, p.user, req.body.email, req.body.password, linkOriginOf(req, ctx.config.trustProxy.length > 0));
     return { data: await presentUserById(app, p.user.id) };
   });
 

@@ -17,7 +17,7 @@ export async function authRoutes(app: FastifyInstance) {
   // Credential endpoints get a tighter body limit: nothing legitimate is bigger.
   const small = { bodyLimit: 16 * 1024 };
   // Links in mails: PUBLIC_URL, else the origin the browser used (ADR 0018).
-  const linkOrigin = (req: FastifyRequest) => linkOriginOf(req, ctx.config.trustProxy);
+  const linkOrigin = (req: FastifyRequest) => linkOriginOf(req, ctx.config.trustProxy.length > 0);
 
   r.post('/v1/auth/signup', { ...small, schema: { tags: ['auth'], body: signUpBody, response: { 201: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
     const user = await auth.signUp(ctx, req.body, linkOrigin(req));

@@ -12,6 +12,6 @@ export async function mailLinksRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   r.get('/v1/auth/mail-links', { config: { auth: 'admin' }, schema: { tags: ['auth', 'admin'], response: { 200: envelope(mailLinksSchema), ...errorResponses } } }, async (req) => {
     requireAdmin(req);
-    return { data: mailLinksFor(ctx, linkOriginOf(req, ctx.config.trustProxy)) };
+    return { data: mailLinksFor(ctx, linkOriginOf(req, ctx.config.trustProxy.length > 0)) };
   });
 }

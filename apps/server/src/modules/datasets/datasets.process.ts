@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ErrorCode, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { PermanentJobError, type JobRow } from '../../platform/jobs/job-queue.js';
+import { isLeaseLost, PermanentJobError, type JobRow } from '../../platform/jobs/job-queue.js';
 import { storableJson, storableText } from '../../platform/db/storable.js';
 import { newId } from '../../platform/ids.js';
 import { processArchive, type DatasetTask } from './processing/index.js';
@@ -42,7 +42,9 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   const row = await datasetsRepository.byId(ctx.db, datasetId);
   if (!row || row.deletedAt || !row.storageKey) return;
   const thumbPrefix = blobKeys.datasetThumbs(row.userId, row.id);
-  await datasetsRepository.clearImages(ctx.db, row.id);
+  // Every write of the results goes through helpers.fenced (ADR 0025): an attempt that lost its lease
+  // (its instance stalled past it while another took the job over) writes nothing more.
+  await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id));
   await ctx.blobs.deletePrefix(thumbPrefix);
 
   let archivePath = ctx.blobs.localPath?.(row.storageKey) ?? null;
@@ -57,7 +59,7 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   const pending: ImageInsert[] = [];
   const flush = async () => {
     const batch = pending.splice(0);
-    await datasetsRepository.insertImages(ctx.db, batch);
+    await helpers.fenced((tx) => datasetsRepository.insertImages(tx, batch));
   };
   let lastProgress = 0;
   let inProcessing = false;
@@ -102,7 +104,7 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
     await flush();
     const now = ctx.clock.now();
     if (result.ok) {
-      const updated = await datasetsRepository.update(ctx.db, row.id, {
+      const updated = await helpers.fenced((tx) => datasetsRepository.update(tx, row.id, {
         status: 'Ready',
         processedAt: now,
         failedAt: null,
@@ -110,14 +112,14 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
         stats: storableJson(result.stats),
         report: storableJson(result.report),
         updatedAt: now,
-      });
+      }));
       await publish(ctx, updated!, 'dataset.updated');
       await emitOutcome(ctx, updated!);
     } else {
-      await datasetsRepository.clearImages(ctx.db, row.id);
+      await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id));
       await ctx.blobs.deletePrefix(thumbPrefix);
       const first = result.fatal ?? result.report.errors[0];
-      const updated = await datasetsRepository.update(ctx.db, row.id, {
+      const updated = await helpers.fenced((tx) => datasetsRepository.update(tx, row.id, {
         status: 'Failed',
         failedAt: now,
         processedAt: null,
@@ -126,12 +128,14 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
         // Entry names and messages quote the archive: NUL and other controls cannot go into jsonb as they are.
         report: storableJson(result.report),
         updatedAt: now,
-      });
+      }));
       await publish(ctx, updated!, 'dataset.updated');
       await emitOutcome(ctx, updated!);
     }
   } catch (err) {
-    await datasetsRepository.clearImages(ctx.db, row.id);
+    // Lost the lease: the images belong to the attempt that holds the job now.
+    if (isLeaseLost(err)) throw err;
+    await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id)).catch(() => undefined);
     // The queue stores the error and, on the last attempt, calls onFailed (dataset Failed). A failure
     // of the processing code itself on this archive (not I/O, not the database) would fail the same
     // way again: no retry for it.

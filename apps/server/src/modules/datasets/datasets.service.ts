@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, isId, type Action, type Dataset, type Privacy, topics } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
@@ -225,7 +224,7 @@ export async function finishUpload(ctx: AppContext, upload: FinishedUpload) {
   // The archive replaces any previous one, so only the difference has to fit.
   const { remaining } = await storageRemaining(ctx, user, upload.id); // besides the upload's own reservation
   if (upload.bytes - row.bytes > remaining) throw errors.insufficientStorage(remaining, upload.bytes);
-  await ctx.blobs.put(upload.path, fs.createReadStream(upload.file), { contentLength: upload.bytes });
+  await ctx.blobs.put(upload.path, upload.open(), { contentLength: upload.bytes });
   if (row.storageKey && row.storageKey !== upload.path) await ctx.blobs.delete(row.storageKey).catch(() => undefined);
   const updated = await datasetsRepository.update(ctx.db, row.id, {
     storageKey: upload.path,

@@ -119,7 +119,7 @@ async function run(ctx: AppContext, imp: ImportRow, client: RoboflowClient, tmp:
   await repo.updateImport(ctx.db, imp.id, { datasetId: dataset.id, updatedAt: ctx.clock.now() });
   const filename = `${imp.project}-v${imp.version}-${imp.format}.zip`;
   try {
-    await finishUpload(ctx, { id: imp.id, uid: imp.userId, path: blobKeys.datasetFile(imp.userId, dataset.id, filename), filename, bytes, file: tmp });
+    await finishUpload(ctx, { id: imp.id, uid: imp.userId, path: blobKeys.datasetFile(imp.userId, dataset.id, filename), filename, bytes, open: () => fs.createReadStream(tmp) });
     await requestProcessing(ctx, imp.userId, dataset.id);
   } catch (err) {
     if (!existing) {

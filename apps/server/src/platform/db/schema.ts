@@ -154,6 +154,8 @@ export const jobs = pgTable(
     maxAttempts: integer('max_attempts').notNull().default(3),
     runAt: ts('run_at').notNull().defaultNow(),
     lockedUntil: ts('locked_until'),
+    /** A fresh token per claim (migration 0023, ADR 0025): the holder's writes name it, so a lost lease cannot write. */
+    leaseToken: text('lease_token'),
     lastError: text('last_error'),
     progress: jsonb('progress').$type<Record<string, unknown>>(),
     dedupeKey: text('dedupe_key'),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs } from '../db/schema.js';
+import { JobQueue } from './job-queue.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/harness.js';
 
 let t: TestApp;
@@ -68,5 +69,83 @@ describe('job queue', () => {
     t.clock.advance(61_000);
     await q.drain();
     expect(runs).toBe(1);
+  });
+
+  /** A handler that waits at a gate until the test opens it. */
+  const gated = () => {
+    let open!: () => void;
+    let started!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const running = new Promise<void>((r) => (started = r));
+    return { gate, running, open: () => open(), started: () => started() };
+  };
+
+  // ADR 0025: an instance that stalled past its lease (SIGSTOP, a long GC pause) and woke up used to
+  // report progress and mark done a job another instance had taken over and was still running.
+  it('refuses the progress and completion of an attempt that lost its lease to another instance', async () => {
+    const a = new JobQueue(t.app.ctx, { leaseMs: 1000, heartbeatMs: 3_600_000 });
+    const b = new JobQueue(t.app.ctx, { leaseMs: 60_000, heartbeatMs: 3_600_000 });
+    const ga = gated();
+    const gb = gated();
+    a.register('test-fence', async (_job, helpers) => {
+      ga.started();
+      await ga.gate;
+      await helpers.progress({ by: 'a' });
+    });
+    b.register('test-fence', async (_job, helpers) => {
+      gb.started();
+      await helpers.progress({ by: 'b' });
+      await gb.gate;
+    });
+    const id = await a.enqueue('test-fence', {});
+    const runA = a.drain();
+    await ga.running;
+    t.clock.advance(2_000); // a's lease ran out while it stalled
+    const runB = b.drain();
+    await gb.running;
+    ga.open(); // a wakes up, reports progress and returns
+    await runA;
+    let row = (await t.database.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+    expect(row.status).toBe('running'); // b still runs it: a's completion was refused
+    expect(row.progress).toEqual({ by: 'b' });
+    expect(a.refusedWrites).toBe(1);
+    gb.open();
+    await runB;
+    row = (await t.database.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+    expect(row).toMatchObject({ status: 'done', attempts: 2 });
+    expect(b.refusedWrites).toBe(0);
+  });
+
+  it('refuses the results of an attempt that lost its lease and keeps those of the holder', async () => {
+    const a = new JobQueue(t.app.ctx, { leaseMs: 1000, heartbeatMs: 3_600_000 });
+    const b = new JobQueue(t.app.ctx, { leaseMs: 60_000, heartbeatMs: 3_600_000 });
+    const ga = gated();
+    const written: string[] = [];
+    let refusal: unknown = null;
+    a.register('test-fence-results', async (_job, helpers) => {
+      ga.started();
+      await ga.gate;
+      try {
+        await helpers.fenced(async () => written.push('a'));
+      } catch (err) {
+        refusal = err;
+        throw err;
+      }
+    });
+    b.register('test-fence-results', async (_job, helpers) => {
+      await helpers.fenced(async () => written.push('b'));
+    });
+    const id = await a.enqueue('test-fence-results', {});
+    const runA = a.drain();
+    await ga.running;
+    t.clock.advance(2_000);
+    await b.drain();
+    ga.open();
+    await runA;
+    expect(written).toEqual(['b']);
+    expect((refusal as Error | null)?.name).toBe('LeaseLostError');
+    const row = (await t.database.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+    // The refused attempt recorded no failure and no retry over the holder's completion.
+    expect(row).toMatchObject({ status: 'done', lastError: null });
   });
 });

@@ -3,12 +3,20 @@ import type { AppContext } from '../../context.js';
 import { storableText } from '../db/storable.js';
 import { newId } from '../ids.js';
 
+import type { Db } from '../db/client.js';
 import { jobsRepository, type JobRow } from './jobs.repository.js';
 
 export type { JobRow };
 export interface JobHelpers {
-  /** Records progress (shown on /active-jobs) without finishing the job. */
+  /** Records progress (shown on /active-jobs) without finishing the job; throws LeaseLostError once the lease is lost. */
   progress(p: Record<string, unknown>): Promise<void>;
+  /**
+   * Writes the job's results in one transaction that first checks this attempt still holds the job
+   * (ADR 0025): after another instance took it over, the write is refused (LeaseLostError) and logged.
+   */
+  fenced<T>(write: (tx: Db) => Promise<T>): Promise<T>;
+  /** Aborted when the lease is found lost (a heartbeat or a write refused): stop working. */
+  signal: AbortSignal;
 }
 export type JobHandler = (job: JobRow, helpers: JobHelpers) => Promise<void>;
 export interface JobQueueOptions {
@@ -29,9 +37,21 @@ export class PermanentJobError extends Error {
 }
 const isPermanent = (err: unknown) => (err as { permanent?: unknown } | null)?.permanent === true;
 
-/** Short lease, renewed by a heartbeat while the handler runs: a dead holder loses its job in seconds. */
+/**
+ * Thrown when a write of a job's holder is refused because another instance holds the job now (this
+ * one stalled past its lease, or was thought dead): the attempt stops and writes nothing more.
+ */
+export class LeaseLostError extends Error {
+  readonly leaseLost = true;
+  constructor(readonly jobId: string) {
+    super(`The lease on job ${jobId} was lost: another instance runs it now`);
+    this.name = 'LeaseLostError';
+  }
+}
+export const isLeaseLost = (err: unknown): err is LeaseLostError => (err as { leaseLost?: unknown } | null)?.leaseLost === true;
+
+/** Short lease (JOB_LEASE_SECONDS), renewed by a heartbeat every third of it while the handler runs. */
 const LEASE_MS = 30_000;
-const HEARTBEAT_MS = 10_000;
 const WAKE_CHANNEL = 'sightline_jobs';
 const HOST = os.hostname();
 /** Queue instances alive in this process (a lease naming this pid and another instance is an orphan). */
@@ -49,13 +69,17 @@ function pidAlive(pid: number): boolean {
 
 /**
  * Jobs live in PostgreSQL and are claimed with FOR UPDATE SKIP LOCKED, so any instance can run
- * them. A lease names its holder (`host:pid:instance`) and lasts 30 s, renewed every 10 s while the
+ * them. A lease names its holder (`host:pid:instance`) and lasts JOB_LEASE_SECONDS (30 s), renewed every third of it while the
  * handler runs: a job whose holder died is taken again when the lease runs out, or at once by an
- * instance starting on the same host that sees the holder's process is gone (ADR 0013). Handlers must
+ * instance starting on the same host that sees the holder's process is gone (ADR 0013). Each claim
+ * writes a fresh lease token that every write of the attempt names (progress, completion, failure, the
+ * results through `helpers.fenced`), so an attempt that lost its lease writes nothing (ADR 0025). Handlers must
  * be idempotent: a job whose process died is run again. No job outlives its attempt limit: a job
  * claimed past it fails for good, and every failure is stored sanitized (see `storableText`).
  */
 export class JobQueue {
+  /** Writes refused because their attempt had lost its lease (logged each time; the scale-out suite reads the log). */
+  refusedWrites = 0;
   private handlers = new Map<string, JobHandler>();
   private queueOptions = new Map<string, JobQueueOptions>();
   private readonly instance = newId();
@@ -68,7 +92,7 @@ export class JobQueue {
   private idle: Array<() => void> = [];
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'db' | 'database' | 'clock' | 'log'>,
+    private readonly ctx: Pick<AppContext, 'db' | 'database' | 'clock' | 'log'> & { config?: { jobLeaseMs?: number } },
     private readonly opts: { concurrency?: number; pollMs?: number; leaseMs?: number; heartbeatMs?: number } = {},
   ) {
     LIVE_INSTANCES.add(this.instance);
@@ -171,11 +195,22 @@ export class JobQueue {
     const now = this.ctx.clock.now();
     const queues = [...this.handlers.keys()];
     if (queues.length === 0) return null;
-    return jobsRepository.claim(this.ctx.db, queues, now, this.leaseEnd(), this.holder);
+    return jobsRepository.claim(this.ctx.db, queues, now, this.leaseEnd(), this.holder, newId());
+  }
+
+  private get leaseMs() {
+    return this.opts.leaseMs ?? this.ctx.config?.jobLeaseMs ?? LEASE_MS;
   }
 
   private leaseEnd() {
-    return new Date(this.ctx.clock.now().getTime() + (this.opts.leaseMs ?? LEASE_MS));
+    return new Date(this.ctx.clock.now().getTime() + this.leaseMs);
+  }
+
+  /** A write of an attempt that lost its lease: refused, counted and logged. */
+  private refused(job: JobRow, write: string): LeaseLostError {
+    this.refusedWrites += 1;
+    this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, holder: this.holder, write }, 'job write refused: the lease was lost to another instance');
+    return new LeaseLostError(job.id);
   }
 
   private async runOne(): Promise<boolean> {
@@ -188,20 +223,43 @@ export class JobQueue {
       return true;
     }
     const handler = this.handlers.get(job.queue)!;
+    const token = job.leaseToken!;
+    const lost = new AbortController();
+    const lose = (write: string) => {
+      const err = this.refused(job, write);
+      lost.abort(err);
+      return err;
+    };
     const heartbeat = setInterval(() => {
-      void jobsRepository.renewLease(this.ctx.db, job.id, this.holder, this.leaseEnd()).catch((err) => this.ctx.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
-    }, this.opts.heartbeatMs ?? HEARTBEAT_MS);
+      void jobsRepository
+        .renewLease(this.ctx.db, job.id, token, this.leaseEnd())
+        .then((held) => {
+          if (!held && !lost.signal.aborted) lose('heartbeat');
+        })
+        .catch((err) => this.ctx.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
+    }, this.opts.heartbeatMs ?? Math.max(100, Math.floor(this.leaseMs / 3)));
     heartbeat.unref();
     try {
       await handler(job, {
         progress: async (p) => {
-          await jobsRepository.update(this.ctx.db, job.id, { progress: p, lockedUntil: this.leaseEnd(), updatedAt: this.ctx.clock.now() });
+          if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, { progress: p, lockedUntil: this.leaseEnd(), updatedAt: this.ctx.clock.now() }))) throw lose('progress');
         },
+        fenced: (write) =>
+          this.ctx.db.transaction(async (tx) => {
+            if (!(await jobsRepository.holdsLease(tx, job.id, token))) throw lose('results');
+            return write(tx);
+          }),
+        signal: lost.signal,
       });
       clearInterval(heartbeat);
-      await jobsRepository.update(this.ctx.db, job.id, { status: 'done', lockedUntil: null, updatedAt: this.ctx.clock.now() });
+      if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, { status: 'done', lockedUntil: null, updatedAt: this.ctx.clock.now() }))) lose('done');
     } catch (err) {
       clearInterval(heartbeat);
+      // Another instance runs the job now: this attempt records nothing (its failure, retry or end).
+      if (isLeaseLost(err) || lost.signal.aborted) {
+        if (!isLeaseLost(err)) this.ctx.log.warn({ jobId: job.id, err: errorText(err) }, 'job attempt ended after its lease was lost');
+        return true;
+      }
       const message = storableText(errorText(err));
       if (job.attempts >= job.maxAttempts || isPermanent(err)) {
         await this.failForGood(job, message);
@@ -210,7 +268,8 @@ export class JobQueue {
       const backoff = Math.min(60_000, 1000 * 2 ** job.attempts);
       this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: message }, 'job failed, will retry');
       try {
-        await jobsRepository.update(this.ctx.db, job.id, { status: 'queued', lastError: message, lockedUntil: null, runAt: new Date(this.ctx.clock.now().getTime() + backoff), updatedAt: this.ctx.clock.now() });
+        const patch = { status: 'queued', lastError: message, lockedUntil: null, runAt: new Date(this.ctx.clock.now().getTime() + backoff), updatedAt: this.ctx.clock.now() };
+        if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, patch))) lose('retry');
       } catch (updateErr) {
         // The lease then runs out and the job is claimed again, counting this attempt.
         this.ctx.log.error({ err: updateErr, jobId: job.id }, 'could not record a job failure');
@@ -224,7 +283,10 @@ export class JobQueue {
     const error = storableText(message);
     this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, 'job failed for good');
     try {
-      await jobsRepository.update(this.ctx.db, job.id, { status: 'failed', lastError: error, lockedUntil: null, updatedAt: this.ctx.clock.now() });
+      if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, job.leaseToken!, { status: 'failed', lastError: error, lockedUntil: null, updatedAt: this.ctx.clock.now() }))) {
+        this.refused(job, 'failed');
+        return;
+      }
     } catch (err) {
       this.ctx.log.error({ err, jobId: job.id }, 'could not record a job failure');
       return;

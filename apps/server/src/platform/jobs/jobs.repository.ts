@@ -22,7 +22,7 @@ export const jobsRepository = {
   byDedupeKeys: async (db: Db, keys: string[]): Promise<JobRow[]> => (keys.length ? db.select().from(jobs).where(inArray(jobs.dedupeKey, keys)) : []),
 
   /** Takes the next due job of these queues (or one whose lease ran out) and leases it to `holder` until `leaseUntil`. */
-  claim: (db: Db, queues: string[], now: Date, leaseUntil: Date, holder: string) =>
+  claim: (db: Db, queues: string[], now: Date, leaseUntil: Date, holder: string, leaseToken: string) =>
     db.transaction(async (tx) => {
       const rows = await tx.execute(sql`
         SELECT id FROM jobs
@@ -40,14 +40,40 @@ export const jobsRepository = {
       await tx.execute(sql`UPDATE jobs SET locked_by = ${holder} WHERE id = ${id}`);
       const [job] = await tx
         .update(jobs)
-        .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseUntil, updatedAt: now })
+        .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, lockedUntil: leaseUntil, leaseToken, updatedAt: now })
         .where(eq(jobs.id, id))
         .returning();
       return job ?? null;
     }),
-  /** Extends the lease of a job still held by `holder`; false when it is no longer (taken back, finished). */
-  renewLease: async (db: Db, id: string, holder: string, leaseUntil: Date) => {
-    const res = await db.execute(sql`UPDATE jobs SET locked_until = ${leaseUntil} WHERE id = ${id} AND status = 'running' AND locked_by = ${holder} RETURNING id`);
+  /** Extends the lease of a job still held under `leaseToken`; false when it is no longer (taken back, finished). */
+  renewLease: async (db: Db, id: string, leaseToken: string, leaseUntil: Date) =>
+    (
+      await db
+        .update(jobs)
+        .set({ lockedUntil: leaseUntil })
+        .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.leaseToken, leaseToken)))
+        .returning({ id: jobs.id })
+    ).length > 0,
+  /**
+   * Writes `patch` only while the job is still running under `leaseToken` (ADR 0025): the check is in the
+   * statement that writes, so a holder that lost its lease (stalled past it, taken back) cannot finish,
+   * fail or report progress on a job another instance now runs. False when refused.
+   */
+  fencedUpdate: async (db: Db, id: string, leaseToken: string, patch: Partial<typeof jobs.$inferInsert>) =>
+    (
+      await db
+        .update(jobs)
+        .set(patch)
+        .where(and(eq(jobs.id, id), eq(jobs.status, 'running'), eq(jobs.leaseToken, leaseToken)))
+        .returning({ id: jobs.id })
+    ).length > 0,
+  /**
+   * Inside the transaction that writes a job's results: true while the job is still running under
+   * `leaseToken`, and the row stays share-locked until commit, so no other instance can take the job
+   * over (its claim skips locked rows) between this check and the results' commit.
+   */
+  holdsLease: async (db: Db, id: string, leaseToken: string) => {
+    const res = await db.execute(sql`SELECT id FROM jobs WHERE id = ${id} AND status = 'running' AND lease_token = ${leaseToken} FOR SHARE`);
     return (res as unknown as { rows: unknown[] }).rows.length > 0;
   },
   /** Running jobs whose holder names this host (`host:` prefix), with that holder. */

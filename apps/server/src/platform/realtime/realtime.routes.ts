@@ -49,7 +49,7 @@ export const accessMayChange = (event: string) => /^team\./.test(event) || /\.(u
 export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions) {
   const ctx = app.ctx;
   /** topic → the access epoch at which the subscription was last authorized */
-  const sockets = new Map<WebSocket, { userId: string; topics: Map<string, number> }>();
+  const sockets = new Map<WebSocket, { userId: string; topics: Map<string, number>; alive: boolean }>();
   // Bumped by every event that may change access (on every instance: events arrive through NOTIFY).
   // A subscription authorized before the current epoch is authorized again before its next event,
   // and dropped when no longer allowed (issue 16): a subscriber of an item that turned private stops
@@ -82,7 +82,23 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
   const unsubscribe = ctx.bus.subscribe((e: DomainEvent) => {
     delivering = delivering.then(() => deliver(e)).catch((err: unknown) => app.log.warn({ err }, 'realtime delivery failed'));
   });
+  // Server heartbeats (ADR 0025): every interval each socket is pinged; one that answered nothing
+  // (no pong, no message) since the previous ping is closed, so a client that vanished without closing
+  // TCP (a laptop lid, a cut network) loses its socket, subscriptions and presence within two intervals.
+  const heartbeat = setInterval(() => {
+    for (const [ws, s] of sockets) {
+      if (!s.alive) {
+        app.log.info({ userId: s.userId }, 'realtime socket missed its heartbeat: closed');
+        ws.terminate();
+        continue;
+      }
+      s.alive = false;
+      if (ws.readyState === ws.OPEN) ws.ping();
+    }
+  }, ctx.config.realtimeHeartbeatMs);
+  heartbeat.unref();
   app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
     unsubscribe();
     for (const ws of sockets.keys()) ws.close(1001, 'server shutting down');
   });
@@ -95,13 +111,15 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       return;
     }
     const uid = principal.user.id;
-    const state = { userId: uid, topics: new Map<string, number>([[topics.user(uid), Number.MAX_SAFE_INTEGER]]) };
+    const state = { userId: uid, topics: new Map<string, number>([[topics.user(uid), Number.MAX_SAFE_INTEGER]]), alive: true };
+    socket.on('pong', () => (state.alive = true));
     sockets.set(socket, state);
     void opts.onConnect?.(uid).catch((err) => req.log.warn({ err }, 'presence update failed'));
     const send = (m: ServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(m));
     send({ type: 'hello', uid });
 
     socket.on('message', async (raw: Buffer) => {
+      state.alive = true;
       let parsed;
       try {
         parsed = clientMessageSchema.safeParse(JSON.parse(raw.toString('utf8')));

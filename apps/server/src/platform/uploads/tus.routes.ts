@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FileStore } from '@tus/file-store';
 import { Server, EVENTS } from '@tus/server';
 import { ErrorCode } from '@sightline/contracts';
 import { blobKeys } from '../storage/blob-keys.js';
+import { BlobTusStore } from './blob-tus-store.js';
 import { uploadsRepository } from './uploads.repository.js';
 import { verifyUploadToken } from './upload-token.js';
 
@@ -16,7 +18,8 @@ export interface FinishedUpload {
   path: string;
   filename: string;
   bytes: number;
-  file: string;
+  /** The upload's bytes (from the local folder, or joined from the blob store's chunks). */
+  open(): Readable;
 }
 
 interface TusOptions {
@@ -63,17 +66,22 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
   const ctx = app.ctx;
   const directory = path.join(ctx.config.dataDir, 'uploads');
   fs.mkdirSync(directory, { recursive: true });
+  const expirationMs = ctx.config.uploadExpiryMs;
+  // With a shared blob store (S3), uploads live there, so any instance continues any upload; on local
+  // blobs (one machine) they stay in the data folder (ADR 0025).
+  const shared = ctx.blobs.kind === 's3' ? new BlobTusStore(ctx.blobs, { expirationMs, tmpDir: path.join(directory, 'spool') }) : null;
+  const datastore = shared ?? new PreparedFileStore({ directory, expirationPeriodInMilliseconds: expirationMs });
+  const open = (id: string) => (shared ? shared.read(id) : fs.createReadStream(path.join(directory, id)));
   // Built on the first upload request.
   let tusServer: Server | null = null;
   const getTus = () => {
     if (tusServer) return tusServer;
-    const datastore = new PreparedFileStore({ directory });
 
     const tus = new Server({
       path: TUS_PATH,
       datastore,
       relativeLocation: true,
-      respectForwardedHeaders: ctx.config.trustProxy,
+      respectForwardedHeaders: ctx.config.trustProxy.length > 0,
       onUploadCreate: async (req, upload) => {
         const grant = verifyUploadToken(upload.metadata?.token ?? '', ctx.secret, ctx.clock.now());
         if (!grant) throw tusError(403, ErrorCode.InvalidUploadToken, 'The upload token is invalid or expired; ask for a new one');
@@ -119,7 +127,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
       onUploadFinish: async (_req, upload) => {
         const meta = upload.metadata as { uid: string; path: string; filename: string };
         try {
-          await opts.onFinished({ id: upload.id, uid: meta.uid, path: meta.path, filename: meta.filename, bytes: upload.size ?? upload.offset, file: path.join(directory, upload.id) });
+          await opts.onFinished({ id: upload.id, uid: meta.uid, path: meta.path, filename: meta.filename, bytes: upload.size ?? upload.offset, open: () => open(upload.id) });
         } catch (err) {
           const e = err as { statusCode?: number; code?: string; message: string; details?: unknown };
           await opts.release(upload.id).catch(() => undefined);
@@ -142,6 +150,17 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
     tusServer = tus;
     return tus;
   };
+
+  // Abandoned uploads expire on every instance: each sweeps its own folder, or the shared store.
+  const sweep = async () => {
+    const removed = await getTus().cleanUpExpiredUploads();
+    const failed = await uploadsRepository.expireBefore(ctx.db, new Date(ctx.clock.now().getTime() - expirationMs), ctx.clock.now());
+    for (const id of failed) await opts.release(id).catch(() => undefined);
+    if (removed || failed.length) app.log.info({ removed, failed: failed.length }, 'expired uploads removed');
+  };
+  const sweeper = setInterval(() => void sweep().catch((err: unknown) => app.log.warn({ err }, 'expired upload sweep failed')), Math.min(3_600_000, Math.max(1000, Math.floor(expirationMs / 4))));
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
 
   // Bodies are streams for tus: let them through untouched.
   app.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));

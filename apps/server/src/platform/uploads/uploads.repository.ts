@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { uploads } from '../db/schema.js';
 
@@ -12,5 +12,14 @@ export const uploadsRepository = {
   update: async (db: Db, id: string, patch: Partial<typeof uploads.$inferInsert>) => {
     await db.update(uploads).set(patch).where(eq(uploads.id, id));
   },
+  /** Uploads still in flight created before `cutoff` end as failed (expired); their ids. */
+  expireBefore: async (db: Db, cutoff: Date, now: Date) =>
+    (
+      await db
+        .update(uploads)
+        .set({ status: 'failed', error: 'expired', updatedAt: now })
+        .where(and(eq(uploads.status, 'uploading'), lt(uploads.createdAt, cutoff)))
+        .returning({ id: uploads.id })
+    ).map((r) => r.id),
   recentOf: (db: Db, userId: string, limit: number) => db.select().from(uploads).where(eq(uploads.userId, userId)).orderBy(desc(uploads.createdAt)).limit(limit),
 };
