@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ErrorCode } from '@sightline/contracts';
+import { ErrorCode, scrubText } from '@sightline/contracts';
 import path from 'node:path';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -39,6 +39,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { oauthRoutes } from './modules/auth/oauth.routes.js';
 import { accountRoutes } from './modules/auth/account.routes.js';
 import { resolveApiKey, resolveSession } from './modules/auth/auth.service.js';
+import { RUN_KEY_ROUTES } from './modules/api-keys/api-keys.scope.js';
 import { apiKeyFailureGuard } from './modules/auth/throttle.service.js';
 import { securityRoutes } from './modules/auth/security.routes.js';
 import { blobLinkAccess } from './modules/links/links.service.js';
@@ -204,7 +205,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
 
-  await app.register(authContext, { resolveApiKey: (key) => resolveApiKey(ctx, key), resolveSession: (token) => resolveSession(ctx, token) });
+  await app.register(authContext, { resolveApiKey: (key) => resolveApiKey(ctx, key), resolveSession: (token) => resolveSession(ctx, token), scopedRoutes: RUN_KEY_ROUTES });
   // Issue 16: invalid API keys count against the IP (429 when blocked); cookie writes must be same-origin or JSON.
   app.addHook('onRequest', apiKeyFailureGuard(ctx));
   app.addHook('onRequest', originGuard({ publicUrl: config.publicUrl }));
@@ -259,7 +260,7 @@ function registerWebApp(app: FastifyInstance, webDist: string) {
       if (req.url.startsWith('/assets/')) return reply.status(404).send(errorBody(ErrorCode.NotFound, 'Not found', req.id));
       return sendIndex(reply);
     }
-    return reply.status(404).send(errorBody(ErrorCode.NotFound, `Route ${req.method} ${req.url.split('?')[0]} not found`, req.id));
+    return reply.status(404).send(errorBody(ErrorCode.NotFound, `Route ${req.method} ${redactUrl(req.url.split('?')[0]!)} not found`, req.id));
   });
 }
 
@@ -282,8 +283,9 @@ export function loggerOptions(config: Config) {
 }
 
 const SECRET_PARAMS = /([?&](?:token|sig|api_key|key|exp)=)[^&]*/gi;
+/** A URL as logged: secret query parameters, and keys or tokens anywhere in it (a client may put an API key in the path), replaced. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
+  return scrubText(url).replace(SECRET_PARAMS, '$1[redacted]');
 }
 
 /** Without SESSION_SECRET a random one is kept in the data folder so sessions survive restarts. */

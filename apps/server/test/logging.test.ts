@@ -44,4 +44,14 @@ describe('logs keep secrets out', () => {
       expect(log).not.toContain(secret);
     }
   });
+
+  it('an API key a client put in the URL path is not written to the log (ADR 0023)', async () => {
+    const u = await signUpUser(app);
+    const created = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: u.cookie }, payload: { name: 'k' } })).json().data as { key: string; legacyKey: string };
+    await app.inject({ method: 'GET', url: `/v1/models/${created.key}` });
+    await app.inject({ method: 'GET', url: `/api/${created.legacyKey}/settings` });
+    const log = lines.join('');
+    expect(log).toContain('/v1/models/[scrubbed]');
+    expect(log).not.toContain(created.key.slice(3));
+  });
 });

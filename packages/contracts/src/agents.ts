@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeName } from './names.js';
 
 /**
  * GPU agents (`@sightline/agent`) and their jobs. The agent protocol is pull-based: the agent
@@ -17,9 +18,9 @@ export const FINISHED_JOB_STATUSES: readonly AgentJobStatus[] = ['succeeded', 'f
 
 // ---- wire protocol (agent → hub)
 
-export const gpuInfoSchema = z.object({ name: z.string().max(200), memoryMb: z.number().int().min(0).max(10_000_000) });
+export const gpuInfoSchema = z.object({ name: safeName(z.string().max(200)), memoryMb: z.number().int().min(0).max(10_000_000) });
 export const agentRegisterBody = z.object({
-  hostname: z.string().max(255),
+  hostname: safeName(z.string().max(255)),
   gpus: z.array(gpuInfoSchema).max(64).default([]),
   cpu: z.string().max(255).nullish(),
   cpuCount: z.number().int().min(0).max(100_000).nullish(),
@@ -84,7 +85,7 @@ export const gpuTypeSchema = z.object({
 export type GpuType = z.infer<typeof gpuTypeSchema>;
 export const gpuTypeBody = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lowercase letters, digits and -'),
-  name: z.string().min(1).max(100),
+  name: safeName(z.string().min(1).max(100)),
   match: z.string().min(1).max(100),
   hourlyRateMicro: z.number().int().min(0).max(1_000_000_000),
   imagesPerSecond: z.number().positive().max(1_000_000).default(200),
@@ -129,7 +130,7 @@ export const agentSchema = z.object({
   currentJob: agentJobSummarySchema.nullable(),
 });
 export type Agent = z.infer<typeof agentSchema>;
-export const createAgentBody = z.object({ name: z.string().min(1).max(100) });
+export const createAgentBody = z.object({ name: safeName(z.string().trim().min(1).max(100)) });
 /** The token is shown once. */
 export const createdAgentSchema = z.object({ agent: agentSchema, token: z.string() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeName } from './names.js';
 import { DESCRIPTION_MAX, NAME_MAX } from './constants.js';
 import { abilitiesSchema, ownerSchema, privacySchema } from './common.js';
 import type { ReportEntry } from './dataset-layout/types.js';
@@ -89,13 +90,13 @@ export const datasetSchema = z.object({
 export type Dataset = z.infer<typeof datasetSchema>;
 
 export const createDatasetBody = z.object({
-  meta: z.object({ name: z.string().trim().min(1).max(NAME_MAX), description: z.string().trim().max(DESCRIPTION_MAX).optional(), privacy: privacySchema.optional() }).optional(),
-  name: z.string().trim().min(1).max(NAME_MAX).optional(),
+  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX).optional(), privacy: privacySchema.optional() }).optional(),
+  name: safeName(z.string().trim().min(1).max(NAME_MAX)).optional(),
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
   task: z.enum(DATASET_TASKS_UI).default('detect'),
 });
 export const updateDatasetBody = z.object({
-  meta: z.object({ name: z.string().trim().min(1).max(NAME_MAX), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
+  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
   task: z.enum(DATASET_TASKS_UI).optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeName } from './names.js';
 import { abilitiesSchema, ownerSchema, privacySchema } from './common.js';
 import { DESCRIPTION_MAX, NAME_MAX, TRAINING_HEARTBEAT_MS, TRAINING_INITIALIZATION_MS } from './constants.js';
 
@@ -129,7 +130,7 @@ export const modelSchema = z.object({
 export type Model = z.infer<typeof modelSchema>;
 
 export const createModelBody = z.object({
-  meta: z.object({ name: z.string().trim().transform(shortName).pipe(z.string().max(NAME_MAX, `At most ${NAME_MAX} characters`)).optional(), description: z.string().trim().max(DESCRIPTION_MAX).optional(), privacy: privacySchema.optional() }).optional(),
+  meta: z.object({ name: z.string().trim().transform(shortName).pipe(safeName(z.string().max(NAME_MAX, `At most ${NAME_MAX} characters`))).optional(), description: z.string().trim().max(DESCRIPTION_MAX).optional(), privacy: privacySchema.optional() }).optional(),
   project: z.object({ id: z.string().max(40) }).optional(),
   projectId: z.string().max(40).optional(),
   config: modelConfigSchema
@@ -166,7 +167,7 @@ export function parseCacheValue(v: boolean | string | null): boolean | 'ram' | '
   return null;
 }
 export const updateModelBody = z.object({
-  meta: z.object({ name: z.string().trim().min(1).max(NAME_MAX), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
+  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
   config: modelConfigSchema.partial().optional(),
   dataset: z.object({ id: z.string().max(40) }).optional(),
   lineage: createModelBody.shape.lineage,

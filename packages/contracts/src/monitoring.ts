@@ -10,11 +10,20 @@ const SECRET_FIELD = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|
 export const SCRUBBED = '[scrubbed]';
 
 const QUERY_RE = new RegExp(`([?&;](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#;\\s"']*`, 'gi');
-/** ul_… / sla_… keys, Bearer tokens, session cookies inside free text (messages, breadcrumbs). */
-const TEXT_RE = /\b(?:ul|sla)_[A-Za-z0-9_-]{8,}|(?<=Bearer\s)[A-Za-z0-9._~+/=-]{8,}|(?<=sl_session=)[^;\s]+/g;
+/**
+ * ul_… / sla_… keys and legacy `ul<40 hex>` keys, Bearer tokens, session cookies inside free text
+ * (messages, breadcrumbs, URL paths: a client may put a key anywhere), and long hex secrets.
+ */
+const TEXT_RE = /\b(?:ul|sla)_[A-Za-z0-9_-]{8,}|\bul[0-9a-f]{40}\b|\b[0-9a-f]{40,}\b|(?<=Bearer\s)[A-Za-z0-9._~+/=-]{8,}|(?<=sl_session=)[^;\s]+/g;
+/**
+ * Random tokens (sessions, mail links, upload grants: 32+ base64url characters) wherever they sit
+ * in a path or text: a run of 32+ token characters with upper and lower case letters and a digit.
+ * Ids (20 characters) and slugs (lower case) stay readable.
+ */
+const TOKEN_RE = /(?<![A-Za-z0-9_~-])(?=[A-Za-z0-9_~.-]*[A-Z])(?=[A-Za-z0-9_~.-]*[a-z])(?=[A-Za-z0-9_~.-]*[0-9])[A-Za-z0-9_~.-]{32,}/g;
 
 export function scrubText(text: string): string {
-  return text.replace(QUERY_RE, `$1${SCRUBBED}`).replace(TEXT_RE, SCRUBBED);
+  return text.replace(QUERY_RE, `$1${SCRUBBED}`).replace(TEXT_RE, SCRUBBED).replace(TOKEN_RE, SCRUBBED);
 }
 
 function scrubQuery(q: unknown): unknown {

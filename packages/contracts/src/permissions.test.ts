@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { abilitiesFor, ACTIONS, can, OBJECT_KINDS, PERMISSIONS, SUBJECTS, subjectForRole, VISIBILITIES, visibilityOf } from './permissions.js';
 
 const ITEMS = ['dataset', 'project', 'model'] as const;
-const WRITES = ['update', 'share', 'delete', 'restore', 'train', 'export', 'invite', 'remove'] as const;
+const WRITES = ['update', 'share', 'move', 'transfer', 'delete', 'restore', 'train', 'export', 'invite', 'remove'] as const;
 
 describe('permission matrix (spec §6, issue 11)', () => {
   it('covers every subject × kind × visibility with known actions only', () => {
@@ -53,6 +53,18 @@ describe('permission matrix (spec §6, issue 11)', () => {
       for (const a of ['update', 'invite', 'remove', 'delete'] as const) expect(can(s, 'team', 'team', a)).toBe(false);
     }
     for (const s of ['user', 'anonymous'] as const) expect(can(s, 'team', 'team', 'read')).toBe(false);
+  });
+
+  it('where an item lives (ADR 0023): share and move are the owner\'s or a team admin\'s, transfer the owner\'s only', () => {
+    for (const k of ITEMS) for (const v of ['team', 'unlisted', 'public'] as const) {
+      expect(can('teamAdmin', k, v, 'share')).toBe(true);
+      expect(can('teamAdmin', k, v, 'move')).toBe(true);
+      expect(can('teamAdmin', k, v, 'transfer')).toBe(false);
+      for (const s of ['teamMember', 'teamViewer', 'user', 'anonymous'] as const) for (const a of ['share', 'move', 'transfer'] as const) expect(can(s, k, v, a)).toBe(false);
+    }
+    // Handing a team over: its owner only.
+    expect(can('owner', 'team', 'team', 'transfer')).toBe(true);
+    for (const s of ['teamAdmin', 'teamMember', 'teamViewer'] as const) expect(can(s, 'team', 'team', 'transfer')).toBe(false);
   });
 
   it('visibility: a private item of a team is `team`', () => {

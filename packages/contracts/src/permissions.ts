@@ -26,7 +26,16 @@ export type ObjectKind = (typeof OBJECT_KINDS)[number];
 export const VISIBILITIES = ['private', 'team', 'unlisted', 'public'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
-export const ACTIONS = ['read', 'list', 'update', 'share', 'delete', 'restore', 'train', 'export', 'predict', 'download', 'invite', 'remove'] as const;
+/**
+ * Actions. Three of them change where an item lives (ADR 0023), each its own action so the matrix
+ * says who may:
+ *   share     its privacy (private / unlisted / public): owner or team admin
+ *   move      within its team: to another project of the same team, or out of the team back to its
+ *             owner's own items: owner or team admin
+ *   transfer  anywhere its team has no say: into another team or into a project outside its team
+ *             (a model), and a team's ownership: the owner only
+ */
+export const ACTIONS = ['read', 'list', 'update', 'share', 'move', 'transfer', 'delete', 'restore', 'train', 'export', 'predict', 'download', 'invite', 'remove'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** Roles stored for team members. */
@@ -37,9 +46,9 @@ type Row = Readonly<Record<Visibility, readonly Action[]>>;
 type Matrix = Readonly<Record<Subject, Readonly<Record<ObjectKind, Row>>>>;
 
 const NONE: readonly Action[] = [];
-/** Everything one can do with a dataset, project or model. */
-const ITEM_ALL: readonly Action[] = ['read', 'list', 'update', 'share', 'delete', 'restore', 'train', 'export', 'predict', 'download'];
-/** Members work on team items, but neither share nor delete them. */
+/** Everything a team admin can do with a team's dataset, project or model: all but `transfer` (taking it where the team has no say). */
+const ITEM_ADMIN: readonly Action[] = ['read', 'list', 'update', 'share', 'move', 'delete', 'restore', 'train', 'export', 'predict', 'download'];
+/** Members work on team items, but neither share, move nor delete them. */
 const ITEM_MEMBER: readonly Action[] = ['read', 'list', 'update', 'train', 'export', 'predict', 'download'];
 /** Read-only: look, run predictions, download. */
 const ITEM_READ: readonly Action[] = ['read', 'list', 'predict', 'download'];
@@ -55,10 +64,10 @@ const teamOthersRow: Row = { private: NONE, team: NONE, unlisted: ['read'], publ
 export const PERMISSIONS: Matrix = {
   owner: { dataset: same(ACTIONS), project: same(ACTIONS), model: same(ACTIONS), team: same(ACTIONS) },
   teamAdmin: {
-    dataset: teamRow(ITEM_ALL),
-    project: teamRow(ITEM_ALL),
-    model: teamRow(ITEM_ALL),
-    // Admins run the team (edit, invite, remove) but only the owner deletes it.
+    dataset: teamRow(ITEM_ADMIN),
+    project: teamRow(ITEM_ADMIN),
+    model: teamRow(ITEM_ADMIN),
+    // Admins run the team (edit, invite, remove) but only the owner deletes it or hands it over (transfer).
     team: teamRow(['read', 'list', 'update', 'share', 'restore', 'invite', 'remove']),
   },
   teamMember: { dataset: teamRow(ITEM_MEMBER), project: teamRow(ITEM_MEMBER), model: teamRow(ITEM_MEMBER), team: teamRow(['read', 'list']) },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeName } from './names.js';
 import { DESCRIPTION_MAX, NAME_MAX } from './constants.js';
 import { abilitiesSchema, baseDatesSchema, ownerSchema, privacySchema } from './common.js';
 
@@ -19,18 +20,18 @@ export type Project = z.infer<typeof projectSchema>;
 export const createProjectBody = z.object({
   meta: z
     .object({
-      name: z.string().trim().max(NAME_MAX).optional(),
+      name: safeName(z.string().trim().max(NAME_MAX)).optional(),
       description: z.string().trim().max(DESCRIPTION_MAX).optional(),
       privacy: privacySchema.optional(),
     })
     .optional(),
   // hub-sdk scripts send flat fields
-  name: z.string().trim().max(NAME_MAX).optional(),
+  name: safeName(z.string().trim().max(NAME_MAX)).optional(),
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
 });
 export const updateProjectBody = z.object({
-  meta: z.object({ name: z.string().trim().min(1).max(NAME_MAX), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
-  name: z.string().trim().min(1).max(NAME_MAX).optional(),
+  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
+  name: safeName(z.string().trim().min(1).max(NAME_MAX)).optional(),
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
 });
 export const shareBody = z.object({ privacy: privacySchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeName } from './names.js';
 import { TEAM_DESCRIPTION_MAX, TEAM_NAME_MAX } from './constants.js';
 import { TEAM_ROLES } from './permissions.js';
 
@@ -67,7 +68,7 @@ export const teamInviteSchema = z.object({
 });
 export type TeamInvite = z.infer<typeof teamInviteSchema>;
 
-const teamName = z.string().trim().max(TEAM_NAME_MAX, `Team name must be at most ${TEAM_NAME_MAX} characters`);
+const teamName = safeName(z.string().trim().max(TEAM_NAME_MAX, `Team name must be at most ${TEAM_NAME_MAX} characters`));
 const teamDescription = z.string().trim().max(TEAM_DESCRIPTION_MAX, `Description must be at most ${TEAM_DESCRIPTION_MAX} characters`);
 
 /** A blank name gets a generated one (spec §5). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeName } from './names.js';
 import { PLANS } from './constants.js';
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address' })).pipe(z.string().max(254));
@@ -14,7 +15,7 @@ export const usernameSchema = z
   .min(3, 'Username must be at least 3 characters')
   .max(32, 'Username must be at most 32 characters')
   .regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]*$/, 'Use letters, digits, - and _ only');
-export const firstNameSchema = z.string().trim().min(1, 'First name is required').max(64);
+export const firstNameSchema = safeName(z.string().trim().min(1, 'First name is required').max(64));
 
 export const feedbackSchema = z.object({
   rating: z.number().int().min(1).max(5).nullable(),
@@ -63,7 +64,7 @@ export const updateEmailBody = z.object({ email: emailSchema, password: z.string
 export const updateProfileBody = z
   .object({
     firstName: firstNameSchema,
-    lastName: z.string().trim().max(64).nullable(),
+    lastName: safeName(z.string().trim().max(64)).nullable(),
     username: usernameSchema,
     onboard: z.boolean(),
   })
@@ -88,7 +89,7 @@ export const apiKeySchema = z.object({
   dates: z.object({ created: z.string(), lastUsed: z.string().nullable() }),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
-export const createApiKeyBody = z.object({ name: z.string().trim().min(1).max(64).default('API key') });
+export const createApiKeyBody = z.object({ name: safeName(z.string().trim().min(1).max(64)).default('API key') });
 /** Only the create response carries the secret, in both spellings. */
 export const createdApiKeySchema = apiKeySchema.extend({ key: z.string(), legacyKey: z.string() });
 

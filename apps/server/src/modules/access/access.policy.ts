@@ -1,8 +1,11 @@
+import type { CredentialScope } from '../../platform/http/auth-context.js';
 import { abilitiesFor, can, subjectForRole, visibilityOf, type Abilities, type Action, type ObjectKind, type Privacy, type Subject, type TeamMemberRole } from '@sightline/contracts';
 
 /** What access rules need to know about a dataset, project, model or team. */
 export interface AccessItem {
   kind: ObjectKind;
+  /** the item's id (a limited credential reaches listed ids only) */
+  id?: string | null;
   /** the owner's uid */
   userId: string;
   teamId?: string | null;
@@ -15,10 +18,10 @@ export interface AccessItem {
 /** The access item of a stored row (its owner, team, privacy and trash date). */
 export function accessItem(
   kind: ObjectKind,
-  row: { userId: string; teamId?: string | null; privacy: Privacy; deletedAt?: Date | null },
+  row: { id?: string; userId: string; teamId?: string | null; privacy: Privacy; deletedAt?: Date | null },
   parent?: AccessItem | null,
 ): AccessItem {
-  return { kind, userId: row.userId, teamId: row.teamId ?? null, privacy: row.privacy, deletedAt: row.deletedAt ?? null, parent: parent ?? null };
+  return { kind, id: row.id ?? null, userId: row.userId, teamId: row.teamId ?? null, privacy: row.privacy, deletedAt: row.deletedAt ?? null, parent: parent ?? null };
 }
 
 /** The caller as access rules see it: a uid (API keys act as their owner) and its team roles. */
@@ -26,6 +29,8 @@ export interface Viewer {
   userId: string | null;
   /** role per team id, for the teams of the items being checked */
   roles: ReadonlyMap<string, TeamMemberRole>;
+  /** a limited credential's reach (a run key, ADR 0023): nothing outside it, whatever the matrix says */
+  scope?: CredentialScope | null;
 }
 
 export const anonymousViewer: Viewer = { userId: null, roles: new Map() };
@@ -44,8 +49,19 @@ export function subjectOf(viewer: Viewer, item: AccessItem): Subject {
   return role ? subjectForRole(role, item.kind) : 'user';
 }
 
+/** What a run key does with the items it works on (its run's model); the items it reads allow INHERITED actions only. */
+const SCOPED_WORK = new Set<Action>(['read', 'list', 'update', 'train', 'predict', 'download']);
+
+/** Does a limited credential reach this item for this action? (ADR 0023) */
+export function inScope(scope: CredentialScope, item: AccessItem, action: Action): boolean {
+  if (!item.id) return false;
+  if (scope.works.includes(item.id)) return SCOPED_WORK.has(action);
+  return scope.reads.includes(item.id) && INHERITED.has(action);
+}
+
 /** THE access function: may this viewer do this action on this item? (matrix in contracts/permissions.ts) */
 export function allows(viewer: Viewer, item: AccessItem, action: Action): boolean {
+  if (viewer.scope && !inScope(viewer.scope, item, action)) return false;
   const subject = subjectOf(viewer, item);
   if (subject === 'owner') return true;
   const visibility = visibilityOf(item.privacy, item.teamId);

@@ -1,8 +1,9 @@
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TeamMemberRole } from '@sightline/contracts';
 import type { Db } from '../../platform/db/client.js';
-import { teamMembers, teams } from '../../platform/db/schema.js';
+import type { CredentialScope } from '../../platform/http/auth-context.js';
+import { apiKeys, sessions, teamMembers, teams, users } from '../../platform/db/schema.js';
 
 /**
  * SQL condition: the row's team (`teamIdColumn`) is a live team the user belongs to. Item lists use
@@ -22,5 +23,27 @@ export const accessRepository = {
       .innerJoin(teams, and(eq(teams.id, teamMembers.teamId), isNull(teams.deletedAt)))
       .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, teamIds)));
     return new Map(rows.map((r) => [r.teamId, r.role]));
+  },
+  /**
+   * A link's holder (ADR 0023) by id: a live session (`s`) or a live API key (`k`) of a user who is
+   * neither deleted nor disabled, with the key's scope; null when it no longer stands.
+   */
+  holder: async (db: Db, kind: 's' | 'k', id: string, now: Date): Promise<{ userId: string; expiresAt: Date | null; scope: CredentialScope | null } | null> => {
+    if (kind === 's') {
+      const [row] = await db
+        .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
+        .from(sessions)
+        .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.deletedAt), isNull(users.disabledAt)))
+        .where(and(eq(sessions.id, id), gt(sessions.expiresAt, now)))
+        .limit(1);
+      return row ? { ...row, scope: null } : null;
+    }
+    const [row] = await db
+      .select({ userId: apiKeys.userId, scope: apiKeys.scope })
+      .from(apiKeys)
+      .innerJoin(users, and(eq(users.id, apiKeys.userId), isNull(users.deletedAt), isNull(users.disabledAt)))
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .limit(1);
+    return row ? { userId: row.userId, expiresAt: null, scope: row.scope ?? null } : null;
   },
 };

@@ -1,14 +1,54 @@
-import type { Abilities, Action } from '@sightline/contracts';
+import type { Abilities, Action, TeamMemberRole } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import { cacheTags, type Invalidations, type TaggedCache } from '../../platform/cache/invalidation.js';
+import type { CredentialScope } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
+import { currentAuditScope } from '../audit/audit.context.js';
 import { abilitiesOf, allows, teamIdsOf, viewerOf, type AccessItem, type Viewer } from './access.policy.js';
 import { accessRepository } from './access.repository.js';
+
+/**
+ * The limits of the calling credential when `userId` is the caller: a run key reaches only its run's
+ * items (ADR 0023). Read from the request being served, so every check through this module applies
+ * them without each service passing the credential along.
+ */
+function callerScope(userId: string | null) {
+  const principal = currentAuditScope()?.request.principal;
+  return principal?.scope && principal.user.id === userId ? principal.scope : null;
+}
 
 /** The viewer with the team roles that matter for these items (one query, none without teams). */
 export async function viewerFor(ctx: Pick<AppContext, 'db'>, userId: string | null, items: Iterable<AccessItem | null | undefined>): Promise<Viewer> {
   const teamIds = teamIdsOf(items);
-  if (!userId || !teamIds.length) return viewerOf(userId);
-  return { userId, roles: await accessRepository.rolesIn(ctx.db, userId, teamIds) };
+  const scope = callerScope(userId);
+  if (!userId || !teamIds.length) return { ...viewerOf(userId), scope };
+  return { userId, roles: await accessRepository.rolesIn(ctx.db, userId, teamIds), scope };
+}
+
+/** Per-instance team roles for link checks, evicted by the triggers of migration 0021 (u:<member>, t:<team>). */
+const roleCaches = new WeakMap<Invalidations, TaggedCache<TeamMemberRole | null>>();
+const ROLE_CACHE_TTL_MS = 30_000;
+
+/**
+ * The viewer for a link's holder (ADR 0023): like viewerFor, but the team role comes from a
+ * per-instance cache (ADR 0017) kept true by NOTIFY, so the many links of a page (thumbnails)
+ * cost no query each once warm; a removal or role change evicts on every instance within a second.
+ */
+export async function cachedViewerFor(ctx: Pick<AppContext, 'db' | 'invalidations'>, userId: string, scope: CredentialScope | null, item: AccessItem): Promise<Viewer> {
+  const roles = new Map<string, TeamMemberRole>();
+  let cache = roleCaches.get(ctx.invalidations);
+  if (!cache) roleCaches.set(ctx.invalidations, (cache = ctx.invalidations.cache<TeamMemberRole | null>({ ttlMs: ROLE_CACHE_TTL_MS, max: 20_000 })));
+  for (const teamId of teamIdsOf([item])) {
+    const key = `${userId}|${teamId}`;
+    let role = cache.get(key);
+    if (role === undefined) {
+      const since = cache.mark();
+      role = (await accessRepository.rolesIn(ctx.db, userId, [teamId])).get(teamId) ?? null;
+      cache.set(key, role, [cacheTags.user(userId), cacheTags.team(teamId)], since);
+    }
+    if (role) roles.set(teamId, role);
+  }
+  return { userId, roles, scope };
 }
 
 /** May this principal (a uid; API keys act as their owner) do this action on this item? */

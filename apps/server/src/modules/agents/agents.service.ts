@@ -6,7 +6,8 @@ import type { agentFinishBody, agentRegisterBody, gpuTypeBody } from '@sightline
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId, sha256 } from '../../platform/ids.js';
-import { createApiKey, revokeApiKey } from '../api-keys/api-keys.service.js';
+import { revokeApiKey } from '../api-keys/api-keys.service.js';
+import { createRunKey } from '../api-keys/api-keys.scope.js';
 import { allPlanLimits } from '../billing/billing.plans.js';
 import { agentsRepository, type AgentJobRow, type AgentRow } from './agents.repository.js';
 import { assertCanManageAgent, assertCanSeeJob } from './agents.policy.js';
@@ -383,7 +384,8 @@ export async function tailOf(ctx: AppContext, jobId: string, lines = 20) {
 }
 
 export function newRunKey(ctx: AppContext, userId: string, modelId: string) {
-  return createApiKey(ctx, userId, `cloud run ${modelId}`);
+  // limited to the run's dataset and model (api-keys.scope.ts, ADR 0023)
+  return createRunKey(ctx, userId, modelId);
 }
 
 /** Claim + what to run: the yolo words, the environment, the files to fetch and the file to upload. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { preparedPer } from '../../platform/db/prepared.js';
-import { apiKeys, users } from '../../platform/db/schema.js';
+import { apiKeys, models, users } from '../../platform/db/schema.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -32,6 +32,9 @@ export const apiKeysRepository = {
         .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
         .returning({ id: apiKeys.id })
     ).length > 0,
+  /** What a run key on this model reaches besides the model (ADR 0023): its dataset, project and starting model. */
+  runItems: async (db: Db, modelId: string) =>
+    (await db.select({ datasetId: models.datasetId, projectId: models.projectId, parentId: models.parentId }).from(models).where(eq(models.id, modelId)).limit(1))[0] ?? null,
   /** A live key by its secret's hash, with its owner. */
   activeWithUser: async (db: Db, secretHash: string) => (await activeWithUserQuery(db).execute({ secretHash }))[0] ?? null,
   touch: async (db: Db, id: string, now: Date) => {

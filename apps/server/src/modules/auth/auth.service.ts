@@ -145,7 +145,7 @@ export async function resolveApiKey(ctx: AppContext, presented: string): Promise
     const since = cache.mark();
     const row = await apiKeysRepository.activeWithUser(ctx.db, hash);
     if (!row || row.user.deletedAt || row.user.disabledAt) return null;
-    hit = { principal: { user: row.user, via: 'api-key', apiKeyId: row.key.id }, expiresAt: Infinity, touchedAt: row.key.lastUsedAt?.getTime() ?? -Infinity };
+    hit = { principal: { user: row.user, via: 'api-key', apiKeyId: row.key.id, scope: row.key.scope ?? null }, expiresAt: Infinity, touchedAt: row.key.lastUsedAt?.getTime() ?? -Infinity };
     cache.set(`k:${hash}`, hit, credentialTags(row.user.id), since);
   }
   const now = ctx.clock.now().getTime();

@@ -186,7 +186,8 @@ export async function socialSignIn(ctx: AppContext, provider: string, profile: E
       id: newId(),
       email,
       username,
-      firstName: profile.name?.split(' ')[0] || username,
+      // A provider's display name follows the name rule too (contracts names.ts): controls dropped.
+      firstName: profile.name?.replace(/[^\p{L}\p{M}\p{N}\p{P}\p{S} ]/gu, '').split(' ')[0] || username,
       lastName: profile.name?.split(' ').slice(1).join(' ') || null,
       passwordHash: null,
       emailVerifiedAt: ctx.clock.now(),

@@ -28,5 +28,7 @@ export function thumbnailUrl(secret: string, datasetId: string, imageId: string,
 
 function signedImagePath(secret: string, datasetId: string, imageId: string, link: { access: string; expiresAt: Date }, baseUrl: string, view: 'raw' | 'thumb') {
   const exp = expirySeconds(link.expiresAt);
-  return `${baseUrl}/v1/datasets/${datasetId}/images/${imageId}/${view}?sig=${imageSignature(secret, datasetId, imageId, link.access, exp)}&exp=${exp}`;
+  // The holder part of the access (ADR 0023) travels as `h`: the route rebuilds the signed access from the dataset's version and it.
+  const holder = link.access.includes('.') ? `&h=${link.access.slice(link.access.indexOf('.') + 1)}` : '';
+  return `${baseUrl}/v1/datasets/${datasetId}/images/${imageId}/${view}?sig=${imageSignature(secret, datasetId, imageId, link.access, exp)}&exp=${exp}${holder}`;
 }

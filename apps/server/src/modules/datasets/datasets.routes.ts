@@ -141,7 +141,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
   });
 
   /** An image behind its signed link (datasets.image-urls.ts): the original and its preview share it. */
-  const signedImageSchema = { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100), exp: z.string().max(20).optional() }) };
+  const signedImageSchema = { tags: ['datasets'], params: z.object({ id: z.string().max(40), imageId: z.string().max(40) }), querystring: z.object({ sig: z.string().max(100), exp: z.string().max(20).optional(), h: z.string().max(60).optional() }) };
 
   /**
    * Original image bytes straight out of the archive (no second copy): a byte range of the blob,

@@ -11,7 +11,7 @@ import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
 import { record } from '../audit/audit.service.js';
-import { abilitiesFor, allows, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
+import { abilitiesFor, allows, itemLinkVersion, linkGrants, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { usersRepository } from '../users/users.repository.js';
@@ -136,25 +136,30 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
  * An original image behind its stable signed URL: where its bytes sit in the uploaded archive
  * (no second copy), and a reader for them (inflated when the entry is deflated).
  */
-export async function rawImage(ctx: AppContext, datasetId: string, imageId: string, q: { sig: string; exp?: string }) {
+export async function rawImage(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
   const { row, image } = await signedImage(ctx, datasetId, imageId, q);
   return { name: image.name, bytes: image.source.uncompressedSize, open: () => openOriginal(ctx, row.storageKey!, image) };
 }
 
 /** An image's 256 px preview behind the same signed link as its original, made on first view and kept. */
-export async function imageThumbnail(ctx: AppContext, datasetId: string, imageId: string, q: { sig: string; exp?: string }) {
+export async function imageThumbnail(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
   const { row, image } = await signedImage(ctx, datasetId, imageId, q);
   const thumb = await thumbnailOf(ctx, row, image);
   if (!thumb) throw new AppError(404, ErrorCode.NotFound, 'This image has no preview: its format cannot be shown here');
   return thumb;
 }
 
+type SignedImageQuery = { sig: string; exp?: string; h?: string };
+
 /** The image a signed image link names, checked against the dataset's access state now: a link from before a privacy change or the trash fails. */
-async function signedImage(ctx: AppContext, datasetId: string, imageId: string, q: { sig: string; exp?: string }) {
+async function signedImage(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
   const exp = q.exp && /^\d{1,15}$/.test(q.exp) ? Number(q.exp) : NaN;
   const row = await datasetsRepository.byId(ctx.db, datasetId);
   if (!row) throw errors.notFound('Image');
-  if (!Number.isSafeInteger(exp) || !verifyImageSignature(ctx.secret, datasetId, imageId, linkVersionOf(row), exp, q.sig)) {
+  // The signed access: the dataset's version now and the link's holder (`h`, ADR 0023), who must still read the dataset.
+  const version = itemLinkVersion(row);
+  const access = q.h ? `${version}.${q.h}` : version;
+  if (!Number.isSafeInteger(exp) || !verifyImageSignature(ctx.secret, datasetId, imageId, access, exp, q.sig) || !(await linkGrants(ctx, datasetItem(row), version, access))) {
     throw new AppError(403, ErrorCode.Forbidden, 'This image link is invalid or no longer grants access');
   }
   if (exp * 1000 <= ctx.clock.now().getTime()) throw new AppError(410, ErrorCode.Expired, 'This image link has expired');

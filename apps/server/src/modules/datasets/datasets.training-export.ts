@@ -70,7 +70,7 @@ export interface DatasetImage {
  * Every image of a dataset with a signed URL whose path never changes (the client's conversion cache
  * hashes URL paths, not queries). The interface the per-image store will implement later.
  */
-export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUrl: string | null): Promise<{ task: DatasetTask; classNames: string[]; images: DatasetImage[] }> {
+export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUrl: string | null, access = linkVersionOf(dataset)): Promise<{ task: DatasetTask; classNames: string[]; images: DatasetImage[] }> {
   // Training reads the per-image store of processed datasets (dataset_images + the stable signed raw-image route).
   assertProcessed(dataset);
   {
@@ -78,7 +78,8 @@ export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUr
     const classes = (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
     if (rows.length && Array.isArray(classes)) {
       // Training runs read images for days: client links last CLIENT_URL_TTL_MS, still bound to the dataset's access version.
-      const link = { access: linkVersionOf(dataset), expiresAt: new Date(ctx.clock.now().getTime() + CLIENT_URL_TTL_MS) };
+      // `access` is the compat link's when the NDJSON is served through one: its images keep that link's holder (ADR 0023).
+      const link = { access, expiresAt: new Date(ctx.clock.now().getTime() + CLIENT_URL_TTL_MS) };
       return {
         task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
         classNames: classes.map(String),
@@ -100,8 +101,8 @@ export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUr
 const ANNOTATION_KEY: Record<DatasetTask, string> = { detect: 'boxes', segment: 'segments', pose: 'pose', obb: 'obb', classify: 'classification' };
 
 /** The NDJSON of platform-protocol §5.4: a dataset line, then one line per image. */
-export async function datasetNdjson(ctx: AppContext, dataset: DatasetRow, baseUrl: string): Promise<Buffer> {
-  const { task, classNames, images } = await datasetImages(ctx, dataset, baseUrl);
+export async function datasetNdjson(ctx: AppContext, dataset: DatasetRow, baseUrl: string, access?: string): Promise<Buffer> {
+  const { task, classNames, images } = await datasetImages(ctx, dataset, baseUrl, access);
   const header: Record<string, unknown> = {
     type: 'dataset',
     task,

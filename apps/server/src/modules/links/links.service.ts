@@ -1,39 +1,48 @@
 import type { AppContext } from '../../context.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
-import { linkVersionOf, teamLinkVersionOf } from '../access/index.js';
+import { accessItem, itemLinkVersion, linkGrants, teamLinkVersionOf, type AccessItem } from '../access/index.js';
 import { datasetsRepository } from '../datasets/datasets.repository.js';
 import { modelsRepository } from '../models/models.repository.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { teamsRepository } from '../teams/teams.repository.js';
 
 /**
- * What the blob route asks before serving a signed link (issue 16): a file of a dataset or a model
- * is served only while its item exists and is in the access state the link was issued for (privacy,
- * team, trash: access/link-version.ts); so is a project's cover image (privacy, team, trash) and a
- * team's image (the team's trash). Profile images carry no access version and are served on their
- * signature alone.
+ * What the blob route asks before serving a signed link (issue 16, ADR 0014 and 0023): a file of a
+ * dataset or a model, or a project's cover image, is served only while its item exists, is in the
+ * access state the link was issued for (privacy, team, trash: access/link-version.ts) and the
+ * link's holder may still read it (access/link-grants.ts). A team's image lives while the team
+ * does. Profile images carry no access version and are served on their signature alone.
  */
-export async function blobLinkAccess(ctx: Pick<AppContext, 'db'>, key: string, access: string | null): Promise<'ok' | 'gone' | 'changed'> {
-  const version = await currentLinkVersion(ctx, key);
-  if (version === undefined) return 'ok';
-  if (version === null) return 'gone';
-  return access !== null && access === version ? 'ok' : 'changed';
+export async function blobLinkAccess(ctx: Pick<AppContext, 'db' | 'invalidations' | 'clock'>, key: string, access: string | null): Promise<'ok' | 'gone' | 'changed'> {
+  const target = await linkTarget(ctx, key);
+  if (target === undefined) return 'ok';
+  if (target === null) return 'gone';
+  if (!target.item) return access !== null && access === target.version ? 'ok' : 'changed';
+  return (await linkGrants(ctx, target.item, target.version, access)) ? 'ok' : 'changed';
 }
 
-/** The access version links to this blob must carry now; null when its item is gone, undefined when the blob belongs to no item. */
-async function currentLinkVersion(ctx: Pick<AppContext, 'db'>, key: string): Promise<string | null | undefined> {
+interface LinkTarget {
+  /** the item whose access the link follows; null for a team's image (bound to the team's life only) */
+  item: AccessItem | null;
+  /** the item version links to it must carry now */
+  version: string;
+}
+
+/** The item a blob belongs to; null when its item is gone, undefined when the blob belongs to no item. */
+async function linkTarget(ctx: Pick<AppContext, 'db'>, key: string): Promise<LinkTarget | null | undefined> {
   const datasetId = blobKeys.datasetIdOf(key);
-  if (datasetId) return versionOf(await datasetsRepository.byId(ctx.db, datasetId));
+  if (datasetId) return targetOf('dataset', await datasetsRepository.byId(ctx.db, datasetId));
   const modelId = blobKeys.modelIdOf(key);
-  if (modelId) return versionOf(await modelsRepository.byId(ctx.db, modelId));
+  if (modelId) return targetOf('model', await modelsRepository.byId(ctx.db, modelId));
   const projectId = blobKeys.projectIdOf(key);
-  if (projectId) return versionOf(await projectsRepository.byId(ctx.db, projectId));
+  if (projectId) return targetOf('project', await projectsRepository.byId(ctx.db, projectId));
   const teamId = blobKeys.teamIdOf(key);
   if (teamId) {
     const team = await teamsRepository.byId(ctx.db, teamId);
-    return team ? teamLinkVersionOf(team) : null;
+    return team ? { item: null, version: teamLinkVersionOf(team) } : null;
   }
   return undefined;
 }
 
-const versionOf = (row: Parameters<typeof linkVersionOf>[0] | null) => (row ? linkVersionOf(row) : null);
+type ItemRow = Parameters<typeof accessItem>[1] & Parameters<typeof itemLinkVersion>[0];
+const targetOf = (kind: 'dataset' | 'model' | 'project', row: ItemRow | null): LinkTarget | null => (row ? { item: accessItem(kind, row), version: itemLinkVersion(row) } : null);

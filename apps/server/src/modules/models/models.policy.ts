@@ -22,6 +22,15 @@ export const modelsPolicy = {
   /** 404 when the caller may not read it, 403 when they may read but not do the action. */
   act: <T extends ModelAccessRow>(ctx: Ctx, userId: string, row: T | null | undefined, project: ParentRow | null, action: Action) =>
     authorize(ctx, userId, row, (r) => modelItem(r, project), action, { name: NAME, forbidden: 'Only the owner can change this model' }),
+  /**
+   * Changing where the model lives (ADR 0023): `move` to another project of its team (owner or team
+   * admin), `transfer` anywhere else (the owner only). 404 when not readable, else 403.
+   */
+  relocate: <T extends ModelAccessRow>(ctx: Ctx, userId: string, row: T | null | undefined, project: ParentRow | null, action: 'move' | 'transfer') =>
+    authorize(ctx, userId, row, (r) => modelItem(r, project), action, {
+      name: NAME,
+      forbidden: action === 'move' ? 'Only the owner or a team admin can move this model' : "Only the model's owner can move it out of its team",
+    }),
   /** Delete and restore: others learn nothing about the model (404). */
   hidden: <T extends ModelAccessRow>(ctx: Ctx, userId: string, row: T | null | undefined, action: Action) =>
     authorize(ctx, userId, row, (r) => modelItem(r), action, { name: NAME, hideDenied: true }),

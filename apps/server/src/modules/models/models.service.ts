@@ -240,10 +240,20 @@ export async function purgeModel(ctx: AppContext, row: ModelRow) {
   await modelsRepository.remove(ctx.db, row.id);
 }
 
+/**
+ * Moves a model to another project (ADR 0023): within its team (another project of the same team)
+ * the matrix's `move` (owner or team admin), anywhere else — out of its team, into another team, a
+ * model of no team — `transfer` (its owner only), so nobody takes a team's model where the team has
+ * no say. The caller must also be allowed to put models in the target project.
+ */
 export async function transferModel(ctx: AppContext, userId: string, id: string, projectId: string) {
-  const row = await ownedModel(ctx, userId, id);
+  const found = await modelsRepository.byId(ctx.db, id);
+  if (!found) throw errors.notFound('Model');
+  const project = found.projectId ? await projectsRepository.byId(ctx.db, found.projectId) : null;
+  const row = await modelsPolicy.relocate(ctx, userId, found, project, 'move');
   const target = await projectsPolicy.addModels(ctx, userId, await projectsRepository.byId(ctx.db, projectId));
   if (row.projectId === projectId) return row;
+  if (!row.teamId || target.teamId !== row.teamId) await modelsPolicy.relocate(ctx, userId, row, project, 'transfer');
   const now = ctx.clock.now();
   const slug = await uniqueModelSlug(ctx, userId, projectId, row.slug);
   const updated = await ctx.db.transaction(async (tx) => {

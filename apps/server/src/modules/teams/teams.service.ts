@@ -304,7 +304,8 @@ export async function setMemberRole(ctx: AppContext, caller: Caller, teamId: str
   if (!member) throw errors.notFound('Member');
   const isOwner = team.ownerId === caller.id;
   if (role === 'owner' || member.role === 'owner') {
-    if (!isOwner) throw errors.forbidden('Only the team owner can transfer ownership');
+    // Handing the team over is the matrix's `transfer` on the team (its owner only; ADR 0023).
+    await authorize(ctx, caller.id, team, teamItem, 'transfer', { name: 'Team', forbidden: 'Only the team owner can transfer ownership' });
     if (role !== 'owner') throw errors.forbidden('The owner keeps that role; transfer ownership to another member instead');
     if (memberId === caller.id) return;
     await ctx.db.transaction(async (tx) => {
@@ -333,9 +334,9 @@ export async function addItem(ctx: AppContext, caller: Caller, teamId: string, k
   const { team, role } = await visibleTeam(ctx, caller, teamId);
   if (!role || !teamAbilities(teamViewer(caller.id, team, role), team).canAddItems) throw errors.forbidden('Viewers cannot add items to the team');
   const row = await repo.item(ctx.db, kind, itemId);
-  const item = row ? { kind, userId: row.userId, teamId: row.teamId, privacy: row.privacy, deletedAt: row.deletedAt } : null;
-  await authorize(ctx, caller.id, item, (i) => i, 'share', { name: ITEM_NAMES[kind], forbidden: `Only the owner can share this ${kind} with a team` });
-  if (item?.userId !== caller.id) throw errors.forbidden(`Only the owner can share this ${kind} with a team`);
+  const item = row ? { kind, id: itemId, userId: row.userId, teamId: row.teamId, privacy: row.privacy, deletedAt: row.deletedAt } : null;
+  // Into a team: where its current team (if any) has no say, so the matrix's `transfer` (the owner only; ADR 0023).
+  await authorize(ctx, caller.id, item, (i) => i, 'transfer', { name: ITEM_NAMES[kind], forbidden: `Only the owner can share this ${kind} with a team` });
   const modelIds = await ctx.db.transaction((tx) => repo.setItemTeam(tx, kind, itemId, teamId, ctx.clock.now()));
   await track(ctx, caller.id, 'add_team_item', { teamId, kind, id: itemId });
   await publishItems(ctx, teamId, kind, itemId, modelIds);
@@ -345,7 +346,9 @@ export async function addItem(ctx: AppContext, caller: Caller, teamId: string, k
 export async function removeItem(ctx: AppContext, caller: Caller, teamId: string, kind: TeamItemKind, itemId: string) {
   const row = await repo.item(ctx.db, kind, itemId);
   if (!row || row.teamId !== teamId) throw errors.notFound(ITEM_NAMES[kind]);
-  if (row.userId !== caller.id) await authorizedTeam(ctx, caller.id, teamId, 'remove', 'Only the owner or a team admin can take an item out of the team');
+  // Out of its team, back to its owner's own items: the matrix's `move` (owner or team admin; ADR 0023).
+  const item = { kind, id: itemId, userId: row.userId, teamId: row.teamId, privacy: row.privacy, deletedAt: row.deletedAt };
+  await authorize(ctx, caller.id, item, (i) => i, 'move', { name: ITEM_NAMES[kind], forbidden: 'Only the owner or a team admin can take an item out of the team' });
   const modelIds = await ctx.db.transaction((tx) => repo.setItemTeam(tx, kind, itemId, null, ctx.clock.now()));
   await track(ctx, caller.id, 'remove_team_item', { teamId, kind, id: itemId });
   await publishItems(ctx, teamId, kind, itemId, modelIds);

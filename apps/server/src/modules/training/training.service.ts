@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ErrorCode, topics, type RealtimeEventData } from '@sightline/contracts';
+import { ErrorCode, isSafeName, topics, UNSAFE_NAME_MESSAGE, type RealtimeEventData } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -8,7 +8,7 @@ import { fileUrl } from '../models/models.presenter.js';
 import { createModel, ownedModel, readableModel } from '../models/models.service.js';
 import { modelItem, modelsPolicy } from '../models/models.policy.js';
 import { modelsRepository, type ModelRow } from '../models/models.repository.js';
-import { linkVersionOf, may } from '../access/index.js';
+import { accessItem, itemLinkVersion, linkGrants, linkVersionOf, may } from '../access/index.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { createProject } from '../projects/projects.service.js';
 import { slugify } from '../projects/slugs.js';
@@ -406,6 +406,7 @@ export async function startRun(ctx: AppContext, userId: string, input: RunStart)
   if (!projectArg || projectArg === 'None') throw errors.validation('project is required');
   const project = await projectForRun(ctx, userId, projectArg);
   const runName = (input.name ?? (typeof args.name === 'string' ? args.name : null) ?? 'train').trim() || 'train';
+  if (!isSafeName(runName)) throw errors.validation(`name: ${UNSAFE_NAME_MESSAGE}`);
   const { dataArg, datasetRef, architecture, parent, task } = runArgsOf(args);
   const dataset = datasetRef ? await datasetBySlug(ctx, userId, datasetRef.owner, datasetRef.slug).catch(() => null) : null;
   const runId = `run_${newId()}`;
@@ -648,9 +649,10 @@ export async function modelWeightsBySlugs(ctx: AppContext, viewerId: string | nu
 export async function clientDatasetFile(ctx: AppContext, datasetId: string, file: string, baseUrl: string, access: string | null): Promise<{ ndjson: Buffer } | { zipKey: string }> {
   const dataset = await datasetById(ctx, datasetId);
   if (!dataset || dataset.deletedAt) throw errors.notFound('Dataset');
-  // The link was issued for the dataset's access state then: a privacy or team change since revokes it (issue 16).
-  if (access !== linkVersionOf(dataset)) throw errors.forbidden('This download link no longer grants access: ask for a new one');
-  if (file.endsWith('.ndjson')) return { ndjson: await datasetNdjson(ctx, dataset, baseUrl) };
+  // The link was issued for the dataset's access state then and to one holder: a privacy or team change
+  // since, or a holder that lost access (revoked key, removed member), revokes it (ADR 0014, 0023).
+  if (!access || !(await linkGrants(ctx, accessItem('dataset', dataset), itemLinkVersion(dataset), access))) throw errors.forbidden('This download link no longer grants access: ask for a new one');
+  if (file.endsWith('.ndjson')) return { ndjson: await datasetNdjson(ctx, dataset, baseUrl, access) };
   if (file !== datasetZipName(dataset)) throw errors.notFound('File');
   return { zipKey: await datasetZipKey(ctx, dataset) };
 }

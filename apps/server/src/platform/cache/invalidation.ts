@@ -8,6 +8,8 @@ export const cacheTags = {
   user: (id: string) => `u:${id}`,
   model: (id: string) => `m:${id}`,
   project: (id: string) => `p:${id}`,
+  /** a team (its deletion, its owner): migration 0021 */
+  team: (id: string) => `t:${id}`,
 };
 
 interface Evictable {

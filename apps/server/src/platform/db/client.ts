@@ -308,7 +308,7 @@ class Serial {
 }
 
 /** Writes to the tables whose triggers NOTIFY cache evictions (migration 0017). */
-const CACHED_WRITE = /^\s*(?:with\b[\s\S]*?\b)?(?:update|delete\s+from|insert\s+into)\s+"?(?:users|sessions|api_keys|auth_identities|models|model_files|projects)"?[\s(]/i;
+const CACHED_WRITE = /^\s*(?:with\b[\s\S]*?\b)?(?:update|delete\s+from|insert\s+into)\s+"?(?:users|sessions|api_keys|auth_identities|models|model_files|projects|teams|team_members)"?[\s(]/i;
 type QueryFn = (...args: unknown[]) => unknown;
 const wrapped = new WeakSet<object>();
 const textOf = (q: unknown) => (typeof q === 'string' ? q : ((q as { text?: unknown } | null)?.text as string | undefined) ?? '');

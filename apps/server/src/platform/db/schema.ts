@@ -91,6 +91,8 @@ export const apiKeys = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
+    /** a run key's reach (migration 0021, ADR 0023): only these items; null = all of the user's rights */
+    scope: jsonb('scope').$type<{ works: string[]; reads: string[] }>(),
   },
   (t) => [uniqueIndex('api_keys_secret_hash_key').on(t.secretHash), index('api_keys_user_idx').on(t.userId)],
 );

@@ -17,18 +17,30 @@ export interface PrincipalUser {
   roles: string[];
 }
 
+/** What a limited credential reaches (a cloud run's key, ADR 0023): these items only. */
+export interface CredentialScope {
+  /** items it works on (a run's model: read, update, train, download) */
+  works: string[];
+  /** items it only reads and downloads (the run's dataset, project, starting model) */
+  reads: string[];
+}
+
 /** Who is calling: a user through a browser session or an API key (keys act with their owner's rights). */
 export interface Principal {
   user: PrincipalUser;
   via: 'session' | 'api-key';
   sessionId?: string;
   apiKeyId?: string;
+  /** set for a limited key: it reaches only these items, through `scopedRoutes` only */
+  scope?: CredentialScope | null;
 }
 
 /** How credentials become a principal: given by the auth module when the app is built (platform imports no module). */
 export interface AuthContextOptions {
   resolveApiKey(presented: string): Promise<Principal | null>;
   resolveSession(token: string): Promise<Principal | null>;
+  /** `METHOD /route/:pattern` a principal with a scope may call; every other route answers 403 to it */
+  scopedRoutes?: ReadonlySet<string>;
 }
 
 declare module 'fastify' {
@@ -48,7 +60,7 @@ declare module 'fastify' {
  * `Authorization: Bearer` (an API key or a session token). Routes then ask for what they need.
  */
 export const authContext = fp(async (app: FastifyInstance, opts: AuthContextOptions) => {
-  const { resolveApiKey, resolveSession } = opts;
+  const { resolveApiKey, resolveSession, scopedRoutes = new Set<string>() } = opts;
   app.decorateRequest('principal', null);
   app.decorateRequest('credentialError', null);
   app.addHook('onRequest', async (request) => {
@@ -71,6 +83,9 @@ export const authContext = fp(async (app: FastifyInstance, opts: AuthContextOpti
     }
   });
   app.addHook('preValidation', async (request) => {
+    if (request.principal?.scope && !scopedRoutes.has(`${request.method} ${request.routeOptions.url ?? ''}`)) {
+      throw errors.forbidden("This key is limited to its training run's dataset and model");
+    }
     const need = request.routeOptions.config?.auth;
     if (need === 'user') requireUser(request);
     else if (need === 'session') requireSession(request);
