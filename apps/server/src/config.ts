@@ -74,6 +74,9 @@ const envSchema = z.object({
   REALTIME_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(300).default(25),
   // GPU agents: a job whose agent misses heartbeats this long is requeued or failed
   AGENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  // Training runs (ADR 0020): silent this long before the first epoch / after it → Timeout (spec §9: 15 min, 5 min)
+  TRAINING_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(15 * 60),
+  TRAINING_SILENCE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(5 * 60),
   // Roboflow import (tests and air-gapped installs point it at another host)
   ROBOFLOW_API_URL: z.url().default('https://api.roboflow.com'),
   ROBOFLOW_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(10).default(15 * 60_000),
@@ -126,6 +129,8 @@ export interface Config {
   /** Interval of the server's realtime pings; a socket silent for one interval after a ping is closed. */
   realtimeHeartbeatMs: number;
   agentLeaseMs: number;
+  /** Run lifecycle windows (ADR 0020): silence before the first epoch and after it that times a run out. */
+  training: { startWindowMs: number; silenceWindowMs: number };
   roboflow: { apiUrl: string; exportTimeoutMs: number; pollMs: number };
   /** null: error monitoring off (no SDK initialised) */
   sentry: { dsn: string; webDsn: string } | null;
@@ -241,6 +246,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     uploadExpiryMs: Math.round(e.UPLOAD_EXPIRY_HOURS * 3_600_000),
     realtimeHeartbeatMs: Math.round(e.REALTIME_HEARTBEAT_SECONDS * 1000),
     agentLeaseMs: e.AGENT_LEASE_SECONDS * 1000,
+    training: { startWindowMs: e.TRAINING_START_WINDOW_SECONDS * 1000, silenceWindowMs: e.TRAINING_SILENCE_WINDOW_SECONDS * 1000 },
     roboflow: { apiUrl: e.ROBOFLOW_API_URL.replace(/\/$/, ''), exportTimeoutMs: e.ROBOFLOW_EXPORT_TIMEOUT_MS, pollMs: e.ROBOFLOW_POLL_MS },
     sentry: e.SENTRY_DSN ? { dsn: e.SENTRY_DSN, webDsn: e.SENTRY_WEB_DSN ?? e.SENTRY_DSN } : null,
     webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: e.WEBHOOK_RETRY_BASE_MS },

@@ -36,8 +36,17 @@ export const modelDatesSchema = z.object({
 });
 export type ModelDates = z.infer<typeof modelDatesSchema>;
 
-export const MODEL_STATUSES = ['Status', 'New', 'Initializing', 'Training', 'Timeout', 'Trained'] as const;
+export const MODEL_STATUSES = ['Status', 'New', 'Initializing', 'Training', 'Timeout', 'Trained', 'Stopped', 'Failed'] as const;
 export type ModelStatus = (typeof MODEL_STATUSES)[number];
+
+/**
+ * The run lifecycle of ADR 0020, shared by client runs (both protocols) and cloud runs: queued (a
+ * cloud run waiting for an agent) → running → completed | cancelled (Stopped) | failed | timeout.
+ * A timed-out run that reports again is running again; cancelled, failed and timed-out models can
+ * be trained again.
+ */
+export const RUN_STATES = ['queued', 'running', 'completed', 'cancelled', 'failed', 'timeout'] as const;
+export type RunState = (typeof RUN_STATES)[number];
 
 type TrainDates = { start?: string | Date | null; end?: string | Date | null; heartbeat?: string | Date | null; initialized?: string | Date | null };
 const ms = (d: string | Date | null | undefined) => (d == null ? null : new Date(d).getTime());
@@ -46,10 +55,19 @@ const ms = (d: string | Date | null | undefined) => (d == null ? null : new Date
  * Model status of spec §4, computed from dates:
  * no dates → 'Status'; train.end → Trained; heartbeat within 5 min → Training;
  * initialized within 15 min → Initializing; a start but the checks fail → Timeout; else New.
+ *
+ * With the model's run (its `training` field, ADR 0020) the server's verdict comes first: a run that
+ * ended cancelled is Stopped, failed is Failed, silent past the windows is Timeout (the dates of an
+ * ended run carry train.end); a running run follows the dates rule (the server's sweep reaches the
+ * same verdict within a minute); a queued run has no dates yet (New).
  */
-export function modelStatus(dates: { train?: TrainDates | null } | null | undefined, now: Date | number = Date.now()): ModelStatus {
+export function modelStatus(dates: { train?: TrainDates | null } | null | undefined, now: Date | number = Date.now(), run?: { outcome: RunState } | null): ModelStatus {
   if (!dates) return 'Status';
   const t = dates.train ?? {};
+  // An ended run sets train.end; a model reset since (legacy /model-reset) has no dates and is New again.
+  if (ms(t.end) !== null && run?.outcome === 'cancelled') return 'Stopped';
+  if (ms(t.end) !== null && run?.outcome === 'failed') return 'Failed';
+  if (ms(t.start) !== null && run?.outcome === 'timeout') return 'Timeout';
   const nowMs = typeof now === 'number' ? now : now.getTime();
   if (ms(t.end) !== null) return 'Trained';
   const hb = ms(t.heartbeat);
@@ -60,12 +78,19 @@ export function modelStatus(dates: { train?: TrainDates | null } | null | undefi
   return 'New';
 }
 
+/** A status that ended a run without weights to trust: the model may be trained again (ADR 0020). */
+export const retrainableStatus = (status: ModelStatus) => status === 'Stopped' || status === 'Failed' || status === 'Timeout';
+
 /** What the server knows about a client-reported training run (Sightline does not train itself). */
 export const trainingStateSchema = z.object({
   protocol: z.enum(['hub', 'platform']),
   runId: z.string().nullable(),
-  /** running until the client reports the end; cancelled when a Stop was honoured. */
-  outcome: z.enum(['running', 'completed', 'cancelled']),
+  /** The run's state (ADR 0020): running until the run reports its end; cancelled when a Stop was honoured. */
+  outcome: z.enum(RUN_STATES),
+  /** Why the run failed or timed out, in the agent's or client's words. */
+  error: z.string().nullable().optional(),
+  /** When the run ended (completed, Stopped, Failed or Timeout). */
+  ended: z.string().nullable().optional(),
   cancelRequested: z.boolean(),
   /** Set when no client event arrived for too long; nothing is deleted, a late event clears it. */
   stale: z.string().nullable(),

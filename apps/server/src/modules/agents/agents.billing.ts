@@ -2,6 +2,7 @@ import { CLOUD_MIN_WALLET_MICRO, ErrorCode } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { hold, release, settle } from '../billing/billing.ledger.js';
+import { newId } from '../../platform/ids.js';
 import { modelsRepository } from '../models/models.repository.js';
 import { agentsRepository, type AgentJobRow } from './agents.repository.js';
 import { publishModelChange } from './agents.events.js';
@@ -56,10 +57,53 @@ export async function settleRun(ctx: AppContext, job: AgentJobRow, opts: { freez
   return updated ?? job;
 }
 
+/** Releases the run's current hold (idempotent per hold; a hold already closed is fine). */
+async function releaseHold(ctx: AppContext, job: AgentJobRow, reason?: string) {
+  if (!job.holdId) return;
+  try {
+    // One key per hold: a run holds again after a timeout (resumeRunBilling).
+    await release(ctx, { holdId: job.holdId, idempotencyKey: `agent-job:${job.id}:release:${job.holdId}`, reason });
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === ErrorCode.HoldClosed)) throw err;
+  }
+}
+
 /** End of a charged run: last settlement (unless a stop froze it), then the rest of the hold goes back. */
 export async function finishRunBilling(ctx: AppContext, job: AgentJobRow) {
   if (!job.charged || !job.holdId) return job;
   const settled = await settleRun(ctx, job);
-  await release(ctx, { holdId: job.holdId, idempotencyKey: `agent-job:${job.id}:release` });
+  await releaseHold(ctx, settled);
   return settled;
+}
+
+/**
+ * The run timed out (ADR 0020): what it has not used of its hold goes back to the wallet now, so a
+ * silent run ties up no money. Epochs already settled stay charged.
+ */
+export async function suspendRunBilling(ctx: AppContext, job: AgentJobRow) {
+  if (!job.charged || !job.holdId) return job;
+  const settled = await settleRun(ctx, job);
+  await releaseHold(ctx, settled, 'Run timed out: the rest of the hold returned');
+  const updated = await agentsRepository.updateJob(ctx.db, job.id, { holdId: null, updatedAt: ctx.clock.now() });
+  await publishModelChange(ctx, job.modelId);
+  return updated ?? job;
+}
+
+/**
+ * A timed-out run reports again: it holds what is left of its estimate again and epochs are charged
+ * as before. Answers false when the wallet no longer covers it (the caller stops the run).
+ */
+export async function resumeRunBilling(ctx: AppContext, job: AgentJobRow): Promise<boolean> {
+  if (!job.charged || job.holdId) return true;
+  const rest = job.holdMicro - job.settledMicro;
+  if (rest <= 0) return false;
+  try {
+    const holdId = await holdForRun(ctx, { jobId: `${job.id}:${newId()}`, userId: job.userId, modelId: job.modelId, amount: rest });
+    await agentsRepository.updateJob(ctx.db, job.id, { holdId, updatedAt: ctx.clock.now() });
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 402) return false;
+    throw err;
+  }
+  await publishModelChange(ctx, job.modelId);
+  return true;
 }

@@ -293,7 +293,8 @@ async function settle(ctx: AppContext, job: AgentJobRow, status: 'succeeded' | '
   return updated;
 }
 
-async function dropRunKey(ctx: AppContext, job: AgentJobRow) {
+/** Revokes the per-run API key of a cloud run (its yolo can report nothing more). */
+export async function dropRunKey(ctx: AppContext, job: AgentJobRow) {
   if (!job.runKeyId) return;
   await revokeApiKey(ctx, job.userId, job.runKeyId).catch(() => undefined);
 }

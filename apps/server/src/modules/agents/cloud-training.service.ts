@@ -8,8 +8,11 @@ import { isEnabled } from '../flags/flags.service.js';
 import { ownedModel, readableModel } from '../models/models.service.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { agentsRepository, type AgentJobRow } from './agents.repository.js';
-import { finishRunBilling, holdForRun } from './agents.billing.js';
-import { enqueueJob, newRunKey, registerJobKind, requestCancel, tailOf, type FinalStatus } from './agents.service.js';
+import { publishModelChange } from './agents.events.js';
+import { finishRunBilling, holdForRun, resumeRunBilling, suspendRunBilling } from './agents.billing.js';
+import { dropRunKey, enqueueJob, newRunKey, registerJobKind, requestCancel, tailOf, type FinalStatus } from './agents.service.js';
+import { applyRunEvent, onRunChange, refusalToTrainAgain, type Change } from '../training/run-lifecycle.js';
+import { trainingRepository } from '../training/training.repository.js';
 
 /**
  * Cloud training (plan pro/enterprise + flag cloudTraining): the run is an agent job on the shared
@@ -64,9 +67,15 @@ export async function estimate(ctx: AppContext, user: { id: string; plan: string
 export async function startCloudTraining(ctx: AppContext, user: { id: string; plan: string; username: string }, modelId: string, body: CloudTrainingBody) {
   const { model, dataset, gpu, estimate: est } = await estimate(ctx, user, modelId, body);
   if (!est.canStart) throw new AppError(402, ErrorCode.CloudTrainingRefused, est.reason!);
-  if (model.trainStart || model.trainEnd) throw errors.conflict(ErrorCode.TrainingStarted, 'This model has already been trained; create a new model to train again');
+  // Stopped, Failed and timed-out models train again (ADR 0020); a trained or live one does not.
+  const run = await trainingRepository.get(ctx.db, model.id);
+  const refusal = refusalToTrainAgain(run, model);
+  if (refusal === 'trained') throw errors.conflict(ErrorCode.TrainingStarted, 'This model has already been trained; create a new model to train again');
   const live = await agentsRepository.latestTrainJob(ctx.db, model.id);
-  if (live && ['queued', 'claimed', 'running'].includes(live.status)) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is already queued or running');
+  const liveJob = live && ['queued', 'claimed', 'running'].includes(live.status) && !live.cancelRequestedAt ? live : null;
+  // A run stopped from the page may still be winding down on its agent: it no longer counts. A timed-out
+  // one is replaced: its job is stopped first (its hold was already given back).
+  if (refusal === 'running' || (liveJob && run?.outcome !== 'timeout')) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is already queued or running');
   const project = model.projectId ? await projectsRepository.byId(ctx.db, model.projectId) : null;
   const owner = (await agentsRepository.userPlan(ctx.db, user.id))!;
   const weights = body.model ?? `${model.architectureName ?? model.parentName?.replace(/\.pt$/i, '') ?? 'yolo11n'}.pt`.replace(/\.pt\.pt$/, '.pt');
@@ -85,7 +94,8 @@ export async function startCloudTraining(ctx: AppContext, user: { id: string; pl
   // Hold first: a refused hold (the wallet changed since the estimate) queues nothing.
   const jobId = newId();
   const holdId = await holdForRun(ctx, { jobId, userId: model.userId, modelId: model.id, amount: est.estimateMicro });
-  return enqueueJob(ctx, {
+  if (liveJob) await dropRunKey(ctx, await requestCancel(ctx, { id: user.id, roles: [] }, liveJob.id));
+  const job = await enqueueJob(ctx, {
     id: jobId,
     holdId,
     kind: 'train',
@@ -99,6 +109,9 @@ export async function startCloudTraining(ctx: AppContext, user: { id: string; pl
     pricePerEpochMicro: est.pricePerEpochMicro,
     holdMicro: est.estimateMicro,
   });
+  await applyRunEvent(ctx, model.id, 'platform', { type: 'queue' });
+  await publishModelChange(ctx, model.id);
+  return job;
 }
 
 /** What the agent runs for a training job: a fresh API key for this run only (revoked at its end). */
@@ -120,8 +133,36 @@ export async function stopCloudRun(ctx: AppContext, by: { id: string; roles: str
   const model = await ownedModel(ctx, by.id, modelId);
   const job = await agentsRepository.latestTrainJob(ctx.db, model.id);
   if (!job) throw errors.conflict(ErrorCode.NotTraining, 'This model has no cloud run');
-  return requestCancel(ctx, by, job.id);
+  const cancelled = await requestCancel(ctx, by, job.id);
+  // Stopped at once (ADR 0020): the run's key is revoked so its yolo reports nothing more, the bill is
+  // frozen and the rest of the hold goes back now; the agent signals yolo on its next heartbeat.
+  await dropRunKey(ctx, cancelled);
+  const now = ctx.clock.now();
+  await applyRunEvent(ctx, model.id, 'platform', { type: 'stop', reason: 'Stopped from the model page' }, { cancelRequestedAt: now, cancelRequestedBy: by.id });
+  await publishModelChange(ctx, model.id);
+  return (await agentsRepository.job(ctx.db, job.id)) ?? cancelled;
 }
+
+/** The model's run follows its cloud job's end (ADR 0020), unless a newer run of the model replaced it. */
+async function endRunOf(ctx: AppContext, job: AgentJobRow, status: FinalStatus, error: string | null) {
+  const latest = await agentsRepository.latestTrainJob(ctx.db, job.modelId);
+  if (latest && latest.id !== job.id) return;
+  const event = status === 'succeeded' ? ({ type: 'end', stopped: false } as const) : status === 'cancelled' ? ({ type: 'stop', reason: error } as const) : ({ type: 'fail', reason: (error ?? 'Training failed').slice(0, 2000) } as const);
+  await applyRunEvent(ctx, job.modelId, 'platform', event);
+}
+
+/** Holds and charges follow the run's state (ADR 0020): Timeout gives the hold back, a late event holds again, an end releases. */
+async function billingFollowsRun(ctx: AppContext, change: Change) {
+  const job = await agentsRepository.latestTrainJob(ctx.db, change.modelId);
+  if (!job || !job.charged || !['queued', 'claimed', 'running'].includes(job.status)) return;
+  if (change.to === 'timeout') await suspendRunBilling(ctx, job);
+  else if (change.to === 'running' && change.from === 'timeout' && !(await resumeRunBilling(ctx, job))) {
+    const stopped = await requestCancel(ctx, { id: job.userId, roles: [] }, job.id);
+    await agentsRepository.updateJob(ctx.db, job.id, { error: 'Stopped: the wallet no longer covers the rest of the run', updatedAt: ctx.clock.now() });
+    await applyRunEvent(ctx, job.modelId, 'platform', { type: 'stop', reason: 'Stopped: the wallet no longer covers the rest of the run' }, { cancelRequestedAt: stopped.cancelRequestedAt ?? ctx.clock.now() });
+  } else if (change.to === 'cancelled' || change.to === 'failed' || change.to === 'completed') await finishRunBilling(ctx, job);
+}
+onRunChange(billingFollowsRun);
 
 registerJobKind('train', {
   command: trainCommand,
@@ -135,6 +176,7 @@ registerJobKind('train', {
     // Money before the status (idempotent ledger keys): whoever sees the final status sees the final bill.
     await finishRunBilling(ctx, job);
     if (status === 'failed' && job.modelId) await ctx.events.emit('training.failed', job.userId, { model: { id: job.modelId }, cloud: true, error: error?.slice(0, 2000) ?? null });
+    await endRunOf(ctx, job, status, error);
     return { status, error };
   },
 });

@@ -12,6 +12,8 @@ export function presentTraining(row: ModelTrainingRow | null | undefined): Train
     protocol: row.protocol,
     runId: row.runId,
     outcome: row.outcome,
+    error: row.error,
+    ended: row.endedAt ? row.endedAt.toISOString() : null,
     cancelRequested: row.cancelRequestedAt !== null,
     stale: row.staleAt ? row.staleAt.toISOString() : null,
     lastEvent: row.lastEventAt ? row.lastEventAt.toISOString() : null,

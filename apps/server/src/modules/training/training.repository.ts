@@ -52,23 +52,19 @@ export const trainingRepository = {
       .orderBy(asc(modelConsole.chunkId))
       .limit(limit),
 
-  /** Running runs of `protocol` silent since `before`, whose model has no end yet, marked stale; returns their model ids. */
-  markStale: async (db: Db, protocol: Protocol, before: Date, now: Date) =>
-    (
-      await db
-        .update(modelTraining)
-        .set({ staleAt: now, updatedAt: now })
-        .where(
-          and(
-            eq(modelTraining.protocol, protocol),
-            eq(modelTraining.outcome, 'running'),
-            isNull(modelTraining.staleAt),
-            lt(modelTraining.lastEventAt, before),
-            sql`EXISTS (SELECT 1 FROM models m WHERE m.id = ${modelTraining.modelId} AND m.train_end IS NULL)`,
-          ),
-        )
-        .returning({ modelId: modelTraining.modelId })
-    ).map((r) => r.modelId),
+  /** Running runs silent since `before` (candidates for Timeout, ADR 0020), with the epochs their model reported. */
+  silentSince: async (db: Db, before: Date) =>
+    db
+      .select({ modelId: modelTraining.modelId, protocol: modelTraining.protocol, lastEventAt: modelTraining.lastEventAt, epochsDone: models.epochsDone })
+      .from(modelTraining)
+      .innerJoin(models, eq(models.id, modelTraining.modelId))
+      .where(and(eq(modelTraining.outcome, 'running'), lt(modelTraining.lastEventAt, before), isNull(models.trainEnd), isNull(models.deletedAt))),
+
+  /** A run trained again starts clean: the earlier run's epochs and console go (ADR 0020). */
+  clearRunData: async (db: Db, modelId: string) => {
+    await db.delete(modelMetrics).where(eq(modelMetrics.modelId, modelId));
+    await db.delete(modelConsole).where(eq(modelConsole.modelId, modelId));
+  },
 
   /** The user's live project a client names by slug, or else by its display name (a trashed project keeps its slug). */
   liveProjectBySlug: async (db: Db, userId: string, slug: string) =>

@@ -14,7 +14,8 @@ const consoleQuery = z.object({ after: z.coerce.number().int().min(0).default(0)
 const metricsResponse = z.object({ data: z.array(epochMetricsSchema) });
 const consoleResponse = consolePageSchema;
 const resultsResponse = z.object({ data: z.record(z.string(), z.unknown()).nullable() });
-const SWEEP_MS = 60_000;
+/** The run lifecycle's sweep (ADR 0020): a tenth of the shortest window, at most a minute, so Timeout shows soon after it is due. */
+const sweepMs = (w: { startWindowMs: number; silenceWindowMs: number }) => Math.max(500, Math.min(60_000, Math.floor(Math.min(w.startWindowMs, w.silenceWindowMs) / 10)));
 
 /**
  * What the web app reads about a client-reported run (metrics, console, stop), and the signed file
@@ -66,7 +67,7 @@ export async function trainingRoutes(app: FastifyInstance) {
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     if (!ctx.config.jobsEnabled) return;
-    timer = setInterval(() => void training.markStaleRuns(ctx).catch((err: unknown) => app.log.warn({ err }, 'stale training sweep failed')), SWEEP_MS);
+    timer = setInterval(() => void training.markStaleRuns(ctx).catch((err: unknown) => app.log.warn({ err }, 'stale training sweep failed')), sweepMs(ctx.config.training));
     timer.unref();
   });
   app.addHook('onClose', async () => {

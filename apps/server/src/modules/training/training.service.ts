@@ -17,6 +17,7 @@ import { configFromTrainArgs, hubStoredName, modelBlobKey, modelBlobPrefix, plat
 import { signCompatUrl } from '../../platform/http/signed-links.js';
 import { streamIntoStore } from './training.files.js';
 import { trainingRepository, type Protocol, type TrainingPatch, type TrainingRow } from './training.repository.js';
+import { applyRunEvent, sweepSilentRuns } from './run-lifecycle.js';
 
 /**
  * The training lifecycle as reported by the user's own ultralytics client. Sightline never trains:
@@ -26,16 +27,16 @@ import { trainingRepository, type Protocol, type TrainingPatch, type TrainingRow
  * name), creating it when a run starts, and promoting uploaded weights all happen here.
  *
  * Dates (spec §4, computed by modelStatus()): train.initialized and train.start when a run begins,
- * train.heartbeat on every sign of life, train.end when the client reports the end. Nothing here
- * ever deletes reported data; a run that goes quiet is only marked stale.
+ * train.heartbeat on every sign of life, train.end when the run ends. The run's state (running,
+ * completed, Stopped, Failed, Timeout) moves only through run-lifecycle.ts (ADR 0020), which cloud
+ * runs share. Nothing here ever deletes reported data; a run that goes quiet times out, and a late
+ * event revives it.
  */
 
 export type { Protocol, TrainingRow };
 
-/** HUB clients heartbeat every 300 s (hub-protocol §5.5): three missed beats mean the agent is gone. */
+/** HUB clients heartbeat every 300 s (hub-protocol §5.5): a beat after longer than this starts a new status push. */
 export const HUB_STALE_AFTER_MS = 15 * 60_000;
-/** Platform clients send no heartbeats; console chunks come every few seconds while anything prints. */
-export const PLATFORM_STALE_AFTER_MS = 60 * 60_000;
 /** Checkpoints carry optimizer state (~3× the weights): allow big ones, the storage quota still applies. */
 export const MAX_CHECKPOINT_BYTES = 8 * 1024 ** 3;
 /** Where the Platform client PUTs its checkpoints (signed URLs handed out by issueCheckpointUpload). */
@@ -84,7 +85,9 @@ async function projectForRun(ctx: AppContext, userId: string, projectArg: string
 async function unstartedModel(ctx: AppContext, userId: string, projectId: string, slug: string) {
   const row = await modelsRepository.bySlug(ctx.db, userId, projectId, slug);
   if (!row || row.deletedAt || row.trainStart || row.trainEnd || row.hubStatus !== 'new') return null;
-  return (await trainingRepository.exists(ctx.db, row.id)) ? null : row;
+  // A cloud run queued for it (a first run, or training again: ADR 0020) is the run now starting.
+  const run = await trainingRepository.get(ctx.db, row.id);
+  return !run || run.outcome === 'queued' ? row : null;
 }
 
 // ---- the run's lifecycle ----------------------------------------------------------------------
@@ -105,22 +108,30 @@ export async function publishModel<E extends 'model.updated' | 'model.metrics' |
 export const upsertRun = trainingRepository.upsert;
 
 /**
- * A sign of life from the client: refreshes train.heartbeat (and the first one of a run sets
- * train.initialized and train.start) and clears a stale mark. A finished model keeps its dates:
- * HUB heartbeats go on after the final upload until the Python process exits (hub-protocol §5.5).
+ * A sign of life from the client (the lifecycle's `report`, ADR 0020): refreshes train.heartbeat (the
+ * first one of a run sets train.initialized and train.start, and the HUB status says training); a
+ * timed-out run is running again. An ended run keeps its dates: HUB heartbeats go on after the final
+ * upload until the Python process exits (hub-protocol §5.5).
  */
 export async function touchRun(ctx: AppContext, model: ModelRow, protocol: Protocol, extra: TrainingPatch = {}) {
   const now = ctx.clock.now();
-  const run = await upsertRun(ctx.db, model.id, protocol, { lastEventAt: now, staleAt: null, ...extra, updatedAt: now });
-  if (model.trainEnd) return { model, run };
-  const updated = await modelsRepository.update(ctx.db, model.id, {
-    trainHeartbeat: now,
-    trainInitialized: model.trainInitialized ?? now,
-    trainStart: model.trainStart ?? now,
-    updatedAt: now,
-  });
-  if (!model.trainStart) await ctx.events.emit('training.started', model.userId, { model: modelRef(model), protocol });
-  return { model: updated ?? model, run };
+  const applied = await applyRunEvent(ctx, model.id, protocol, { type: 'report' }, { lastEventAt: now, ...extra });
+  if (!applied) return { model, run: null };
+  let current = applied.model;
+  if (!applied.change && applied.run.outcome === 'running' && !current.trainEnd) {
+    current =
+      (await modelsRepository.update(ctx.db, model.id, {
+        trainHeartbeat: now,
+        trainInitialized: current.trainInitialized ?? now,
+        trainStart: current.trainStart ?? now,
+        ...(current.hubStatus === 'new' ? { hubStatus: 'training' as const } : {}),
+        updatedAt: now,
+      })) ?? current;
+  }
+  if (!model.trainStart && current.trainStart) await ctx.events.emit('training.started', model.userId, { model: modelRef(model), protocol });
+  // Timeout → Training is a status change pages show.
+  if (applied.change?.from === 'timeout') await publishModel(ctx, current, 'model.updated');
+  return { model: current, run: applied.run };
 }
 
 /** What webhooks say about a model (issue 15). */
@@ -133,10 +144,14 @@ async function recordHeartbeat(ctx: AppContext, model: ModelRow, body: { agent?:
   const agent = typeof body.agent === 'string' ? body.agent.slice(0, 100) : (before?.agent ?? null);
   const wasLive = model.trainHeartbeat !== null && ctx.clock.now().getTime() - model.trainHeartbeat.getTime() < HUB_STALE_AFTER_MS;
   // A process's first heartbeat carries no agentId (hub-protocol §5.5): after earlier reports it is a
-  // resume, a new run of the model. A Stop pressed on the run before applies to that run only (issue 16).
-  const resumed = Boolean(before) && (body.agentId === null || body.agentId === undefined) && !model.trainEnd;
-  const fresh: TrainingPatch = resumed ? { cancelRequestedAt: null, cancelRequestedBy: null, outcome: 'running' } : {};
-  const { model: updated } = await touchRun(ctx, model, 'hub', { agent, agentId, ...fresh });
+  // resume, a new run of the model (from its last checkpoint; after a Stop, a failure or a timeout
+  // too, ADR 0020). A Stop pressed on the run before applies to that run only.
+  const resumed = Boolean(before) && (body.agentId === null || body.agentId === undefined) && before!.outcome !== 'completed' && (!model.trainEnd || before!.outcome !== 'running');
+  if (resumed) {
+    const now = ctx.clock.now();
+    await applyRunEvent(ctx, model.id, 'hub', { type: 'start' }, { agent, agentId, cancelRequestedAt: null, cancelRequestedBy: null, lastEventAt: now });
+  }
+  const { model: updated } = await touchRun(ctx, (await modelsRepository.byId(ctx.db, model.id)) ?? model, 'hub', { agent, agentId });
   // Only status transitions are worth a push; a beat every 300 s of a live run changes nothing visible.
   if (!wasLive || !before) await publishModel(ctx, updated, 'model.updated');
   return agentId;
@@ -286,16 +301,15 @@ async function finishRun(
   const epochsTotal = run?.epochsTotal ?? configuredEpochs(model);
   const epochsDone = Math.max(model.epochsDone, input.epoch !== undefined && input.epoch !== null ? input.epoch + 1 : 0);
   const ranAllEpochs = epochsTotal !== null && epochsDone >= epochsTotal;
-  const outcome = run?.cancelRequestedAt && !ranAllEpochs ? 'cancelled' : 'completed';
+  const stopped = Boolean(run?.cancelRequestedAt) && !ranAllEpochs;
   const names = input.names?.length ? input.names : model.names.length ? null : await datasetClassNames(ctx, model.datasetId);
-  await upsertRun(ctx.db, model.id, protocol, {
-    outcome,
+  // The lifecycle decides the state: an end after a Stop (or of a run already Stopped) is Stopped.
+  const applied = await applyRunEvent(ctx, model.id, protocol, { type: 'end', stopped }, {
     lastEventAt: now,
-    staleAt: null,
     ...(input.finalMetrics ? { finalMetrics: input.finalMetrics } : {}),
     ...input.extra,
-    updatedAt: now,
   });
+  const outcome = applied?.run.outcome === 'cancelled' ? 'cancelled' : 'completed';
   const updated = await modelsRepository.update(ctx.db, model.id, {
     trainEnd: model.trainEnd ?? now,
     trainStart: model.trainStart ?? now,
@@ -336,19 +350,12 @@ async function appendConsole(ctx: AppContext, model: ModelRow, chunk: { chunkId:
 }
 
 /**
- * Marks runs that stopped reporting without an end (the client crashed or lost its network). The mark
- * is informational: dates, files and metrics stay, spec §4 already shows Timeout from the dates, and
- * any later event from the client clears it.
+ * Times out runs that stopped reporting without an end (the client crashed, was killed or lost its
+ * network) once they are silent past the spec's windows (ADR 0020). Dates, files and metrics stay,
+ * and any later event from the client makes the run Training again.
  */
 export async function markStaleRuns(ctx: AppContext): Promise<string[]> {
-  const now = ctx.clock.now();
-  const marked: string[] = [];
-  for (const [protocol, after] of [
-    ['hub', HUB_STALE_AFTER_MS],
-    ['platform', PLATFORM_STALE_AFTER_MS],
-  ] as const) {
-    marked.push(...(await trainingRepository.markStale(ctx.db, protocol, new Date(now.getTime() - after), now)));
-  }
+  const marked = await sweepSilentRuns(ctx);
   for (const id of marked) {
     const model = await modelsRepository.byId(ctx.db, id);
     if (model) await publishModel(ctx, model, 'model.updated');
@@ -369,7 +376,7 @@ export async function reportHeartbeat(ctx: AppContext, userId: string, modelId: 
  * ends (traces README §4); the HUB client has no cancel channel.
  */
 export async function reportMetrics(ctx: AppContext, userId: string, ref: ModelRef, protocol: Protocol, entries: Array<{ epoch: number; metrics: Record<string, unknown> }>, extra: TrainingPatch = {}) {
-  const model = await reportedModel(ctx, userId, ref);
+  const model = (await touchRun(ctx, await reportedModel(ctx, userId, ref), protocol)).model;
   await recordEpochMetrics(ctx, model, protocol, entries, extra);
   return { cancelled: await cancelRequested(ctx, model.id) };
 }
@@ -439,16 +446,15 @@ export async function startRun(ctx: AppContext, userId: string, input: RunStart)
     }
   }
   const epochs = Number(input.epochs ?? args.epochs);
-  await upsertRun(ctx.db, model.id, 'platform', {
+  await applyRunEvent(ctx, model.id, 'platform', { type: 'start' }, {
     runId,
     // A new run starts clean: a Stop pressed on an earlier run of this model does not carry over.
     cancelRequestedAt: null,
     cancelRequestedBy: null,
-    outcome: 'running',
     trainArgs: args,
     environment: input.environment ?? null,
     epochsTotal: Number.isInteger(epochs) && epochs > 0 ? epochs : null,
-    updatedAt: ctx.clock.now(),
+    lastEventAt: ctx.clock.now(),
   });
   const touched = await touchRun(ctx, model, 'platform');
   // Pages already open on this model (the train dialog's) move to Initializing/Training now.

@@ -317,7 +317,10 @@ export const modelTraining = pgTable('model_training', {
   runId: text('run_id'),
   agent: text('agent'),
   agentId: text('agent_id'),
-  outcome: text('outcome').$type<'running' | 'completed' | 'cancelled'>().notNull().default('running'),
+  outcome: text('outcome').$type<'queued' | 'running' | 'completed' | 'cancelled' | 'failed' | 'timeout'>().notNull().default('running'),
+  /** Why a run failed or timed out (the agent's or client's words; ADR 0020). */
+  error: text('error'),
+  endedAt: ts('ended_at'),
   cancelRequestedAt: ts('cancel_requested_at'),
   cancelRequestedBy: text('cancel_requested_by'),
   staleAt: ts('stale_at'),

@@ -8,11 +8,15 @@ import { useNow } from '../../../lib/use-now';
 /** Re-computed every 30 s, so the Training → Timeout and Initializing → Timeout boundaries move on their own. */
 export const STATUS_TICK_MS = 30_000;
 
-/** Spec §4 status of a model, computed from its dates (never the HUB `status` field). */
-export function useModelStatus(dates: Model['dates'] | null | undefined): ModelStatus {
-  const settled = modelStatus(dates);
-  const now = useNow(STATUS_TICK_MS, settled !== 'Trained' && settled !== 'Status');
-  return modelStatus(dates, now);
+/**
+ * Spec §4 status of a model, computed from its dates and its run's state (ADR 0020: Stopped, Failed,
+ * Timeout as the server decided them), never the HUB `status` field. Header, lists and the training
+ * panel all call modelStatus() with the same inputs, so they agree.
+ */
+export function useModelStatus(dates: Model['dates'] | null | undefined, run?: Model['training']): ModelStatus {
+  const settled = modelStatus(dates, Date.now(), run);
+  const now = useNow(STATUS_TICK_MS, settled !== 'Trained' && settled !== 'Status' && settled !== 'Stopped' && settled !== 'Failed');
+  return modelStatus(dates, now, run);
 }
 
 /**

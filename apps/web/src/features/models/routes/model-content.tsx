@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Tabs, Text } from '@mantine/core';
 import { IconCube, IconEdit, IconPlayerPlay, IconShare, IconTrash } from '@tabler/icons-react';
-import { type Model } from '@sightline/contracts';
+import { retrainableStatus, type Model } from '@sightline/contracts';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
@@ -20,7 +20,7 @@ import { useShareModel } from '../api/share-model';
 import { EditModelDialog } from '../components/edit-model-dialog';
 import { ModelDeploy } from '../components/model-deploy';
 import { ModelOverview } from '../components/model-overview';
-import { ModelStatusBadge } from '../components/model-status-badge';
+import { ModelStatusBadge, runReason } from '../components/model-status-badge';
 import { PreviewPanel } from '../components/preview/preview-panel';
 import { TrainDialog } from '../components/train-dialog/train-dialog';
 import { TrainingPanel } from '../components/training/training-panel';
@@ -40,7 +40,7 @@ function ModelView({ model }: { model: Model }) {
   const { t } = useModelsT();
   const { user } = useMe();
   const navigate = useNavigate();
-  const status = useModelStatus(model.dates);
+  const status = useModelStatus(model.dates, model.training);
   // Signed-out viewers have no socket; owners and readers watch until Trained.
   useModelWatch(model, status, Boolean(user));
   const [params, setParams] = useSearchParams();
@@ -52,7 +52,8 @@ function ModelView({ model }: { model: Model }) {
   const restore = useRestoreModel();
   const { abilities } = model;
   const deleted = Boolean(model.dates.deleted);
-  const trainable = abilities.canEdit && !deleted && (status === 'New' || status === 'Timeout');
+  // A Stopped, Failed or timed-out model trains again (ADR 0020).
+  const trainable = abilities.canEdit && !deleted && (status === 'New' || retrainableStatus(status));
 
   const selectTab = (value: string | null) => {
     const next = new URLSearchParams(params);
@@ -81,7 +82,7 @@ function ModelView({ model }: { model: Model }) {
             <Group gap="sm" align="center" wrap="wrap">
               <ItemTitle name={model.meta.name} data-testid="model-name" style={{ flex: '0 1 auto', minWidth: 160, overflowWrap: 'anywhere' }} />
               <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
-                <ModelStatusBadge status={status} size="lg" />
+                <ModelStatusBadge status={status} size="lg" reason={runReason(status, model.training)} />
                 <PrivacyBadge privacy={model.meta.privacy} />
               </Group>
             </Group>

@@ -43,7 +43,7 @@ export function formatMoment(date: Date, language = 'en'): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(date);
 }
 
-const STATUS_COLORS: Record<ModelStatus, string> = { Status: 'gray', New: 'gray', Initializing: 'blue', Training: 'green', Timeout: 'orange', Trained: 'teal' };
+const STATUS_COLORS: Record<ModelStatus, string> = { Status: 'gray', New: 'gray', Initializing: 'blue', Training: 'green', Timeout: 'orange', Trained: 'teal', Stopped: 'yellow', Failed: 'red' };
 
 export function StatusBadge({ status }: { status: ModelStatus }) {
   const { t } = useTranslation(TRAINING_NS);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerStop } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { modelStatus, type Model } from '@sightline/contracts';
+import { modelStatus, retrainableStatus, type Model } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../../lib/api-client';
 import { errorMessage } from '../../../../lib/i18n';
@@ -91,9 +91,10 @@ export function TrainingPanel({ model: initial }: { model: Model }) {
     },
   });
   const model = newer(initial, view.data);
-  const current = modelStatus(model.dates, now);
+  // The same status as the header and the lists: dates plus the run's state (ADR 0020).
+  const current = modelStatus(model.dates, now, model.training);
   const started = current !== 'New' && current !== 'Status';
-  const running = started && !model.dates.train.end;
+  const running = started && !model.dates.train.end && current !== 'Timeout';
   useModelLive(model.id, !model.dates.train.end);
   const poll = running ? fallback : false;
   const run = model.training ?? null;
@@ -161,6 +162,11 @@ export function TrainingPanel({ model: initial }: { model: Model }) {
             </Group>
             <Progress value={total ? Math.min(100, (done / total) * 100) : 0} animated={current === 'Training'} aria-label={t('panel.epochs', { done, total })} />
           </div>
+          {(current === 'Failed' || current === 'Stopped') && run?.error && (
+            <Alert color={current === 'Failed' ? 'red' : 'yellow'} variant="light" icon={<IconAlertTriangle size={18} />} data-testid="run-ended-alert" style={{ whiteSpace: 'pre-wrap' }}>
+              {t(current === 'Failed' ? 'panel.failed' : 'panel.stopped', { reason: run.error })}
+            </Alert>
+          )}
           {(current === 'Timeout' || run?.stale) && model.dates.train.heartbeat && (
             <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="timeout-alert">
               {t('panel.timeout', {
@@ -174,7 +180,7 @@ export function TrainingPanel({ model: initial }: { model: Model }) {
       </Paper>
 
       {current === 'Trained' && <FinalResults model={model} />}
-      {(current === 'Timeout' || run?.outcome === 'cancelled') && <ResumeCard model={model} />}
+      {retrainableStatus(current) && <ResumeCard model={model} />}
 
       {rows.length > 0 ? (
         <div>
