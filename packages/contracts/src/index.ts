@@ -23,3 +23,4 @@ export * from './admin.js';
 export * from './webhooks.js';
 export * from './monitoring.js';
 export * from './security.js';
+export * from './train-dialog.js';
