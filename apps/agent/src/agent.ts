@@ -12,6 +12,13 @@ export interface AgentOptions {
   token: string;
   /** the ultralytics CLI (default `yolo` on PATH) */
   yolo: string;
+  /** the Python to probe ultralytics with (default: the one behind the `yolo` launcher) */
+  python?: string | null;
+  /**
+   * Pretrained weights a run names by file (`model=yolov8n.pt`) are taken from here when present
+   * (default <workDir>/weights): a host that cannot download keeps them here (ADR 0021).
+   */
+  weightsDir?: string;
   /** jobs run in <workDir>/jobs/<id>; <workDir>/state.json lists jobs started and not reported */
   workDir: string;
   /** jobs at once (one per GPU is the usual) */
@@ -70,13 +77,14 @@ export class SightlineAgent {
 
   async start() {
     fs.mkdirSync(this.opts.workDir, { recursive: true });
-    const info = await detectSystem(this.opts.yolo);
+    const info = await detectSystem(this.opts.yolo, this.opts.python);
     const unfinished = this.readState();
     const reg = await this.hub.register({ ...info, agentVersion: AGENT_VERSION, unfinished });
     this.heartbeatMs = reg.heartbeatMs;
     this.writeState();
     const gpu = info.gpus[0] ? `${info.gpus[0].name} (${info.gpus[0].memoryMb} MiB)${info.gpus.length > 1 ? ` × ${info.gpus.length}` : ''}` : 'no GPU';
-    this.opts.log(`registered as "${reg.name}" on ${this.opts.hub}: ${gpu}, ultralytics ${info.ultralyticsVersion ?? 'not found'}${reg.gpuType ? `, GPU type ${reg.gpuType}` : ''}`);
+    const platform = info.platformProtocol === null ? 'not probed' : info.platformProtocol ? 'yes' : 'no';
+    this.opts.log(`registered as "${reg.name}" on ${this.opts.hub}: ${gpu}, ultralytics ${info.ultralyticsVersion ?? 'not found'} (Platform protocol: ${platform})${reg.gpuType ? `, device type ${reg.gpuType}` : ''}`);
     for (const r of reg.recovered) this.opts.log(`job ${r.id} was unfinished when the agent last stopped: now ${r.status}`);
     this.heartbeatTimer = setInterval(() => void this.beat(), this.heartbeatMs);
     this.loop = this.claimLoop();
@@ -190,6 +198,7 @@ export class SightlineAgent {
     };
     try {
       for (const input of job.inputs) await this.hub.download(input.url, path.join(dir, input.name));
+      if (job.kind === 'train') this.linkWeights(job, dir, say);
       await this.hub.start(job.id);
     } catch (err) {
       say(`[agent] could not prepare the job: ${(err as Error).message}`);
@@ -238,6 +247,18 @@ export class SightlineAgent {
     await this.hub.finish(job.id, { status, exitCode: exit.code, signal: exit.signal, error }).catch((err: unknown) => this.onHubError(err, `finish of job ${job.id}`));
     this.opts.log(`job ${job.id}: ${status}`);
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** A run's `model=<name>.pt` from the weights folder, linked into the job folder (ultralytics looks there first). */
+  private linkWeights(job: ClaimedJob, dir: string, say: (l: string) => void) {
+    const name = job.args.find((a) => a.startsWith('model='))?.slice('model='.length) ?? '';
+    if (!/^[\w.-]+\.pt$/i.test(name)) return;
+    const weightsDir = this.opts.weightsDir ?? path.join(this.opts.workDir, 'weights');
+    const source = path.resolve(weightsDir, name);
+    if (fs.existsSync(source)) {
+      fs.symlinkSync(source, path.join(dir, name));
+      say(`[agent] pretrained weights ${name} from ${weightsDir}`);
+    } else say(`[agent] ${name} is not in ${weightsDir}: ultralytics looks in its own weights_dir, then downloads it`);
   }
 
   /** A file is uploaded as is; a folder (saved_model, openvino, ...) as a .tar.gz of it. */

@@ -10,7 +10,11 @@ const usage = `sightline-agent ${AGENT_VERSION}: runs Sightline cloud training a
   --hub URL        the Sightline server (env SIGHTLINE_HUB)
   --token TOKEN    an agent token from the admin page or Settings (env SIGHTLINE_AGENT_TOKEN)
   --yolo PATH      the ultralytics CLI (env SIGHTLINE_YOLO, default: yolo on PATH)
+  --python PATH    the Python of that ultralytics, for the Platform-protocol probe (env SIGHTLINE_PYTHON,
+                   default: the interpreter named on the first line of the yolo launcher)
   --work-dir DIR   job folders and state (env SIGHTLINE_WORK_DIR, default ~/.sightline-agent)
+  --weights-dir DIR  pretrained weights (yolo11n.pt, ...) for runs that start from them
+                   (env SIGHTLINE_WEIGHTS_DIR, default <work-dir>/weights)
   --jobs N         jobs at once (default 1)
 `;
 
@@ -19,7 +23,9 @@ const { values } = parseArgs({
     hub: { type: 'string' },
     token: { type: 'string' },
     yolo: { type: 'string' },
+    python: { type: 'string' },
     'work-dir': { type: 'string' },
+    'weights-dir': { type: 'string' },
     jobs: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -31,11 +37,14 @@ if (values.help || !hub || !token) {
   process.exit(values.help ? 0 : 2);
 }
 const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+const workDir = path.resolve(values['work-dir'] ?? process.env.SIGHTLINE_WORK_DIR ?? path.join(os.homedir(), '.sightline-agent'));
 const agent = new SightlineAgent({
   hub,
   token,
   yolo: values.yolo ?? process.env.SIGHTLINE_YOLO ?? 'yolo',
-  workDir: path.resolve(values['work-dir'] ?? process.env.SIGHTLINE_WORK_DIR ?? path.join(os.homedir(), '.sightline-agent')),
+  python: values.python ?? process.env.SIGHTLINE_PYTHON ?? null,
+  workDir,
+  weightsDir: path.resolve(values['weights-dir'] ?? process.env.SIGHTLINE_WEIGHTS_DIR ?? path.join(workDir, 'weights')),
   maxJobs: Math.max(1, Number(values.jobs ?? 1) || 1),
   claimWaitMs: 25_000,
   log,

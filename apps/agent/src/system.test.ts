@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNvidiaSmi, parseYoloVersion } from './system.js';
+import { interpreterOf, parseNvidiaSmi, parseProbe, parseYoloVersion } from './system.js';
 
 describe('host detection', () => {
   it('reads every GPU from nvidia-smi csv (names may contain commas)', () => {
@@ -16,5 +16,21 @@ describe('host detection', () => {
     expect(parseYoloVersion('WARNING ⚠️ user config directory is not writeable\n8.3.166')).toBe('8.3.166');
     expect(parseYoloVersion('command not found')).toBeNull();
     expect(parseYoloVersion(null)).toBeNull();
+  });
+
+  it('finds the Python behind a yolo launcher from its first line (pip console scripts), nothing else', () => {
+    expect(interpreterOf('#!/usr/bin/python3\nimport sys\n')).toEqual(['/usr/bin/python3']);
+    expect(interpreterOf('#!/usr/bin/env python3\n')).toEqual(['python3']);
+    expect(interpreterOf('#!/home/me/venv/bin/python -u\n')).toEqual(['/home/me/venv/bin/python', '-u']);
+    expect(interpreterOf('#!/usr/bin/env node\n')).toBeNull();
+    expect(interpreterOf('\x7fELF')).toBeNull();
+  });
+
+  it('reads the Platform-protocol probe line among ultralytics warnings', () => {
+    expect(parseProbe('WARNING something\nSIGHTLINE_PROBE {"version": "8.4.41", "platform": true}\n')).toEqual({ version: '8.4.41', platform: true });
+    expect(parseProbe('SIGHTLINE_PROBE {"version": "8.3.166", "platform": false}')).toEqual({ version: '8.3.166', platform: false });
+    expect(parseProbe('SIGHTLINE_PROBE {"version": null, "platform": false, "error": "ModuleNotFoundError: ultralytics"}')).toEqual({ version: null, platform: false });
+    expect(parseProbe('Traceback ...')).toBeNull();
+    expect(parseProbe(null)).toBeNull();
   });
 });

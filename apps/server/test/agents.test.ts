@@ -214,6 +214,8 @@ describe('sightline-agent against the real server', () => {
     const bob = await signUpUser(s.t.app);
     const bobsModel = await uploadPt(bob.cookie);
     const alicePrivate = (await newToken(s.t, alice.cookie, 'alice box', false)).token;
+    // (An agent without ultralytics is offered nothing: ADR 0021.)
+    await fetch(`${s.origin}/v1/agents/register`, { method: 'POST', headers: { 'x-agent-token': alicePrivate, 'content-type': 'application/json' }, body: JSON.stringify({ hostname: 'a', ultralyticsVersion: '8.4.190' }) });
     const claim = (tok: string) => fetch(`${s.origin}/v1/agents/claim?waitMs=0`, { method: 'POST', headers: { 'x-agent-token': tok } }).then((r) => r.json() as Promise<{ data: { id: string } | null }>);
     const job = (await api('POST', `/v1/models/${bobsModel}/exports`, bob.cookie, { format: 'ncnn', options: {} })).json().data.jobId as string;
     expect((await claim(alicePrivate)).data).toBeNull();
@@ -225,7 +227,7 @@ describe('sightline-agent against the real server', () => {
     await s.t.app.inject({ method: 'PUT', url: '/v1/admin/gpu-types', headers: { cookie: admin.cookie }, payload: { id: 'h100', name: 'H100', match: 'H100', hourlyRateMicro: 7_200_000, imagesPerSecond: 2 } });
     const run = (await api('POST', `/v1/models/${modelId}/cloud/train`, user.cookie, { gpuType: 'h100', epochs: 1 })).json().data.job.id as string;
     const rtx = (await newToken(s.t, admin.cookie, 'rtx only', true)).token;
-    await fetch(`${s.origin}/v1/agents/register`, { method: 'POST', headers: { 'x-agent-token': rtx, 'content-type': 'application/json' }, body: JSON.stringify({ hostname: 'h', gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }] }) });
+    await fetch(`${s.origin}/v1/agents/register`, { method: 'POST', headers: { 'x-agent-token': rtx, 'content-type': 'application/json' }, body: JSON.stringify({ hostname: 'h', gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }], ultralyticsVersion: '8.4.190' }) });
     // It takes everything it may (Bob's export needs no particular GPU), never the H100 run.
     const got: string[] = [];
     for (let id = (await claim(rtx)).data?.id; id; id = (await claim(rtx)).data?.id) got.push(id);
@@ -302,7 +304,7 @@ describe.skipIf(REAL_YOLO && !GPU_MATCH)('cloud training', () => {
     for (const id of [modelId, ...more]) ids.push((await api('POST', `/v1/models/${id}/cloud/train`, user.cookie, { gpuType: 'rtx-4090', epochs: 2 })).json().data.job.id as string);
     const token = (await newToken(s.t, admin.cookie, 'gpu-race', true)).token;
     const wire = (p: string, body?: object) => fetch(`${s.origin}${p}`, { method: 'POST', headers: { 'x-agent-token': token, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json() as Promise<{ data: any }>);
-    await wire('/v1/agents/register', { hostname: 'h', gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }] });
+    await wire('/v1/agents/register', { hostname: 'h', gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }], ultralyticsVersion: '8.4.190' });
     // The agent takes all it may (other tests' leftover exports too): only 3 of this user's runs.
     const claimed: string[] = [];
     for (let id = (await wire('/v1/agents/claim?waitMs=0')).data?.id; id; id = (await wire('/v1/agents/claim?waitMs=0')).data?.id) claimed.push(id);

@@ -25,6 +25,12 @@ export const agentRegisterBody = z.object({
   cpu: z.string().max(255).nullish(),
   cpuCount: z.number().int().min(0).max(100_000).nullish(),
   ultralyticsVersion: z.string().max(64).nullish(),
+  /**
+   * The agent's probe of its ultralytics (ADR 0021): true when it resolves `ul://` datasets through
+   * the Platform protocol at ULTRALYTICS_PLATFORM_URL, false when it does not; absent when the agent
+   * could not probe (then the version decides: >= PLATFORM_PROTOCOL_MIN_VERSION).
+   */
+  platformProtocol: z.boolean().nullish(),
   agentVersion: z.string().max(64).nullish(),
   /** Jobs the agent had started before it last stopped (from its state file). */
   unfinished: z.array(z.string().max(40)).max(100).default([]),
@@ -72,9 +78,16 @@ export const agentFinishBody = z.object({
 
 // ---- people-facing views
 
+/** The first ultralytics release that trains from `ul://` data over the Platform protocol (ADR 0021). */
+export const PLATFORM_PROTOCOL_MIN_VERSION = '8.4.115';
+/** 'gpu': a type matches agents whose GPU name contains `match`; 'cpu': agents without a GPU ('*' any CPU). */
+export const deviceKindSchema = z.enum(['gpu', 'cpu']);
+export type DeviceKind = z.infer<typeof deviceKindSchema>;
+
 export const gpuTypeSchema = z.object({
   id: z.string(),
   name: z.string(),
+  device: deviceKindSchema,
   match: z.string(),
   hourlyRateMicro: z.number(),
   imagesPerSecond: z.number(),
@@ -86,6 +99,7 @@ export type GpuType = z.infer<typeof gpuTypeSchema>;
 export const gpuTypeBody = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'lowercase letters, digits and -'),
   name: safeName(z.string().min(1).max(100)),
+  device: deviceKindSchema.default('gpu'),
   match: z.string().min(1).max(100),
   hourlyRateMicro: z.number().int().min(0).max(1_000_000_000),
   imagesPerSecond: z.number().positive().max(1_000_000).default(200),
@@ -111,6 +125,21 @@ export const agentJobSummarySchema = z.object({
 });
 export type AgentJobSummary = z.infer<typeof agentJobSummarySchema>;
 
+/** What an agent can run, and why not (ADR 0021). */
+export const agentCapabilitiesSchema = z.object({
+  /** what it trains on: a GPU, or the CPU (no GPU found) */
+  device: deviceKindSchema,
+  /** its ultralytics reads `ul://` data (the Platform protocol): needed for cloud training */
+  platformProtocol: z.boolean(),
+  /** takes cloud training jobs (shared pool, Platform protocol, an enabled device type matches) */
+  train: z.boolean(),
+  /** takes export jobs (any agent with ultralytics) */
+  export: z.boolean(),
+  /** why it cannot train or run anything; null when it can do both */
+  reason: z.string().nullable(),
+});
+export type AgentCapabilities = z.infer<typeof agentCapabilitiesSchema>;
+
 export const agentSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -124,6 +153,7 @@ export const agentSchema = z.object({
   cpu: z.string().nullable(),
   ultralyticsVersion: z.string().nullable(),
   agentVersion: z.string().nullable(),
+  capabilities: agentCapabilitiesSchema,
   lastHeartbeat: z.string().nullable(),
   created: z.string(),
   revoked: z.string().nullable(),

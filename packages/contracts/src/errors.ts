@@ -48,6 +48,7 @@ export const ErrorCode = {
   TrainingQueued: 'error/training-queued',
   NotTraining: 'error/not-training',
   CloudTrainingRefused: 'error/cloud-training-refused',
+  TaskNotTrainable: 'error/task-not-trainable',
   NoAgent: 'error/no-agent',
   JobFinished: 'error/job-finished',
   JobLost: 'error/job-lost',

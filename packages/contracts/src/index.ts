@@ -24,3 +24,4 @@ export * from './webhooks.js';
 export * from './monitoring.js';
 export * from './security.js';
 export * from './names.js';
+export * from './train-dialog.js';

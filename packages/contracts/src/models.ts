@@ -10,6 +10,22 @@ export const MODEL_DEFAULTS = {
   config: { batchSize: -1, epochs: 300, imageSize: 640, patience: 100, cache: null, time: null, device: null },
 };
 
+/**
+ * The tasks the ultralytics client trains, each with the suffix of its model names
+ * (`yolo11n-seg.yaml`, `yolov8s-cls.pt`). The spec's semantic-segment is not one of them: the train
+ * dialog and the server refuse it with untrainableReason() (ADR 0021).
+ */
+export const TRAINABLE_TASKS = { detect: '', segment: '-seg', classify: '-cls', pose: '-pose', obb: '-obb' } as const;
+export type TrainableTask = keyof typeof TRAINABLE_TASKS;
+export function isTrainableTask(task: string | null | undefined): task is TrainableTask {
+  return task === null || task === undefined ? false : Object.hasOwn(TRAINABLE_TASKS, task);
+}
+/** Why a dataset of this task cannot be trained by ultralytics, or null when it can. */
+export function untrainableReason(task: string | null | undefined): string | null {
+  if (task === null || task === undefined || isTrainableTask(task)) return null;
+  return `ultralytics cannot train ${task} models: it trains ${Object.keys(TRAINABLE_TASKS).join(', ')}. Pick a dataset of one of those tasks.`;
+}
+
 export const modelConfigSchema = z.object({
   batchSize: z.number().min(-1).max(4096),
   epochs: z.number().int().min(1).max(10000),

@@ -1,5 +1,6 @@
 import type { Agent, AgentJobSummary, CloudRun, GpuType } from '@sightline/contracts';
 import type { AgentJobRow, AgentRow, GpuTypeRow } from './agents.repository.js';
+import { capabilitiesOf } from './agents.capabilities.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -37,6 +38,7 @@ export function presentAgent(row: AgentRow, online: boolean, currentJob: AgentJo
     cpu: row.cpu,
     ultralyticsVersion: row.ultralyticsVersion,
     agentVersion: row.agentVersion,
+    capabilities: capabilitiesOf(row),
     lastHeartbeat: iso(row.lastHeartbeatAt),
     created: row.createdAt.toISOString(),
     revoked: iso(row.revokedAt),
@@ -45,7 +47,7 @@ export function presentAgent(row: AgentRow, online: boolean, currentJob: AgentJo
 }
 
 export function presentGpuType(row: GpuTypeRow, online: number): GpuType {
-  return { id: row.id, name: row.name, match: row.match, hourlyRateMicro: row.hourlyRateMicro, imagesPerSecond: row.imagesPerSecond, enabled: row.enabled, online };
+  return { id: row.id, name: row.name, device: row.device, match: row.match, hourlyRateMicro: row.hourlyRateMicro, imagesPerSecond: row.imagesPerSecond, enabled: row.enabled, online };
 }
 
 export function presentCloudRun(job: AgentJobRow): CloudRun {

@@ -37,7 +37,7 @@ export const agentsRepository = {
   gpuTypes: async (db: Db) => db.select().from(gpuTypes).orderBy(asc(gpuTypes.hourlyRateMicro)),
   gpuType: async (db: Db, id: string) => (await db.select().from(gpuTypes).where(eq(gpuTypes.id, id)).limit(1))[0] ?? null,
   upsertGpuType: async (db: Db, row: typeof gpuTypes.$inferInsert) =>
-    (await db.insert(gpuTypes).values(row).onConflictDoUpdate({ target: gpuTypes.id, set: { name: row.name, match: row.match, hourlyRateMicro: row.hourlyRateMicro, imagesPerSecond: row.imagesPerSecond, enabled: row.enabled } }).returning())[0]!,
+    (await db.insert(gpuTypes).values(row).onConflictDoUpdate({ target: gpuTypes.id, set: { name: row.name, device: row.device, match: row.match, hourlyRateMicro: row.hourlyRateMicro, imagesPerSecond: row.imagesPerSecond, enabled: row.enabled } }).returning())[0]!,
   deleteGpuType: async (db: Db, id: string) => (await db.delete(gpuTypes).where(eq(gpuTypes.id, id)).returning({ id: gpuTypes.id })).length > 0,
 
   insertJob: async (db: Db, row: typeof agentJobs.$inferInsert) => (await db.insert(agentJobs).values(row).returning())[0]!,
@@ -82,9 +82,10 @@ export const agentsRepository = {
    * Claims the oldest queued job this agent may run, once: FOR UPDATE SKIP LOCKED makes two agents
    * polling at the same moment take different jobs (or one takes it and the other none). Rules: GPU
    * type must match when the job names one; a private agent only takes its owner's uncharged jobs;
-   * training respects the owner's plan concurrency.
+   * training only when the agent can train (`can.train`: the Platform protocol, ADR 0021) and
+   * within the owner's plan concurrency.
    */
-  claim: async (db: Db, agent: AgentRow, concurrency: Record<string, number>, now: Date, leaseUntil: Date): Promise<AgentJobRow | null> =>
+  claim: async (db: Db, agent: AgentRow, can: { train: boolean }, concurrency: Record<string, number>, now: Date, leaseUntil: Date): Promise<AgentJobRow | null> =>
     db.transaction(async (tx) => {
       const limits = sql.join(
         Object.entries(concurrency).map(([plan, n]) => sql`WHEN ${plan} THEN ${n}`),
@@ -95,10 +96,10 @@ export const agentsRepository = {
         WHERE j.status = 'queued'
           AND (j.gpu_type_id IS NULL OR j.gpu_type_id = ${agent.gpuTypeId})
           AND (${agent.ownerUserId}::text IS NULL OR (j.user_id = ${agent.ownerUserId} AND NOT j.charged))
-          AND (j.kind <> 'train' OR (
+          AND (j.kind <> 'train' OR (${can.train}::boolean AND (
             SELECT count(*) FROM agent_jobs r
             WHERE r.user_id = j.user_id AND r.kind = 'train' AND r.status IN ('claimed', 'running')
-          ) < (CASE u.plan ${limits} ELSE 1 END))
+          ) < (CASE u.plan ${limits} ELSE 1 END)))
         ORDER BY j.created_at, j.id
         LIMIT 1
         FOR UPDATE OF j SKIP LOCKED`);

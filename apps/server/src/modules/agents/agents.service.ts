@@ -13,6 +13,7 @@ import { agentsRepository, type AgentJobRow, type AgentRow } from './agents.repo
 import { assertCanManageAgent, assertCanSeeJob } from './agents.policy.js';
 import { publishModelChange } from './agents.events.js';
 import { settleRun } from './agents.billing.js';
+import { capabilitiesOf, matchDeviceType } from './agents.capabilities.js';
 
 /**
  * GPU agents pull work: register → heartbeat → long-poll claim → log / artifact / finish. A claimed
@@ -111,20 +112,16 @@ export async function agentByToken(ctx: AppContext, token: string | undefined): 
 
 // ---- GPU types
 
-export async function matchGpuType(ctx: AppContext, gpuName: string | null) {
-  if (!gpuName) return null;
-  const types = await agentsRepository.gpuTypes(ctx.db);
-  const name = gpuName.toLowerCase();
-  // Longest pattern first: "A100 80GB" wins over "A100".
-  const hit = types.filter((t) => t.enabled && name.includes(t.match.toLowerCase())).sort((a, b) => b.match.length - a.match.length)[0];
-  return hit?.id ?? null;
+/** The enabled device type a host matches: by GPU name, or a CPU type for a host without a GPU (ADR 0021). */
+export async function matchGpuType(ctx: AppContext, host: { gpuName: string | null; cpu: string | null }) {
+  return matchDeviceType(await agentsRepository.gpuTypes(ctx.db), host);
 }
 
 export async function saveGpuType(ctx: AppContext, input: z.infer<typeof gpuTypeBody>) {
   const row = await agentsRepository.upsertGpuType(ctx.db, { ...input, createdAt: ctx.clock.now() });
   // Agents already registered get re-matched so the new type is usable without a restart.
   for (const agent of await agentsRepository.listAgents(ctx.db)) {
-    const typeId = await matchGpuType(ctx, agent.gpuName);
+    const typeId = await matchGpuType(ctx, agent);
     if (typeId !== agent.gpuTypeId) await agentsRepository.updateAgent(ctx.db, agent.id, { gpuTypeId: typeId });
   }
   return row;
@@ -132,7 +129,8 @@ export async function saveGpuType(ctx: AppContext, input: z.infer<typeof gpuType
 
 export async function gpuTypesWithAvailability(ctx: AppContext) {
   const [types, online] = await Promise.all([agentsRepository.gpuTypes(ctx.db), agentsRepository.onlineAgents(ctx.db, onlineSince(ctx))]);
-  return types.map((t) => ({ row: t, online: online.filter((a) => a.gpuTypeId === t.id && a.ownerUserId === null).length }));
+  // Online = could take a cloud run of this type now (shared, the Platform protocol, this type).
+  return types.map((t) => ({ row: t, online: online.filter((a) => a.gpuTypeId === t.id && capabilitiesOf(a).train).length }));
 }
 
 // ---- wire protocol
@@ -140,14 +138,16 @@ export async function gpuTypesWithAvailability(ctx: AppContext) {
 export async function register(ctx: AppContext, agent: AgentRow, body: z.infer<typeof agentRegisterBody>) {
   const now = ctx.clock.now();
   const gpu = body.gpus[0] ?? null;
-  const gpuTypeId = await matchGpuType(ctx, gpu?.name ?? null);
+  const cpu = body.cpu ? `${body.cpu}${body.cpuCount ? ` × ${body.cpuCount}` : ''}` : null;
+  const gpuTypeId = await matchGpuType(ctx, { gpuName: gpu?.name ?? null, cpu });
   const updated = (await agentsRepository.updateAgent(ctx.db, agent.id, {
     hostname: body.hostname,
     gpuName: gpu?.name ?? null,
     gpuMemoryMb: gpu?.memoryMb ?? null,
     gpuCount: body.gpus.length,
-    cpu: body.cpu ? `${body.cpu}${body.cpuCount ? ` × ${body.cpuCount}` : ''}` : null,
+    cpu,
     ultralyticsVersion: body.ultralyticsVersion ?? null,
+    platformProtocol: body.platformProtocol ?? null,
     agentVersion: body.agentVersion ?? null,
     gpuTypeId,
     registeredAt: now,
@@ -212,7 +212,9 @@ export async function claim(ctx: AppContext, agent: AgentRow, waitMs: number, si
     if (!fresh || fresh.revokedAt) throw errors.unauthorized('Invalid or revoked agent token');
     // Runs at once per plan (pro 3 by default; admins may change it).
     const concurrency = Object.fromEntries((await allPlanLimits(ctx)).map((p) => [p.plan, p.limits.cloudRunsConcurrent]));
-    const job = await agentsRepository.claim(ctx.db, fresh, concurrency, now, new Date(now.getTime() + leaseMs(ctx)));
+    // Only what it can run (ADR 0021): nothing without ultralytics, training only over the Platform protocol.
+    const can = capabilitiesOf(fresh);
+    const job = can.export ? await agentsRepository.claim(ctx.db, fresh, { train: can.train }, concurrency, now, new Date(now.getTime() + leaseMs(ctx))) : null;
     if (job) return job;
     const left = deadline - Date.now();
     if (left <= 0 || closing || signal?.aborted) return null;

@@ -1,16 +1,18 @@
-import { CLOUD_MIN_WALLET_MICRO, ErrorCode, type CloudTrainingBody } from '@sightline/contracts';
+import { CLOUD_MIN_WALLET_MICRO, ErrorCode, untrainableReason, type CloudTrainingBody } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { planLimits } from '../billing/billing.plans.js';
 import { datasetsRepository } from '../datasets/datasets.repository.js';
 import { isEnabled } from '../flags/flags.service.js';
+import { modelsRepository, type ModelRow } from '../models/models.repository.js';
 import { ownedModel, readableModel } from '../models/models.service.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { agentsRepository, type AgentJobRow } from './agents.repository.js';
 import { publishModelChange } from './agents.events.js';
 import { finishRunBilling, holdForRun, resumeRunBilling, suspendRunBilling } from './agents.billing.js';
 import { dropRunKey, enqueueJob, newRunKey, registerJobKind, requestCancel, tailOf, type FinalStatus } from './agents.service.js';
+import { cloudTrainArgs, CommandError, trainWords } from './cloud-training.command.js';
 import { applyRunEvent, onRunChange, refusalToTrainAgain, type Change } from '../training/run-lifecycle.js';
 import { trainingRepository } from '../training/training.repository.js';
 
@@ -51,7 +53,9 @@ export async function estimate(ctx: AppContext, user: { id: string; plan: string
   // The ledger keeps the balance net of running holds.
   const walletMicro = owner?.wallet ?? 0;
   let reason: string | null = null;
+  const untrainable = untrainableReason(dataset?.task) ?? untrainableReason(model.task);
   if (!(await isEnabled(ctx, 'cloudTraining'))) reason = 'Cloud training is not enabled on this server';
+  else if (untrainable) reason = untrainable;
   else if (!(await planLimits(ctx, user.plan)).cloudTraining) reason = 'Cloud training needs the Pro or Enterprise plan';
   else if (!dataset || dataset.deletedAt) reason = 'Pick a dataset for this model first';
   else if (walletMicro < CLOUD_MIN_WALLET_MICRO) reason = `Your wallet holds ${formatMicro(walletMicro)}: cloud training needs at least ${formatMicro(CLOUD_MIN_WALLET_MICRO)}`;
@@ -64,8 +68,27 @@ export async function estimate(ctx: AppContext, user: { id: string; plan: string
   };
 }
 
+/**
+ * The `ul://` of the model a run starts from ("train from one of my models"): readable by the run's
+ * owner (the run's key fetches it), trained (best weights), in a project (the URI names it).
+ */
+async function parentUri(ctx: AppContext, ownerId: string, model: ModelRow): Promise<string | null> {
+  if (!model.parentId) return null;
+  const parent = await readableModel(ctx, ownerId, model.parentId).catch(() => null);
+  if (!parent || parent.deletedAt) throw errors.validation('The parent model this model starts from is gone or not readable: choose another one');
+  const best = (await modelsRepository.files(ctx.db, [parent.id])).find((f) => f.kind === 'best');
+  if (!best) throw errors.conflict(ErrorCode.ModelNotReady, `The parent model "${parent.name}" has no trained weights yet`);
+  const project = parent.projectId ? await projectsRepository.byId(ctx.db, parent.projectId) : null;
+  const owner = await agentsRepository.userPlan(ctx.db, parent.userId);
+  if (!project || !owner) throw errors.validation(`The parent model "${parent.name}" is in no project, so a run cannot fetch it`);
+  return `ul://${owner.username}/${project.slug}/${parent.slug}`;
+}
+
 export async function startCloudTraining(ctx: AppContext, user: { id: string; plan: string; username: string }, modelId: string, body: CloudTrainingBody) {
   const { model, dataset, gpu, estimate: est } = await estimate(ctx, user, modelId, body);
+  // What cannot be trained at all is a bad request, whatever the wallet says.
+  const untrainable = untrainableReason(dataset?.task) ?? untrainableReason(model.task);
+  if (untrainable) throw new AppError(400, ErrorCode.TaskNotTrainable, untrainable);
   if (!est.canStart) throw new AppError(402, ErrorCode.CloudTrainingRefused, est.reason!);
   // Stopped, Failed and timed-out models train again (ADR 0020); a trained or live one does not.
   const run = await trainingRepository.get(ctx.db, model.id);
@@ -78,19 +101,24 @@ export async function startCloudTraining(ctx: AppContext, user: { id: string; pl
   if (refusal === 'running' || (liveJob && run?.outcome !== 'timeout')) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is already queued or running');
   const project = model.projectId ? await projectsRepository.byId(ctx.db, model.projectId) : null;
   const owner = (await agentsRepository.userPlan(ctx.db, user.id))!;
-  const weights = body.model ?? `${model.architectureName ?? model.parentName?.replace(/\.pt$/i, '') ?? 'yolo11n'}.pt`.replace(/\.pt\.pt$/, '.pt');
-  const cfg = model.config as { imageSize?: number; batchSize?: number; patience?: number };
-  const args: Record<string, unknown> = {
-    model: weights,
-    data: `ul://${owner.username}/datasets/${dataset!.slug}`,
-    epochs: est.epochs,
-    ...(body.mode === 'timed' ? { time: est.hours } : {}),
-    imgsz: cfg.imageSize ?? 640,
-    ...(cfg.batchSize !== undefined ? { batch: cfg.batchSize } : {}),
-    ...(cfg.patience !== undefined ? { patience: cfg.patience } : {}),
-    project: `${owner.username}/${project?.slug ?? 'cloud'}`,
-    name: model.slug,
-  };
+  let args: Record<string, unknown>;
+  try {
+    args = cloudTrainArgs({
+      model,
+      datasetTask: dataset!.task,
+      data: `ul://${owner.username}/datasets/${dataset!.slug}`,
+      epochs: est.epochs,
+      hours: body.mode === 'timed' ? est.hours : null,
+      project: `${owner.username}/${project?.slug ?? 'cloud'}`,
+      name: model.slug,
+      device: gpu.device,
+      explicitModel: body.model,
+      parentUri: await parentUri(ctx, model.userId, model),
+    });
+  } catch (err) {
+    if (err instanceof CommandError) throw new AppError(400, err.kind === 'task' ? ErrorCode.TaskNotTrainable : ErrorCode.Validation, err.message);
+    throw err;
+  }
   // Hold first: a refused hold (the wallet changed since the estimate) queues nothing.
   const jobId = newId();
   const holdId = await holdForRun(ctx, { jobId, userId: model.userId, modelId: model.id, amount: est.estimateMicro });
@@ -118,7 +146,7 @@ export async function startCloudTraining(ctx: AppContext, user: { id: string; pl
 export async function trainCommand(ctx: AppContext, job: AgentJobRow, baseUrl: string) {
   const key = await newRunKey(ctx, job.userId, job.modelId);
   await agentsRepository.updateJob(ctx.db, job.id, { runKeyId: key.id });
-  const args = ['train', ...Object.entries(job.args).map(([k, v]) => `${k}=${String(v)}`)];
+  const args = trainWords(job.args);
   return { args, env: { ULTRALYTICS_PLATFORM_URL: baseUrl, ULTRALYTICS_API_KEY: key.key }, inputs: [], artifact: null };
 }
 

@@ -422,6 +422,8 @@ export const gpuTypes = pgTable('gpu_types', {
   hourlyRateMicro: bigint('hourly_rate_micro', { mode: 'number' }).notNull(),
   imagesPerSecond: doublePrecision('images_per_second').notNull().default(200),
   enabled: boolean('enabled').notNull().default(true),
+  /** 'gpu': matches agents by GPU name; 'cpu': agents without a GPU (migration 0018, ADR 0021). */
+  device: text('device').$type<'gpu' | 'cpu'>().notNull().default('gpu'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -438,6 +440,8 @@ export const agents = pgTable('agents', {
   gpuCount: integer('gpu_count').notNull().default(0),
   cpu: text('cpu'),
   ultralyticsVersion: text('ultralytics_version'),
+  /** The agent's probe: its ultralytics resolves `ul://` through the Platform protocol (null: not probed). */
+  platformProtocol: boolean('platform_protocol'),
   agentVersion: text('agent_version'),
   gpuTypeId: text('gpu_type_id'),
   registeredAt: ts('registered_at'),

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Code, Group, NumberInput, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, NumberInput, Paper, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconFileText, IconPlus, IconX } from '@tabler/icons-react';
 import type { GpuType } from '@sightline/contracts';
 import { formatDateTime, formatRelative } from '../../../lib/dates';
@@ -12,7 +12,7 @@ import { useSaveGpuType, type GpuTypeInput } from '../api/save-gpu-type';
 import { usd, useAgentsT } from '../i18n';
 import { JobLogModal } from './job-log-modal';
 import { notifyError } from '../../../lib/notify-error';
-import { AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
+import { AgentCapability, AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
 import { NewAgentToken } from './new-agent-token';
 
 
@@ -57,6 +57,7 @@ function AgentsTable() {
                     <Text size="xs" c="dimmed">
                       {[a.hostname, a.ultralyticsVersion && `ultralytics ${a.ultralyticsVersion}`, a.tokenPrefix + '…'].filter(Boolean).join(' · ')}
                     </Text>
+                    <AgentCapability agent={a} />
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{a.gpu ? `${a.gpu.name}${a.gpu.memoryMb ? ` (${Math.round(a.gpu.memoryMb / 1024)} GB)` : ''}${a.gpu.count > 1 ? ` × ${a.gpu.count}` : ''}` : t('admin.noGpu')}</Text>
@@ -83,7 +84,7 @@ function AgentsTable() {
   );
 }
 
-const emptyType: GpuTypeInput = { id: '', name: '', match: '', hourlyRateMicro: 1_000_000, imagesPerSecond: 200, enabled: true };
+const emptyType: GpuTypeInput = { id: '', name: '', device: 'gpu', match: '', hourlyRateMicro: 1_000_000, imagesPerSecond: 200, enabled: true };
 
 function GpuTypesTable() {
   const { t } = useAgentsT();
@@ -91,7 +92,7 @@ function GpuTypesTable() {
   const save = useSaveGpuType();
   const remove = useDeleteGpuType();
   const [form, setForm] = useState<GpuTypeInput>(emptyType);
-  const edit = (g: GpuType) => setForm({ id: g.id, name: g.name, match: g.match, hourlyRateMicro: g.hourlyRateMicro, imagesPerSecond: g.imagesPerSecond, enabled: g.enabled });
+  const edit = (g: GpuType) => setForm({ id: g.id, name: g.name, device: g.device, match: g.match, hourlyRateMicro: g.hourlyRateMicro, imagesPerSecond: g.imagesPerSecond, enabled: g.enabled });
   return (
     <Stack gap="sm">
       {(types.data ?? []).length > 0 && (
@@ -118,6 +119,7 @@ function GpuTypesTable() {
                     </Text>
                   </Table.Td>
                   <Table.Td>
+                    {g.device === 'cpu' && `${t('admin.gpu.devices.cpu')}: `}
                     <Code>{g.match}</Code>
                   </Table.Td>
                   <Table.Td>{usd(g.hourlyRateMicro)}/h</Table.Td>
@@ -141,7 +143,16 @@ function GpuTypesTable() {
       <Group align="flex-end" gap="sm" wrap="wrap" data-testid="gpu-type-form">
         <TextInput label={t('admin.gpu.id')} placeholder="rtx-4090" value={form.id} onChange={(e) => setForm({ ...form, id: e.currentTarget.value })} w={130} />
         <TextInput label={t('admin.gpu.name')} placeholder="RTX 4090" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} w={150} />
-        <TextInput label={t('admin.gpu.match')} placeholder="RTX 4090" value={form.match} onChange={(e) => setForm({ ...form, match: e.currentTarget.value })} w={150} />
+        <Select
+          label={t('admin.gpu.device')}
+          value={form.device ?? 'gpu'}
+          onChange={(v) => setForm({ ...form, device: (v ?? 'gpu') as 'gpu' | 'cpu' })}
+          allowDeselect={false}
+          data={(['gpu', 'cpu'] as const).map((d) => ({ value: d, label: t(`admin.gpu.devices.${d}`) }))}
+          w={140}
+          data-testid="gpu-type-device"
+        />
+        <TextInput label={form.device === 'cpu' ? t('admin.gpu.matchCpu') : t('admin.gpu.match')} placeholder={form.device === 'cpu' ? '*' : 'RTX 4090'} value={form.match} onChange={(e) => setForm({ ...form, match: e.currentTarget.value })} w={150} />
         <NumberInput label={t('admin.gpu.rateInput')} value={form.hourlyRateMicro / 1_000_000} onChange={(v) => setForm({ ...form, hourlyRateMicro: Math.round((Number(v) || 0) * 1_000_000) })} min={0} step={0.1} decimalScale={2} w={120} />
         <Switch label={t('admin.gpu.enabled')} checked={form.enabled ?? true} onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })} mb={6} />
         <Button

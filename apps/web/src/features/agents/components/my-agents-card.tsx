@@ -2,7 +2,7 @@ import { Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { formatRelative } from '../../../lib/dates';
 import { useAgents } from '../api/get-agents';
 import { useAgentsT } from '../i18n';
-import { AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
+import { AgentCapability, AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
 import { NewAgentToken } from './new-agent-token';
 
 
@@ -40,8 +40,9 @@ export function MyAgentsCard() {
                         </Text>
                       </Group>
                       <Text size="xs" c="dimmed">
-                        {[a.gpu?.name ?? t('admin.noGpu'), a.lastHeartbeat && formatRelative(a.lastHeartbeat)].filter(Boolean).join(' · ')}
+                        {[a.gpu?.name ?? t('admin.noGpu'), a.ultralyticsVersion && `ultralytics ${a.ultralyticsVersion}`, a.lastHeartbeat && formatRelative(a.lastHeartbeat)].filter(Boolean).join(' · ')}
                       </Text>
+                      <AgentCapability agent={a} />
                     </Table.Td>
                     <Table.Td style={{ textAlign: 'right' }}>
                       <RevokeAgentButton agent={a} />

@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Checkbox, Group, NumberInput, Radio, ScrollArea, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconDatabase, IconPlus, IconTrash } from '@tabler/icons-react';
-import type { Dataset, Model, Project } from '@sightline/contracts';
+import { isTrainableTask, type Dataset, type Model, type Project } from '@sightline/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -56,6 +56,11 @@ export function DatasetStep({ form, set, errors, datasets, loading }: StepProps 
                       {t('dialog.dataset.stats', { images: d.stats?.images ?? 0, classes: d.stats?.classCount ?? 0 })}
                       {d.stats?.classes.length ? ` · ${d.stats.classes.slice(0, 6).join(', ')}${d.stats.classes.length > 6 ? '…' : ''}` : ''}
                     </Text>
+                    {!isTrainableTask(d.task) && (
+                      <Text size="xs" c="red.8" data-testid="dataset-untrainable">
+                        {t('dialog.dataset.untrainable', { task: d.task })}
+                      </Text>
+                    )}
                   </div>
                 </Group>
               </Radio.Card>

@@ -116,6 +116,26 @@ describe('train dialog', () => {
     expect(await screen.findByTestId('legacy-snippet')).toHaveTextContent(`YOLO('${window.location.origin}/models/mCreated00000000001').train()`);
   }, 30_000);
 
+  it('a semantic-segment dataset is refused with the reason in the dialog, never sent as detect (ADR 0021)', async () => {
+    const semantic = { ...dataset, id: 'dSemantic0000000001', slug: 'roads', meta: { ...dataset.meta, name: 'roads' }, task: 'semantic-segment' } as unknown as Dataset;
+    const api = fakeApi({
+      'GET /v1/datasets': () => page([semantic]),
+      'GET /v1/projects': () => page([]),
+      'GET /v1/models': () => page([]),
+      'GET /v1/api-keys': () => [],
+    });
+    vi.stubGlobal('fetch', vi.fn(api.fetch));
+    renderRoutes([{ path: '/', element: <TrainDialog opened onClose={() => undefined} /> }], { user: makeUser() });
+    fireEvent.click(await screen.findByRole('radio', { name: /roads/ }));
+    expect(screen.getByTestId('dataset-untrainable')).toHaveTextContent('Cannot be trained: ultralytics trains detect, segment, classify, pose and obb models, not semantic-segment');
+    next();
+    expect(await screen.findByText("ultralytics cannot train this dataset's task: pick a detect, segment, classify or pose dataset")).toBeInTheDocument();
+    // Still on the dataset step, and nothing was created.
+    expect(screen.queryByLabelText('Model name')).not.toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(validateStep(0, { ...initialForm(), datasetId: semantic.id }, { hasProjects: true, datasetTask: 'semantic-segment' })).toEqual({ datasetId: 'untrainable' });
+  });
+
   it('a key created in the dialog fills the snippet, masked until revealed', async () => {
     const secret = `ul_${'c'.repeat(40)}`;
     const keys: unknown[] = [];

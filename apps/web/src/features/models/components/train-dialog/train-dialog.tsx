@@ -65,7 +65,7 @@ function Wizard({ projectId, onClose }: { projectId?: string; onClose: () => voi
   };
 
   const check = (s: number) => {
-    const e = validateStep(s, form, { hasProjects });
+    const e = validateStep(s, form, { hasProjects, datasetTask: dataset?.task });
     setErrors(e);
     return Object.keys(e).length === 0;
   };

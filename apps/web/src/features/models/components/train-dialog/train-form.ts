@@ -1,36 +1,19 @@
-import { MODEL_DEFAULTS, type Dataset, type Model } from '@sightline/contracts';
-import type { CreateModelBody } from '../../api/create-model';
+import { MODEL_DEFAULTS, TRAIN_FAMILIES, untrainableReason, TRAIN_SIZES, trainDialogBody, type TrainAdvancedArg, type TrainDialogChoice, type TrainFamily, type TrainSize } from '@sightline/contracts';
 
-export const FAMILIES = ['yolo11', 'yolov8'] as const;
-export const SIZES = ['n', 's', 'm', 'l', 'x'] as const;
-export type Family = (typeof FAMILIES)[number];
-export type Size = (typeof SIZES)[number];
+// The body the dialog sends is defined in contracts (train-dialog.ts), so the server's tests replay it exactly.
+export { architectureId, parseArgValue } from '@sightline/contracts';
+export const FAMILIES = TRAIN_FAMILIES;
+export const SIZES = TRAIN_SIZES;
+export type Family = TrainFamily;
+export type Size = TrainSize;
+export type AdvancedArg = TrainAdvancedArg;
 
-export interface AdvancedArg {
-  key: string;
-  value: string;
-}
-
-export interface TrainForm {
+export interface TrainForm extends TrainDialogChoice {
   datasetId: string | null;
   projectMode: 'existing' | 'new';
   projectId: string | null;
   newProjectName: string;
-  name: string;
-  source: 'architecture' | 'parent';
-  family: Family;
-  size: Size;
-  pretrained: boolean;
   parentId: string | null;
-  epochs: number | string;
-  imageSize: number | string;
-  batchSize: number | string;
-  patience: number | string;
-  cache: 'off' | 'ram' | 'disk';
-  device: string;
-  /** Hours; empty for no limit. */
-  time: number | string;
-  advanced: AdvancedArg[];
 }
 
 export const initialForm = (projectId?: string): TrainForm => ({
@@ -54,13 +37,6 @@ export const initialForm = (projectId?: string): TrainForm => ({
   advanced: [],
 });
 
-const TASK_SUFFIX: Record<string, string> = { detect: '', segment: '-seg', classify: '-cls', pose: '-pose', obb: '-obb' };
-
-/** `yolo11n`, `yolov8s-seg`, `yolo11m-cls`: the ultralytics model name for a dataset's task. */
-export function architectureId(family: Family, size: Size, task: string | null | undefined): string {
-  return `${family}${size}${TASK_SUFFIX[task ?? 'detect'] ?? ''}`;
-}
-
 /** Arguments the dialog sets itself: extras must not repeat or override them. */
 export const RESERVED_ARGS = new Set(['model', 'data', 'project', 'name', 'epochs', 'imgsz', 'batch', 'patience', 'cache', 'device', 'time', 'resume', 'task', 'mode']);
 
@@ -69,9 +45,11 @@ export type FormErrors = Partial<Record<keyof TrainForm | `advanced.${number}`, 
 
 const isInt = (v: number | string, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
-export function validateStep(step: number, form: TrainForm, ctx: { hasProjects: boolean }): FormErrors {
+/** `datasetTask`: the chosen dataset's task; one ultralytics cannot train (semantic-segment) is refused here, never sent as detect. */
+export function validateStep(step: number, form: TrainForm, ctx: { hasProjects: boolean; datasetTask?: string | null }): FormErrors {
   const errors: FormErrors = {};
   if (step === 0 && !form.datasetId) errors.datasetId = 'dataset';
+  else if (step === 0 && untrainableReason(ctx.datasetTask)) errors.datasetId = 'untrainable';
   if (step === 1) {
     const mode = ctx.hasProjects ? form.projectMode : 'new';
     if (mode === 'existing' && !form.projectId) errors.projectId = 'project';
@@ -102,40 +80,5 @@ export function validateStep(step: number, form: TrainForm, ctx: { hasProjects: 
   return errors;
 }
 
-/** `true`/`false` → booleans, numbers → numbers, anything else stays text (as the yolo CLI reads it). */
-export function parseArgValue(raw: string): string | number | boolean {
-  const v = raw.trim();
-  if (/^(true|false)$/i.test(v)) return v.toLowerCase() === 'true';
-  if (/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(v)) return Number(v);
-  return v;
-}
-
 /** The POST /v1/models body for the finished form. */
-export function createBody(form: TrainForm, ctx: { projectId: string; dataset: Pick<Dataset, 'id' | 'task'>; parent: Pick<Model, 'id' | 'meta' | 'lineage'> | null }): CreateModelBody {
-  const arch = architectureId(form.family, form.size, ctx.dataset.task);
-  const lineage =
-    form.source === 'parent' && ctx.parent
-      ? {
-          architecture: { ...(ctx.parent.lineage.architecture.id ? { id: ctx.parent.lineage.architecture.id } : {}), ...(ctx.parent.lineage.architecture.name ? { name: ctx.parent.lineage.architecture.name } : {}) },
-          parent: { id: ctx.parent.id, name: ctx.parent.meta.name },
-        }
-      : { architecture: { id: arch, name: `${arch}.yaml` }, ...(form.pretrained ? { parent: { name: `${arch}.pt` } } : {}) };
-  const advanced = Object.fromEntries(form.advanced.map((a) => [a.key.trim(), parseArgValue(a.value)]));
-  return {
-    project: { id: ctx.projectId },
-    meta: { name: form.name.trim() },
-    dataset: { id: ctx.dataset.id },
-    task: ctx.dataset.task,
-    lineage,
-    config: {
-      epochs: Number(form.epochs),
-      imageSize: Number(form.imageSize),
-      batchSize: Number(form.batchSize),
-      patience: Number(form.patience),
-      cache: form.cache === 'off' ? null : form.cache,
-      device: form.device.trim() || null,
-      time: form.time === '' ? null : Number(form.time),
-      ...(form.advanced.length ? { advanced } : {}),
-    },
-  };
-}
+export const createBody = trainDialogBody;
