@@ -77,6 +77,13 @@ const envSchema = z.object({
   // Training runs (ADR 0020): silent this long before the first epoch / after it → Timeout (spec §9: 15 min, 5 min)
   TRAINING_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(15 * 60),
   TRAINING_SILENCE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(5 * 60),
+  /**
+   * The built-in export worker (ADR 0022): `auto` runs exports on this machine when its `yolo`
+   * (EXPORT_WORKER_YOLO, default `yolo` on PATH) imports ultralytics; `off` never. Default `auto`,
+   * `off` under NODE_ENV=test (test servers ask for it).
+   */
+  EXPORT_WORKER: z.enum(['auto', 'off']).optional(),
+  EXPORT_WORKER_YOLO: z.string().min(1).default('yolo'),
   // Roboflow import (tests and air-gapped installs point it at another host)
   ROBOFLOW_API_URL: z.url().default('https://api.roboflow.com'),
   ROBOFLOW_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(10).default(15 * 60_000),
@@ -131,6 +138,8 @@ export interface Config {
   agentLeaseMs: number;
   /** Run lifecycle windows (ADR 0020): silence before the first epoch and after it that times a run out. */
   training: { startWindowMs: number; silenceWindowMs: number };
+  /** The built-in export worker (ADR 0022): whether to probe for it, and the ultralytics CLI it runs. */
+  exportWorker: { enabled: boolean; yolo: string };
   roboflow: { apiUrl: string; exportTimeoutMs: number; pollMs: number };
   /** null: error monitoring off (no SDK initialised) */
   sentry: { dsn: string; webDsn: string } | null;
@@ -247,6 +256,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     realtimeHeartbeatMs: Math.round(e.REALTIME_HEARTBEAT_SECONDS * 1000),
     agentLeaseMs: e.AGENT_LEASE_SECONDS * 1000,
     training: { startWindowMs: e.TRAINING_START_WINDOW_SECONDS * 1000, silenceWindowMs: e.TRAINING_SILENCE_WINDOW_SECONDS * 1000 },
+    exportWorker: { enabled: (e.EXPORT_WORKER ?? (e.NODE_ENV === 'test' ? 'off' : 'auto')) === 'auto', yolo: e.EXPORT_WORKER_YOLO },
     roboflow: { apiUrl: e.ROBOFLOW_API_URL.replace(/\/$/, ''), exportTimeoutMs: e.ROBOFLOW_EXPORT_TIMEOUT_MS, pollMs: e.ROBOFLOW_POLL_MS },
     sentry: e.SENTRY_DSN ? { dsn: e.SENTRY_DSN, webDsn: e.SENTRY_WEB_DSN ?? e.SENTRY_DSN } : null,
     webhooks: { timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxAttempts: e.WEBHOOK_MAX_ATTEMPTS, retryBaseMs: e.WEBHOOK_RETRY_BASE_MS },

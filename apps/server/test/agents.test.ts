@@ -96,15 +96,15 @@ describe('sightline-agent against the real server', () => {
     expect(a.output()).toContain('refused');
   });
 
-  it('exports: ONNX becomes the inference file; other formats with options, log, size, download; folders as tar.gz', async () => {
+  it('exports: ONNX becomes the inference file; other formats with options, log, size, download; folders as tar.gz', { timeout: 60_000 }, async () => {
     const user = await signUpUser(s.t.app);
     const modelId = await uploadPt(user.cookie);
     expect((await exportsOf(user.cookie, modelId)).agentsOnline).toBe(0);
-    // Requested with no agent online: it waits in the queue.
-    expect((await api('POST', `/v1/models/${modelId}/exports`, user.cookie, { format: 'onnx', options: {} })).statusCode).toBe(201);
+    // Queued by the upload itself (ADR 0022): with no agent online it waits in the queue.
+    expect((await exportsOf(user.cookie, modelId)).data).toMatchObject([{ format: 'onnx', auto: true, status: 'queued' }]);
     await onlineAgent(agent());
     const onnx = await waitFor('ONNX export', async () => (await exportsOf(user.cookie, modelId)).data.find((e) => e.format === 'onnx' && e.status === 'succeeded'), 30_000);
-    expect(onnx).toMatchObject({ auto: false, bytes: fs.statSync(onnxFixture).size, fileName: 'best.onnx' });
+    expect(onnx).toMatchObject({ auto: true, bytes: fs.statSync(onnxFixture).size, fileName: 'best.onnx' });
     expect((await exportsOf(user.cookie, modelId)).agentsOnline).toBe(1);
     const model = (await api('GET', `/v1/models/${modelId}`, user.cookie)).json().data;
     expect(model.exports.onnx).toEqual({ bytes: fs.statSync(onnxFixture).size, status: 'ready' });
@@ -221,6 +221,9 @@ describe('sightline-agent against the real server', () => {
     expect((await claim(alicePrivate)).data).toBeNull();
     const alicesModel = await uploadPt(alice.cookie);
     const mine = (await api('POST', `/v1/models/${alicesModel}/exports`, alice.cookie, { format: 'ncnn', options: {} })).json().data.jobId as string;
+    // Alice's upload queued its ONNX export first (ADR 0022): her agent takes that one, then hers.
+    const autoOnnx = (await claim(alicePrivate)).data?.id;
+    expect(autoOnnx).toBe((await exportsOf(alice.cookie, alicesModel)).data.find((e) => e.auto)!.jobId);
     expect((await claim(alicePrivate)).data?.id).toBe(mine);
     // A cloud run for an H100 is not taken by an agent whose GPU is another type.
     const { user, modelId } = await cloudUser();
@@ -236,6 +239,7 @@ describe('sightline-agent against the real server', () => {
     const finish = (tok: string, id: string) =>
       fetch(`${s.origin}/v1/agents/jobs/${id}/finish`, { method: 'POST', headers: { 'x-agent-token': tok, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'failed', error: 'test' }) });
     await finish(alicePrivate, mine);
+    await finish(alicePrivate, autoOnnx!);
     for (const id of got) await finish(rtx, id);
     await api('POST', `/v1/models/${modelId}/cloud/stop`, user.cookie);
     expect((await api('GET', `/v1/models/${modelId}/cloud`, user.cookie)).json().data.job).toMatchObject({ id: run, status: 'cancelled' });

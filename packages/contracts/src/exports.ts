@@ -81,5 +81,16 @@ export const modelExportsSchema = z.object({
   exports: z.array(modelExportSchema),
   /** Agents that may run this model's exports, online now (0: queued exports wait for one). */
   agentsOnline: z.number(),
+  /**
+   * Whether anything can run this model's exports (ADR 0022): an online agent that may take the
+   * owner's jobs, or the server's built-in export worker (`local`: `off` by setting, `probing`
+   * whether ultralytics can be imported here, `unavailable` with `reason`, `ready` to start on the
+   * next export, `running`, `revoked` by an admin).
+   */
+  worker: z.object({
+    available: z.boolean(),
+    local: z.enum(['off', 'probing', 'unavailable', 'ready', 'running', 'revoked']),
+    reason: z.string().nullable(),
+  }),
 });
 export type ModelExports = z.infer<typeof modelExportsSchema>;

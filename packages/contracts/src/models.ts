@@ -147,6 +147,13 @@ export const modelSchema = z.object({
   team: z.object({ id: z.string().nullable() }),
   metrics: z.object({ epochs: z.number(), best: z.record(z.string(), z.number()).nullable() }),
   abilities: abilitiesSchema,
+  /**
+   * `uploaded`: weights trained elsewhere and uploaded (no training configuration of this hub
+   * applies to them); `created`: a model made here to be trained (dialog, client, cloud).
+   */
+  origin: z.enum(['created', 'uploaded']),
+  /** The image size the weights expect, when known: the training config here, the file's metadata for uploads. */
+  imageSize: z.number().nullable(),
   /** Legacy HUB protocol view (hub-protocol §10); the web app computes its status with modelStatus(). */
   status: z.enum(['new', 'training', 'trained']),
   /** Run state reported by the user's ultralytics client; absent until a client reported. */

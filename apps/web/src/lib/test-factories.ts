@@ -37,6 +37,8 @@ export function makeModel(overrides: Partial<Model> & { train?: Partial<Model['d
     team: { id: null },
     metrics: { epochs: 0, best: null },
     abilities: OWNER_ABILITIES,
+    origin: 'created',
+    imageSize: MODEL_DEFAULTS.config.imageSize,
     status: 'new',
     training: null,
     ...rest,

@@ -82,8 +82,8 @@ export const agentsRepository = {
    * Claims the oldest queued job this agent may run, once: FOR UPDATE SKIP LOCKED makes two agents
    * polling at the same moment take different jobs (or one takes it and the other none). Rules: GPU
    * type must match when the job names one; a private agent only takes its owner's uncharged jobs;
-   * training only when the agent can train (`can.train`: the Platform protocol, ADR 0021) and
-   * within the owner's plan concurrency.
+   * the server's built-in worker only exports (ADR 0022); training only when the agent can train
+   * (`can.train`: the Platform protocol, ADR 0021) and within the owner's plan concurrency.
    */
   claim: async (db: Db, agent: AgentRow, can: { train: boolean }, concurrency: Record<string, number>, now: Date, leaseUntil: Date): Promise<AgentJobRow | null> =>
     db.transaction(async (tx) => {
@@ -96,6 +96,7 @@ export const agentsRepository = {
         WHERE j.status = 'queued'
           AND (j.gpu_type_id IS NULL OR j.gpu_type_id = ${agent.gpuTypeId})
           AND (${agent.ownerUserId}::text IS NULL OR (j.user_id = ${agent.ownerUserId} AND NOT j.charged))
+          AND (NOT ${agent.builtin} OR j.kind = 'export')
           AND (j.kind <> 'train' OR (${can.train}::boolean AND (
             SELECT count(*) FROM agent_jobs r
             WHERE r.user_id = j.user_id AND r.kind = 'train' AND r.status IN ('claimed', 'running')
@@ -120,6 +121,11 @@ export const agentsRepository = {
   lastLogs: async (db: Db, jobId: string, chunks: number) =>
     (await db.select().from(agentJobLogs).where(eq(agentJobLogs.jobId, jobId)).orderBy(desc(agentJobLogs.seq)).limit(chunks)).reverse(),
 
+  /** The built-in export worker's row of one host (ADR 0022). */
+  builtinAgent: async (db: Db, hostname: string) =>
+    (await db.select().from(agents).where(and(eq(agents.builtin, true), eq(agents.hostname, hostname))).orderBy(desc(agents.createdAt)).limit(1))[0] ?? null,
+  queuedExportJobs: async (db: Db) => (await db.select({ id: agentJobs.id }).from(agentJobs).where(and(eq(agentJobs.kind, 'export'), eq(agentJobs.status, 'queued'))).limit(1)).length,
+
   userPlan: async (db: Db, userId: string) => (await db.select({ plan: users.plan, wallet: users.walletBalance, username: users.username }).from(users).where(eq(users.id, userId)).limit(1))[0] ?? null,
 
   // exports
@@ -134,7 +140,7 @@ export const agentsRepository = {
   /**
    * Models trained through a client protocol (a run row) that ended recently with best weights but
    * no ONNX file and no ONNX export yet: they get one queued by themselves (predict answers
-   * error/no-onnx until then). Uploaded weights are exported when their owner asks.
+   * error/no-onnx until then). Uploaded `.pt` weights get theirs at upload (ADR 0022).
    */
   modelsNeedingOnnx: async (db: Db, since: Date) => {
     const res = await db.execute(sql`

@@ -9,7 +9,8 @@ import { errorResponses, ok } from '../../platform/http/schemas.js';
 import { resolveApiKey } from '../auth/auth.service.js';
 import { sendBlob } from '../training/training.files.js';
 import { agentByToken } from '../agents/agents.service.js';
-import { createExport, exportInputKey, latestExport, listExports, readableExport, resetModel, retryExport, storeArtifact } from './exports.service.js';
+import { createExport, exportInputKey, latestExport, listExports, queueOnnxExport, readableExport, resetModel, retryExport, storeArtifact } from './exports.service.js';
+import { attachExportWorker } from './exports.local-worker.js';
 import { presentExport } from './exports.presenter.js';
 
 const tags = ['exports'];
@@ -22,11 +23,18 @@ export async function exportsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
+  // The built-in export worker of this instance (started by startExportWorker after listen; ADR 0022).
+  attachExportWorker(app, ctx);
+  // A client run ended with weights: its ONNX export is queued at once (Preview needs it).
+  ctx.events.on(async (event) => {
+    const modelId = (event.data.model as { id?: unknown } | undefined)?.id;
+    if (event.name === 'training.completed' && typeof modelId === 'string') await queueOnnxExport(ctx, modelId);
+  });
 
   r.get('/v1/models/:id/exports', { schema: { tags, params: modelParams, response: { 200: envelope(modelExportsSchema), ...errorResponses } } }, async (req) => {
-    const { model, rows, agentsOnline } = await listExports(ctx, viewer(req), req.params.id);
+    const { model, rows, agentsOnline, worker } = await listExports(ctx, viewer(req), req.params.id);
     const mine = model.userId === viewer(req);
-    return { data: { exports: rows.map((row) => presentExport(row, mine)), agentsOnline } };
+    return { data: { exports: rows.map((row) => presentExport(row, mine)), agentsOnline, worker } };
   });
 
   r.post('/v1/models/:id/exports', { config: { auth: 'user' }, schema: { tags, params: modelParams, body: createExportBody, response: { 201: envelope(modelExportSchema), ...errorResponses } } }, async (req, reply) => {

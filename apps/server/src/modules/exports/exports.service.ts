@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ErrorCode, EXPORT_OUTPUTS, type ExportFormat, type ExportOptions } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
@@ -13,6 +17,9 @@ import { enqueueJob, heldJob, onJobFinished, onlineSince, onSweep, registerJobKi
 import type { AgentRow } from '../agents/agents.repository.js';
 import { publishModelChange } from '../agents/agents.events.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
+import { parseUltralyticsMetadata, readOnnxMetadata } from '../inference/onnx-metadata.js';
+import { onWeightsUploaded } from '../models/models.upload.js';
+import { exportWorkerOf } from './exports.local-worker.js';
 
 /**
  * Exports are agent jobs: `yolo export model=best.pt format=<f> <options>` runs on a GPU host, its
@@ -28,7 +35,18 @@ export async function listExports(ctx: AppContext, viewerId: string | null, mode
   const model = await readableModel(ctx, viewerId, modelId);
   const rows = await agentsRepository.exportsOfModel(ctx.db, model.id);
   const online = await agentsRepository.onlineAgents(ctx.db, onlineSince(ctx), model.userId);
-  return { model, rows, agentsOnline: online.length };
+  return { model, rows, agentsOnline: online.length, worker: exportWorkerAvailability(ctx, online.length) };
+}
+
+/**
+ * Can anything run this owner's exports now (ADR 0022)? An online agent that may take them, or
+ * this server's built-in worker when it is ready or running. The model page says so before anyone
+ * tries to preview.
+ */
+export function exportWorkerAvailability(ctx: AppContext, agentsOnline: number) {
+  const local = exportWorkerOf(ctx);
+  const state = local?.state ?? 'off';
+  return { available: agentsOnline > 0 || state === 'ready' || state === 'running', local: state, reason: local?.reason ?? null };
 }
 
 export async function createExport(ctx: AppContext, userId: string, modelId: string, input: { format: ExportFormat; options: ExportOptions; auto?: boolean }) {
@@ -60,6 +78,7 @@ export async function createExport(ctx: AppContext, userId: string, modelId: str
   });
   await track(ctx, userId, 'export_model', { modelId: model.id, format: input.format, auto: input.auto ?? false });
   await publishModelChange(ctx, model.id);
+  exportWorkerOf(ctx)?.exportQueued();
   return row;
 }
 
@@ -71,6 +90,7 @@ export async function retryExport(ctx: AppContext, userId: string, modelId: stri
   const now = ctx.clock.now();
   const updated = (await agentsRepository.updateExport(ctx.db, row.id, { status: 'queued', jobId: job.id, error: null, attempts: row.attempts + 1, finishedAt: null, updatedAt: now }))!;
   await publishModelChange(ctx, row.modelId);
+  exportWorkerOf(ctx)?.exportQueued();
   return updated;
 }
 
@@ -181,26 +201,61 @@ async function promoteExport(ctx: AppContext, row: ModelExportRow) {
   if (previous && previous.blobKey !== row.blobKey && (await agentsRepository.exportsWithBlob(ctx.db, previous.blobKey)).length === 0) {
     await ctx.blobs.delete(previous.blobKey).catch(() => undefined);
   }
+  if (row.format === 'onnx') await learnFromOnnx(ctx, model.id, row.blobKey!).catch((err: unknown) => ctx.log.warn({ err, modelId: model.id }, 'ONNX metadata not read'));
+}
+
+/**
+ * What the exported ONNX file says about the weights (ultralytics writes task, names and imgsz into
+ * its metadata): an uploaded `.pt` gets its task, classes and image size as soon as its export
+ * finished (ADR 0022). What the model already knows is kept.
+ */
+async function learnFromOnnx(ctx: AppContext, modelId: string, blobKey: string) {
+  const local = ctx.blobs.localPath?.(blobKey) ?? null;
+  const tmp = local ? null : path.join(os.tmpdir(), `sl-export-meta-${newId()}.onnx`);
+  try {
+    if (tmp) await pipeline((await ctx.blobs.get(blobKey)).stream, fs.createWriteStream(tmp));
+    const meta = parseUltralyticsMetadata((await readOnnxMetadata((local ?? tmp)!)).metadataProps);
+    const model = await modelsRepository.byId(ctx.db, modelId);
+    if (!model) return;
+    const config = model.config as { imageSize?: unknown };
+    const patch = {
+      ...(model.task ? {} : { task: meta.task }),
+      ...(model.names.length || !meta.names.length ? {} : { names: meta.names }),
+      ...(typeof config.imageSize === 'number' || !meta.imgsz[0] ? {} : { config: { ...model.config, imageSize: meta.imgsz[0] } }),
+    };
+    if (Object.keys(patch).length) await modelsRepository.update(ctx.db, modelId, { ...patch, updatedAt: ctx.clock.now() });
+  } finally {
+    if (tmp) fs.rmSync(tmp, { force: true });
+  }
 }
 
 let autoRunning = false;
 /**
  * A model trained by the ultralytics client has no ONNX file, so predict answers error/no-onnx:
- * when an agent that may take the owner's jobs is online, queue its ONNX export by itself.
+ * its ONNX export is queued by itself, whether or not a worker is there yet (the model page says
+ * when none is; ADR 0022). The sweep catches runs whose end this instance did not see.
  */
 export async function queueAutoOnnxExports(ctx: AppContext) {
   if (autoRunning) return;
   autoRunning = true;
   try {
     const candidates = await agentsRepository.modelsNeedingOnnx(ctx.db, new Date(ctx.clock.now().getTime() - AUTO_ONNX_WINDOW_MS));
-    for (const c of candidates) {
-      const online = await agentsRepository.onlineAgents(ctx.db, onlineSince(ctx), c.userId);
-      if (online.length === 0) continue;
-      await createExport(ctx, c.userId, c.id, { format: 'onnx', options: {}, auto: true }).catch((err: unknown) => ctx.log.warn({ err, modelId: c.id }, 'auto ONNX export not queued'));
-    }
+    for (const c of candidates) await queueOnnxExport(ctx, c.id);
   } finally {
     autoRunning = false;
   }
+}
+
+/** Queues a model's ONNX export unless it has an ONNX file, has had an ONNX export, or has no weights. */
+export async function queueOnnxExport(ctx: AppContext, modelId: string) {
+  const model = await modelsRepository.byId(ctx.db, modelId);
+  if (!model || model.deletedAt) return null;
+  if ((await fileOf(ctx, model.id, 'onnx')) || !(await fileOf(ctx, model.id, 'best'))) return null;
+  if (await agentsRepository.latestExport(ctx.db, model.id, 'onnx')) return null;
+  return createExport(ctx, model.userId, model.id, { format: 'onnx', options: {}, auto: true }).catch((err: unknown) => {
+    ctx.log.warn({ err, modelId: model.id }, 'auto ONNX export not queued');
+    return null;
+  });
 }
 
 export async function onExportJobClaimed(ctx: AppContext, job: AgentJobRow) {
@@ -227,4 +282,8 @@ onSweep(queueAutoOnnxExports);
 // A cloud run's weights arrived over the Platform protocol: its ONNX export (for Preview) follows at once.
 onJobFinished(async (ctx, job) => {
   if (job.kind === 'train' && job.status === 'succeeded') await queueAutoOnnxExports(ctx);
+});
+// Uploaded `.pt` weights: Preview needs their ONNX file (ADR 0022).
+onWeightsUploaded(async (ctx, upload) => {
+  if (upload.format === 'pt') await queueOnnxExport(ctx, upload.modelId);
 });

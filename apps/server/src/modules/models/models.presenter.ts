@@ -46,7 +46,8 @@ export function fileUrl(f: ModelFileRow, p: Pick<ModelPresentation, 'secret' | '
 }
 
 export function presentModel(row: ModelRow, p: ModelPresentation): Model {
-  const config = { ...MODEL_DEFAULTS.config, ...(row.config as Partial<ModelConfig>) } as ModelConfig;
+  const stored = row.config as Partial<ModelConfig>;
+  const config = { ...MODEL_DEFAULTS.config, ...stored } as ModelConfig;
   const exportsMap: Model['exports'] = {};
   for (const f of p.files) if (f.kind !== 'best' && f.kind !== 'last') exportsMap[f.kind] = { bytes: f.bytes, status: 'ready' };
   return {
@@ -80,6 +81,9 @@ export function presentModel(row: ModelRow, p: ModelPresentation): Model {
     team: { id: row.teamId },
     metrics: { epochs: row.epochsDone, best: row.bestMetrics },
     abilities: p.abilities,
+    origin: row.origin,
+    // Uploaded weights: only what their file says (ONNX metadata), never the training defaults.
+    imageSize: row.origin === 'uploaded' ? (typeof stored.imageSize === 'number' ? stored.imageSize : null) : config.imageSize,
     status: row.hubStatus,
     training: p.training ?? null,
   };

@@ -33,6 +33,8 @@ export interface CreateModelInput {
   names?: string[];
   hubStatus?: 'new' | 'training' | 'trained';
   trainEnd?: Date | null;
+  /** uploaded: weights trained elsewhere; their config keeps only what the file says (ADR 0022). */
+  origin?: 'created' | 'uploaded';
 }
 
 /** Spec §5: a model needs an owner; what is missing is listed in the error. */
@@ -75,7 +77,8 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
       name,
       description: input.description ?? '',
       privacy,
-      config: { ...MODEL_DEFAULTS.config, ...input.config },
+      config: input.origin === 'uploaded' ? { ...input.config } : { ...MODEL_DEFAULTS.config, ...input.config },
+      origin: input.origin ?? 'created',
       datasetId: input.datasetId ?? null,
       datasetName: input.datasetName ?? null,
       architectureId: input.architecture?.id ?? null,

@@ -114,6 +114,16 @@ export async function attachWeights(ctx: AppContext, modelId: string, stored: { 
 
 export type StoredWeights = Awaited<ReturnType<typeof storeWeights>>;
 
+type UploadListener = (ctx: AppContext, upload: { userId: string; modelId: string; format: WeightsFormat }) => Promise<void>;
+const uploadListeners: UploadListener[] = [];
+/**
+ * Called after an upload made its model (exports: a `.pt` gets its ONNX export queued, ADR 0022),
+ * so this module imports none of its listeners.
+ */
+export function onWeightsUploaded(fn: UploadListener) {
+  if (!uploadListeners.includes(fn)) uploadListeners.push(fn);
+}
+
 /**
  * The weights arrived: the model goes into the given project (one the caller may add models to) or
  * a new one named `projectName`, as a finished model (Trained, spec §4; "trained" for HUB clients).
@@ -142,10 +152,14 @@ export async function createUploadedModel(
     config: meta.imgsz ? { imageSize: meta.imgsz } : undefined,
     hubStatus: 'trained',
     trainEnd: ctx.clock.now(),
+    origin: 'uploaded',
   });
   await attachWeights(ctx, modelId, stored, input.filename);
   // Settled: the model's bytes count in place of the reservation.
   await stored.reservation.release();
+  for (const fn of uploadListeners) {
+    await fn(ctx, { userId, modelId, format: stored.format }).catch((err: unknown) => ctx.log.warn({ err, modelId }, 'after-upload step failed'));
+  }
 }
 
 /** A failed upload keeps nothing: neither the blob nor a half-made model, nor its reservation. */

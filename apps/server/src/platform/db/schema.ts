@@ -253,6 +253,8 @@ export const models = pgTable('models', {
   trainEnd: ts('train_end'),
   trainHeartbeat: ts('train_heartbeat'),
   trainInitialized: ts('train_initialized'),
+  /** created: made here to be trained; uploaded: weights trained elsewhere (migration 0020, ADR 0022) */
+  origin: text('origin').$type<'created' | 'uploaded'>().notNull().default('created'),
 });
 
 export const modelFiles = pgTable(
@@ -448,6 +450,8 @@ export const agents = pgTable('agents', {
   lastHeartbeatAt: ts('last_heartbeat_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   revokedAt: ts('revoked_at'),
+  /** The server's built-in export worker (ADR 0022): takes export jobs only. */
+  builtin: boolean('builtin').notNull().default(false),
 });
 
 export type AgentJobStatus = 'queued' | 'claimed' | 'running' | 'succeeded' | 'failed' | 'cancelled';

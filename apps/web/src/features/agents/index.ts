@@ -6,3 +6,4 @@ export { CloudTrainingForm } from './components/cloud-training-form';
 export { CloudRunCard } from './components/cloud-run-card';
 export { AdminAgentsSection } from './components/admin-agents-section';
 export { MyAgentsCard } from './components/my-agents-card';
+export { StartAgentCommand } from './components/start-agent-command';

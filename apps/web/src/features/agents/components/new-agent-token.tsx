@@ -4,6 +4,7 @@ import { IconKey } from '@tabler/icons-react';
 import { useCreateAgent } from '../api/create-agent';
 import { notifyError } from '../../../lib/notify-error';
 import { useAgentsT } from '../i18n';
+import { agentCommand } from './start-agent-command';
 
 
 /**
@@ -42,7 +43,7 @@ export function NewAgentToken({ shared, label, placeholder, testIds }: { shared:
       </Group>
       {token && (
         <Alert color="teal" variant="light" withCloseButton onClose={() => setToken(null)} title={t('admin.tokenOnce')} data-testid={testIds?.token}>
-          <Code block>{`npx @sightline/agent --hub ${window.location.origin} --token ${token}`}</Code>
+          <Code block>{agentCommand(window.location.origin, token)}</Code>
         </Alert>
       )}
     </>

@@ -12,5 +12,6 @@ export const exportsQueryOptions = (modelId: string) => queryOptions({ queryKey:
 export const useExports = (modelId: string) =>
   useQuery({
     ...exportsQueryOptions(modelId),
+    enabled: Boolean(modelId),
     refetchInterval: (q) => (q.state.data?.exports.some((e) => e.status === 'queued' || e.status === 'claimed' || e.status === 'running') ? 3000 : false),
   });

@@ -27,7 +27,7 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
 export function ModelDeploy({ model, signedIn }: { model: Model; signedIn: boolean }) {
   const { t } = useModelsT();
   const url = `${window.location.origin}/v1/predict/${model.id}`;
-  const curl = `curl -X POST "${url}" \\\n  -H "x-api-key: $API_KEY" \\\n  -F "file=@image.jpg" -F "imgsz=${model.config.imageSize}" -F "conf=0.25" -F "iou=0.45"`;
+  const curl = `curl -X POST "${url}" \\\n  -H "x-api-key: $API_KEY" \\\n  -F "file=@image.jpg" -F "imgsz=${model.imageSize ?? 640}" -F "conf=0.25" -F "iou=0.45"`;
   return (
     <Stack gap="lg">
       <Card withBorder radius="md" padding="lg" component="section" aria-label={t('deploy.apiTitle')}>

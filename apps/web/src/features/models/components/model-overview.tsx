@@ -123,6 +123,8 @@ export function ModelOverview({ model }: { model: Model }) {
                   dash
                 ),
               ],
+              // Uploaded weights: the image size their file says (known once the ONNX export read it).
+              ...(model.origin === 'uploaded' ? ([[t('config.imageSize'), model.imageSize ?? dash]] as Array<[string, ReactNode]>) : []),
               [t('size'), <FileSize key="size" bytes={model.totals.bytes} />],
               [t('created'), formatDateTime(model.dates.created)],
               [t('updated'), formatDateTime(model.dates.updated)],
@@ -130,7 +132,8 @@ export function ModelOverview({ model }: { model: Model }) {
             ]}
           />
         </Section>
-        <ModelConfigSection config={model.config} />
+        {/* Weights trained elsewhere have no training configuration here (ADR 0022). */}
+        {model.origin !== 'uploaded' && <ModelConfigSection config={model.config} />}
         <Section title={t('lineage.title')} testId="model-lineage">
           <Rows
             rows={[

@@ -94,4 +94,66 @@ describe('model page', () => {
     renderRoutes(routes, { path: '/models/mMissing00000000001', user: null });
     expect(await screen.findByText('Model not found')).toBeInTheDocument();
   });
+
+  describe('uploaded .pt weights (ADR 0022)', { timeout: 20_000 }, () => {
+    const pt = makeModel({
+      id: 'mPt0000000000000001',
+      meta: { name: 'shapes', description: '', privacy: 'private' },
+      origin: 'uploaded',
+      imageSize: null,
+      task: null,
+      names: [],
+      files: [{ kind: 'best', name: 'shapes3-detect.pt', bytes: 6_000_000, epoch: null, created: '2026-01-01T10:00:00.000Z', url: '/v1/files/signed' }],
+      train: { end: '2026-01-01T10:00:00.000Z' },
+      status: 'trained',
+    });
+    const queued = { id: 'e1', modelId: pt.id, format: 'onnx', options: {}, status: 'queued', auto: true, fileName: null, bytes: null, error: null, attempts: 1, jobId: 'j1', created: '2026-01-01T10:00:00.000Z', finished: null, downloadUrl: null, canRetry: false };
+    const token = `sla_${'a1'.repeat(20)}`;
+    function serveUpload(model: Model, worker: { available: boolean; local: string; reason: string | null }) {
+      const api = fakeApi({
+        [`GET /v1/models/${model.id}`]: () => model,
+        [`GET /v1/models/${model.id}/exports`]: () => ({ exports: [queued], agentsOnline: 0, worker }),
+        'POST /v1/agents': () => ({ agent: { id: 'a1', name: 'My agent', shared: false }, token }),
+      });
+      vi.stubGlobal('fetch', vi.fn(api.fetch));
+      return api;
+    }
+
+    it('with no worker the Preview tab says so before any image, and one click shows the command that starts an agent', async () => {
+      const api = serveUpload(pt, { available: false, local: 'unavailable', reason: '`yolo version` did not run here' });
+      renderRoutes(routes, { path: `/models/${pt.id}?tab=preview`, user: makeUser() });
+      const notice = await screen.findByTestId('no-export-worker', {}, { timeout: 5000 });
+      expect(notice).toHaveTextContent('Nothing can export this model yet');
+      expect(notice).toHaveTextContent('`yolo version` did not run here');
+      fireEvent.click(within(notice).getByTestId('start-agent-button'));
+      const command = await within(notice).findByTestId('start-agent-command', {}, { timeout: 5000 });
+      expect(command).toHaveTextContent(`node apps/agent/bin/sightline-agent.mjs --hub ${window.location.origin} --token ${token}`);
+      expect(api.calls.find((c) => c.method === 'POST' && c.path === '/v1/agents')?.body).toEqual({ name: 'My agent', shared: false });
+      expect(api.calls.some((c) => c.path.startsWith('/v1/predict'))).toBe(false);
+    });
+
+    it('the Deploy tab says it too; with a worker available, or for a viewer who cannot export, it says nothing', async () => {
+      serveUpload(pt, { available: false, local: 'off', reason: null });
+      const view = renderRoutes(routes, { path: `/models/${pt.id}?tab=deploy`, user: makeUser() });
+      expect(await screen.findByTestId('no-export-worker', {}, { timeout: 5000 })).toBeInTheDocument();
+      view.unmount();
+      vi.unstubAllGlobals();
+      const api = serveUpload(pt, { available: true, local: 'ready', reason: null });
+      renderRoutes(routes, { path: `/models/${pt.id}?tab=preview`, user: makeUser() });
+      await waitFor(() => expect(api.calls.some((c) => c.path === `/v1/models/${pt.id}/exports`)).toBe(true));
+      await screen.findByTestId('preview-panel', {}, { timeout: 5000 });
+      expect(screen.queryByTestId('no-export-worker')).not.toBeInTheDocument();
+    });
+
+    it('shows no training configuration: task, classes and image size from the file once known', async () => {
+      serveUpload({ ...pt, task: 'detect', names: ['square', 'circle', 'triangle'], imageSize: 160 }, { available: true, local: 'running', reason: null });
+      renderRoutes(routes, { path: `/models/${pt.id}`, user: makeUser() });
+      const details = await screen.findByTestId('model-details', {}, { timeout: 5000 });
+      expect(details).toHaveTextContent('detect');
+      expect(details).toHaveTextContent('triangle');
+      expect(within(details).getByText('160')).toBeInTheDocument();
+      expect(screen.queryByTestId('model-config')).not.toBeInTheDocument();
+      expect(screen.queryByText('300')).not.toBeInTheDocument();
+    });
+  });
 });

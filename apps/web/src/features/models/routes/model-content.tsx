@@ -28,7 +28,7 @@ import { useModelStatus, useModelWatch } from '../hooks/use-model-status';
 import { useModelsT } from '../i18n';
 import { ModelCostCard } from '../../billing';
 import { CloudRunCard } from '../../agents';
-import { ModelExports } from '../../exports';
+import { ExportWorkerNotice, ModelExports } from '../../exports';
 
 const TABS = ['overview', 'training', 'preview', 'deploy'] as const;
 type Tab = (typeof TABS)[number];
@@ -139,6 +139,7 @@ function ModelView({ model }: { model: Model }) {
         </Tabs.List>
         <Tabs.Panel value="overview" pt="lg">
           <Stack gap="lg">
+            <ExportWorkerNotice model={model} />
             <ModelOverview model={model} />
             <ModelCostCard modelId={model.id} isOwner={Boolean(user) && user?.id === model.owner.uid} />
           </Stack>
@@ -150,10 +151,14 @@ function ModelView({ model }: { model: Model }) {
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="preview" pt="lg">
-          <PreviewPanel model={model} />
+          <Stack gap="lg">
+            <ExportWorkerNotice model={model} />
+            <PreviewPanel model={model} />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="deploy" pt="lg">
           <Stack gap="lg">
+            <ExportWorkerNotice model={model} />
             <ModelExports model={model} />
             <ModelDeploy model={model} signedIn={Boolean(user)} />
           </Stack>

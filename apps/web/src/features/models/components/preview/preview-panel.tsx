@@ -156,7 +156,7 @@ export function PreviewPanel({ model }: { model: Model }) {
   const [url, setUrl] = useState<string | null>(null);
   const [conf, setConf] = useState(CONF_DEFAULT);
   const [iou, setIou] = useState(IOU_DEFAULT);
-  const [imgsz, setImgsz] = useState(() => Math.min(1280, Math.max(32, model.config.imageSize || 640)));
+  const [imgsz, setImgsz] = useState(() => Math.min(1280, Math.max(32, model.imageSize ?? 640)));
   const [source, setSource] = useState<string | null>('upload');
   const [picking, setPicking] = useState(false);
   const [result, setResult] = useState<{ prediction: PredictResponse; rateLimit: RateLimit | null } | null>(null);
