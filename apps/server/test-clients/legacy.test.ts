@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, clientHome, runClient, startClient, type ClientHome } from './support/clients.js';
+import { clients, clientHome, newestFile, runClient, startClient, type ClientHome } from './support/clients.js';
 import { clientPredictions, compareBoxes, PY_DIR, serverPredictions } from './support/parity.js';
 import { report, reportScenario, timer } from './support/report.js';
 import { startServer, type SuiteDataset, type SuiteServer, type SuiteUser } from './support/server.js';
@@ -21,22 +21,6 @@ const IMGSZ = 64;
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const q = (s: string) => JSON.stringify(s);
-
-function findBest(dir: string): string | null {
-  let found: { file: string; mtime: number } | null = null;
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name === 'best.pt') {
-        const mtime = fs.statSync(p).mtimeMs;
-        if (!found || mtime > found.mtime) found = { file: p, mtime };
-      }
-    }
-  };
-  walk(dir);
-  return (found as { file: string } | null)?.file ?? null;
-}
 
 describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x'} + hub-sdk, HUB protocol)`, () => {
   let s: SuiteServer;
@@ -124,7 +108,7 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
     expect(metrics.map((m) => m.epoch)).toContain(EPOCHS - 1);
 
     // The weights the server keeps are the client's best.pt, byte for byte.
-    const best = findBest(path.join(home.dir, 'runs'));
+    const best = newestFile(path.join(home.dir, 'runs'), 'best.pt');
     expect(best).not.toBeNull();
     const file = trained.files.find((f: { kind: string }) => f.kind === 'best');
     const download = await fetch(new URL(file.url, s.origin), { headers: { cookie: u.cookie } });
@@ -163,7 +147,7 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
       1000,
     );
     const exportSeconds = done();
-    const best = findBest(path.join(home.dir, 'runs'))!;
+    const best = newestFile(path.join(home.dir, 'runs'), 'best.pt')!;
     const images = fs.readdirSync(TEST_IMAGES).filter((f) => f.endsWith('.png')).sort().map((f) => path.join(TEST_IMAGES, f));
     const server = await serverPredictions(s, u, modelId, IMGSZ, images);
     // The client's own predict on its best.pt (the server runs the ONNX export of that same file;

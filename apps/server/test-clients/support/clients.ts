@@ -152,6 +152,24 @@ export function clientHome(label = 'client'): ClientHome {
   return { dir, configDir };
 }
 
+/** The newest file called `name` under `dir` (a run's weights/best.pt, a download in weights/), or null. */
+export function newestFile(dir: string, name: string | RegExp): string | null {
+  let found: { file: string; mtime: number } | null = null;
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (typeof name === 'string' ? e.name === name : name.test(e.name)) {
+        const mtime = fs.statSync(p).mtimeMs;
+        if (!found || mtime > found.mtime) found = { file: p, mtime };
+      }
+    }
+  };
+  walk(dir);
+  return (found as { file: string } | null)?.file ?? null;
+}
+
 /** A shell command line that runs `cmd` with the given generation's client on PATH (in `home`, when given). */
 export function withClient(client: Client, cmd: string, home?: ClientHome): string {
   const env = client.envScript ? `. ${client.envScript} && ` : 'export YOLO_OFFLINE=true YOLO_AUTOINSTALL=false && ';

@@ -258,8 +258,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sui
     agent,
     waitFor,
     async close() {
+      const t1 = Date.now();
       for (const a of agents) await a.stop().catch(() => undefined);
       await t.close();
+      console.log(`[server] closed in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     },
   };
 }
