@@ -30,6 +30,9 @@ export default defineConfig({
           include: ['test-clients/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test-clients/support/global-setup.ts'],
+          // The suite's servers run on the PostgreSQL of the server suite (each file its own schema):
+          // a fresh PGlite takes 5–30 s to migrate on a busy 2-core machine. TEST_DB=pglite still works.
+          env: { TEST_DB: process.env.TEST_DB ?? 'postgres' },
           testTimeout: 300_000,
           hookTimeout: 600_000,
           pool: 'forks',

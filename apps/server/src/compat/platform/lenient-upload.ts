@@ -43,15 +43,25 @@ const SNIFF_TIMEOUT_MS = 60_000;
 const IDLE_TIMEOUT_MS = 15 * 60_000;
 const REASONS: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 411: 'Length Required', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 507: 'Insufficient Storage' };
 
+/**
+ * Returns `closePending()`, for the server's preClose: sockets still being sniffed (connected, nothing
+ * sent yet) belong to no HTTP parser, so the server's own close does not end them as it ends idle
+ * HTTP connections, and a shutdown would wait up to SNIFF_TIMEOUT_MS for each (the real client's
+ * connection pool leaves such sockets behind).
+ */
 export function installLenientUploadSink(server: Server, pathPrefix: string, handler: RawUploadHandler, log: { warn(obj: object, msg: string): void }) {
   const signature = Buffer.from(`PUT ${pathPrefix}`, 'latin1');
   const original = server.listeners('connection') as Array<(socket: Socket) => void>;
+  const sniffing = new Set<Socket>();
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
     let buffered = Buffer.alloc(0);
     const timer = setTimeout(() => socket.destroy(), SNIFF_TIMEOUT_MS);
     timer.unref();
+    sniffing.add(socket);
+    socket.once('close', () => sniffing.delete(socket));
     const handOver = () => {
+      sniffing.delete(socket);
       clearTimeout(timer);
       socket.removeListener('data', onData);
       socket.removeListener('end', onEnd);
@@ -69,6 +79,7 @@ export function installLenientUploadSink(server: Server, pathPrefix: string, han
       const n = Math.min(buffered.length, signature.length);
       if (!buffered.subarray(0, n).equals(signature.subarray(0, n))) return handOver();
       if (buffered.length < signature.length) return;
+      sniffing.delete(socket);
       clearTimeout(timer);
       socket.removeListener('data', onData);
       socket.removeListener('end', onEnd);
@@ -77,6 +88,12 @@ export function installLenientUploadSink(server: Server, pathPrefix: string, han
     socket.on('data', onData);
     socket.on('end', onEnd);
   });
+  return {
+    closePending() {
+      for (const socket of sniffing) socket.destroy();
+      sniffing.clear();
+    },
+  };
 }
 
 function respond(socket: Socket, status: number, body: unknown) {

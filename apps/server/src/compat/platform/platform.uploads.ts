@@ -44,7 +44,7 @@ export function platformUploadRoutes(app: FastifyInstance) {
     const res = await acceptUpload(req.url, req.raw, declared);
     return reply.status(res.status).send(res.body);
   });
-  installLenientUploadSink(
+  const sink = installLenientUploadSink(
     app.server,
     UPLOAD_PREFIX,
     async (raw: RawUploadRequest) => {
@@ -56,4 +56,5 @@ export function platformUploadRoutes(app: FastifyInstance) {
     },
     app.log,
   );
+  app.addHook('preClose', async () => sink.closePending());
 }
