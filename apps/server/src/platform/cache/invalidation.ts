@@ -8,6 +8,8 @@ export const cacheTags = {
   user: (id: string) => `u:${id}`,
   model: (id: string) => `m:${id}`,
   project: (id: string) => `p:${id}`,
+  /** A user's item counts (migration 0024: datasets, projects, models, teams rows). */
+  usage: (id: string) => `n:${id}`,
 };
 
 interface Evictable {
