@@ -177,7 +177,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         scriptSrc: ["'self'"],
         connectSrc: ["'self'", 'ws:', 'wss:', ...(config.sentry ? [new URL(config.sentry.webDsn).origin] : [])],
         mediaSrc: ["'self'", 'blob:'],
-        // The SPA must load inside same-origin frames so it can show /403 there (spec §2).
+        // The SPA must load inside same-origin frames so it can show /403 there (spec §2); /403 itself
+        // may be framed by any site (security-headers.ts FRAMEABLE_PATHS).
         frameAncestors: ["'self'"],
         upgradeInsecureRequests: null,
       },
@@ -234,7 +235,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(integrationsRoutes);
   await app.register(teamsRoutes);
   await app.register(webhooksRoutes);
-  await app.register(realtimeRoutes, { onConnect: (uid) => presence.connected(ctx, uid), onDisconnect: (uid) => presence.disconnected(ctx, uid) });
+  await app.register(realtimeRoutes, {
+    onConnect: (uid) => presence.connected(ctx, uid),
+    onDisconnect: (uid) => presence.disconnected(ctx, uid),
+    onGuestConnect: () => presence.guestConnected(ctx),
+    onGuestPing: (id) => presence.guestSeen(ctx, id),
+    onGuestDisconnect: (id) => presence.guestDisconnected(ctx, id),
+  });
   await app.register(presenceRoutes);
   await app.register(recentRoutes);
   await app.register(mailLinksRoutes);

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { EXTERNAL_FETCH_LIMIT, EXTERNAL_PREVIEW_LIMIT } from '@sightline/contracts';
 import { buildApp, loggerOptions } from '../src/app.js';
+import { PREVIEW_LIMIT, PROJECT_LIMIT } from '../src/modules/integrations/integrations.service.js';
 import { datasets, integrations, jobs, roboflowImports, subscriptions } from '../src/platform/db/schema.js';
 import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
 import { FakeRoboflow, instanceCounts, sampleDetectionProject, type FakeProject } from './helpers/fake-roboflow.js';
@@ -397,5 +400,30 @@ describe('the key stays secret', () => {
     // and Roboflow did see the keys (so the grep could have failed)
     expect(fake.requests.some((r) => r.url.includes(KEY))).toBe(true);
     expect(fake.requests.some((r) => r.url.includes(BAD_KEY))).toBe(true);
+  });
+});
+
+describe('spec mapping: Roboflow calls (docs/spec-mapping.md)', () => {
+  it("uses only Roboflow's documented calls, never the spec's {workspace}/{project}/dataset, with the spec's limits", async () => {
+    expect(PROJECT_LIMIT).toBe(EXTERNAL_FETCH_LIMIT);
+    expect(PREVIEW_LIMIT).toBe(EXTERNAL_PREVIEW_LIMIT);
+    expect([EXTERNAL_FETCH_LIMIT, EXTERNAL_PREVIEW_LIMIT]).toEqual([100, 5]);
+    const mapping = readFileSync(new URL('../../../docs/spec-mapping.md', import.meta.url), 'utf8');
+    expect(mapping).toContain('`{workspace}/{project}/dataset?api_key&limit=100`');
+
+    const u = await linked();
+    expect((await call('GET', '/v1/integrations/roboflow/browse', u.cookie)).statusCode).toBe(200);
+    expect((await call('GET', `${P}/acme/shapes-4ckfl`, u.cookie)).statusCode).toBe(200);
+    expect((await call('GET', `${P}/acme/shapes-4ckfl/previews`, u.cookie)).json().data.length).toBeLessThanOrEqual(EXTERNAL_PREVIEW_LIMIT);
+    expect((await call('POST', `${P}/acme/shapes-4ckfl/versions/1/import`, u.cookie)).statusCode).toBe(202);
+    await drain();
+    const paths = fake.requests.map((r) => `${r.method} ${r.path}`);
+    expect(paths.length).toBeGreaterThan(5);
+    // Every call is one of the documented ones (shared/reference/roboflow-api.md): root, workspace,
+    // project, project search, image details, version, version export, and the links Roboflow
+    // answers with (the export's download, image URLs; the fake serves them under /ds, /__blob, /__img).
+    const documented = [/^GET \/$/, /^GET \/[^/]+$/, /^GET \/[^/]+\/[^/]+$/, /^POST \/[^/]+\/[^/]+\/search$/, /^GET \/[^/]+\/[^/]+\/images\/[^/]+$/, /^GET \/[^/]+\/[^/]+\/\d+$/, /^GET \/[^/]+\/[^/]+\/\d+\/[a-z0-9-]+$/, /^GET \/(ds|__blob|__img)\//];
+    for (const p of paths) expect(documented.some((re) => re.test(p)), p).toBe(true);
+    expect(paths.filter((p) => /\/dataset(\?|$)/.test(p))).toEqual([]);
   });
 });

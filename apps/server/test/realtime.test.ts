@@ -36,8 +36,8 @@ class Client {
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   }
 
-  static async connect(node: ClusterNode, cookie?: string): Promise<Client> {
-    const ws = new WebSocket(`${node.url.replace(/^http/, 'ws')}/v1/realtime`, { headers: cookie ? { cookie } : {} });
+  static async connect(node: ClusterNode, cookie?: string, query = ''): Promise<Client> {
+    const ws = new WebSocket(`${node.url.replace(/^http/, 'ws')}/v1/realtime${query}`, { headers: cookie ? { cookie } : {} });
     const client = new Client(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
@@ -283,5 +283,36 @@ describe('presence', () => {
     expect((await presenceOf(b, u.cookie)).online).toBe(true);
     await tab2.close();
     await vi.waitFor(async () => expect((await presenceOf(b, u.cookie)).online).toBe(false), { timeout: 5000, interval: 50 });
+  });
+
+  it('counts signed-out visitors under the guests presence (spec §7 presence/guests), across instances', async () => {
+    const admin = await signUpUser(a.app);
+    await cluster.database.query(`UPDATE users SET roles = ARRAY['admin'] WHERE id = $1`, [admin.user.id]);
+    const guests = async () => {
+      const res = await a.app.inject({ method: 'GET', url: '/v1/presence/guests', headers: { cookie: admin.cookie } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { online: number; connected: string | null; platform: string };
+    };
+    const before = (await guests()).online;
+    const guest = await Client.connect(b, undefined, '?guest=1');
+    expect(await guest.next(isType('hello'))).toEqual({ type: 'hello', uid: null });
+    await vi.waitFor(async () => expect((await guests()).online).toBe(before + 1), { timeout: 5000, interval: 50 });
+    expect((await guests()).platform).toBe('web');
+    // A guest hears the public config topic only, and its pings are answered.
+    guest.send({ type: 'subscribe', topic: 'config' });
+    expect(await guest.next(isType('subscribed'))).toEqual({ type: 'subscribed', topic: 'config' });
+    guest.send({ type: 'subscribe', topic: `user:${admin.user.id}` });
+    expect(await guest.next((m) => m.type === 'error' && m.topic === `user:${admin.user.id}`)).toMatchObject({ code: 'error/unauthorized' });
+    guest.send({ type: 'ping' });
+    await guest.next(isType('pong'));
+    // Only admins read it.
+    expect((await a.app.inject({ method: 'GET', url: '/v1/presence/guests', headers: {} })).statusCode).toBe(401);
+    await guest.close();
+    await vi.waitFor(async () => expect((await guests()).online).toBe(before), { timeout: 5000, interval: 50 });
+  });
+
+  it('still refuses a signed-out socket that does not ask to be a guest', async () => {
+    const c = await Client.connect(a);
+    expect((await c.closed).code).toBe(4401);
   });
 });

@@ -40,3 +40,21 @@ describe('serving the built web app', () => {
     expect(res.body).toBe('console.log(2)');
   });
 });
+
+describe('framing (spec §2: /403 allowed inside an iframe)', () => {
+  it('lets any site frame /403 and keeps every other path same-origin only', async () => {
+    for (const url of ['/403', '/403?from=embed']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('id="root"');
+      expect(res.headers['x-frame-options'], url).toBeUndefined();
+      expect(String(res.headers['content-security-policy']), url).toContain('frame-ancestors *');
+      expect(String(res.headers['content-security-policy']), url).toContain("script-src 'self'");
+    }
+    for (const url of ['/', '/signin', '/4033', '/403/x', '/datasets', '/v1/users/me']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(String(res.headers['content-security-policy']), url).toContain("frame-ancestors 'self'");
+    }
+  });
+});

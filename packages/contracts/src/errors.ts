@@ -41,6 +41,10 @@ export const ErrorCode = {
   DatasetProcessed: 'error/dataset-processed',
   ModelNotReady: 'error/model-not-ready',
   InvalidImage: 'error/invalid-image',
+  /** An image sent as SVG that is not an SVG document (spec §8 'Loaded file is not valid SVG'). */
+  InvalidSvg: 'error/invalid-svg',
+  /** An SVG document that cannot be drawn (spec §8 'Error loading SVG'). */
+  SvgLoadFailed: 'error/svg-load-failed',
   InvalidModelFile: 'error/invalid-model-file',
   // training (client protocols and cloud runs)
   TrainingStarted: 'error/training-started',
@@ -120,6 +124,8 @@ export const Messages = {
   unableUpdateUser: 'Unable to Update User',
   inDevelopment: 'This feature is currently in development',
   invalidImage: 'Must be a valid image file!',
+  invalidSvg: 'Loaded file is not valid SVG',
+  svgLoadFailed: 'Error loading SVG',
   checkingStorage: 'Checking available storage',
   noStorage: 'No storage available',
   filesStillUploading: 'Files still uploading',

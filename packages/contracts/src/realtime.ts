@@ -91,7 +91,8 @@ export type ServerMessage =
   | { type: 'subscribed'; topic: string }
   | { type: 'error'; topic?: string; code: string; message: string }
   | { type: 'pong' }
-  | { type: 'hello'; uid: string };
+  /** uid null: a signed-out socket (`?guest=1`), counted in the guests' presence. */
+  | { type: 'hello'; uid: string | null };
 
 /**
  * Reads an event off the wire against the catalogue: an unknown name or a payload that breaks

@@ -110,6 +110,12 @@ export const updateFlagsBody = z
   .partial();
 
 export const presenceSchema = z.object({ connected: z.string().nullable(), platform: z.literal('web'), formatted: z.string().nullable(), online: z.boolean() });
+/**
+ * Spec §7 presence/guests: signed-out visitors with the web app open (GET /v1/presence/guests, admins):
+ * how many sockets, and when the longest-open one connected.
+ */
+export const guestPresenceSchema = z.object({ online: z.number().int(), connected: z.string().nullable(), formatted: z.string().nullable(), platform: z.literal('web') });
+export type GuestPresence = z.infer<typeof guestPresenceSchema>;
 
 /** A mail as the outbox keeps it (every mail, sent or not; with no SMTP the only place to read it). */
 export const outboxMailSchema = z.object({ id: z.string(), to: z.string(), subject: z.string(), text: z.string(), created: z.string(), sent: z.string().nullable(), error: z.string().nullable() });

@@ -1,4 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
+import { PLAN_LIMITS, PLANS } from '@sightline/contracts';
+import { cleanup } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { RouteObject } from 'react-router';
 import { renderRoutes, makeUser } from '../test/render';
@@ -86,6 +88,19 @@ describe('pro guard', () => {
   it('lets enterprise users in (enterprise has everything pro has)', async () => {
     renderRoutes(table(), { path: '/pro', user: makeUser({ plan: 'enterprise' }) });
     expect(await screen.findByText('pro page')).toBeInTheDocument();
+  });
+
+  // Consistency (docs/spec-mapping.md, "pro guard"): the guard admits exactly the plans whose limits
+  // grant the pro features it guards (the wallet's top-up, teams), so it cannot drift from the plans.
+  it('admits exactly the plans that the plan matrix gives the pro features', async () => {
+    for (const plan of PLANS) {
+      const granted = PLAN_LIMITS[plan].walletTopUp && PLAN_LIMITS[plan].teams && PLAN_LIMITS[plan].cloudTraining;
+      const { router } = renderRoutes(table(), { path: '/pro', user: makeUser({ plan }) });
+      await screen.findByText(granted ? 'pro page' : 'home page');
+      expect(router.state.location.pathname, plan).toBe(granted ? '/pro' : '/home');
+      cleanup();
+    }
+    expect(PLANS.filter((plan) => PLAN_LIMITS[plan].walletTopUp)).toEqual(['pro', 'enterprise']);
   });
 });
 

@@ -36,10 +36,16 @@ export function GuestGuard({ children }: { children?: ReactNode }) {
   return <>{children ?? <Outlet />}</>;
 }
 
+/**
+ * Spec §2/§6: "pro: a user whose plan is not pro goes to home". Deliberately, enterprise passes too
+ * (docs/spec-mapping.md): spec §1 gives every pro feature (teams, wallet, cloud training) to pro
+ * *and* enterprise, and the plan matrix (contracts plans.ts PLAN_LIMITS) grants enterprise all of
+ * them, so an enterprise user sent home from a pro page would lose what they pay for. guards.test.tsx
+ * checks that the guard admits exactly the plans PLAN_LIMITS gives the pro features.
+ */
 export function ProGuard({ children }: { children?: ReactNode }) {
   const { user, isPending } = useMe();
   if (isPending) return <PageLoader />;
-  // Enterprise includes everything pro has (spec §1 lists pro-and-enterprise features).
   if (!isPaidPlan(user?.plan)) return <Navigate to="/home" replace />;
   return <>{children ?? <Outlet />}</>;
 }

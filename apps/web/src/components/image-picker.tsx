@@ -1,5 +1,6 @@
-import { useEffect, useMemo } from 'react';
-import { Group, Image, Input, Stack, Text } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Group, Image, Input, Stack, Text } from '@mantine/core';
+import { checkSvgFile, isSvgFile } from '../lib/svg-check';
 import { ImageDropzone } from './image-dropzone';
 
 /** A chosen image as an object URL for the preview; revoked when replaced or unmounted. */
@@ -11,7 +12,8 @@ function usePreviewUrl(file: File | null): string | null {
 
 /**
  * An image field of a form: the image-only drop zone with a preview of the chosen file (or of the
- * current image) and the chosen file's name.
+ * current image) and the chosen file's name. An SVG is read first: a broken one is not taken and
+ * shows the spec's 'Loaded file is not valid SVG' or 'Error loading SVG' (spec §8).
  */
 export function ImagePicker({
   label,
@@ -34,6 +36,16 @@ export function ImagePicker({
 }) {
   const preview = usePreviewUrl(file);
   const shown = preview ?? current ?? null;
+  const [svgError, setSvgError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const take = (chosen: File) => {
+    setSvgError(null);
+    if (!isSvgFile(chosen)) return onFile(chosen);
+    setChecking(true);
+    void checkSvgFile(chosen)
+      .then((problem) => (problem ? setSvgError(problem) : onFile(chosen)))
+      .finally(() => setChecking(false));
+  };
   return (
     <Input.Wrapper label={label} description={description}>
       <Stack gap="xs" mt={6}>
@@ -47,7 +59,12 @@ export function ImagePicker({
             )}
           </Group>
         )}
-        <ImageDropzone onImage={onFile} loading={loading} />
+        <ImageDropzone onImage={take} loading={loading || checking} />
+        {svgError && (
+          <Alert color="red" variant="light" role="alert" data-testid="svg-error">
+            {svgError}
+          </Alert>
+        )}
       </Stack>
     </Input.Wrapper>
   );

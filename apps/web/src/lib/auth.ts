@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { ErrorCode, type User } from '@sightline/contracts';
+import { ErrorCode, USER_DOC_RETRY_MS, type User } from '@sightline/contracts';
 import { api, isApiError } from './api-client';
 import { session } from './storage';
 
@@ -15,12 +15,26 @@ export async function getMe(signal?: AbortSignal): Promise<User | null> {
   }
 }
 
+/** How many times a user document that is not ready is asked for again (50 × 100 ms: 5 s, then the connectivity banner speaks). */
+export const USER_DOC_RETRIES = 50;
+
+/**
+ * "Not ready" (spec §4): no answer (network), or the server not ready to answer (5xx: starting,
+ * database or cache listener down). A refusal (401 = signed out, 4xx) is an answer, never retried.
+ */
+export function userDocNotReady(error: unknown): boolean {
+  if (!isApiError(error)) return true;
+  return error.isNetworkError || error.status >= 500;
+}
+
 export const meQueryOptions = () =>
   queryOptions({
     queryKey: meQueryKey,
     queryFn: ({ signal }) => getMe(signal),
     staleTime: 60_000,
-    retry: (count, error) => !isApiError(error) || (error.isNetworkError && count < 2),
+    // Spec §4/§9: if the user document is not ready, retry every 100 ms.
+    retry: (count, error) => userDocNotReady(error) && count < USER_DOC_RETRIES,
+    retryDelay: USER_DOC_RETRY_MS,
   });
 
 export function useMe() {

@@ -2,6 +2,7 @@ import {
   NOTIFICATION_ACTION_TIMEOUT_MS,
   NOTIFICATION_PENDING_TIMEOUT_MS,
   NOTIFICATION_PROGRESS_TICK_MS,
+  NOTIFICATION_RETRY_MS,
   NOTIFICATION_TIMEOUT_MS,
 } from '@sightline/contracts';
 import { createStore, useStore } from './create-store';
@@ -152,6 +153,8 @@ export function createNotificationStore(options: { persist?: boolean } = {}) {
     success: (message: string, extra: Partial<NotificationInput> = {}) => notify({ ...extra, type: 'success', message }),
     error: (message: string, extra: Partial<NotificationInput> = {}) => notify({ ...extra, type: 'error', message }),
     pending: (message: string, extra: Partial<NotificationInput> = {}) => notify({ ...extra, type: 'pending', message }),
+    /** Spec §9's retry notification: a pending notice for NOTIFICATION_RETRY_MS (2 s) when a retry is started. */
+    retry: (message: string, extra: Partial<NotificationInput> = {}) => notify({ ...extra, type: 'pending', message, msTimeout: NOTIFICATION_RETRY_MS }),
     dismiss,
     /** Pointer entered: the countdown stops (spec §4). */
     pause: (id: string) => setPaused(id, true),

@@ -103,6 +103,14 @@ export async function datasetsRoutes(app: FastifyInstance) {
     return ok;
   });
 
+  // Archive / unarchive (spec §4 dates.archived): lists hide archived items unless includeArchived=true.
+  for (const [verb, archived] of [['archive', true], ['unarchive', false]] as const) {
+    r.post(`/v1/datasets/:id/${verb}`, { config: { auth: 'user' }, schema: { tags: ['datasets'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
+      await ds.setDatasetArchived(ctx, requireUser(req).user.id, req.params.id, archived);
+      return { data: await present(req, req.params.id) };
+    });
+  }
+
   r.post('/v1/datasets/:id/restore', { config: { auth: 'user' }, schema: { tags: ['datasets'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
     await ds.restoreDataset(ctx, requireUser(req).user.id, req.params.id);
     return { data: await present(req, req.params.id) };

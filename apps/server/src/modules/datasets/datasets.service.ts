@@ -185,6 +185,19 @@ export async function shareDataset(ctx: AppContext, userId: string, id: string, 
   return updated!;
 }
 
+/**
+ * Archiving (spec §4 "Archiving uses dates.archived"): the dataset leaves the default lists and Home
+ * but keeps working (links, training); the same right as deleting puts it away (docs/spec-mapping.md).
+ */
+export async function setDatasetArchived(ctx: AppContext, userId: string, id: string, archived: boolean) {
+  const row = await ownedDataset(ctx, userId, id, { action: 'delete' });
+  if ((row.archivedAt !== null) === archived) return row;
+  const updated = await datasetsRepository.update(ctx.db, id, { archivedAt: archived ? ctx.clock.now() : null, updatedAt: ctx.clock.now() });
+  await track(ctx, userId, 'update_dataset', { datasetId: id, archived });
+  await publish(ctx, updated!, 'dataset.updated');
+  return updated!;
+}
+
 export async function deleteDataset(ctx: AppContext, userId: string, id: string) {
   await ownedDataset(ctx, userId, id, { action: 'delete' });
   const updated = await datasetsRepository.update(ctx.db, id, { deletedAt: ctx.clock.now() });

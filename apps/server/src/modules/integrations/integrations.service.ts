@@ -1,4 +1,4 @@
-import { ErrorCode, parseRoboflowProjectRef, type RoboflowBrowse, type RoboflowImport, type RoboflowPreview } from '@sightline/contracts';
+import { EXTERNAL_FETCH_LIMIT, EXTERNAL_PREVIEW_LIMIT, ErrorCode, parseRoboflowProjectRef, type RoboflowBrowse, type RoboflowImport, type RoboflowPreview } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -10,9 +10,13 @@ import { RoboflowClient, RoboflowError } from './roboflow.client.js';
 import { secretBox } from './secret-box.js';
 
 export const IMPORT_QUEUE = 'roboflow.import';
-/** Spec §7: project listings are capped at 100, previews at 5. */
-export const PROJECT_LIMIT = 100;
-export const PREVIEW_LIMIT = 5;
+/**
+ * Spec §7/§9 "external fetch limit 100; preview 5". The spec's `{workspace}/{project}/dataset?limit=100`
+ * is not in Roboflow's API, so the 100 caps the workspace's project listing and the 5 the image search
+ * behind previews (docs/spec-mapping.md).
+ */
+export const PROJECT_LIMIT = EXTERNAL_FETCH_LIMIT;
+export const PREVIEW_LIMIT = EXTERNAL_PREVIEW_LIMIT;
 
 export const importJobKey = (importId: string) => `roboflow-import:${importId}`;
 

@@ -99,6 +99,14 @@ export async function modelsRoutes(app: FastifyInstance) {
     return ok;
   });
 
+  // Archive / unarchive (spec §4 dates.archived): lists hide archived items unless includeArchived=true.
+  for (const [verb, archived] of [['archive', true], ['unarchive', false]] as const) {
+    r.post(`/v1/models/:id/${verb}`, { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
+      await models.setModelArchived(ctx, requireUser(req).user.id, req.params.id, archived);
+      return { data: await present(req, req.params.id) };
+    });
+  }
+
   r.post('/v1/models/:id/restore', { config: { auth: 'user' }, schema: { tags: ['models'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);
     await models.restoreModel(ctx, user.id, req.params.id);

@@ -213,6 +213,16 @@ export async function shareModel(ctx: AppContext, userId: string, id: string, pr
   return row!;
 }
 
+/** Archiving (spec §4): the model leaves the default lists and keeps serving predictions and downloads. */
+export async function setModelArchived(ctx: AppContext, userId: string, id: string, archived: boolean) {
+  const row = await ownedModel(ctx, userId, id, 'delete');
+  if ((row.archivedAt !== null) === archived) return row;
+  const updated = await modelsRepository.update(ctx.db, id, { archivedAt: archived ? ctx.clock.now() : null, updatedAt: ctx.clock.now() });
+  await track(ctx, userId, 'update_model', { modelId: id, archived });
+  await publish(ctx, updated!, 'model.updated');
+  return updated!;
+}
+
 export async function deleteModel(ctx: AppContext, userId: string, id: string, hard = false) {
   const row = await modelsPolicy.hidden(ctx, userId, await modelsRepository.byId(ctx.db, id), 'delete');
   if (hard) {

@@ -1,5 +1,6 @@
-import { topics } from '@sightline/contracts';
+import { topics, type GuestPresence } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import { newId } from '../../platform/ids.js';
 import { presenceRepository } from './presence.repository.js';
 
 /** Presence record of spec §3 (connected timestamp, platform 'web'), kept per user across instances. */
@@ -22,4 +23,30 @@ export async function getPresence(ctx: AppContext, userId: string) {
     formatted: connectedAt ? connectedAt.toUTCString() : null,
     online: (row?.connections ?? 0) > 0,
   };
+}
+
+/**
+ * Guests (spec §7 presence/guests): signed-out visitors with the web app open, one row per socket.
+ * A socket pings every 25 s; one not seen for GUEST_STALE_MS (a crashed instance's) no longer counts.
+ */
+export const GUEST_STALE_MS = 60_000;
+
+export async function guestConnected(ctx: AppContext): Promise<string> {
+  const id = newId();
+  const now = ctx.clock.now();
+  await presenceRepository.guestConnected(ctx.db, id, now, new Date(now.getTime() - 60 * GUEST_STALE_MS));
+  return id;
+}
+
+export async function guestSeen(ctx: AppContext, id: string) {
+  await presenceRepository.guestSeen(ctx.db, id, ctx.clock.now());
+}
+
+export async function guestDisconnected(ctx: AppContext, id: string) {
+  await presenceRepository.guestDisconnected(ctx.db, id);
+}
+
+export async function getGuestPresence(ctx: AppContext): Promise<GuestPresence> {
+  const { online, first } = await presenceRepository.guests(ctx.db, new Date(ctx.clock.now().getTime() - GUEST_STALE_MS));
+  return { online, connected: first ? first.toISOString() : null, formatted: first ? first.toUTCString() : null, platform: 'web' };
 }

@@ -5,6 +5,7 @@ import { ErrorCode, createProjectBody, listQuerySchema, pageSchema, projectSchem
 import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
+import { intakeImage } from '../../platform/images/svg.js';
 import * as projects from './projects.service.js';
 
 const idParams = z.object({ id: z.string().max(40) });
@@ -64,6 +65,15 @@ export async function projectsRoutes(app: FastifyInstance) {
     return ok;
   });
 
+  // Archive / unarchive (spec §4 dates.archived): lists hide archived items unless includeArchived=true.
+  for (const [verb, archived] of [['archive', true], ['unarchive', false]] as const) {
+    r.post(`/v1/projects/:id/${verb}`, { config: { auth: 'user' }, schema: { tags: ['projects'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
+      const { user } = requireUser(req);
+      const row = await projects.setProjectArchived(ctx, user.id, req.params.id, archived);
+      return { data: (await projects.presentProjects(ctx, user.id, [row]))[0]! };
+    });
+  }
+
   r.post('/v1/projects/:id/restore', { config: { auth: 'user' }, schema: { tags: ['projects'], params: idParams, response: { 200: one, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);
     const row = await projects.restoreProject(ctx, user.id, req.params.id);
@@ -78,7 +88,9 @@ export async function projectsRoutes(app: FastifyInstance) {
     if (!file || !IMAGE_TYPES.has(file.mimetype)) throw new AppError(400, ErrorCode.InvalidImage, 'Must be a valid image file!');
     const buf = await file.toBuffer();
     if (file.file.truncated) throw new AppError(413, ErrorCode.PayloadTooLarge, 'Cover images can be at most 5 MB');
-    const row = await projects.setProjectImage(ctx, user.id, req.params.id, buf, file.mimetype);
+    // An SVG is drawn into a PNG (platform/images/svg.ts): never kept or served as SVG.
+    const image = await intakeImage({ bytes: buf, contentType: file.mimetype, filename: file.filename });
+    const row = await projects.setProjectImage(ctx, user.id, req.params.id, image.bytes, image.contentType);
     return { data: (await projects.presentProjects(ctx, user.id, [row]))[0]! };
   });
 }

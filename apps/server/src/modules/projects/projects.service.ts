@@ -93,6 +93,16 @@ export async function shareProject(ctx: AppContext, userId: string, id: string, 
   return row!;
 }
 
+/** Archiving (spec §4): the project leaves the default lists; its models stay where they are (docs/spec-mapping.md). */
+export async function setProjectArchived(ctx: AppContext, userId: string, id: string, archived: boolean) {
+  const row = await ownedProject(ctx, userId, id, 'delete');
+  if ((row.archivedAt !== null) === archived) return row;
+  const updated = await projectsRepository.update(ctx.db, id, { archivedAt: archived ? ctx.clock.now() : null, updatedAt: ctx.clock.now() });
+  await track(ctx, userId, 'update_project', { projectId: id, archived });
+  await publish(ctx, updated!, 'project.updated');
+  return updated!;
+}
+
 /** Soft delete: the project and its live models go to the trash together. */
 export async function deleteProject(ctx: AppContext, userId: string, id: string) {
   await ownedProject(ctx, userId, id, 'delete');

@@ -21,6 +21,7 @@ import {
   updateTeamBody,
 } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
+import { intakeImage } from '../../platform/images/svg.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { presentDatasets } from '../datasets/datasets.service.js';
@@ -101,7 +102,8 @@ export async function teamsRoutes(app: FastifyInstance) {
     if (!file || !IMAGE_TYPES.has(file.mimetype)) throw new AppError(400, 'error/invalid-image', 'Must be a valid image file!');
     const bytes = await file.toBuffer();
     if (file.file.truncated) throw new AppError(413, 'error/payload-too-large', 'Team images can be at most 5 MB');
-    await teams.setTeamImage(ctx, caller, req.params.id, { bytes, contentType: file.mimetype });
+    // An SVG is drawn into a PNG (platform/images/svg.ts): never kept or served as SVG.
+    await teams.setTeamImage(ctx, caller, req.params.id, await intakeImage({ bytes, contentType: file.mimetype, filename: file.filename }));
     return presentOne(caller, req.params.id);
   });
 

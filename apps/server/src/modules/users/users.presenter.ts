@@ -3,8 +3,12 @@ import type { UserRow } from './users.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The only row → JSON boundary for users; secrets (password hash) never leave here. */
-export function presentUser(row: UserRow, providers: string[] = []): User {
+/**
+ * The only row → JSON boundary for users; secrets (password hash) never leave here. `usage` is the
+ * spec §3 "usage counters per collection" (items not in the trash); left empty where the caller did
+ * not count them (admin lists, realtime user.updated, where counting each row would cost a query).
+ */
+export function presentUser(row: UserRow, providers: string[] = [], usage: Record<string, number> = {}): User {
   return {
     id: row.id,
     uid: row.id,
@@ -17,7 +21,7 @@ export function presentUser(row: UserRow, providers: string[] = []): User {
     plan: row.plan as User['plan'],
     roles: row.roles,
     paymentCustomerId: row.paymentCustomerId,
-    usage: {},
+    usage,
     wallet: { balance: row.walletBalance },
     onboard: row.onboard,
     feedback:

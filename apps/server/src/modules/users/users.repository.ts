@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { authIdentities, settings, users } from '../../platform/db/schema.js';
+import { authIdentities, datasets, models, projects, settings, teams, users } from '../../platform/db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -21,6 +21,16 @@ export const usersRepository = {
   identity: async (db: Db, provider: string, subject: string) =>
     (await db.select().from(authIdentities).where(and(eq(authIdentities.provider, provider), eq(authIdentities.subject, subject))).limit(1))[0] ?? null,
   addIdentity: async (db: Db, row: typeof authIdentities.$inferInsert) => db.insert(authIdentities).values(row),
+  /** Spec §3 "usage counters per collection": the user's items not in the trash (archived ones count), one query. */
+  usageCounts: async (db: Db, userId: string) => {
+    const res = await db.execute(sql`SELECT
+        (SELECT count(*) FROM ${datasets} WHERE ${datasets.userId} = ${userId} AND ${datasets.deletedAt} IS NULL) AS datasets,
+        (SELECT count(*) FROM ${projects} WHERE ${projects.userId} = ${userId} AND ${projects.deletedAt} IS NULL) AS projects,
+        (SELECT count(*) FROM ${models} WHERE ${models.userId} = ${userId} AND ${models.deletedAt} IS NULL) AS models,
+        (SELECT count(*) FROM ${teams} WHERE ${teams.ownerId} = ${userId} AND ${teams.deletedAt} IS NULL) AS teams`);
+    const row = (res as unknown as { rows: Array<Record<'datasets' | 'projects' | 'models' | 'teams', number | string>> }).rows[0];
+    return { datasets: Number(row?.datasets ?? 0), projects: Number(row?.projects ?? 0), models: Number(row?.models ?? 0), teams: Number(row?.teams ?? 0) };
+  },
   listActive: async (db: Db) => db.select().from(users).where(isNull(users.deletedAt)),
   insertSettings: async (db: Db, userId: string) => {
     await db.insert(settings).values({ userId });

@@ -5,11 +5,12 @@ import { ErrorCode, Messages, updateFeedbackBody, updateProfileBody, userSchema 
 import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { intakeImage } from '../../platform/images/svg.js';
 import * as users from './users.service.js';
 import { presentUserById as present } from './users.service.js';
 
 const userEnvelope = z.object({ data: userSchema });
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/svg+xml']);
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 
@@ -41,7 +42,8 @@ export async function usersRoutes(app: FastifyInstance) {
     if (!IMAGE_TYPES.has(file.mimetype)) throw new AppError(400, ErrorCode.InvalidImage, Messages.invalidImage);
     const buffer = await file.toBuffer();
     if (file.file.truncated) throw new AppError(413, ErrorCode.PayloadTooLarge, 'Profile images can be at most 5 MB');
-    await users.setProfileImage(ctx, user, buffer);
+    // An SVG is checked, cleaned and drawn into a PNG first (platform/images/svg.ts).
+    await users.setProfileImage(ctx, user, (await intakeImage({ bytes: buffer, contentType: file.mimetype, filename: file.filename })).bytes);
     return { data: await present(app, user.id) };
   });
 }

@@ -110,14 +110,27 @@ export async function presentMe(ctx: Pick<AppContext, 'db' | 'invalidations'>, u
     value: (await usersRepository.identities(ctx.db, user.id)).map((i) => i.provider),
     tags: [cacheTags.user(user.id)],
   }));
-  return presentUser(user, providers ?? []);
+  return presentUser(user, providers ?? [], await usageOf(ctx, user.id));
 }
 
-/** The user as `/v1/users/me` answers it, with the sign-in providers linked to the account. */
-export async function presentUserById(app: { ctx: Pick<AppContext, 'db'> }, id: string) {
+const usageCaches = new WeakMap<Invalidations, TaggedCache<Record<string, number>>>();
+
+/**
+ * Spec §3 "usage counters per collection": the user's datasets, projects, models and owned teams
+ * not in the trash. Cached per instance under `n:<uid>`, which the triggers of migration 0024 send
+ * whenever such a row appears, goes or changes owner: no query when warm (ADR 0017).
+ */
+export async function usageOf(ctx: Pick<AppContext, 'db' | 'invalidations'>, userId: string): Promise<Record<string, number>> {
+  let cache = usageCaches.get(ctx.invalidations);
+  if (!cache) usageCaches.set(ctx.invalidations, (cache = ctx.invalidations.cache<Record<string, number>>({ ttlMs: 60_000, max: 20_000 })));
+  return (await cache.getOrLoad(userId, async () => ({ value: await usersRepository.usageCounts(ctx.db, userId), tags: [cacheTags.usage(userId)] }))) ?? {};
+}
+
+/** The user as `/v1/users/me` answers it, with the sign-in providers linked to the account and the usage counters. */
+export async function presentUserById(app: { ctx: Pick<AppContext, 'db' | 'invalidations'> }, id: string) {
   const row = await usersRepository.byId(app.ctx.db, id);
   const identities = row ? await usersRepository.identities(app.ctx.db, id) : [];
-  return presentUser(row!, identities.map((i) => i.provider));
+  return presentUser(row!, identities.map((i) => i.provider), await usageOf(app.ctx, id));
 }
 
 /** Soft deletion of the account (the caller checked the password and ends the sessions). */

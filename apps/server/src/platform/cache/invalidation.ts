@@ -10,6 +10,8 @@ export const cacheTags = {
   project: (id: string) => `p:${id}`,
   /** a team (its deletion, its owner): migration 0021 */
   team: (id: string) => `t:${id}`,
+  /** A user's item counts (migration 0024: datasets, projects, models, teams rows). */
+  usage: (id: string) => `n:${id}`,
 };
 
 interface Evictable {

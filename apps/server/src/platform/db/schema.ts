@@ -130,6 +130,18 @@ export const presence = pgTable('presence', {
   platform: text('platform').notNull().default('web'),
 });
 
+/** Signed-out sockets of the web app: the spec's presence/guests (migration 0024). */
+export const presenceGuests = pgTable(
+  'presence_guests',
+  {
+    id: text('id').primaryKey(),
+    connectedAt: ts('connected_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    platform: text('platform').notNull().default('web'),
+  },
+  (t) => [index('presence_guests_seen_idx').on(t.lastSeenAt)],
+);
+
 export const mailOutbox = pgTable(
   'mail_outbox',
   {

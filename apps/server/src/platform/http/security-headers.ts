@@ -18,11 +18,31 @@ export function helmetHeaders(options: HelmetOptions): Array<[string, string]> {
   return [...headers];
 }
 
+/**
+ * The paths any site may frame. Spec §2: "/403 allowed inside an iframe" — the SPA's iframe guard
+ * sends every framed page to /403, so /403 alone answers without X-Frame-Options and with
+ * `frame-ancestors *`; every other path keeps SAMEORIGIN / `frame-ancestors 'self'`.
+ */
+export const FRAMEABLE_PATHS: ReadonlySet<string> = new Set(['/403']);
+
+/** The same headers, minus the framing refusal: for FRAMEABLE_PATHS. */
+function frameableOptions(options: HelmetOptions): HelmetOptions {
+  const csp = options.contentSecurityPolicy;
+  const directives = csp && typeof csp === 'object' ? { ...csp.directives, frameAncestors: ['*'] } : { frameAncestors: ['*'] };
+  return { ...options, frameguard: false, contentSecurityPolicy: { ...(csp && typeof csp === 'object' ? csp : {}), directives } } as HelmetOptions;
+}
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
 /** Sets the headers on the raw response at the start of every request, as @fastify/helmet did (hijacked replies get them too). */
 export const securityHeaders = fp<HelmetOptions>(async (app, options) => {
   const headers = helmetHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+  const frameable = helmetHeaders(frameableOptions(options));
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of FRAMEABLE_PATHS.has(pathOf(request.url)) ? frameable : headers) reply.raw.setHeader(name, value);
     done();
   });
 });

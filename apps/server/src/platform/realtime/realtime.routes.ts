@@ -37,6 +37,10 @@ declare module 'fastify' {
 export interface RealtimeOptions {
   onConnect?(userId: string): Promise<void>;
   onDisconnect?(userId: string): Promise<void>;
+  /** A signed-out socket (`?guest=1`, the spec's presence/guests) opened: answers its presence id. */
+  onGuestConnect?(): Promise<string>;
+  onGuestPing?(presenceId: string): Promise<void>;
+  onGuestDisconnect?(presenceId: string): Promise<void>;
 }
 
 /**
@@ -103,8 +107,46 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     for (const ws of sockets.keys()) ws.close(1001, 'server shutting down');
   });
 
+  /**
+   * A signed-out visitor's socket: counted in the guests' presence, may only hear the public config
+   * topic, answers pings (which keep its presence fresh). Nothing else is delivered to it.
+   */
+  function guestSocket(socket: WebSocket, log: FastifyInstance['log']) {
+    const send = (m: ServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(m));
+    const presenceId = opts.onGuestConnect?.().catch((err: unknown) => {
+      log.warn({ err }, 'guest presence update failed');
+      return null;
+    });
+    const state = { userId: '', topics: new Map<string, number>() };
+    sockets.set(socket, state);
+    send({ type: 'hello', uid: null });
+    socket.on('message', (raw: Buffer) => {
+      let parsed;
+      try {
+        parsed = clientMessageSchema.safeParse(JSON.parse(raw.toString('utf8')));
+      } catch {
+        parsed = null;
+      }
+      if (!parsed?.success) return send({ type: 'error', code: ErrorCode.Validation, message: 'Malformed message' });
+      const m = parsed.data;
+      if (m.type === 'ping') {
+        void presenceId?.then((id) => (id ? opts.onGuestPing?.(id) : undefined)).catch(() => undefined);
+        return send({ type: 'pong' });
+      }
+      if (m.type === 'unsubscribe') return void state.topics.delete(m.topic);
+      if (m.topic !== topics.config()) return send({ type: 'error', topic: m.topic, code: ErrorCode.Unauthorized, message: 'Sign in to subscribe to this topic' });
+      state.topics.set(m.topic, Number.MAX_SAFE_INTEGER);
+      send({ type: 'subscribed', topic: m.topic });
+    });
+    socket.on('close', () => {
+      sockets.delete(socket);
+      void presenceId?.then((id) => (id ? opts.onGuestDisconnect?.(id) : undefined)).catch(() => undefined);
+    });
+  }
+
   app.get('/v1/realtime', { websocket: true, schema: { tags: ['realtime'], hide: true } }, (socket, req) => {
     const principal = req.principal;
+    if (!principal && (req.query as { guest?: string } | undefined)?.guest === '1') return guestSocket(socket, req.log);
     if (!principal) {
       socket.send(JSON.stringify({ type: 'error', code: ErrorCode.Unauthorized, message: 'Sign in to continue' } satisfies ServerMessage));
       socket.close(4401, 'unauthorized');

@@ -5,12 +5,15 @@ import type { ReactNode } from 'react';
 import { isApiError } from '../../../lib/api-client';
 import { errorMessage } from '../../../lib/i18n';
 
-/** Maps an auth error to its message: the network alert of spec §8, the account-deleted alert of §4, or the code's text. */
-export function AuthErrorAlert({ error, children }: { error: unknown; children?: ReactNode }) {
+/**
+ * Maps an auth error to its message: the network alert of spec §8, the account-deleted alert of §4, or the code's text.
+ * `title` heads the alert with what failed (sign-up: the spec's 'Unable to Create User'), the message saying why.
+ */
+export function AuthErrorAlert({ error, title, children }: { error: unknown; title?: string; children?: ReactNode }) {
   if (!error) return null;
   if (isApiError(error) && error.isNetworkError) {
     return (
-      <Alert color="orange" icon={<IconWifiOff size={18} />} role="alert" data-testid="network-error">
+      <Alert color="orange" icon={<IconWifiOff size={18} />} role="alert" data-testid="network-error" title={title}>
         {Messages.networkError}
       </Alert>
     );
@@ -20,7 +23,7 @@ export function AuthErrorAlert({ error, children }: { error: unknown; children?:
   // A throttled sign-in or mail request (429): the server's sentence says how long to wait.
   const message = code === ErrorCode.AccountDeleted ? Messages.accountDeleted : code === ErrorCode.RateLimited && fallback ? fallback : errorMessage(code, fallback);
   return (
-    <Alert color={code === ErrorCode.RateLimited ? 'orange' : 'red'} icon={<IconAlertCircle size={18} />} role="alert" data-testid="auth-error" data-code={code}>
+    <Alert color={code === ErrorCode.RateLimited ? 'orange' : 'red'} icon={<IconAlertCircle size={18} />} role="alert" data-testid="auth-error" data-code={code} title={title}>
       {message}
       {children}
     </Alert>

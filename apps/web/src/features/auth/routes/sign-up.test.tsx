@@ -25,4 +25,19 @@ describe('sign-up page', () => {
     expect(url).toBe('/v1/auth/signup');
     expect(JSON.parse(String(init.body))).toEqual({ email: 'ada@example.com', password: 'secret123', username: 'ada', firstName: 'Ada' });
   });
+
+  it("shows the spec's 'Unable to Create User' over the reason when the sign-up is refused (spec §8)", async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ error: { code: 'error/in-use', message: 'This email is already in use' } }), { status: 409 }));
+    vi.stubGlobal('fetch', fetchMock);
+    renderRoutes([{ path: '/signup', element: <SignUpPage /> }], { path: '/signup', user: null });
+    await userEvent.type(screen.getByLabelText(/First name/), 'Ada');
+    await userEvent.type(screen.getByLabelText(/Username/), 'ada');
+    await userEvent.type(screen.getByLabelText(/Email/), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText(/^Password/, { selector: 'input' }), 'secret123');
+    fireEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    const alert = await screen.findByTestId('auth-error');
+    expect(alert).toHaveTextContent('Unable to Create User');
+    expect(alert).toHaveTextContent('This email is already in use.');
+    expect(alert).toHaveAttribute('data-code', 'error/in-use');
+  });
 });

@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { signUpBody } from '@sightline/contracts';
+import { Messages, signUpBody } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { setRedirect } from '../../../lib/auth';
@@ -83,7 +83,7 @@ export default function SignUpPage() {
             error={errors.password}
             required
           />
-          <AuthErrorAlert error={signUp.error} />
+          <AuthErrorAlert error={signUp.error} title={Messages.unableCreateUser} />
           <Button type="submit" loading={signUp.isPending} fullWidth size="md">
             {t('signUp.submit')}
           </Button>

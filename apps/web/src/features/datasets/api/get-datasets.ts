@@ -18,6 +18,7 @@ export function getDatasets(filters: DatasetFilters = {}, options: { lastDocId?:
     const value = filters[key];
     if (value) qs.set(key, value);
   }
+  if (filters.archived === '1') qs.set('includeArchived', 'true');
   return api.get<DatasetPage>(`/v1/datasets?${qs}`, options.signal);
 }
 

@@ -2,6 +2,7 @@ import { Card, Group, Progress, Stack, Text, ThemeIcon, Tooltip } from '@mantine
 import { IconDatabase, IconPhoto, IconTags } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
 import { Link } from 'react-router';
+import { ArchivedBadge } from '../../../components/archive-controls';
 import { PrivacyBadge } from '../../../components/privacy-badge';
 import { TeamBadge } from '../../../components/team-badge';
 import { UploadProgress } from '../../../components/upload-progress';
@@ -73,6 +74,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
         <Group gap={6} wrap="wrap">
           <TaskBadge task={dataset.task} size="sm" />
           <PrivacyBadge privacy={dataset.meta.privacy} />
+          {dataset.dates.archived && <ArchivedBadge />}
           <TeamBadge teamId={dataset.team.id} name={dataset.team.name} />
         </Group>
         <Group gap="md" c="dimmed" wrap="wrap">

@@ -1,17 +1,22 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Avatar, Button, Group, Menu, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconDatabase, IconDots, IconDownload, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconArchive, IconDatabase, IconDots, IconDownload, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
 import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ArchivedNotice, useArchiveToggle } from '../../../components/archive-controls';
 import { ItemTitle } from '../../../components/item-title';
 import { PrivacyBadge } from '../../../components/privacy-badge';
 import { UploadProgress } from '../../../components/upload-progress';
 import { notifications } from '../../../lib/notifications';
 import { useResumableUpload } from '../../../lib/resumable-uploads';
+import { setDatasetArchived } from '../api/archive-dataset';
+import { datasetQueryKey } from '../api/get-dataset';
 import { getDatasetDownload } from '../api/get-dataset-download';
 import { useDeleteDataset } from '../hooks/use-delete-dataset';
 import { useDatasetsT } from '../i18n';
+import { datasetsList } from '../stores/datasets-list';
 import { retryProcessing } from '../upload/dataset-upload';
 import { DatasetStatusBadge, processingPercent } from './dataset-status-badge';
 import { EditDatasetDialog } from './edit-dataset-dialog';
@@ -42,6 +47,13 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
   const [retrying, setRetrying] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const { canEdit, canDelete, canShare } = dataset.abilities;
+  const { t: tc } = useTranslation();
+  // Archiving (spec §4 dates.archived) takes the right to delete: both take the dataset out of the lists.
+  const archive = useArchiveToggle(dataset.meta.name, async (archived) => {
+    const updated = await setDatasetArchived(dataset.id, archived);
+    queryClient.setQueryData(datasetQueryKey(dataset.id), updated);
+    datasetsList.update(dataset.id, updated);
+  });
   const uploading = upload && (upload.status === 'uploading' || upload.status === 'paused');
   const processing = dataset.status === 'Loading' || dataset.status === 'Retrying';
   const percent = processingPercent(dataset.progress);
@@ -117,6 +129,11 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
                     </Menu.Item>
                   )}
                   {canDelete && (
+                    <Menu.Item leftSection={<IconArchive size={16} aria-hidden />} onClick={() => archive.mutate(!dataset.dates.archived)} data-testid="archive-toggle">
+                      {dataset.dates.archived ? tc('archive.unarchive') : tc('archive.archive')}
+                    </Menu.Item>
+                  )}
+                  {canDelete && (
                     <Menu.Item
                       color="red"
                       leftSection={<IconTrash size={16} aria-hidden />}
@@ -134,6 +151,7 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
             )}
           </Group>
         </Group>
+        {dataset.dates.archived && <ArchivedNotice canUnarchive={canDelete} loading={archive.isPending} onUnarchive={() => archive.mutate(false)} />}
         <SimpleGrid cols={{ base: 2, xs: 3, md: 6 }} spacing="md" verticalSpacing="sm">
           <Fact label={t('header.size')} value={formatBytes(dataset.storage.bytes || upload?.bytesTotal || 0)} testId="fact-size" />
           <Fact label={t('header.images')} value={(dataset.stats?.images ?? 0).toLocaleString()} testId="fact-images" />

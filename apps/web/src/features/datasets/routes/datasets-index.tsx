@@ -3,6 +3,7 @@ import { Alert, Button, Center, Group, Select, SimpleGrid, Stack, Text } from '@
 import { IconDatabasePlus, IconFilterOff } from '@tabler/icons-react';
 import { DATASET_TASKS_UI, PRIVACIES } from '@sightline/contracts';
 import { useSearchParams } from 'react-router';
+import { ShowArchivedSwitch } from '../../../components/archive-controls';
 import { CardPlaceholders } from '../../../components/card-placeholders';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
@@ -19,6 +20,8 @@ import { useDatasetsT } from '../i18n';
 import { isListed, useDatasetsList, useDatasetsPaging, type DatasetFilters } from '../stores/datasets-list';
 
 const FILTER_KEYS = ['task', 'provider', 'privacy'] as const;
+/** The URL's filters: the three selects and the "Show archived" switch (`archived=1`). */
+const URL_FILTERS = [...FILTER_KEYS, 'archived'] as const;
 
 /** /datasets: the caller's datasets with filters, live status, and the create dialog. */
 export default function DatasetsIndexPage() {
@@ -26,11 +29,11 @@ export default function DatasetsIndexPage() {
   const { user } = useMe();
   const [params, setParams] = useSearchParams();
   const [creating, setCreating] = useState(params.get('create') === '1');
-  const filters = useMemo<DatasetFilters>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? undefined]).filter(([, v]) => v)), [params]);
+  const filters = useMemo<DatasetFilters>(() => Object.fromEntries(URL_FILTERS.map((k) => [k, params.get(k) ?? undefined]).filter(([, v]) => v)), [params]);
   const filterKey = JSON.stringify(filters);
   const list = useDatasetsList();
   const paging = useDatasetsPaging();
-  const items = list.all.filter(isListed);
+  const items = list.all.filter((d) => isListed(d, filters));
   const uid = user?.id;
 
   useEffect(() => {
@@ -96,6 +99,7 @@ export default function DatasetsIndexPage() {
           clearable
           w={190}
         />
+        <ShowArchivedSwitch />
         {anyFilter && (
           <Button variant="subtle" leftSection={<IconFilterOff size={16} aria-hidden />} onClick={() => setParams(new URLSearchParams(), { replace: true })}>
             {t('index.clearFilters')}

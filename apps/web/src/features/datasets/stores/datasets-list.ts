@@ -14,6 +14,8 @@ export interface DatasetFilters {
   task?: string;
   provider?: string;
   privacy?: string;
+  /** '1': archived datasets are listed too (the "Show archived" filter). */
+  archived?: string;
 }
 
 export interface DatasetsPaging {
@@ -29,17 +31,18 @@ export interface DatasetsPaging {
 
 export const datasetsPaging = createStore<DatasetsPaging>({ uid: null, filters: {}, total: 0, lastRecordId: null, loading: false, loadingMore: false, error: null });
 
-export const filtersKey = (f: DatasetFilters) => JSON.stringify([f.task ?? '', f.provider ?? '', f.privacy ?? '']);
+export const filtersKey = (f: DatasetFilters) => JSON.stringify([f.task ?? '', f.provider ?? '', f.privacy ?? '', f.archived ?? '']);
 
-/** Lists hide deleted and archived items (spec §4). */
-export const isListed = (d: Dataset) => !d.dates.deleted && !d.dates.archived;
+/** Lists hide deleted and archived items (spec §4); archived ones show under the "Show archived" filter. */
+export const isListed = (d: Dataset, f: DatasetFilters = {}) => !d.dates.deleted && (!d.dates.archived || f.archived === '1');
 
 export const matchesFilters = (d: Dataset, f: DatasetFilters) =>
   (!f.task || d.task === f.task) && (!f.provider || d.provider === f.provider) && (!f.privacy || d.meta.privacy === f.privacy);
 
 /** A dataset created or restored here or elsewhere: at the front when it fits the current filters. */
 export function addDataset(d: Dataset): void {
-  if (!isListed(d) || !matchesFilters(d, datasetsPaging.getState().filters)) return;
+  const filters = datasetsPaging.getState().filters;
+  if (!isListed(d, filters) || !matchesFilters(d, filters)) return;
   const known = !!datasetsList.get(d.id);
   datasetsList.add(d);
   if (!known) datasetsPaging.setState((s) => ({ ...s, total: s.total + 1 }));

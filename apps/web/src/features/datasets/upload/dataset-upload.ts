@@ -11,6 +11,8 @@ import { getStorage } from '../api/get-storage';
 import { archivePath, getUploadToken } from '../api/get-upload-token';
 import { processDataset } from '../api/process-dataset';
 import { addDataset, datasetsList } from '../stores/datasets-list';
+// Its notifications need the datasets language file even when no dataset page has loaded yet.
+import '../i18n';
 
 /**
  * The upload of a dataset archive: storage check and upload token (with the spec's pending
@@ -88,7 +90,8 @@ export async function processAfterUpload(queryClient: QueryClient, id: string, n
     notifications.success(t('upload.processing', { name }), { link: { text: t('open'), path: `/datasets/${id}` } });
   } catch {
     setLocal(queryClient, id, { status: 'Failed', error: ErrorCode.ServerOffline, dates: { failed: new Date().toISOString() } as Dataset['dates'] });
-    notifications.error(t('upload.processFailed', { name }));
+    // A retry is offered right there (spec §4 Retry; the dataset page has the same button).
+    notifications.error(t('upload.processFailed', { name }), { callback: { text: t('upload.retry'), func: () => void retryProcessing(queryClient, { id, meta: { name } }) } });
   }
 }
 
@@ -158,6 +161,7 @@ export async function uploadArchiveFor(queryClient: QueryClient, uid: string, da
 }
 
 /** Retry after Failed: the same archive is processed again (status Retrying). */
-export async function retryProcessing(queryClient: QueryClient, dataset: Pick<Dataset, 'id' | 'meta'>): Promise<void> {
+export async function retryProcessing(queryClient: QueryClient, dataset: { id: string; meta: Pick<Dataset['meta'], 'name'> }): Promise<void> {
+  notifications.retry(t('upload.retrying', { name: dataset.meta.name }));
   await processAfterUpload(queryClient, dataset.id, dataset.meta.name);
 }

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconExternalLink, IconPlayerStop, IconRefresh } from '@tabler/icons-react';
 import { formatBytes, type RoboflowImport } from '@sightline/contracts';
 import { Link } from 'react-router';
+import { notifications } from '../../../lib/notifications';
 import { useCancelImport } from '../api/cancel-import';
 import { useRetryImport } from '../api/retry-import';
 import { useIntegrationsT } from '../i18n';
@@ -37,7 +38,11 @@ export function ImportStatus({ item }: { item: RoboflowImport }) {
           </Button>
         )}
         {(item.status === 'failed' || item.status === 'cancelled') && (
-          <Button size="compact-xs" variant="light" leftSection={<IconRefresh size={12} />} loading={retry.isPending} onClick={() => retry.mutate([item.id])}>
+          <Button size="compact-xs" variant="light" leftSection={<IconRefresh size={12} />} loading={retry.isPending} onClick={() => {
+              notifications.retry(t('page.retrying'));
+              retry.mutate([item.id]);
+            }}
+          >
             {t('page.retry')}
           </Button>
         )}

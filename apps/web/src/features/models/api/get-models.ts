@@ -12,3 +12,12 @@ export const getModels = async (signal?: AbortSignal) => (await fetchAllPages<Mo
 export const modelsQueryOptions = () => queryOptions({ queryKey: modelKeys.all, queryFn: ({ signal }) => getModels(signal) });
 
 export const useModels = () => useQuery(modelsQueryOptions());
+
+/** The list with archived models too (the "Show archived" filter); deleted ones stay out. */
+export const MODELS_WITH_ARCHIVED = ['models-with-archived'] as const;
+export const useModelsWithArchived = (enabled: boolean) =>
+  useQuery({
+    queryKey: MODELS_WITH_ARCHIVED,
+    queryFn: async ({ signal }) => (await fetchAllPages<Model>('/v1/models', { includeArchived: 'true' }, signal)).filter((m) => !m.dates.deleted),
+    enabled,
+  });

@@ -2,6 +2,7 @@ import { Anchor, Card, Group, Stack, Text } from '@mantine/core';
 import type { Model } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { FileSize } from '../../../components/file-size';
+import { ArchivedBadge } from '../../../components/archive-controls';
 import { PrivacyBadge } from '../../../components/privacy-badge';
 import { TeamBadge } from '../../../components/team-badge';
 import { formatDateTime } from '../../../lib/dates';
@@ -30,6 +31,7 @@ export function ModelCard({ model }: { model: Model }) {
         <Group gap="xs" justify="space-between">
           <Group gap="xs">
             <PrivacyBadge privacy={model.meta.privacy} />
+          {model.dates.archived && <ArchivedBadge />}
             <TeamBadge teamId={model.team.id} />
             {model.task && (
               <Text size="xs" c="dimmed">

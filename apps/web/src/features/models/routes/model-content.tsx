@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Tabs, Text } from '@mantine/core';
-import { IconCube, IconEdit, IconPlayerPlay, IconShare, IconTrash } from '@tabler/icons-react';
+import { IconArchive, IconCube, IconEdit, IconPlayerPlay, IconShare, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { retrainableStatus, type Model } from '@sightline/contracts';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ArchivedNotice, useArchiveToggle } from '../../../components/archive-controls';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
 import { HeaderActions } from '../../../components/header-actions';
@@ -13,6 +16,7 @@ import { isApiError } from '../../../lib/api-client';
 import { useMe } from '../../../lib/auth';
 import { formatDate } from '../../../lib/dates';
 import { errorMessage } from '../../../lib/i18n';
+import { setModelArchived } from '../api/archive-model';
 import { useDeleteModel } from '../api/delete-model';
 import { useModel } from '../api/get-model';
 import { useRestoreModel } from '../api/restore-model';
@@ -51,6 +55,10 @@ function ModelView({ model }: { model: Model }) {
   const remove = useDeleteModel();
   const restore = useRestoreModel();
   const { abilities } = model;
+  const { t: tc } = useTranslation();
+  const queryClient = useQueryClient();
+  // Archiving (spec §4 dates.archived) takes the right to delete: both take the model out of the lists.
+  const archive = useArchiveToggle(model.meta.name, (archived) => setModelArchived(queryClient, model.id, archived));
   const deleted = Boolean(model.dates.deleted);
   // A Stopped, Failed or timed-out model trains again (ADR 0020).
   const trainable = abilities.canEdit && !deleted && (status === 'New' || retrainableStatus(status));
@@ -101,6 +109,13 @@ function ModelView({ model }: { model: Model }) {
                 ...(abilities.canDelete
                   ? [
                       {
+                        key: 'archive',
+                        label: model.dates.archived ? tc('archive.unarchive') : tc('archive.archive'),
+                        icon: <IconArchive size={16} />,
+                        loading: archive.isPending,
+                        onClick: () => archive.mutate(!model.dates.archived),
+                      },
+                      {
                         key: 'delete',
                         label: t('delete'),
                         icon: <IconTrash size={16} />,
@@ -116,6 +131,8 @@ function ModelView({ model }: { model: Model }) {
           )}
         </Group>
       </Stack>
+
+      {!deleted && model.dates.archived && <ArchivedNotice canUnarchive={abilities.canDelete} loading={archive.isPending} onUnarchive={() => archive.mutate(false)} />}
 
       {deleted && (
         <Alert color="red" variant="light" title={t('inTrashTitle')} data-testid="model-deleted">

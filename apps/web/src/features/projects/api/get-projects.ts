@@ -12,3 +12,12 @@ export const getProjects = async (signal?: AbortSignal) => (await fetchAllPages<
 export const projectsQueryOptions = () => queryOptions({ queryKey: projectKeys.all, queryFn: ({ signal }) => getProjects(signal) });
 
 export const useProjects = () => useQuery(projectsQueryOptions());
+
+/** The list with archived projects too (the "Show archived" filter), newest first; deleted ones stay out. */
+export const PROJECTS_WITH_ARCHIVED = ['projects-with-archived'] as const;
+export const useProjectsWithArchived = (enabled: boolean) =>
+  useQuery({
+    queryKey: PROJECTS_WITH_ARCHIVED,
+    queryFn: async ({ signal }) => (await fetchAllPages<Project>('/v1/projects', { includeArchived: 'true' }, signal)).filter((p) => !p.dates.deleted),
+    enabled,
+  });

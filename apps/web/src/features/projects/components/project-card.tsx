@@ -2,6 +2,7 @@ import { Anchor, Card, Group, Stack, Text } from '@mantine/core';
 import type { Project } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { FileSize } from '../../../components/file-size';
+import { ArchivedBadge } from '../../../components/archive-controls';
 import { PrivacyBadge } from '../../../components/privacy-badge';
 import { TeamBadge } from '../../../components/team-badge';
 import { formatDateTime } from '../../../lib/dates';
@@ -25,6 +26,7 @@ export function ProjectCard({ project }: { project: Project }) {
           <Group gap={4} wrap="nowrap">
             <TeamBadge teamId={project.team.id} />
             <PrivacyBadge privacy={project.meta.privacy} />
+          {project.dates.archived && <ArchivedBadge />}
           </Group>
         </Group>
         <Text size="sm" c="dimmed" lineClamp={2} mih={40}>

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
-import { IconChevronDown, IconCube, IconEdit, IconFolders, IconPlayerPlay, IconShare, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconArchive, IconChevronDown, IconCube, IconEdit, IconFolders, IconPlayerPlay, IconShare, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMediaQuery } from '@mantine/hooks';
 import { BREAKPOINT_MOBILE, topics, type Model, type Project } from '@sightline/contracts';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ArchivedNotice, useArchiveToggle } from '../../../components/archive-controls';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
 import { ItemTitle } from '../../../components/item-title';
@@ -18,6 +20,7 @@ import { errorMessage } from '../../../lib/i18n';
 import { projectKeys } from '../../../lib/query-keys';
 import { useTopic } from '../../../lib/use-topic';
 import { isListedModel, ProjectCompareCharts, TrainDialog, UploadModelDialog } from '../../models';
+import { setProjectArchived } from '../api/archive-project';
 import { useDeleteProject } from '../api/delete-project';
 import { useProject } from '../api/get-project';
 import { useProjectModels } from '../api/get-project-models';
@@ -43,6 +46,9 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
   const remove = useDeleteProject();
   const restore = useRestoreProject();
   const { abilities } = project;
+  const { t: tc } = useTranslation();
+  // Archiving (spec §4 dates.archived) takes the right to delete: both take the project out of the lists.
+  const archive = useArchiveToggle(project.meta.name, (archived) => setProjectArchived(queryClient, project.id, archived));
   const deleted = Boolean(project.dates.deleted);
   const canAdd = abilities.canEdit && !deleted;
   // Changes from elsewhere (uploads from the ultralytics client, another tab).
@@ -111,6 +117,11 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
                   </Menu.Item>
                 )}
                 {abilities.canDelete && (
+                  <Menu.Item leftSection={<IconArchive size={16} />} onClick={() => archive.mutate(!project.dates.archived)} data-testid="archive-toggle">
+                    {project.dates.archived ? tc('archive.unarchive') : tc('archive.archive')}
+                  </Menu.Item>
+                )}
+                {abilities.canDelete && (
                   <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => (models.length > 0 ? setDialog('delete') : remove.mutate(project, { onSuccess: () => navigate('/projects') }))} data-testid="project-delete">
                     {t('delete')}
                   </Menu.Item>
@@ -120,6 +131,8 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
           </Group>
         )}
       </Group>
+
+      {!deleted && project.dates.archived && <ArchivedNotice canUnarchive={abilities.canDelete} loading={archive.isPending} onUnarchive={() => archive.mutate(false)} />}
 
       {deleted && (
         <Alert color="red" variant="light" title={t('inTrashTitle')} data-testid="project-deleted">
