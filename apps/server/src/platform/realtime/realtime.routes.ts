@@ -117,7 +117,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
       log.warn({ err }, 'guest presence update failed');
       return null;
     });
-    const state = { userId: '', topics: new Map<string, number>() };
+    const state = { userId: '', topics: new Map<string, number>(), alive: true };
+    socket.on('pong', () => (state.alive = true));
     sockets.set(socket, state);
     send({ type: 'hello', uid: null });
     socket.on('message', (raw: Buffer) => {
