@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -7,7 +10,7 @@ import { buildApp, loggerOptions } from '../src/app.js';
 import { newRunKey } from '../src/modules/agents/agents.service.js';
 import { users } from '../src/platform/db/schema.js';
 import { shapes3Dataset } from './compat/wire.js';
-import { createTestApp, multipart, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, createTestCluster, multipart, signUpUser, type TestApp, type TestCluster } from './helpers/harness.js';
 
 /**
  * Trust (ADR 0023): where an item lives changes only through the matrix's own actions; links are
@@ -233,5 +236,44 @@ describe('secrets a client puts in a URL path are not logged', () => {
     const log = lines.join('');
     expect(log).toContain('request completed');
     for (const secret of secrets) expect(log).not.toContain(secret.slice(3));
+  });
+});
+
+describe('a removal ends links on every instance', () => {
+  let cluster: TestCluster;
+  const sharedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-trust-'));
+  beforeAll(async () => {
+    cluster = await createTestCluster(2, { DATA_DIR: sharedDir });
+  }, 300_000);
+  afterAll(async () => {
+    await cluster?.close();
+    fs.rmSync(sharedDir, { recursive: true, force: true });
+  });
+
+  it('a member\'s weights link warmed on instance B dies there within 1 s of the removal made on instance A', async () => {
+    const [a, b] = [cluster.nodes[0]!.app, cluster.nodes[1]!.app];
+    const owner = await signUpUser(a);
+    await cluster.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
+    const member = await signUpUser(a);
+    const on = (app: FastifyInstance, cookie: string, method: Method, url: string, payload?: unknown) => app.inject({ method, url, headers: { cookie }, payload: payload as never });
+    const team = (await on(a, owner.cookie, 'POST', '/v1/teams', { meta: { name: 'Two' } })).json().data;
+    await on(a, owner.cookie, 'POST', `/v1/teams/${team.id}/invites`, { email: member.email, role: 'member' });
+    expect((await on(a, member.cookie, 'POST', `/api_v1/teams/${team.id}/invite/accept`)).statusCode).toBeLessThan(300);
+    const weights = Buffer.alloc(4096, 3);
+    weights.write('PK\u0003\u0004', 0, 'latin1');
+    const mp = multipart({ model_name: 'two', project_name: 'Two' }, { filename: 'best.pt', content: weights });
+    const modelId = (await a.inject({ method: 'POST', url: '/v1/models/upload', headers: { cookie: owner.cookie, ...mp.headers }, payload: mp.payload })).json().data.id as string;
+    const projectId = (await on(a, owner.cookie, 'GET', `/v1/models/${modelId}`)).json().data.project.id as string;
+    expect((await on(a, owner.cookie, 'POST', `/v1/teams/${team.id}/items`, { kind: 'project', id: projectId })).statusCode).toBe(200);
+
+    const files = (await on(a, member.cookie, 'GET', `/v1/models/${modelId}`)).json().data.files as Array<{ kind: string; url: string }>;
+    const link = files.find((f) => f.kind === 'best')!.url;
+    expect((await b.inject({ method: 'GET', url: link })).statusCode).toBe(200); // B now holds the member's role in its cache
+    expect((await on(a, owner.cookie, 'DELETE', `/v1/teams/${team.id}/members/${member.user.id}`)).statusCode).toBe(200);
+    const t0 = Date.now();
+    let status = 200;
+    while (Date.now() - t0 < 5000 && (status = (await b.inject({ method: 'GET', url: link })).statusCode) === 200) await new Promise((r) => setTimeout(r, 20));
+    expect(status).toBe(403);
+    expect(Date.now() - t0).toBeLessThan(1000);
   });
 });
