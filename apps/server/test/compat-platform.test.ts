@@ -23,12 +23,13 @@ interface TraceRecord {
 
 let s: LiveServer;
 let alice: Awaited<ReturnType<typeof userWithKey>>;
+let shapes3Id = '';
 
 beforeAll(async () => {
   s = await startLiveServer();
   // The trace's owner is "alice"; each test file has its own database, so the name is free.
   alice = await userWithKey(s.t, 'alice');
-  await shapes3Dataset(s.t, alice.user.id, 'shapes3');
+  shapes3Id = (await shapes3Dataset(s.t, alice.user.id, 'shapes3')).id;
 });
 afterAll(async () => {
   await s?.close();
@@ -306,6 +307,15 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
     const second = (await webhook({ event: 'training_started', project: `alice/${project.slug}`, name: made.slug, data: { trainArgs: {} } })).json();
     expect(second.modelId).not.toBe(made.id);
     expect(second.modelSlug).toBe(`${made.slug}-2`);
+  });
+
+  it('a model made with the train dialog (dataset by id only) shows its dataset by name, not its id', async () => {
+    const shapes = { id: shapes3Id };
+    const project = (await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: alice.cookie }, payload: { meta: { name: 'Named data' } } })).json().data;
+    const created = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: { project: { id: project.id }, meta: { name: 'named' }, dataset: { id: shapes.id } } });
+    expect(created.statusCode, created.body).toBe(201);
+    const model = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${created.json().data.id}`, headers: { cookie: alice.cookie } })).json().data;
+    expect(model.dataset).toMatchObject({ id: shapes.id, name: 'shapes3' });
   });
 
   it('login checks for both client generations', async () => {

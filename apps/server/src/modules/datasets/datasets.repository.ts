@@ -7,6 +7,12 @@ export type DatasetRow = typeof datasets.$inferSelect;
 export type DatasetImageRow = typeof datasetImages.$inferSelect;
 
 export const datasetsRepository = {
+  /** Names by id (one query), for items that point at datasets: a model's training data. */
+  names: async (db: Db, ids: string[]) => {
+    if (ids.length === 0) return new Map<string, string>();
+    const rows = await db.select({ id: datasets.id, name: datasets.name }).from(datasets).where(inArray(datasets.id, ids));
+    return new Map(rows.map((r) => [r.id, r.name]));
+  },
   byId: async (db: Db, id: string) => (await db.select().from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
   byIds: async (db: Db, ids: string[]) => (ids.length ? db.select().from(datasets).where(inArray(datasets.id, ids)) : []),
   bySlug: async (db: Db, userId: string, slug: string) =>

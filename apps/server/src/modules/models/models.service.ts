@@ -10,6 +10,7 @@ import { abilitiesFor, linkVersionOf } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { readableProject } from '../projects/projects.service.js';
 import { projectsRepository } from '../projects/projects.repository.js';
+import { datasetsRepository } from '../datasets/datasets.repository.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { hubModelFields } from './models.hub-fields.js';
@@ -120,17 +121,20 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
   const ids = rows.map((r) => r.id);
   const projectIds = [...new Set(rows.map((r) => r.projectId).filter((x): x is string => Boolean(x)))];
   // One query per kind of related row for the whole page, sent together (no query per model).
-  const [files, owners, projectNames, trainingRows, abilities] = await Promise.all([
+  // A run started from a client records the dataset's id only: its name comes from the dataset.
+  const unnamedDatasets = [...new Set(rows.filter((r) => r.datasetId && !r.datasetName).map((r) => r.datasetId!))];
+  const [files, owners, projectNames, trainingRows, abilities, datasetNames] = await Promise.all([
     modelsRepository.files(ctx.db, ids),
     ownerNames(ctx, rows.map((r) => r.userId)),
     projectsRepository.names(ctx.db, projectIds),
     modelsRepository.trainingStates(ctx.db, ids),
     abilitiesFor(ctx, viewerId, rows.map((r) => modelItem(r))),
+    datasetsRepository.names(ctx.db, unnamedDatasets),
   ]);
   const now = ctx.clock.now();
   const training = new Map(trainingRows.map((t) => [t.modelId, presentTraining(t)]));
   return rows.map((r, i) =>
-    presentModel(r, {
+    presentModel(r.datasetId && !r.datasetName ? { ...r, datasetName: datasetNames.get(r.datasetId) ?? null } : r, {
       training: training.get(r.id) ?? null,
       abilities: abilities[i]!,
       username: owners.get(r.userId) ?? '',
