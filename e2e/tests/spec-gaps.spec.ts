@@ -57,6 +57,7 @@ test('archive and unarchive a project from its page; the list hides it until "Sh
   await page.getByTestId('archive-toggle').click();
   await expect(page.getByTestId('archived-notice')).toBeVisible();
   await expect(page.getByText('Old survey 2019 is archived: it no longer shows in lists.')).toBeVisible();
+  await shots(page, 'project-archived');
 
   await page.goto('/projects');
   await expect(page.getByTestId('project-card').filter({ hasText: 'Harbour cranes' })).toBeVisible();
