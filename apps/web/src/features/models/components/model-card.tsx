@@ -31,7 +31,7 @@ export function ModelCard({ model }: { model: Model }) {
         <Group gap="xs" justify="space-between">
           <Group gap="xs">
             <PrivacyBadge privacy={model.meta.privacy} />
-          {model.dates.archived && <ArchivedBadge />}
+            {model.dates.archived && <ArchivedBadge />}
             <TeamBadge teamId={model.team.id} />
             {model.task && (
               <Text size="xs" c="dimmed">

@@ -26,16 +26,19 @@ export function ProjectCard({ project }: { project: Project }) {
           <Group gap={4} wrap="nowrap">
             <TeamBadge teamId={project.team.id} />
             <PrivacyBadge privacy={project.meta.privacy} />
-          {project.dates.archived && <ArchivedBadge />}
           </Group>
         </Group>
         <Text size="sm" c="dimmed" lineClamp={2} mih={40}>
           {project.meta.description || t('noDescription')}
         </Text>
         <Group justify="space-between" gap="xs">
-          <Text size="sm" data-testid="project-card-count">
-            {t('modelCount', { count: project.totals.models })}
-          </Text>
+          <Group gap="xs">
+            <Text size="sm" data-testid="project-card-count">
+              {t('modelCount', { count: project.totals.models })}
+            </Text>
+            {/* Its own row, not the title's: the name keeps its room at every width. */}
+            {project.dates.archived && <ArchivedBadge />}
+          </Group>
           <Text size="sm" c="dimmed" data-testid="project-card-size">
             <FileSize bytes={project.totals.bytes} />
           </Text>
