@@ -213,7 +213,7 @@ test('cloud training from the train dialog: epochs and cost arrive live, Stop ca
   await context.close();
 });
 
-test('ONNX export of a model: its log and size, then Preview runs on it', async ({ browser }) => {
+test('ONNX export of an uploaded model, queued by itself: its log and size, then Preview runs on it', async ({ browser }) => {
   test.setTimeout(120_000);
   const context = await browser.newContext({ viewport: { width: 1440, height: 1300 }, storageState: path.join(os.tmpdir(), `cloud-user-${PORT}.json`) });
   const page = await context.newPage();
@@ -230,7 +230,7 @@ test('ONNX export of a model: its log and size, then Preview runs on it', async 
   await page.goto(`${server.url}/models/${modelId}?tab=deploy`);
   const exportsCard = page.getByTestId('model-exports');
   await expect(exportsCard.getByTestId('export-format')).toHaveValue(/ONNX/);
-  await exportsCard.getByTestId('export-start').click();
+  // The upload queued its ONNX export by itself (ADR 0022): nobody presses Export.
   const row = exportsCard.getByTestId('export-row-onnx');
   await expect(row).toHaveAttribute('data-status', 'succeeded', { timeout: 45_000 });
   const size = fs.statSync(path.join(FIXTURES, 'shapes3-detect.onnx')).size;

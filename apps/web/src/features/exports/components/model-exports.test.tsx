@@ -39,7 +39,7 @@ describe('model exports', () => {
   it('lists exports with status, options, size and download; shows the log; retries a failed one; requests a new export with options', async () => {
     let exportsNow = [base, failed];
     const api = fakeApi({
-      [`GET /v1/models/${model.id}/exports`]: () => ({ exports: exportsNow, agentsOnline: 1 }),
+      [`GET /v1/models/${model.id}/exports`]: () => ({ exports: exportsNow, agentsOnline: 1, worker: { available: true, local: 'off', reason: null } }),
       'GET /v1/agent-jobs/j2/log': () => ({ lines: ['Traceback (most recent call last):\n', "ModuleNotFoundError: No module named 'tflite'\n"], next: 1 }),
       [`POST /v1/models/${model.id}/exports/e2/retry`]: () => {
         exportsNow = [base, { ...failed, status: 'queued', attempts: 2, canRetry: false }];
@@ -79,10 +79,18 @@ describe('model exports', () => {
   });
 
   it('says why a queued export waits: no agent online', async () => {
-    const api = fakeApi({ [`GET /v1/models/${model.id}/exports`]: () => ({ exports: [{ ...base, status: 'queued', bytes: null, downloadUrl: null, auto: true }], agentsOnline: 0 }) });
+    const api = fakeApi({ [`GET /v1/models/${model.id}/exports`]: () => ({ exports: [{ ...base, status: 'queued', bytes: null, downloadUrl: null, auto: true }], agentsOnline: 0, worker: { available: false, local: 'off', reason: null } }) });
     vi.stubGlobal('fetch', vi.fn(api.fetch));
     renderRoutes([{ path: '/m', element: <ModelExports model={model} /> }], { path: '/m', user: makeUser() });
     expect(await screen.findByTestId('no-agent')).toBeInTheDocument();
     expect(screen.getByTestId('auto-onnx-waiting')).toBeInTheDocument();
   });
+
+  it('no "no agent" warning while the built-in export worker can run it (ADR 0022)', async () => {
+    const api = fakeApi({ [`GET /v1/models/${model.id}/exports`]: () => ({ exports: [{ ...base, status: 'queued', bytes: null, downloadUrl: null, auto: true }], agentsOnline: 0, worker: { available: true, local: 'ready', reason: null } }) });
+    vi.stubGlobal('fetch', vi.fn(api.fetch));
+    renderRoutes([{ path: '/m', element: <ModelExports model={model} /> }], { path: '/m', user: makeUser() });
+    expect(await screen.findByTestId('auto-onnx-waiting', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByTestId('no-agent')).not.toBeInTheDocument();
+  }, 15_000);
 });

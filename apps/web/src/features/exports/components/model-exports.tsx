@@ -81,7 +81,8 @@ export function ModelExports({ model }: { model: Model }) {
             {t('autoOnnx')}
           </Alert>
         )}
-        {waiting && list.data?.agentsOnline === 0 && (
+        {/* Nothing can run it: no agent online and no built-in export worker (ADR 0022). */}
+        {waiting && list.data && (list.data.worker ? !list.data.worker.available : list.data.agentsOnline === 0) && (
           <Alert color="yellow" variant="light" data-testid="no-agent">
             {t('noAgent')}
           </Alert>
