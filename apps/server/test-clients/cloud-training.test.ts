@@ -52,6 +52,9 @@ from ultralytics.cfg import DEFAULT_CFG, DEFAULT_CFG_DICT, MODES, TASKS, check_d
 from ultralytics.nn.tasks import guess_model_task, yaml_model_load
 from ultralytics.utils.downloads import GITHUB_ASSETS_NAMES
 cases = json.load(open(sys.argv[1]))
+if len(sys.argv) > 2:  # the pretrained weights the real runs start from (nothing can be downloaded here)
+    from ultralytics import YOLO
+    YOLO("yolov8n.yaml").save(sys.argv[2])
 bad = []
 for case in cases:
     words, want = case["words"], case["task"]
@@ -75,6 +78,9 @@ describe.skipIf(!platform)('cloud training with the real agent and the real yolo
   let hub: CloudHub;
   let agent: RunningAgent | null = null;
   const started = Date.now();
+  /** The agent's work folder; the parser check also writes weights/yolov8n.pt into it (one Python start less). */
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-cloud-agent-'));
+  fs.mkdirSync(path.join(workDir, 'weights'));
 
   beforeAll(async () => {
     hub = await startCloudHub();
@@ -111,19 +117,45 @@ describe.skipIf(!platform)('cloud training with the real agent and the real yolo
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sl-cli-check-')), 'cases.json');
     fs.writeFileSync(file, JSON.stringify(cases));
     fs.writeFileSync(`${file}.py`, CHECK_PY);
-    const out = execFileSync('bash', ['-c', withClient(platform!, `$PY ${file}.py ${file}`)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const out = execFileSync('bash', ['-c', withClient(platform!, `$PY ${file}.py ${file} ${path.join(workDir, 'weights', 'yolov8n.pt')}`)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
     const result = JSON.parse(out.split('\n').find((l) => l.startsWith('CHECKED '))!.slice('CHECKED '.length)) as { checked: number; bad: unknown[] };
     console.log(`[cloud-training] ${result.checked} commands (${TRAIN_FAMILIES.length} families × ${TRAIN_SIZES.length} sizes × ${Object.keys(TASKS).length} tasks × pretrained on/off) checked by the ultralytics ${platform!.version} parser`);
     expect(result.bad).toEqual([]);
     expect(result.checked).toBe(TRAIN_FAMILIES.length * TRAIN_SIZES.length * Object.keys(TASKS).length * 2);
   });
 
+  it.skipIf(!found.legacy)('an agent running the legacy 8.3.166 client registers, is never handed a ul:// run, and the pool says why', { timeout: 180_000 }, async () => {
+    const legacyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-legacy-agent-'));
+    const legacy = startDocumentedAgent(found.legacy!, hub.s.origin, await sharedToken(hub, 'legacy-agent'), legacyDir);
+    try {
+      await waitFor('the legacy agent registered', async () => legacy.output().includes('registered as'), 120_000);
+      expect(legacy.output()).toContain(`ultralytics ${found.legacy!.version} (Platform protocol: no)`);
+      const user = await proUser(hub);
+      const dataset = await generatedDataset(hub, found.legacy!, user.user.id, 'detect');
+      // No other agent is online yet (the real runs below start theirs).
+      const model = (await hub.api('POST', '/v1/models', user.cookie, trainDialogBody(choice({ name: 'waits' }), { projectId: user.project.id, dataset, parent: null }))).json().data as Model;
+      expect((await hub.api('POST', `/v1/models/${model.id}/cloud/train`, user.cookie, { gpuType: 'cpu', epochs: 1 })).statusCode).toBe(201);
+      // New work wakes a long-polling agent at once: two seconds later the run is still queued.
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect((await hub.api('GET', `/v1/models/${model.id}/cloud`, user.cookie)).json().data.job.status).toBe('queued');
+      const pool = (await hub.api('GET', '/v1/agents?scope=all', hub.admin.cookie)).json().data as Array<{ name: string; online: boolean; capabilities: { train: boolean; reason: string } }>;
+      const shown = pool.find((a) => a.name === 'legacy-agent')!;
+      expect(shown).toMatchObject({ online: true, capabilities: { train: false, export: true } });
+      expect(shown.capabilities.reason).toContain(`ultralytics ${found.legacy!.version} cannot read ul:// datasets`);
+      expect((await hub.api('GET', '/v1/gpu-types', user.cookie)).json().data.find((g: { id: string }) => g.id === 'cpu').online).toBe(0);
+      await hub.api('POST', `/v1/models/${model.id}/cloud/stop`, user.cookie);
+    } finally {
+      await legacy.stop();
+    }
+  });
+
   it('one real run per task through the documented agent command: detect pretrained from a local .pt, segment, classify and pose from their yaml; each ends with weights', { timeout: 420_000 }, async () => {
     const t0 = Date.now();
-    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-cloud-agent-'));
-    // Pretrained weights cannot be downloaded here: the agent finds them in <work-dir>/weights (its default).
-    fs.mkdirSync(path.join(workDir, 'weights'));
-    execFileSync('bash', ['-c', withClient(platform!, `cd ${path.join(workDir, 'weights')} && $PY -c "from ultralytics import YOLO; YOLO('yolov8n.yaml').save('yolov8n.pt')"`)], { stdio: 'ignore' });
+    // Pretrained weights cannot be downloaded here: the agent finds them in <work-dir>/weights (its default),
+    // where the parser check saved YOLO('yolov8n.yaml') as yolov8n.pt.
+    if (!fs.existsSync(path.join(workDir, 'weights', 'yolov8n.pt'))) {
+      execFileSync('bash', ['-c', withClient(platform!, `cd ${path.join(workDir, 'weights')} && $PY -c "from ultralytics import YOLO; YOLO('yolov8n.yaml').save('yolov8n.pt')"`)], { stdio: 'ignore' });
+    }
     expect(fs.existsSync(path.join(workDir, 'weights', 'yolov8n.pt'))).toBe(true);
     agent = startDocumentedAgent(platform!, hub.s.origin, await sharedToken(hub, 'cpu-agent'), workDir);
     await waitFor('the agent registered', async () => agent!.output().includes('registered as'), 120_000);
@@ -172,30 +204,4 @@ describe.skipIf(!platform)('cloud training with the real agent and the real yolo
     console.log(`[cloud-training] ${runs.length} real runs (${runs.map((r) => `${r.task} ${r.family}n${r.pretrained ? ' pretrained' : ''}`).join(', ')}), ${epochs} epochs reported, ${minutes.toFixed(2)} min`);
   });
 
-  it.skipIf(!found.legacy)('an agent running the legacy 8.3.166 client registers, is never handed a ul:// run, and the pool says why', { timeout: 180_000 }, async () => {
-    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-legacy-agent-'));
-    const legacy = startDocumentedAgent(found.legacy!, hub.s.origin, await sharedToken(hub, 'legacy-agent'), workDir);
-    try {
-      await waitFor('the legacy agent registered', async () => legacy.output().includes('registered as'), 120_000);
-      expect(legacy.output()).toContain(`ultralytics ${found.legacy!.version} (Platform protocol: no)`);
-      const user = await proUser(hub);
-      const dataset = await generatedDataset(hub, found.legacy!, user.user.id, 'detect');
-      // The platform agent of the test above is gone: only the legacy one is online.
-      await agent?.stop();
-      agent = null;
-      const model = (await hub.api('POST', '/v1/models', user.cookie, trainDialogBody(choice({ name: 'waits' }), { projectId: user.project.id, dataset, parent: null }))).json().data as Model;
-      expect((await hub.api('POST', `/v1/models/${model.id}/cloud/train`, user.cookie, { gpuType: 'cpu', epochs: 1 })).statusCode).toBe(201);
-      // It long-polls for 25 s at a time: give it a few seconds, the run stays queued.
-      await new Promise((r) => setTimeout(r, 5_000));
-      expect((await hub.api('GET', `/v1/models/${model.id}/cloud`, user.cookie)).json().data.job.status).toBe('queued');
-      const pool = (await hub.api('GET', '/v1/agents?scope=all', hub.admin.cookie)).json().data as Array<{ name: string; online: boolean; capabilities: { train: boolean; reason: string } }>;
-      const shown = pool.find((a) => a.name === 'legacy-agent')!;
-      expect(shown).toMatchObject({ online: true, capabilities: { train: false, export: true } });
-      expect(shown.capabilities.reason).toContain(`ultralytics ${found.legacy!.version} cannot read ul:// datasets`);
-      expect((await hub.api('GET', '/v1/gpu-types', user.cookie)).json().data.find((g: { id: string }) => g.id === 'cpu').online).toBe(0);
-      await hub.api('POST', `/v1/models/${model.id}/cloud/stop`, user.cookie);
-    } finally {
-      await legacy.stop();
-    }
-  });
 });

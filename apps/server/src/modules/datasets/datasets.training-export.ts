@@ -132,7 +132,8 @@ export async function datasetNdjson(ctx: AppContext, dataset: DatasetRow, baseUr
         width: img.width,
         height: img.height,
         split: img.split,
-        annotations: { [ANNOTATION_KEY[task]]: img.labels },
+        // A classify image's one label row is its class: ultralytics reads `classification: [id]` (platform-protocol §5.4).
+        annotations: { [ANNOTATION_KEY[task]]: task === 'classify' ? img.labels.map((r) => Number(r[0])) : img.labels },
       }),
     );
   }
