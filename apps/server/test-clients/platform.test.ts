@@ -51,8 +51,6 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
   });
 
   it('yolo login saves the key the server accepts', async () => {
-    const bad = await runClient(platform!, `yolo login ul_${'0'.repeat(40)}`, { home, env, timeoutMs: 120_000 });
-    expect(bad.stdout + bad.stderr).toMatch(/Invalid API key/);
     const run = await runClient(platform!, `yolo login ${u.key}`, { home, env, timeoutMs: 120_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout + run.stderr).toMatch(/New authentication successful/);
