@@ -29,6 +29,8 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
   let home: ClientHome;
   let env: Record<string, string>;
   let modelId: string;
+  /** The user's agent (the real sightline-agent with this client's yolo), started while the client trains. */
+  let agent: Promise<unknown> | null = null;
 
   beforeAll(async () => {
     s = await startServer();
@@ -68,6 +70,10 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     modelId = created.data.id;
     const url = `${s.origin}/models/${modelId}`;
+
+    // The export after training runs on the user's agent; it starts up meanwhile.
+    agent = s.agent(u, legacy!);
+    agent.catch(() => undefined);
 
     // Run 1: a checkpoint after every epoch (the session's 900 s limit lowered from outside the client).
     const first = startClient(legacy!, `$PY ${q(path.join(PY_DIR, 'hub_train.py'))} ${url} 0`, { home, env, timeoutMs: 240_000 });
@@ -132,7 +138,7 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
     expect(modelId, 'the training test ran first').toBeTruthy();
     const done = timer();
     // The ONNX export runs as a job on the user's agent (the real sightline-agent with this client's yolo).
-    await s.agent(u, legacy!);
+    await (agent ?? s.agent(u, legacy!));
     await s.waitFor(
       'the ONNX export of the trained model',
       async () => {

@@ -90,7 +90,14 @@ export function locateClients(): Clients {
   const setup = path.join(SHARED_CLIENTS, 'setup.sh');
   if (fs.existsSync(setup)) {
     const dir = path.join(REPO_ROOT, '.clients');
-    execFileSync('bash', [setup, dir], { stdio: 'inherit' });
+    try {
+      execFileSync('bash', [setup, dir], { stdio: 'inherit' });
+    } catch (err) {
+      // Not fatal here: what was built is used, the rest is a printed reason (a failure under CI).
+      const found = fromDir(dir);
+      found.reasons.unshift(`${setup} ${dir} failed: ${(err as Error).message.split('\n')[0]}`);
+      return found;
+    }
     return fromDir(dir);
   }
   const onPath = fromPath();

@@ -127,6 +127,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sui
   const origin = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ PUBLIC_URL: origin, JOBS_ENABLED: 'true', ...env });
   await t.app.listen({ port, host: '127.0.0.1', backlog: 1024 });
+  // Connections, for the close diagnostics (a shutdown held up by one is a server bug worth seeing).
+  const sockets = new Set<net.Socket>();
+  const opened = new WeakMap<net.Socket, number>();
+  t.app.server.on('connection', (socket: net.Socket) => {
+    sockets.add(socket);
+    opened.set(socket, Date.now());
+    socket.once('close', () => sockets.delete(socket));
+  });
   const agents: SuiteAgent[] = [];
   console.log(`[server] listening on ${origin} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -260,7 +268,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sui
     async close() {
       const t1 = Date.now();
       for (const a of agents) await a.stop().catch(() => undefined);
+      // Node's close ends idle connections only when it starts; a keep-alive connection of this
+      // process that answered its last request just before can keep the close waiting for the
+      // 72 s keep-alive timeout (seen now and then after the Platform scenario). Logged, then ended.
+      const slow = setTimeout(() => {
+        const open = [...sockets].map((c) => `:${c.remotePort} ${((Date.now() - (opened.get(c) ?? 0)) / 1000).toFixed(0)} s old, read ${c.bytesRead} B, wrote ${c.bytesWritten} B`);
+        if (open.length) console.log(`[server] close still waits for ${open.length} connection(s), ending them: ${open.join('; ')}`);
+        for (const c of sockets) c.destroy();
+      }, 3000);
       await t.close();
+      clearTimeout(slow);
       console.log(`[server] closed in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     },
   };
