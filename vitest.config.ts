@@ -40,6 +40,20 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // Two instances on one PostgreSQL behind nginx with s3rver (npm run test:scaleout; budget 6 minutes).
+      {
+        test: {
+          name: 'scaleout',
+          root: 'apps/server',
+          include: ['test-scaleout/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+        },
+      },
       // The agent's own tests (parsers); its runs against a real server are in the server suite.
       { test: { name: 'agent', root: 'apps/agent', include: ['src/**/*.test.ts'], environment: 'node' } },
     ],

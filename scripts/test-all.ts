@@ -12,6 +12,7 @@ const suites: { script: string; budgetMin: number }[] = [
   { script: 'test:server:pglite', budgetMin: 5 },
   { script: 'test:server:pg', budgetMin: 5 },
   { script: 'test:clients', budgetMin: 12 },
+  { script: 'test:scaleout', budgetMin: 6 },
   { script: 'test:e2e', budgetMin: 10 },
 ];
 

@@ -246,7 +246,7 @@ export class JobQueue {
         },
         fenced: (write) =>
           this.ctx.db.transaction(async (tx) => {
-            if (!(await jobsRepository.holdsLease(tx, job.id, token))) throw lose('results');
+            if (!(await jobsRepository.holdsLease(tx, job.id, token, this.leaseMs))) throw lose('results');
             return write(tx);
           }),
         signal: lost.signal,

@@ -72,7 +72,10 @@ export const jobsRepository = {
    * `leaseToken`, and the row stays share-locked until commit, so no other instance can take the job
    * over (its claim skips locked rows) between this check and the results' commit.
    */
-  holdsLease: async (db: Db, id: string, leaseToken: string) => {
+  holdsLease: async (db: Db, id: string, leaseToken: string, leaseMs: number) => {
+    // A holder stalled inside this transaction must not keep the row locked past its lease (the
+    // takeover's claim skips locked rows): PostgreSQL ends the transaction after that long idle.
+    await db.execute(sql.raw(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1000, Math.ceil(leaseMs))}`));
     const res = await db.execute(sql`SELECT id FROM jobs WHERE id = ${id} AND status = 'running' AND lease_token = ${leaseToken} FOR SHARE`);
     return (res as unknown as { rows: unknown[] }).rows.length > 0;
   },
