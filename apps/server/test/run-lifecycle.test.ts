@@ -19,15 +19,18 @@ let admin: Awaited<ReturnType<typeof adminWithSharedToken>>['admin'];
 let sharedToken: string;
 const agents: AgentProcess[] = [];
 
-beforeAll(async () => {
-  s = await startLiveServer({ AGENT_LEASE_SECONDS: '3' });
+/** A live server with an admin, the shared agent token, the "rtx-4090" GPU type and cloud training on. */
+async function setUp(leaseSeconds: string) {
+  s = await startLiveServer({ AGENT_LEASE_SECONDS: leaseSeconds });
   const made = await adminWithSharedToken(s.t);
   admin = made.admin;
   sharedToken = made.token.token;
   const gpu = await s.t.app.inject({ method: 'PUT', url: '/v1/admin/gpu-types', headers: { cookie: admin.cookie }, payload: { id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 1 } });
   expect(gpu.statusCode).toBe(200);
   await enableCloud(s.t);
-}, 300_000);
+}
+
+beforeAll(() => setUp('3'), 300_000);
 afterEach(async () => {
   await Promise.all(agents.splice(0).map((a) => a.stop()));
 });
@@ -124,6 +127,7 @@ describe.skipIf(REAL_YOLO)('cloud runs end when they end (stand-in yolo)', () =>
     );
     expect(Date.now() - killedAt).toBeLessThan(20_000);
     expect(failed.training?.error).toMatch(/stopped responding/);
+    expect(((await api('GET', '/v1/training/runs', user.cookie)).json().data as Array<Record<string, unknown>>).find((r) => r.id === modelId)).toMatchObject({ outcome: 'failed' });
     expect(failed.dates.train.end).not.toBeNull();
     expect(statusOf(failed)).toBe('Failed');
     const settled = (await cloudOf(user.cookie, modelId))!.epochsSettled as number;
@@ -208,6 +212,9 @@ describe('client runs that just stop calling time out within the window, and a l
     expect(m.training).toMatchObject({ outcome: 'timeout' });
     expect(m.training?.stale).not.toBeNull();
     expect(statusOf(m)).toBe('Timeout');
+    // Active jobs lists it with the same state and the reason.
+    const runs = (await api('GET', '/v1/training/runs', user.cookie)).json().data as Array<Record<string, unknown>>;
+    expect(runs.find((r) => r.id === modelId)).toMatchObject({ outcome: 'timeout', error: 'No word from the training run for 5 min after epoch 1', epochsDone: 1, epochsTotal: 5 });
 
     // Any late event counts (the Platform client sends no heartbeats).
     expect((await webhook({ event: 'console_output', modelId, data: { chunkId: 1, content: 'still here\n' } })).status).toBe(200);
@@ -226,7 +233,21 @@ describe('client runs that just stop calling time out within the window, and a l
     expect((await api('POST', `/v1/models/${modelId}/cloud/stop`, user.cookie)).statusCode).toBe(200);
   });
 
-  it('a cloud run whose yolo goes silent: Timeout gives the hold back, a late event holds again and charging goes on', async () => {
+});
+
+describe('cloud billing follows the run state', () => {
+  // The agent stays alive through the jumps of the test clock: a lease of an hour, on a server of its own.
+  let short: LiveServer;
+  beforeAll(async () => {
+    short = s;
+    await setUp('3600');
+  }, 300_000);
+  afterAll(async () => {
+    await s.close();
+    s = short;
+  });
+
+  it('a cloud run whose yolo goes silent: Timeout gives the hold back, a late event holds again and charging goes on', { timeout: 60_000 }, async () => {
     const { user, modelId, project } = await cloudUser();
     const before = await walletOf(s.t, user.user.id);
     const start = await api('POST', `/v1/models/${modelId}/cloud/train`, user.cookie, { gpuType: 'rtx-4090', epochs: 5 });

@@ -97,6 +97,20 @@ export function modelStatus(dates: { train?: TrainDates | null } | null | undefi
 /** A status that ended a run without weights to trust: the model may be trained again (ADR 0020). */
 export const retrainableStatus = (status: ModelStatus) => status === 'Stopped' || status === 'Failed' || status === 'Timeout';
 
+/** A run on the Active jobs page (GET /v1/training/runs): live ones, and those that ended Stopped or Failed in the last day. */
+export const activeRunSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  projectId: z.string().nullable(),
+  outcome: z.enum(RUN_STATES),
+  error: z.string().nullable(),
+  protocol: z.enum(['hub', 'platform']),
+  epochsDone: z.number(),
+  epochsTotal: z.number().nullable(),
+  dates: z.object({ train: z.object({ start: z.string().nullable(), end: z.string().nullable(), heartbeat: z.string().nullable(), initialized: z.string().nullable() }) }),
+});
+export type ActiveRun = z.infer<typeof activeRunSchema>;
+
 /** What the server knows about a client-reported training run (Sightline does not train itself). */
 export const trainingStateSchema = z.object({
   protocol: z.enum(['hub', 'platform']),

@@ -33,6 +33,7 @@ describe('run lifecycle transitions', () => {
       expect(transition(outcome, { type: 'queue' })).toMatchObject({ to: 'queued' });
     }
     expect(refusalToTrainAgain({ outcome: 'completed' }, dates)).toBe('trained');
+    expect(refusalToTrainAgain({ outcome: 'completed' }, { trainStart: null, trainEnd: null })).toBeNull();
     expect(refusalToTrainAgain({ outcome: 'running' }, dates)).toBe('running');
     expect(refusalToTrainAgain(null, { trainStart: null, trainEnd: null })).toBeNull();
     expect(transition('completed', { type: 'queue' })).toBeNull();

@@ -72,7 +72,8 @@ export function transition(from: RunState | null, event: RunEvent): Transition |
 export function refusalToTrainAgain(run: Pick<TrainingRow, 'outcome'> | null, model: Pick<ModelRow, 'trainStart' | 'trainEnd'>): 'running' | 'trained' | null {
   if (!run) return model.trainStart || model.trainEnd ? 'trained' : null;
   if (run.outcome === 'queued' || run.outcome === 'running') return 'running';
-  if (run.outcome === 'completed') return 'trained';
+  // A model reset since (legacy /model-reset clears the dates) may train again.
+  if (run.outcome === 'completed' && (model.trainStart || model.trainEnd)) return 'trained';
   return null;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { datasets, modelConsole, modelFiles, modelMetrics, models, modelTraining, projects } from '../../platform/db/schema.js';
 
@@ -59,6 +59,22 @@ export const trainingRepository = {
       .from(modelTraining)
       .innerJoin(models, eq(models.id, modelTraining.modelId))
       .where(and(eq(modelTraining.outcome, 'running'), lt(modelTraining.lastEventAt, before), isNull(models.trainEnd), isNull(models.deletedAt))),
+
+  /** The user's runs for Active jobs: queued, running or timed out, and those that ended Stopped or Failed since `since`. */
+  activeRuns: async (db: Db, userId: string, since: Date) =>
+    db
+      .select({ run: modelTraining, model: models })
+      .from(modelTraining)
+      .innerJoin(models, eq(models.id, modelTraining.modelId))
+      .where(
+        and(
+          eq(models.userId, userId),
+          isNull(models.deletedAt),
+          or(inArray(modelTraining.outcome, ['queued', 'running', 'timeout']), and(inArray(modelTraining.outcome, ['failed', 'cancelled']), gt(modelTraining.endedAt, since))),
+        ),
+      )
+      .orderBy(desc(modelTraining.updatedAt))
+      .limit(100),
 
   /** A run trained again starts clean: the earlier run's epochs and console go (ADR 0020). */
   clearRunData: async (db: Db, modelId: string) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { consolePageSchema, epochMetricsSchema } from '@sightline/contracts';
+import { activeRunSchema, consolePageSchema, envelope, epochMetricsSchema } from '@sightline/contracts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/http/auth-context.js';
@@ -38,6 +38,11 @@ export async function trainingRoutes(app: FastifyInstance) {
   // Final results of a run as the client reported them (training_complete): results, plots, system, model info.
   r.get('/v1/models/:id/training', { schema: { tags: ['training'], params: idParams, response: { 200: resultsResponse, ...errorResponses } } }, async (req) => ({
     data: presentResults(await training.trainingResults(ctx, viewer(req), req.params.id)),
+  }));
+
+  // Active jobs: the caller's training runs, live or just ended (ADR 0020).
+  r.get('/v1/training/runs', { config: { auth: 'user' }, schema: { tags: ['training'], response: { 200: envelope(z.array(activeRunSchema)), ...errorResponses } } }, async (req) => ({
+    data: await training.activeRuns(ctx, requireUser(req).user.id),
   }));
 
   r.post('/v1/models/:id/stop', { config: { auth: 'user' }, schema: { tags: ['training'], params: idParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {

@@ -685,6 +685,23 @@ export async function trainingResults(ctx: AppContext, viewerId: string | null, 
   return row ? { run: row, trainer: await may(ctx, viewerId, modelItem(model), 'train') } : null;
 }
 
+/** Active jobs (ADR 0020): the user's live runs and those that ended Stopped or Failed in the last day, with the reason. */
+export async function activeRuns(ctx: AppContext, userId: string) {
+  const rows = await trainingRepository.activeRuns(ctx.db, userId, new Date(ctx.clock.now().getTime() - 24 * 3_600_000));
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return rows.map(({ run, model }) => ({
+    id: model.id,
+    name: model.name,
+    projectId: model.projectId,
+    outcome: run.outcome,
+    error: run.error,
+    protocol: run.protocol,
+    epochsDone: model.epochsDone,
+    epochsTotal: run.epochsTotal ?? configuredEpochs(model),
+    dates: { train: { start: iso(model.trainStart), end: iso(model.trainEnd), heartbeat: iso(model.trainHeartbeat), initialized: iso(model.trainInitialized) } },
+  }));
+}
+
 /**
  * Stop from the model page: remembered until the run ends, and returned as `cancelled: true` on every
  * Platform answer from then on (traces README: the client only learns of it from a response).

@@ -4,7 +4,7 @@
  */
 export { useDeleteModel } from './api/delete-model';
 export { isListed as isListedModel } from './api/get-models';
-export { LiveModelStatusBadge } from './components/model-status-badge';
+export { LiveModelStatusBadge, ModelStatusBadge, runReason } from './components/model-status-badge';
 export { TrainDialog } from './components/train-dialog/train-dialog';
 export { UploadModelDialog } from './components/upload-model-dialog';
 export { ProjectCompareCharts } from './components/project-compare/project-compare-charts';

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconActivity, IconPlayerPlay, IconRefresh, IconX } from '@tabler/icons-react';
-import { formatBytes } from '@sightline/contracts';
+import { formatBytes, modelStatus } from '@sightline/contracts';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
@@ -9,6 +9,9 @@ import { UploadProgress } from '../../../components/upload-progress';
 import { cancelUpload, dismissUpload, useResumableUploads, type ResumableUpload } from '../../../lib/resumable-uploads';
 import { ActiveImportCard, useActiveImports } from '../../integrations';
 import { useActiveJobs, type ProcessingJob, type ServerUpload } from '../api/get-active-jobs';
+import { useTrainingRuns, type ActiveRun } from '../api/get-training-runs';
+import { ModelStatusBadge, runReason } from '../../models';
+import { useNow } from '../../../lib/use-now';
 import { useJobsT } from '../i18n';
 
 function Section({ title, hint, children, testId }: { title: string; hint?: string; children: ReactNode; testId: string }) {
@@ -123,6 +126,33 @@ function Processing({ job }: { job: ProcessingJob }) {
   );
 }
 
+/** A training run: the same status as the model header and lists (modelStatus with the run, ADR 0020), and why it ended. */
+function TrainingRun({ run, now }: { run: ActiveRun; now: number }) {
+  const { t } = useJobsT();
+  const status = modelStatus(run.dates, now, run);
+  const reason = runReason(status, run);
+  return (
+    <Card withBorder radius="md" data-testid="job-training" data-id={run.id} data-status={status}>
+      <Group justify="space-between" wrap="nowrap" mb={reason ? 'xs' : 0}>
+        <div style={{ minWidth: 0 }}>
+          <Anchor component={Link} to={`/models/${run.id}?tab=training`} fw={600} aria-label={t('open', { name: run.name })}>
+            {run.name}
+          </Anchor>
+          <Text size="xs" c="dimmed">
+            {run.outcome === 'queued' ? t('runQueued') : t('runEpochs', { done: run.epochsDone, total: run.epochsTotal ?? '?' })}
+          </Text>
+        </div>
+        <ModelStatusBadge status={status} size="sm" />
+      </Group>
+      {reason && (
+        <Text size="sm" c={status === 'Failed' ? 'red.8' : 'dimmed'} data-testid="job-training-reason">
+          {reason}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
 /** /active-jobs: uploads in this browser (pause, resume, cancel), partial uploads on the server, Roboflow imports, processing jobs. */
 export default function ActiveJobsPage() {
   const { t } = useJobsT();
@@ -133,7 +163,9 @@ export default function ActiveJobsPage() {
   const interrupted = (jobs.data?.uploads ?? []).filter((u) => u.status === 'uploading' && u.offset < u.bytes && !(u.datasetId && liveIds.has(u.datasetId)));
   const processing = jobs.data?.processing ?? [];
   const imports = useActiveImports();
-  const nothing = local.length === 0 && interrupted.length === 0 && processing.length === 0 && imports.length === 0;
+  const runs = useTrainingRuns(5000).data ?? [];
+  const now = useNow(30_000, runs.length > 0);
+  const nothing = local.length === 0 && interrupted.length === 0 && processing.length === 0 && imports.length === 0 && runs.length === 0;
 
   return (
     <Stack gap="xl">
@@ -176,6 +208,13 @@ export default function ActiveJobsPage() {
         <Section title={t('processing')} testId="processing-jobs">
           {processing.map((j) => (
             <Processing key={j.datasetId} job={j} />
+          ))}
+        </Section>
+      )}
+      {runs.length > 0 && (
+        <Section title={t('training')} hint={t('trainingHint')} testId="training-runs">
+          {runs.map((r) => (
+            <TrainingRun key={r.id} run={r} now={now} />
           ))}
         </Section>
       )}

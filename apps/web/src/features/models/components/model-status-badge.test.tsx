@@ -76,6 +76,46 @@ describe('model status badge (spec §4 via modelStatus)', () => {
     expect(badge()).toHaveTextContent('Timeout');
   });
 
+  const run = (outcome: 'running' | 'cancelled' | 'failed' | 'timeout', error: string | null = null) => ({
+    protocol: 'platform' as const,
+    runId: 'run_1',
+    outcome,
+    error,
+    ended: outcome === 'cancelled' || outcome === 'failed' ? ago(1000) : null,
+    cancelRequested: outcome === 'cancelled',
+    stale: outcome === 'timeout' ? ago(1000) : null,
+    lastEvent: ago(60_000),
+    epochsTotal: 10,
+    bestEpoch: null,
+  });
+
+  it('the run state the server decided wins over the dates (ADR 0020): Stopped, Failed and Timeout with a readable reason', () => {
+    const ended = { start: ago(600_000), end: ago(1000), heartbeat: ago(60_000), initialized: ago(600_000) };
+    const failed = renderBadge(makeModel({ train: ended, training: run('failed', 'The agent "gpu-1" stopped responding (no heartbeat for 4 s)\nEpoch 3/10 ...') }));
+    // train.end alone would read Trained.
+    expect(badge()).toHaveTextContent('Failed');
+    expect(badge()).toHaveAttribute('data-reason', 'The agent "gpu-1" stopped responding (no heartbeat for 4 s)');
+    expect(badge()).toHaveAccessibleName('Failed: The agent "gpu-1" stopped responding (no heartbeat for 4 s)');
+    failed.unmount();
+
+    const stopped = renderBadge(makeModel({ train: ended, training: run('cancelled', 'Stopped from the model page') }));
+    expect(badge()).toHaveTextContent('Stopped');
+    expect(badge()).toHaveAttribute('data-reason', 'Stopped from the model page');
+    stopped.unmount();
+
+    // Timed out by the server's window although the dates alone would still say Training.
+    renderBadge(makeModel({ train: { start: ago(600_000), heartbeat: ago(60_000), initialized: ago(600_000) }, training: run('timeout', 'No word from the training run for 5 min after epoch 3') }));
+    expect(badge()).toHaveTextContent('Timeout');
+    expect(badge()).toHaveAttribute('data-reason', 'No word from the training run for 5 min after epoch 3');
+  });
+
+  it('a live Platform run is Training whatever the HUB status field says; a finished one has no reason', () => {
+    const live = renderBadge(makeModel({ status: 'new', train: { start: ago(120_000), heartbeat: ago(5000), initialized: ago(120_000) }, training: run('running') }));
+    expect(badge()).toHaveTextContent('Training');
+    expect(badge()).not.toHaveAttribute('data-reason');
+    live.unmount();
+  });
+
   it('watches model:<id> live until the model is Trained', () => {
     const model = makeModel({ train: { start: ago(60_000), heartbeat: ago(10_000) } });
     const { rerenderWith, unmount } = renderBadge(model);

@@ -16,7 +16,7 @@ const COLORS: Record<ModelStatus, string> = {
 };
 
 /** Why a run ended the way it did (the agent's or client's words), for Failed, Stopped and Timeout. */
-export function runReason(status: ModelStatus, run: Model['training']): string | null {
+export function runReason(status: ModelStatus, run: { error?: string | null } | null | undefined): string | null {
   if (status !== 'Failed' && status !== 'Stopped' && status !== 'Timeout') return null;
   const first = run?.error?.split('\n').find((l) => l.trim());
   return first ? first.trim() : null;
