@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -98,6 +99,47 @@ describe('the embedded PostgreSQL supervised (ADR 0024)', () => {
     expect((await app.inject({ method: 'GET', url: '/v1/projects', headers: { cookie: u.cookie } })).statusCode).toBe(503);
     // Put the folder back so the app closes cleanly.
     fs.renameSync(`${cluster}.lost`, cluster);
+  });
+});
+
+describe('the server process (main.ts) with a database that cannot come back (ADR 0024)', () => {
+  it('exits non-zero (75) so a service manager restarts it', { timeout: 240_000 }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-exit-'));
+    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'no-web'), DATABASE_URL: '', EMBEDDED_DB: 'postgres' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    const start = Date.now();
+    while (Date.now() - start < 120_000) {
+      const up = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
+      if (up) break;
+      if (child.exitCode !== null) throw new Error(`server exited early: ${out.slice(-2000)}`);
+      await sleep(500);
+    }
+    process.kill(postmasterPid(dataDir), 'SIGKILL');
+    fs.renameSync(path.join(dataDir, 'postgres'), path.join(dataDir, 'postgres.lost'));
+    const during = await fetch(`http://127.0.0.1:${port}/v1/projects?public=true`);
+    expect(during.status).toBe(503);
+    expect(during.headers.get('retry-after')).toBe('5');
+    const code = await Promise.race([exited, sleep(60_000).then(() => 'still running')]);
+    expect(code, out.slice(-2000)).toBe(75);
+    expect(out).toMatch(/could not be restarted/);
   });
 });
 
