@@ -121,34 +121,46 @@ function guardMultipart(request: FastifyRequest) {
   const checked = async function* (opts?: unknown) {
     const given = (opts ?? {}) as { limits?: Record<string, number> };
     const parts = original({ ...given, limits: { ...MULTIPART_LIMITS, ...given.limits } });
-    for (;;) {
-      let next: IteratorResult<Part>;
-      try {
-        next = await parts.next();
-      } catch (err) {
-        throw multipartClientError(err) ?? err;
+    let finished = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<Part>;
+        try {
+          next = await parts.next();
+        } catch (err) {
+          finished = true;
+          throw multipartClientError(err) ?? err;
+        }
+        if (next.done) {
+          finished = true;
+          return;
+        }
+        yield checkPart(next.value);
       }
-      if (next.done) return;
-      const part = next.value;
-      part.file?.on('error', markClientError);
-      const read = part.toBuffer?.bind(part);
-      if (read) {
-        part.toBuffer = () =>
-          read().catch((err: unknown) => {
-            throw multipartClientError(err) ?? err;
-          });
-      }
-      const field = part.fieldname ?? 'file';
-      try {
-        if (field.includes('\0')) throw refuse(`multipart.${field.replace(/\0/g, '\\u0000')}`, 'field name ' + NUL_MESSAGE);
-        if (typeof part.filename === 'string' && part.filename.includes('\0')) throw refuse(`${field}.filename`, NUL_MESSAGE);
-        if (part.type === 'field') inspect(part.value, field);
-      } catch (err) {
-        part.file?.resume(); // let the rest of the request drain so the 400 can be sent
-        throw err;
-      }
-      yield part;
+    } finally {
+      // The reader stopped early (its own error, or it had what it needed): close the parser as for-await would.
+      if (!finished) await parts.return?.(undefined);
     }
+  };
+  const checkPart = (part: Part) => {
+    part.file?.on('error', markClientError);
+    const read = part.toBuffer?.bind(part);
+    if (read) {
+      part.toBuffer = () =>
+        read().catch((err: unknown) => {
+          throw multipartClientError(err) ?? err;
+        });
+    }
+    const field = part.fieldname ?? 'file';
+    try {
+      if (field.includes('\0')) throw refuse(`multipart.${field.replace(/\0/g, '\\u0000')}`, 'field name ' + NUL_MESSAGE);
+      if (typeof part.filename === 'string' && part.filename.includes('\0')) throw refuse(`${field}.filename`, NUL_MESSAGE);
+      if (part.type === 'field') inspect(part.value, field);
+    } catch (err) {
+      part.file?.resume(); // let the rest of the request drain so the 400 can be sent
+      throw err;
+    }
+    return part;
   };
   req.parts = checked;
   req.files = async function* (opts?: unknown) {
