@@ -17,7 +17,7 @@ import { Invalidations } from './platform/cache/invalidation.js';
 import { openDatabase, type Database } from './platform/db/client.js';
 import { migrate } from './platform/db/migrate.js';
 import { authContext } from './platform/http/auth-context.js';
-import { errorBody, registerErrorHandler } from './platform/http/errors.js';
+import { errorBody, errors, registerErrorHandler } from './platform/http/errors.js';
 import { securityHeaders } from './platform/http/security-headers.js';
 import { registerInputGuard } from './platform/http/input-guard.js';
 import { newId, sha256 } from './platform/ids.js';
@@ -77,6 +77,12 @@ export interface BuildOptions {
   config: Config;
   /** An open database (tests share one); otherwise opened from config and closed with the app. */
   database?: Database;
+  /**
+   * The embedded database could not be restarted (ADR 0024): main.ts exits non-zero so a service
+   * manager restarts the server; by default it is only logged. `retries`/`firstDelayMs` tune the restarts.
+   */
+  onDatabaseFatal?: (err: Error) => void;
+  databaseRestarts?: { retries?: number; firstDelayMs?: number };
   blobs?: BlobStore;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
@@ -126,6 +132,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       schema: config.databaseSchema,
     }));
   if (ownsDatabase) await migrate(database);
+  database.supervise({ log: app.log, onFatal: opts.onDatabaseFatal ?? ((err) => app.log.fatal({ err }, 'database lost')), ...opts.databaseRestarts });
+  // While the embedded PostgreSQL restarts, answer 503 at once (the liveness check stays up).
+  app.addHook('onRequest', async (request) => {
+    if (database.state() !== 'up' && request.url !== '/alive') throw errors.databaseUnavailable();
+  });
   const blobs = opts.blobs ?? (await createBlobStore({ s3: config.s3, dataDir: config.dataDir }));
   await blobs.init();
   const bus = new EventBus(database);
@@ -202,7 +213,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       info: { title: 'Sightline API', version: config.appVersion, description: 'Self-hosted computer-vision hub. Responses use the `{ data }` envelope.' },
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' }, session: { type: 'apiKey', in: 'cookie', name: 'sl_session' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: documentMultipart,
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
 
@@ -250,6 +261,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerWebApp(app, config.webDist);
   return app;
 }
+
+/**
+ * zod's transform, plus a body for multipart operations (`consumes: ['multipart/form-data']`, read
+ * as streams, so no body schema): the document lists them as multipart, which the malformed-request
+ * test walks (ADR 0024).
+ */
+const documentMultipart: typeof jsonSchemaTransform = (input) => {
+  const out = jsonSchemaTransform(input);
+  const consumes = (input.schema as { consumes?: string[] } | undefined)?.consumes;
+  if (!consumes?.includes('multipart/form-data') || (out.schema as { body?: unknown }).body) return out;
+  return { ...out, schema: { ...out.schema, body: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } };
+};
 
 /** Serves the built SPA; unknown non-API GETs fall back to index.html (client-side routes). */
 function registerWebApp(app: FastifyInstance, webDist: string) {

@@ -15,7 +15,8 @@ async function main() {
   // With SENTRY_DSN the SDK starts before the app's modules load, so http and Fastify get traced.
   await initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
   const { buildApp } = await import('./app.js');
-  const app = await buildApp({ config });
+  // An embedded database that cannot be restarted ends the process non-zero (ADR 0024).
+  const app = await buildApp({ config, onDatabaseFatal: () => process.exit(75) });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

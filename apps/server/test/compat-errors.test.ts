@@ -153,14 +153,14 @@ describe('malformed metrics', () => {
 });
 
 describe('upload larger than the storage left', () => {
-  it('HUB multipart and Platform PUT answer 507 InsufficientStorageError and keep nothing', async () => {
+  it('HUB multipart and Platform PUT answer 403 InsufficientStorageError and keep nothing', async () => {
     const dave = await userWithKey(s.t);
     // Fill dave's storage up to 50 kB below the plan limit.
     const now = s.t.clock.now();
     await s.t.database.db.insert(datasets).values({ id: newId(), userId: dave.user.id, slug: 'big', name: 'big', bytes: PLAN_LIMITS.free.storageBytes - 50_000, createdAt: now, updatedAt: now });
     const model = (await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: dave.cookie }, payload: {} })).json().data.id;
     const res = await finalUpload(dave.legacyKey, model, fakeWeights(80_000, 'too big'));
-    expect(res.status).toBe(507);
+    expect(res.status).toBe(403);
     expect(res.json().error).toMatchObject({ code: 'InsufficientStorageError', details: { available: 50_000 } });
     expect(await files(model)).toHaveLength(0);
     const doc = (await send(`${s.origin}/v1/models/${model}`, { headers: { 'x-api-key': dave.legacyKey } })).json().data;
@@ -171,7 +171,7 @@ describe('upload larger than the storage left', () => {
     const u = new URL(up.uploadUrl);
     const big = fakeWeights(80_000, 'too big');
     const put = await rawRequest(s.port, `PUT ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Length: ${big.length}\r\nTransfer-Encoding: chunked\r\n\r\n`, big);
-    expect(put.status).toBe(507);
+    expect(put.status).toBe(403);
     expect(JSON.parse(put.body)).toMatchObject({ code: 'InsufficientStorageError' });
     expect(await s.t.app.ctx.blobs.head(up.gcsPath)).toBeNull();
     // A file that fits still goes through.

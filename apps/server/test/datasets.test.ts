@@ -155,7 +155,7 @@ describe('datasets end to end over HTTP', () => {
     await req('POST', '/v1/models', { cookie: u.cookie }, { meta: { name: 'filler' } });
     await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 500_000 }).where(eq(modelsTable.userId, u.user.id));
     const tooBig = await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/big.zip`, bytes: 600_000 });
-    expect(tooBig.statusCode).toBe(507);
+    expect(tooBig.statusCode).toBe(403);
     expect(tooBig.json().error).toMatchObject({ code: 'InsufficientStorageError', details: { available: 500_000, required: 600_000 } });
 
     const bytes = Buffer.alloc(400_000, 1);
@@ -164,7 +164,7 @@ describe('datasets end to end over HTTP', () => {
     // meanwhile something else fills the storage
     await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 10_000 }).where(eq(modelsTable.userId, u.user.id));
     const rest = await tusSend(u.cookie, up.location!, bytes, { chunk: 100_000 });
-    expect(rest.statusCode).toBe(507);
+    expect(rest.statusCode).toBe(403);
     expect(JSON.parse(rest.body).error.code).toBe('InsufficientStorageError');
     expect(await t.app.ctx.blobs.head(`users/${u.user.id}/datasets/${d.id}/mid.zip`)).toBeNull();
     const row = (await t.database.db.select().from(datasetsTable).where(eq(datasetsTable.id, d.id)))[0]!;

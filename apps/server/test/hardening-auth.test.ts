@@ -3,7 +3,7 @@ import { createTestApp, createTestCluster, signUpUser, uniqueEmail, type TestApp
 
 /**
  * Issue 16, defects 4 and 8: sign-in, reset mail, verification mail and API-key failures are
- * throttled per account and per IP in PostgreSQL (429 + Retry-After, visible to admins), and
+ * throttled per account (and client) and per IP in PostgreSQL (policy: ADR 0024) (429 + Retry-After, visible to admins), and
  * cookie-authenticated writes refuse cross-site forms.
  */
 let t: TestApp;
@@ -24,40 +24,28 @@ const signIn = (email: string, password: string, ip: string) =>
   t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email, password }, remoteAddress: ip });
 
 describe('sign-in throttling', () => {
-  it('answers the 11th wrong password within a minute with 429, refuses the right one until the block ends', async () => {
+  it('slows one client guessing one account with progressive delays; the right password from another client still works (ADR 0024)', async () => {
     const u = await signUpUser(t.app);
     const ip = freshIp();
-    for (let i = 1; i <= 10; i++) {
-      const res = await signIn(u.email, `wrong-password-${i}`, ip);
-      expect(res.statusCode, `attempt ${i}`).toBe(401);
-    }
-    const eleventh = await signIn(u.email, 'wrong-password-11', ip);
-    expect(eleventh.statusCode).toBe(429);
-    expect(eleventh.json().error.code).toBe('error/rate-limited');
-    const retryAfter = Number(eleventh.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(eleventh.json().error.message).toMatch(/Too many sign-in attempts/);
-
-    // The right password is refused too while blocked, also from another address (the account is blocked).
+    for (let i = 1; i <= 3; i++) expect((await signIn(u.email, `wrong-password-${i}`, ip)).statusCode, `attempt ${i}`).toBe(401);
+    const fourth = await signIn(u.email, 'wrong-password-4', ip);
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json().error.code).toBe('error/rate-limited');
+    expect(fourth.json().error.message).toMatch(/Too many sign-in attempts/);
+    const first = Number(fourth.headers['retry-after']);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(5);
+    // The right password is refused from that client while it waits, not from another one.
     expect((await signIn(u.email, u.password, ip)).statusCode).toBe(429);
-    expect((await signIn(u.email, u.password, freshIp())).statusCode).toBe(429);
-
-    t.clock.advance(retryAfter * 1000 + 1000);
-    expect((await signIn(u.email, u.password, ip)).statusCode).toBe(200);
-  });
-
-  it('blocks longer on the next strike (backoff)', async () => {
-    const u = await signUpUser(t.app);
-    const ip = freshIp();
-    for (let i = 0; i < 10; i++) await signIn(u.email, 'nope-nope-1', ip);
-    const first = Number((await signIn(u.email, 'nope-nope-1', ip)).headers['retry-after']);
+    expect((await signIn(u.email, u.password, freshIp())).statusCode).toBe(200);
+    // The next strike waits twice as long, and so on.
     t.clock.advance(first * 1000 + 1000);
-    for (let i = 0; i < 10; i++) expect((await signIn(u.email, 'nope-nope-2', ip)).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await signIn(u.email, 'nope-nope-2', ip)).statusCode).toBe(401);
     const second = await signIn(u.email, u.password, ip);
     expect(second.statusCode).toBe(429);
-    expect(Number(second.headers['retry-after'])).toBeGreaterThan(first + 30);
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(first);
     t.clock.advance(Number(second.headers['retry-after']) * 1000 + 1000);
+    expect((await signIn(u.email, u.password, ip)).statusCode).toBe(200);
   });
 
   it('limits one address spraying many accounts, not other addresses', async () => {
@@ -83,7 +71,7 @@ describe('sign-in throttling', () => {
       expect(signup.status).toBe(201);
       const tryOn = (node: { url: string }, password: string) =>
         fetch(`${node.url}/v1/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-      for (let i = 0; i < 10; i++) expect((await tryOn(i % 2 ? a : b, 'wrong-pass-x')).status).toBe(401);
+      for (let i = 0; i < 3; i++) expect((await tryOn(i % 2 ? a : b, 'wrong-pass-x')).status).toBe(401);
       const refused = await tryOn(b, 'cluster-pass-1');
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -147,7 +135,7 @@ describe('admins see repeated failures', () => {
     const rows = res.json().data as Array<{ kind: string; subject: string; total: number; strikes: number; lastIp: string | null }>;
     const signin = rows.filter((r) => r.kind === 'signin' && r.subject.startsWith('account:'));
     expect(signin.length).toBeGreaterThan(0);
-    expect(signin.some((r) => r.total >= 10 && r.strikes >= 1 && r.lastIp?.startsWith('10.16.0.'))).toBe(true);
+    expect(signin.some((r) => r.total >= 3 && r.strikes >= 1 && r.lastIp?.startsWith('10.16.0.'))).toBe(true);
     expect(rows.some((r) => r.kind === 'apikey' && r.subject.startsWith('ip:') && r.strikes >= 1)).toBe(true);
     expect(rows.some((r) => r.kind === 'reset')).toBe(true);
     const other = await signUpUser(t.app);

@@ -54,7 +54,7 @@ const tusPatch = (cookie: string, location: string, body: Buffer) =>
   t.app.inject({ method: 'PATCH', url: location, headers: { cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: body });
 
 describe('POST /v1/models/upload in parallel', () => {
-  it('10 parallel uploads against a quota for 2: exactly 2 are accepted, the others get 507 and leave nothing', async () => {
+  it('10 parallel uploads against a quota for 2: exactly 2 are accepted, the others get 403 InsufficientStorageError (not a retried 5xx) and leave nothing', async () => {
     const u = await signUpUser(t.app);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
@@ -65,8 +65,8 @@ describe('POST /v1/models/upload in parallel', () => {
     );
     const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 201)).toHaveLength(2);
-    expect(codes.filter((c) => c === 507)).toHaveLength(8);
-    expect(answers.find((r) => r.statusCode === 507)!.json().error.code).toBe('InsufficientStorageError');
+    expect(codes.filter((c) => c === 403)).toHaveLength(8);
+    expect(answers.find((r) => r.statusCode === 403)!.json().error.code).toBe('InsufficientStorageError');
     const s = await storage(u.cookie);
     // Reservations are settled: what is used is exactly the two stored files.
     expect(s.used).toBe(2 * SIZE);
@@ -97,7 +97,7 @@ describe('tus uploads in parallel', () => {
       }),
     );
     expect(outcomes.filter((c) => c === 204)).toHaveLength(2);
-    expect(outcomes.filter((c) => c === 507)).toHaveLength(8);
+    expect(outcomes.filter((c) => c === 403)).toHaveLength(8);
     const s = await storage(u.cookie);
     expect(s.used).toBe(2 * SIZE);
   });
@@ -117,7 +117,7 @@ describe('tus uploads in parallel', () => {
     // The abandoned upload comes back: its 2 × SIZE no longer fit next to the new reservation.
     const location = String(abandoned.headers.location);
     const late = await tusPatch(u.cookie, location.startsWith('http') ? new URL(location).pathname : location, Buffer.alloc(1000, 1));
-    expect(late.statusCode).toBe(507);
+    expect(late.statusCode).toBe(403);
   });
 });
 
@@ -132,7 +132,7 @@ describe('training uploads in parallel (both client protocols)', () => {
     await s?.close();
   });
 
-  it('HUB final uploads to 10 models at once: 2 stored, the rest 507; storage never passes the quota', async () => {
+  it('HUB final uploads to 10 models at once: 2 stored, the rest 403; storage never passes the quota', async () => {
     const dave = await userWithKey(s.t);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: dave.cookie }, payload: {} })).json().data.id as string);
@@ -144,13 +144,13 @@ describe('training uploads in parallel (both client protocols)', () => {
     );
     const codes = answers.map((r) => r.status);
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
-    expect(codes.filter((c) => c === 507)).toHaveLength(8);
+    expect(codes.filter((c) => c === 403)).toHaveLength(8);
     const used = (await s.t.app.inject({ method: 'GET', url: '/v1/users/me/storage', headers: { cookie: dave.cookie } })).json().data.used;
     expect(used).toBeLessThanOrEqual(QUOTA);
     expect(used).toBe(2 * SIZE);
   });
 
-  it('Platform checkpoint PUTs for 10 runs at once: 2 stored, the rest 507', async () => {
+  it('Platform checkpoint PUTs for 10 runs at once: 2 stored, the rest 403', async () => {
     const erin = await userWithKey(s.t);
     const runs = [];
     for (let i = 0; i < 10; i++) {
@@ -176,7 +176,7 @@ describe('training uploads in parallel (both client protocols)', () => {
     const answers = await Promise.all(urls.map((url, i) => send(url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: fakeWeights(SIZE, `pf${i}`) })));
     const codes = answers.map((r) => r.status);
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
-    expect(codes.filter((c) => c === 507)).toHaveLength(8);
+    expect(codes.filter((c) => c === 403)).toHaveLength(8);
     const used = (await s.t.app.inject({ method: 'GET', url: '/v1/users/me/storage', headers: { cookie: erin.cookie } })).json().data.used;
     expect(used).toBe(2 * SIZE);
   });

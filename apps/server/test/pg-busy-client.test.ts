@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('no query on a busy PostgreSQL client (docs/adr/0024)', () => {
-  it('10 users setting up projects and models in parallel, with profile writes and reads between', async () => {
+  it('10 users setting up projects and models in parallel, with profile writes and reads between, then 10 training runs at once', async () => {
     const users = await Promise.all(Array.from({ length: 10 }, () => signUpUser(app)));
     busy.length = 0;
     const api = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) => app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
@@ -71,6 +71,14 @@ describe('no query on a busy PostgreSQL client (docs/adr/0024)', () => {
         return [project.statusCode, ...made.map((m) => m.statusCode), profile.statusCode, me.statusCode];
       }),
     );
+    // 10 training runs set up at once through the Platform protocol (the ultralytics client's training_started).
+    const key = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: users[0]!.cookie, origin: 'http://localhost:3000' }, payload: { name: 'runs' } })).json().data.key as string;
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: { event: 'training_started', project: `${users[0]!.user.username}/parallel`, name: `run-${i}`, data: { trainArgs: { epochs: 3 } } } }),
+      ),
+    );
+    expect(runs.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
     expect(statuses.flat().filter((s) => s >= 300)).toEqual([]);
     // Let any queued deprecation warning arrive (process warnings are emitted on the next tick).
     await new Promise((r) => setTimeout(r, 50));

@@ -218,7 +218,7 @@ describe('models', () => {
     await createModel(u.cookie, { meta: { name: 'filler' } });
     await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 1024 }).where(eq(modelsTable.userId, u.user.id));
     const big = await uploadModel(u.cookie, { model_name: 'too big' }, path.join(FIXTURES, 'shapes3-detect.onnx'));
-    expect(big.statusCode).toBe(507);
+    expect(big.statusCode).toBe(403);
     expect(big.json().error).toMatchObject({ code: 'InsufficientStorageError', details: { available: 1024 } });
     const list = (await req('GET', '/v1/models', as(u.cookie))).json().data.results;
     expect(list.map((m: { meta: { name: string } }) => m.meta.name)).toEqual(['filler']);

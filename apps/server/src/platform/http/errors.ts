@@ -1,6 +1,7 @@
 import { ErrorCode, type ErrorBody } from '@sightline/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../db/client.js';
 
 /** A failure with a stable code and an HTTP status. Messages below 500 are shown to users. */
 export class AppError extends Error {
@@ -21,8 +22,12 @@ export const errors = {
   notFound: (what = 'Resource') => new AppError(404, ErrorCode.NotFound, `${what} not found`),
   conflict: (code: string, message: string) => new AppError(409, code, message),
   payloadTooLarge: (message = 'Request body is too large') => new AppError(413, ErrorCode.PayloadTooLarge, message),
+  /** The database cannot be reached (restarting, or an external one is down): 503 with Retry-After (ADR 0024). */
+  databaseUnavailable: () =>
+    new AppError(503, ErrorCode.ServerOffline, `The database is not available right now. Try again in ${DATABASE_RETRY_AFTER_S} s.`, { retryAfter: DATABASE_RETRY_AFTER_S }),
+  // 403, not 507: a 5xx is retried by clients and proxies, and a full quota does not heal by retrying (ADR 0024).
   insufficientStorage: (available: number, required: number) =>
-    new AppError(507, ErrorCode.InsufficientStorage, `Not enough storage: ${available} bytes available, ${required} required`, {
+    new AppError(403, ErrorCode.InsufficientStorage, `Not enough storage: ${available} bytes available, ${required} required`, {
       available,
       required,
     }),
@@ -38,7 +43,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (err instanceof AppError) {
       if (err.statusCode >= 500) request.log.error({ err }, 'app error');
       const retryAfter = (err.details as { retryAfter?: unknown } | undefined)?.retryAfter;
-      if (err.statusCode === 429 && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+      if ((err.statusCode === 429 || err.statusCode === 503) && typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
       return reply.status(err.statusCode).send(errorBody(err.code, err.message, request.id, err.details));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -57,6 +62,12 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const code = status === 404 ? ErrorCode.NotFound : status === 401 ? ErrorCode.Unauthorized : status === 403 ? ErrorCode.Forbidden : ErrorCode.Validation;
       return reply.status(status).send(errorBody(code, err.message, request.id));
+    }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+      const unavailable = errors.databaseUnavailable();
+      return reply.status(503).send(errorBody(unavailable.code, unavailable.message, request.id));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send(errorBody(ErrorCode.Unknown, 'Something went wrong. Please try again later.', request.id));

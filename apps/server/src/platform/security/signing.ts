@@ -13,6 +13,8 @@ const TAGS = {
   compat: 'sightline/compat/v1',
   /** the spec's getUploadToken grant */
   upload: 'sightline/upload/v2',
+  /** the device cookie of a browser that signed in to an account (its own sign-in throttle, ADR 0024) */
+  device: 'sightline/device/v1',
   /** raw-image links of a dataset's images: expiring and bound to the dataset's access version (issue 16) */
   datasetImage: 'sightline/dataset-image/v3',
 } as const;

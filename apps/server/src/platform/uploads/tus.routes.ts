@@ -27,7 +27,7 @@ interface TusOptions {
   onFinished(upload: FinishedUpload): Promise<void>;
   /**
    * Reserves the upload's bytes for the user, or refreshes the reservation it holds (issue 16): throws
-   * an error with statusCode 507 and details {available, required} when they do not fit.
+   * an InsufficientStorageError (403) with details {available, required} when they do not fit.
    */
   reserve(uid: string, uploadId: string, bytes: number): Promise<void>;
   /** Ends the reservation: the upload finished (its bytes now count through the dataset), failed or was terminated. */
@@ -35,7 +35,7 @@ interface TusOptions {
 }
 
 type StorageError = { statusCode?: number; code?: string; message: string; details?: unknown };
-const isStorageError = (err: unknown): err is StorageError => (err as StorageError | null)?.statusCode === 507;
+const isStorageError = (err: unknown): err is StorageError => (err as StorageError | null)?.code === ErrorCode.InsufficientStorage;
 
 class TusHttpError extends Error {
   constructor(
@@ -91,7 +91,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
         try {
           await opts.reserve(grant.uid, upload.id, grant.bytes);
         } catch (err) {
-          if (isStorageError(err)) throw tusError(507, ErrorCode.InsufficientStorage, err.message, err.details);
+          if (isStorageError(err)) throw tusError(403, ErrorCode.InsufficientStorage, err.message, err.details);
           throw err;
         }
         const filename = path.posix.basename(grant.path);
@@ -120,7 +120,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
           } catch (err) {
             if (!isStorageError(err)) throw err;
             await uploadsRepository.update(ctx.db, uploadId, { status: 'failed', error: ErrorCode.InsufficientStorage, updatedAt: ctx.clock.now() });
-            throw tusError(507, ErrorCode.InsufficientStorage, `Storage ran out during the upload: ${err.message}`, err.details);
+            throw tusError(403, ErrorCode.InsufficientStorage, `Storage ran out during the upload: ${err.message}`, err.details);
           }
         }
       },

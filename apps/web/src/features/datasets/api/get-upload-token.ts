@@ -9,6 +9,6 @@ export const archivePath = (uid: string, datasetId: string, filename: string) =>
 
 /**
  * getUploadToken of the spec: checks the path and that the bytes fit the storage left.
- * Fails with InsufficientStorageError (507, details {available, required}) or NoArchiveProvided (400).
+ * Fails with InsufficientStorageError (403, details {available, required}) or NoArchiveProvided (400).
  */
 export const getUploadToken = (path: string, bytes: number) => api.post<UploadToken>('/v1/uploads/token', { path, bytes });

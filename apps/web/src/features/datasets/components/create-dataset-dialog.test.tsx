@@ -88,11 +88,11 @@ describe('create dataset dialog', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
-  it('storage taken meanwhile: the token answers 507 and the new dataset is removed again', async () => {
+  it('storage taken meanwhile: the token answers 403 and the new dataset is removed again', async () => {
     const calls = stubApi((url, init) => {
       if (url === '/v1/users/me/storage') return json({ limit: 10_000_000, used: 0, remaining: 10_000_000 });
       if (url === '/v1/datasets' && init?.method === 'POST') return json(DATASET, 201);
-      if (url === '/v1/uploads/token') return fail(507, 'InsufficientStorageError', 'Not enough storage', { available: 2048, required: 4096 });
+      if (url === '/v1/uploads/token') return fail(403, 'InsufficientStorageError', 'Not enough storage', { available: 2048, required: 4096 });
       if (url.startsWith(`/v1/datasets/${DATASET.id}`) && init?.method === 'DELETE') return json({ ok: true });
       return undefined;
     });

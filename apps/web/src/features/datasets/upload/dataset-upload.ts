@@ -129,7 +129,7 @@ export async function createDatasetWithArchive(queryClient: QueryClient, uid: st
     const { dataset, token } = await withStorageCheck(async () => {
       const storage = await getStorage();
       if (storage.remaining < file.size) {
-        throw new ApiError(507, ErrorCode.InsufficientStorage, Messages.noStorage, { available: storage.remaining, required: file.size });
+        throw new ApiError(403, ErrorCode.InsufficientStorage, Messages.noStorage, { available: storage.remaining, required: file.size });
       }
       const created = await createDataset(input);
       try {
