@@ -31,8 +31,9 @@ for (const { script, budgetMin } of suites) {
   console.log(`=== ${line}`);
   rows.push(line);
   if (!ok) {
-    failed = script;
-    break;
+    failed ??= script;
+    // TEST_ALL_KEEP_GOING=1 runs the remaining suites too (a full picture in one run).
+    if (!process.env.TEST_ALL_KEEP_GOING) break;
   }
 }
 console.log('\n=== suite minutes ===');
