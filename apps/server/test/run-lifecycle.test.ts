@@ -256,7 +256,7 @@ describe('cloud billing follows the run state', () => {
     // The agent's side spoken by hand (the stand-in cannot be made silent yet alive).
     const token = (await newToken(s.t, admin.cookie, `gpu-${job.id.slice(0, 6)}`, true)).token;
     const wire = (path: string, body?: object) => fetch(`${s.origin}${path}`, { method: 'POST', headers: { 'x-agent-token': token, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json() as Promise<{ data: any }>);
-    await wire('/v1/agents/register', { hostname: 'h', gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }] });
+    await wire('/v1/agents/register', { hostname: 'h', gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }], ultralyticsVersion: '8.4.41', platformProtocol: true });
     let claimed: any = null;
     for (let c = (await wire('/v1/agents/claim?waitMs=0')).data; c; c = (await wire('/v1/agents/claim?waitMs=0')).data) {
       if (c.id === job.id) claimed = c;

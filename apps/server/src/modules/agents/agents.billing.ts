@@ -15,9 +15,9 @@ import { publishModelChange } from './agents.events.js';
  * the job, so a heartbeat and a finish settling at once charge an epoch once.
  */
 
-export async function holdForRun(ctx: AppContext, input: { jobId: string; userId: string; modelId: string; amount: number }) {
+export async function holdForRun(ctx: AppContext, input: { jobId: string; userId: string; modelId: string; amount: number; minimum?: number }) {
   // The wallet minimum is checked by the hold itself, under the wallet's lock (parallel starts see each other).
-  const { holdId } = await hold(ctx, { userId: input.userId, modelId: input.modelId, amount: input.amount, idempotencyKey: `agent-job:${input.jobId}:hold`, reason: 'Cloud training estimate', minimum: CLOUD_MIN_WALLET_MICRO });
+  const { holdId } = await hold(ctx, { userId: input.userId, modelId: input.modelId, amount: input.amount, idempotencyKey: `agent-job:${input.jobId}:hold`, reason: 'Cloud training estimate', minimum: input.minimum ?? CLOUD_MIN_WALLET_MICRO });
   return holdId;
 }
 
@@ -98,7 +98,8 @@ export async function resumeRunBilling(ctx: AppContext, job: AgentJobRow): Promi
   const rest = job.holdMicro - job.settledMicro;
   if (rest <= 0) return false;
   try {
-    const holdId = await holdForRun(ctx, { jobId: `${job.id}:${newId()}`, userId: job.userId, modelId: job.modelId, amount: rest });
+    // The wallet minimum is for starting a run; a run that goes on only needs what is left of its estimate.
+    const holdId = await holdForRun(ctx, { jobId: `${job.id}:${newId()}`, userId: job.userId, modelId: job.modelId, amount: rest, minimum: 0 });
     await agentsRepository.updateJob(ctx.db, job.id, { holdId, updatedAt: ctx.clock.now() });
   } catch (err) {
     if (err instanceof AppError && err.statusCode === 402) return false;

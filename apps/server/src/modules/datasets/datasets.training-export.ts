@@ -66,6 +66,8 @@ export interface DatasetImage {
   url: string | null;
 }
 
+const HOUR_MS = 3_600_000;
+
 /**
  * Every image of a dataset with a signed URL whose path never changes (the client's conversion cache
  * hashes URL paths, not queries). The interface the per-image store will implement later.
@@ -79,7 +81,9 @@ export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUr
     if (rows.length && Array.isArray(classes)) {
       // Training runs read images for days: client links last CLIENT_URL_TTL_MS, still bound to the dataset's access version.
       // `access` is the compat link's when the NDJSON is served through one: its images keep that link's holder (ADR 0023).
-      const link = { access, expiresAt: new Date(ctx.clock.now().getTime() + CLIENT_URL_TTL_MS) };
+      // The expiry is rounded up to the hour, so the NDJSON's bytes stay the same between requests
+      // and a Range request (curl -C, a resumed download) continues the same file.
+      const link = { access, expiresAt: new Date(Math.ceil((ctx.clock.now().getTime() + CLIENT_URL_TTL_MS) / HOUR_MS) * HOUR_MS) };
       return {
         task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
         classNames: classes.map(String),
