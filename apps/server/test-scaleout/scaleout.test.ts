@@ -427,6 +427,7 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
       const secret = key.json().data.key as string;
       let ok = 0;
       let failed = 0;
+      const failures: Record<string, number> = {};
       for (const victim of [inst.a, inst.b]) {
         const killing = (async () => {
           await new Promise((r) => setTimeout(r, 300));
@@ -436,13 +437,17 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
         while (Date.now() < end) {
           const res = await via('/v1/users/me', { headers: { 'x-api-key': secret } }).catch(() => null);
           if (res?.status === 200) ok += 1;
-          else failed += 1;
+          else {
+            failed += 1;
+            const why = res ? `${res.status} ${res.body.toString().slice(0, 120)}` : 'no answer';
+            failures[why] = (failures[why] ?? 0) + 1;
+          }
         }
         await killing;
         expect((await online())?.online).toBe(true);
         await startInstance(victim);
       }
-      expect(failed).toBe(0);
+      expect(failed, JSON.stringify(failures)).toBe(0);
       expect(agent.child.exitCode).toBeNull();
       // Still heard from after both deaths: its heartbeats reached whichever instance was up.
       const heardAt = Date.now();
