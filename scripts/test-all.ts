@@ -8,12 +8,12 @@ import { spawnSync } from 'node:child_process';
 const suites: { script: string; budgetMin: number }[] = [
   { script: 'lint', budgetMin: 2 },
   { script: 'typecheck', budgetMin: 2 },
-  { script: 'test:unit', budgetMin: 2 },
-  { script: 'test:server:pglite', budgetMin: 5 },
+  { script: 'test:unit', budgetMin: 3 },
+  { script: 'test:server:pglite', budgetMin: 7 },
   { script: 'test:server:pg', budgetMin: 5 },
   { script: 'test:clients', budgetMin: 12 },
   { script: 'test:scaleout', budgetMin: 6 },
-  { script: 'test:e2e', budgetMin: 10 },
+  { script: 'test:e2e', budgetMin: 12 },
 ];
 
 const only = process.argv.slice(2);
