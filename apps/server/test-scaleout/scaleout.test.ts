@@ -446,6 +446,9 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
         await killing;
         expect((await online())?.online).toBe(true);
         await startInstance(victim);
+        // Back in nginx's rotation (a failed server rests fail_timeout, 5 s) before the other one dies:
+        // one instance at a time is what the deployment promises to survive.
+        await until(async () => upstreamOf(await via('/alive')) === `127.0.0.1:${victim.port}`, 30_000, `instance ${victim.name} back behind the proxy`);
       }
       expect(failed, JSON.stringify(failures)).toBe(0);
       expect(agent.child.exitCode).toBeNull();
