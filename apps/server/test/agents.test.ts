@@ -194,7 +194,14 @@ describe('sightline-agent against the real server', () => {
     const user = await signUpUser(s.t.app);
     const modelId = await uploadPt(user.cookie);
     const second = await newToken(s.t, admin.cookie, 'gpu-2', true);
+    // An agent says what it can run when it registers (ADR 0021): without ultralytics it is offered nothing.
+    await fetch(`${s.origin}/v1/agents/register`, { method: 'POST', headers: { 'x-agent-token': second.token, 'content-type': 'application/json' }, body: JSON.stringify({ hostname: 'gpu-2', ultralyticsVersion: '8.4.190' }) });
+    const claimOne = (tok: string) => fetch(`${s.origin}/v1/agents/claim?waitMs=0`, { method: 'POST', headers: { 'x-agent-token': tok } }).then((r) => r.json() as Promise<{ data: { id: string } | null }>);
     for (let round = 0; round < 5; round++) {
+      // Nothing else queued (the ONNX export the upload queued by itself, other tests' leftovers): the race is for one job.
+      for (let left = (await claimOne(sharedToken)).data; left; left = (await claimOne(sharedToken)).data) {
+        await fetch(`${s.origin}/v1/agents/jobs/${left.id}/finish`, { method: 'POST', headers: { 'x-agent-token': sharedToken, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'failed', error: 'test' }) });
+      }
       const jobId = (await api('POST', `/v1/models/${modelId}/exports`, user.cookie, { format: 'mnn', options: {} })).json().data.jobId as string;
       const claims = await Promise.all(
         [sharedToken, second.token, sharedToken, second.token].map((tok) =>
