@@ -107,6 +107,16 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     for (const ws of sockets.keys()) ws.close(1001, 'server shutting down');
   });
 
+  /** A client's message, or null when it is not JSON or not in the catalogue. */
+  function parseClientMessage(raw: Buffer) {
+    try {
+      const parsed = clientMessageSchema.safeParse(JSON.parse(raw.toString('utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * A signed-out visitor's socket: counted in the guests' presence, may only hear the public config
    * topic, answers pings (which keep its presence fresh). Nothing else is delivered to it.
@@ -122,14 +132,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     sockets.set(socket, state);
     send({ type: 'hello', uid: null });
     socket.on('message', (raw: Buffer) => {
-      let parsed;
-      try {
-        parsed = clientMessageSchema.safeParse(JSON.parse(raw.toString('utf8')));
-      } catch {
-        parsed = null;
-      }
-      if (!parsed?.success) return send({ type: 'error', code: ErrorCode.Validation, message: 'Malformed message' });
-      const m = parsed.data;
+      const m = parseClientMessage(raw);
+      if (!m) return send({ type: 'error', code: ErrorCode.Validation, message: 'Malformed message' });
       if (m.type === 'ping') {
         void presenceId?.then((id) => (id ? opts.onGuestPing?.(id) : undefined)).catch(() => undefined);
         return send({ type: 'pong' });
@@ -163,14 +167,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
 
     socket.on('message', async (raw: Buffer) => {
       state.alive = true;
-      let parsed;
-      try {
-        parsed = clientMessageSchema.safeParse(JSON.parse(raw.toString('utf8')));
-      } catch {
-        parsed = null;
-      }
-      if (!parsed?.success) return send({ type: 'error', code: ErrorCode.Validation, message: 'Malformed message' });
-      const m = parsed.data;
+      const m = parseClientMessage(raw);
+      if (!m) return send({ type: 'error', code: ErrorCode.Validation, message: 'Malformed message' });
       if (m.type === 'ping') return send({ type: 'pong' });
       if (m.type === 'unsubscribe') {
         state.topics.delete(m.topic);
