@@ -9,11 +9,12 @@
  * processes it started; the server process's own RSS and the plain RSS sum are printed too).
  * Prints ONE JSON line. Env: BENCH_USERS (200), BENCH_LOAD_S (60).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { treeMemoryMb } from './support/process-memory.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 200);
 const LOAD_S = Number(process.env.BENCH_LOAD_S ?? 60);
@@ -24,31 +25,6 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]! : 0;
 };
-
-/** RSS of a process and all its descendants, in MB (proportional share, so shared pages count once). */
-function treeMemoryMb(pid: number): { rss: number; pss: number; processes: number } {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    try {
-      const out = execFileSync('pgrep', ['-P', String(pids[i])], { encoding: 'utf8' });
-      pids.push(...out.trim().split('\n').filter(Boolean).map(Number));
-    } catch {
-      /* no children */
-    }
-  }
-  let rss = 0;
-  let pss = 0;
-  for (const p of pids) {
-    try {
-      const s = fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8');
-      rss += Number(/^Rss:\s+(\d+)/m.exec(s)![1]);
-      pss += Number(/^Pss:\s+(\d+)/m.exec(s)![1]);
-    } catch {
-      /* gone */
-    }
-  }
-  return { rss: Math.round(rss / 1024), pss: Math.round(pss / 1024), processes: pids.length };
-}
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-load-'));

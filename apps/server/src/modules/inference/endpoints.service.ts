@@ -18,8 +18,10 @@ class EndpointWorker {
   readonly ready: Promise<void>;
 
   constructor(modelPath: string) {
-    // The .mjs bootstrap registers tsx inside the worker (loaders are per thread).
-    this.worker = new Worker(new URL('./endpoint.worker.mjs', import.meta.url), { workerData: { modelPath } });
+    // From the sources, the .mjs bootstrap registers tsx inside the worker (loaders are per thread);
+    // the compiled server (scripts/start.mjs) has the worker bundled beside it as endpoint.worker.js.
+    const compiled = !import.meta.url.endsWith('.ts');
+    this.worker = new Worker(new URL(compiled ? './endpoint.worker.js' : './endpoint.worker.mjs', import.meta.url), { workerData: { modelPath } });
     this.ready = new Promise((resolve, reject) => {
       this.worker.on('message', (m: { type: string; id?: number; result?: Prediction; code?: string; message?: string }) => {
         if (m.type === 'ready') return resolve();
