@@ -77,7 +77,7 @@ export function checkOutboundCalls(root: string, files: string[], unconverted: r
 export const outboundCount = (r: OutboundReport) => r.outsideListeners.length + r.staleEntries.length;
 
 export function printOutbound(r: OutboundReport): string {
-  const lines = [`bus.publish/track outside listeners             ${outboundCount(r)}`];
+  const lines = [`bus.publish/track outside listeners            ${outboundCount(r)}`];
   for (const f of r.outsideListeners) lines.push(`      ${f.file}:${f.line}  ${f.text}`);
   for (const f of r.staleEntries) lines.push(`      ${f}  (in UNCONVERTED_FILES of scripts/arch/outbound-calls.ts but converted: remove the entry)`);
   if (r.unconverted.length) {

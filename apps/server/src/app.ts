@@ -71,6 +71,10 @@ import { registerProjectsListeners } from './modules/projects/projects.listeners
 import { registerModelsListeners } from './modules/models/models.listeners.js';
 import { registerDatasetsListeners } from './modules/datasets/datasets.listeners.js';
 import { registerTeamsListeners } from './modules/teams/teams.listeners.js';
+import { registerUsersListeners } from './modules/users/users.listeners.js';
+import { registerPresenceListeners } from './modules/presence/presence.listeners.js';
+import { registerFlagsListeners } from './modules/flags/flags.listeners.js';
+import { registerInferenceListeners } from './modules/inference/inference.listeners.js';
 import { registerWebhooksListeners } from './modules/webhooks/webhooks.listeners.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
@@ -174,6 +178,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerModelsListeners(ctx);
   registerDatasetsListeners(ctx);
   registerTeamsListeners(ctx);
+  registerUsersListeners(ctx);
+  registerPresenceListeners(ctx);
+  registerFlagsListeners(ctx);
+  registerInferenceListeners(ctx);
   registerWebhooksListeners(ctx);
   app.decorate('ctx', ctx);
   app.decorate('topics', new TopicRegistry());

@@ -8,6 +8,14 @@ import { track } from './analytics.service.js';
 export function registerAnalyticsListeners(ctx: AppContext) {
   const on = ctx.events.on.bind(ctx.events);
 
+  on('user.signedUp', (e) => track(ctx, e.data.userId, 'sign_up', { provider: e.data.provider }));
+  on('user.signedIn', (e) => track(ctx, e.data.userId, 'sign_in', { provider: e.data.provider }));
+  on('user.signedOut', (e) => track(ctx, e.data.userId, 'sign_out'));
+  on('user.passwordChanged', (e) => track(ctx, e.data.userId, 'update_password', e.data.via ? { via: e.data.via } : {}));
+  on('user.emailChanged', (e) => track(ctx, e.data.userId, 'update_profile', { fields: ['email'] }));
+  on('user.profileUpdated', (e) => track(ctx, e.data.user.id, 'update_profile', { fields: e.data.fields }));
+  on('user.planChanged', (e) => track(ctx, e.data.user.id, 'update_plan', { from: e.data.from, to: e.data.to, ...e.data.props }));
+
   on('project.created', (e) => track(ctx, e.data.actorId, 'create_project', { projectId: e.data.projectId }));
   on('project.updated', (e) => track(ctx, e.data.actorId, 'update_project', { projectId: e.data.projectId }));
   on('project.shared', (e) => track(ctx, e.data.actorId, 'share_project', { projectId: e.data.projectId, privacy: e.data.privacy }));
@@ -25,6 +33,7 @@ export function registerAnalyticsListeners(ctx: AppContext) {
   on('model.shared', (e) => track(ctx, e.data.actorId, 'share_model', { modelId: e.data.model.id, privacy: e.data.privacy }));
   on('model.archived', (e) => track(ctx, e.data.actorId, 'update_model', { modelId: e.data.model.id, archived: e.data.archived }));
   on('model.deleted', (e) => track(ctx, e.data.deletedBy, 'delete_model', { modelId: e.data.model.id, hard: e.data.permanent }));
+  on('model.inferred', (e) => track(ctx, e.data.actorId, 'infer_model', { modelId: e.data.modelId, via: e.data.via }));
 
   on('trash.emptied', (e) => track(ctx, e.data.actorId, 'empty_trash', { items: e.data.items }));
 
