@@ -3,7 +3,7 @@ import { track } from './analytics.service.js';
 
 /**
  * Analytics (spec §1) from domain events (ADR 0031): the one place that maps business changes to
- * analytics event names; `track` also writes the audit entries of the security-relevant ones.
+ * analytics event names (audit entries: audit.listeners.ts).
  */
 export function registerAnalyticsListeners(ctx: AppContext) {
   const on = ctx.events.on.bind(ctx.events);
