@@ -9,6 +9,8 @@
  *   routes without a response schema (JSON)        route registrations whose options lack
  *                                                  schema.response and whose handler answers JSON
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
+ *   bus.publish/track outside listeners            realtime and analytics calls outside *.listeners.ts
+ *                                                  (outbound-calls.ts, ADR 0031)
  *
  * Exit 1 when any count is above 0; `--report` prints the same and exits 0 (while work is under way).
  * `--json` prints the counts as one JSON object.
@@ -17,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { checkOutboundCalls, outboundCount, printOutbound } from './outbound-calls.js';
 
 export interface Finding {
   file: string;
@@ -320,7 +323,8 @@ async function main() {
   const root = path.resolve(import.meta.dirname, '../..');
   const { ErrorCode } = (await import(pathToFileURL(path.join(root, 'packages/contracts/src/errors.ts')).href)) as { ErrorCode: Record<string, string> };
   const report = check(root, new Set(Object.values(ErrorCode)));
-  const c = counts(report);
+  const outbound = checkOutboundCalls(root, listFiles(path.join(root, 'apps/server/src')));
+  const c = { ...counts(report), outboundOutsideListeners: outboundCount(outbound) };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -336,6 +340,7 @@ async function main() {
     if (c.routesWithoutResponseSchema) console.log(list(report.routesWithoutResponseSchema));
     console.log(`error codes answered but not in the contract   ${c.codesNotInContract}`);
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
+    console.log(printOutbound(outbound));
   }
   const bad = Object.values(c).some((n) => n > 0);
   if (bad && !process.argv.includes('--report')) process.exitCode = 1;

@@ -65,6 +65,17 @@ import { billingRoutes } from './modules/billing/billing.routes.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerAnalyticsListeners } from './modules/analytics/analytics.listeners.js';
+import { registerAuditListeners } from './modules/audit/audit.listeners.js';
+import { registerProjectsListeners } from './modules/projects/projects.listeners.js';
+import { registerModelsListeners } from './modules/models/models.listeners.js';
+import { registerDatasetsListeners } from './modules/datasets/datasets.listeners.js';
+import { registerTeamsListeners } from './modules/teams/teams.listeners.js';
+import { registerUsersListeners } from './modules/users/users.listeners.js';
+import { registerPresenceListeners } from './modules/presence/presence.listeners.js';
+import { registerFlagsListeners } from './modules/flags/flags.listeners.js';
+import { registerInferenceListeners } from './modules/inference/inference.listeners.js';
+import { registerWebhooksListeners } from './modules/webhooks/webhooks.listeners.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -159,7 +170,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     baseUrl: (origin?: string) => config.publicUrl ?? origin ?? `http://localhost:${config.port}`,
   } as AppContext;
   ctx.jobs = new JobQueue(ctx);
-  ctx.events = new DomainEvents(app.log);
+  ctx.events = new DomainEvents(app.log, ctx.db);
+  // Domain event listeners (ADR 0031), in delivery order: analytics and audit, each module's realtime, webhooks.
+  registerAnalyticsListeners(ctx);
+  registerAuditListeners(ctx);
+  registerProjectsListeners(ctx);
+  registerModelsListeners(ctx);
+  registerDatasetsListeners(ctx);
+  registerTeamsListeners(ctx);
+  registerUsersListeners(ctx);
+  registerPresenceListeners(ctx);
+  registerFlagsListeners(ctx);
+  registerInferenceListeners(ctx);
+  registerWebhooksListeners(ctx);
   app.decorate('ctx', ctx);
   app.decorate('topics', new TopicRegistry());
   registerPurgeJob(ctx);
