@@ -20,6 +20,11 @@ export interface DecodeOptions {
   maxDet: number;
   agnostic?: boolean;
   /**
+   * ultralytics val's `multi_label=True`: every class scoring above `conf` on an anchor is its own candidate (so one
+   * box can be kept for several classes). Default false, as predict.
+   */
+  multiLabel?: boolean;
+  /**
    * The graph already ran NMS (export with `nms=True`, or end-to-end heads): rows are
    * x1, y1, x2, y2, score, class, extra... and only the confidence filter applies.
    */
@@ -30,9 +35,9 @@ export interface DecodeOptions {
 const MAX_NMS = 30_000;
 
 /**
- * `ultralytics.utils.ops.non_max_suppression` (multi_label=False) for one image of a raw head output of shape
- * [1, 4 + nc + extra, anchors]: best class per anchor, score > conf, xywh → xyxy, class-aware greedy NMS,
- * at most `maxDet`, by descending score.
+ * `ultralytics.utils.ops.non_max_suppression` for one image of a raw head output of shape
+ * [1, 4 + nc + extra, anchors]: best class per anchor (or, with `multiLabel`, every class) with score > conf,
+ * xywh → xyxy, class-aware greedy NMS, at most `maxDet`, by descending score.
  */
 export function decodeDetections(output: Float32Array, dims: readonly number[], opts: DecodeOptions): RawDetection[] {
   if (opts.end2end) return decodeEnd2End(output, dims, opts);
@@ -44,6 +49,7 @@ export function decodeDetections(output: Float32Array, dims: readonly number[], 
   const candidates: number[] = [];
   const bestCls: number[] = [];
   const bestScore: number[] = [];
+  const multi = opts.multiLabel === true && opts.nc > 1;
   for (let a = 0; a < n; a++) {
     let best = -Infinity;
     let cls = 0;
@@ -54,7 +60,18 @@ export function decodeDetections(output: Float32Array, dims: readonly number[], 
         cls = c;
       }
     }
-    if (best > opts.conf) {
+    if (!(best > opts.conf)) continue;
+    if (multi) {
+      // torch.where(cls > conf): anchor-major, then class order
+      for (let c = 0; c < opts.nc; c++) {
+        const s = output[(4 + c) * n + a];
+        if (s > opts.conf) {
+          candidates.push(a);
+          bestCls.push(c);
+          bestScore.push(s);
+        }
+      }
+    } else {
       candidates.push(a);
       bestCls.push(cls);
       bestScore.push(best);

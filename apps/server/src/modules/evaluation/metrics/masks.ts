@@ -1,4 +1,5 @@
 import type { BitMask } from './iou.js';
+import { interpAt, linspace } from './numeric.js';
 import type { EvalBox, EvalImage, MaskGrid } from './types.js';
 
 /**
@@ -93,17 +94,75 @@ export function downsample(src: Uint8Array, width: number, height: number, ratio
   return { width: w, height: h, data };
 }
 
-function rasterise(polygon: readonly number[], grid: MaskGrid): BitMask {
+/**
+ * ultralytics `resample_segments`: the closed outline (first point appended) as `n` points, the original vertices
+ * plus `n - len` evenly spaced ones, in float32.
+ */
+export function resampleSegment(points: Float32Array, n: number): Float32Array {
+  const m = points.length / 2;
+  if (m === n) return points;
+  const len = m + 1;
+  const sx = new Float64Array(len);
+  const sy = new Float64Array(len);
+  for (let k = 0; k < len; k++) {
+    sx[k] = points[2 * (k % m)];
+    sy[k] = points[2 * (k % m) + 1];
+  }
+  let x: number[];
+  if (len < n) {
+    const even = Array.from(linspace(0, len - 1, n - len));
+    x = [];
+    let e = 0;
+    // np.insert(x, np.searchsorted(x, xp), xp): each vertex index goes before the first even point >= it
+    for (let v = 0; v < len; v++) {
+      while (e < even.length && even[e] < v) x.push(even[e++]);
+      x.push(v);
+    }
+    while (e < even.length) x.push(even[e++]);
+  } else {
+    x = Array.from(linspace(0, len - 1, n));
+  }
+  const xp = Array.from({ length: len }, (_, k) => k);
+  const out = new Float32Array(x.length * 2);
+  x.forEach((t, k) => {
+    out[2 * k] = interpAt(t, xp, sx);
+    out[2 * k + 1] = interpAt(t, xp, sy);
+  });
+  return out;
+}
+
+/**
+ * A label polygon (original-image pixels) as ultralytics' val loader rasterises it: normalised coordinates in float32,
+ * resampled to `n` points, scaled to the resized image, shifted by the padding, truncated to int32, filled, downsampled.
+ */
+function rasteriseLabel(polygon: readonly number[], image: { width: number; height: number }, grid: MaskGrid, n: number): BitMask {
+  const f = Math.fround;
+  const norm = new Float32Array(polygon.length);
+  for (let k = 0; k < polygon.length; k += 2) {
+    norm[k] = polygon[k] / image.width;
+    norm[k + 1] = polygon[k + 1] / image.height;
+  }
+  const pts = resampleSegment(norm, n);
+  const count = pts.length / 2;
+  const xs = new Int32Array(count);
+  const ys = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    xs[k] = Math.trunc(f(f(pts[2 * k] * grid.resizedWidth) + grid.padLeft));
+    ys[k] = Math.trunc(f(f(pts[2 * k + 1] * grid.resizedHeight) + grid.padTop));
+  }
+  return downsample(fillPolygon(grid.inputWidth, grid.inputHeight, xs, ys), grid.inputWidth, grid.inputHeight, grid.ratio);
+}
+
+/** A prediction's polygon (original-image pixels) rasterised on the grid, when the model's own mask is not given. */
+function rasterisePrediction(polygon: readonly number[], image: { width: number; height: number }, grid: MaskGrid): BitMask {
   const n = Math.floor(polygon.length / 2);
   const xs = new Int32Array(n);
   const ys = new Int32Array(n);
   for (let k = 0; k < n; k++) {
-    // np.int32 truncates towards zero
-    xs[k] = Math.trunc(polygon[2 * k] * grid.gain + grid.padLeft);
-    ys[k] = Math.trunc(polygon[2 * k + 1] * grid.gain + grid.padTop);
+    xs[k] = Math.trunc((polygon[2 * k] / image.width) * grid.resizedWidth + grid.padLeft);
+    ys[k] = Math.trunc((polygon[2 * k + 1] / image.height) * grid.resizedHeight + grid.padTop);
   }
-  const full = fillPolygon(grid.inputWidth, grid.inputHeight, xs, ys);
-  return downsample(full, grid.inputWidth, grid.inputHeight, grid.ratio);
+  return downsample(fillPolygon(grid.inputWidth, grid.inputHeight, xs, ys), grid.inputWidth, grid.inputHeight, grid.ratio);
 }
 
 function area(m: BitMask): number {
@@ -120,7 +179,9 @@ function boxPolygon(b: EvalBox): number[] {
 /** Without a grid from the model, masks are compared at the original resolution (at most 640 px on the long side). */
 export function defaultGrid(width: number, height: number): MaskGrid {
   const gain = Math.min(1, 640 / Math.max(width, height));
-  return { inputWidth: Math.max(1, Math.round(width * gain)), inputHeight: Math.max(1, Math.round(height * gain)), gain, padLeft: 0, padTop: 0, ratio: 1 };
+  const w = Math.max(1, Math.round(width * gain));
+  const h = Math.max(1, Math.round(height * gain));
+  return { inputWidth: w, inputHeight: h, resizedWidth: w, resizedHeight: h, padLeft: 0, padTop: 0, ratio: 1 };
 }
 
 /**
@@ -132,7 +193,11 @@ export function imageMasks(image: EvalImage): { labels: BitMask[]; predictions: 
   const grid = image.maskGrid ?? defaultGrid(image.width, image.height);
   const gw = Math.floor(grid.inputWidth / grid.ratio);
   const gh = Math.floor(grid.inputHeight / grid.ratio);
-  const labels = image.labels.map((b) => rasterise(b.polygon ?? boxPolygon(b), grid));
+  // ultralytics resamples every outline of an image to 1000 points (more when one has more)
+  const polygons = image.labels.map((b) => b.polygon ?? boxPolygon(b));
+  const longest = Math.max(0, ...polygons.map((p) => p.length / 2));
+  const n = longest > 1000 ? longest + 1 : 1000;
+  const labels = polygons.map((p) => rasteriseLabel(p, image, grid, n));
   // larger first (stable for equal areas); a later (smaller) mask takes the pixels it shares with earlier ones
   const order = labels.map((m, i) => ({ i, a: area(m) })).sort((p, q) => q.a - p.a || p.i - q.i);
   const owner = new Int32Array(gw * gh).fill(-1);
@@ -146,7 +211,7 @@ export function imageMasks(image: EvalImage): { labels: BitMask[]; predictions: 
       if (b.mask.width !== gw || b.mask.height !== gh) throw new RangeError(`Image ${image.imageId}: a prediction mask is ${b.mask.width}×${b.mask.height}, the grid ${gw}×${gh}`);
       return b.mask;
     }
-    return rasterise(b.polygon ?? boxPolygon(b), grid);
+    return rasterisePrediction(b.polygon ?? boxPolygon(b), image, grid);
   });
   return { labels: layered, predictions };
 }
