@@ -10,7 +10,7 @@ import { ExecutionQueue, runsPerModel } from './execution-queue.js';
 import { processMask, processMaskAtProtoResolution } from './mask.js';
 import { parseUltralyticsMetadata, readOnnxMetadata, type OnnxModelInfo, type UltralyticsMetadata } from './onnx-metadata.js';
 import { decodeDetections, scaleBoxToImage, scalePointToImage, topK, type FrameMapping, type RawDetection } from './postprocess.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxToChw, toChwFloat } from './preprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxToChw, toChwFloat, valLetterboxGeometry } from './preprocess.js';
 import type { Prediction, PredictionResult, PredictOptions, RawTensor } from './types.js';
 
 /** A model on disk (keyed by its resolved path, reloaded when the file changes) or in memory (keyed by `id`). */
@@ -149,7 +149,10 @@ export class InferenceEngine {
         tensorSize = cropped;
       } else {
         // Letterbox straight into the NCHW tensor: no padded HWC copy in between.
-        geo = letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
+        geo =
+          opts.valLetterbox && !dynamic
+            ? valLetterboxGeometry(img.width, img.height, target)
+            : letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
         input = letterboxToChw(img, geo, spare);
         tensorSize = geo.output;
       }
@@ -166,6 +169,9 @@ export class InferenceEngine {
       const t3 = performance.now();
 
       const frame: FrameMapping = { inputWidth: tensorSize.width, inputHeight: tensorSize.height, width: img.width, height: img.height };
+      if (geo && opts.valLetterbox && !dynamic) {
+        frame.placed = { scaleX: geo.resized.width / img.width, scaleY: geo.resized.height / img.height, padLeft: geo.pad.left, padTop: geo.pad.top };
+      }
       const prediction: Prediction = {
         task: meta.task,
         names: meta.names,

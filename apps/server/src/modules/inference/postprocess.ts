@@ -135,6 +135,11 @@ export interface FrameMapping {
   /** Original image size. */
   width: number;
   height: number;
+  /**
+   * Where the image sits in the input when it was not letterboxed like predict (the val loader's geometry): mapped
+   * back per axis with these exact scales and pads.
+   */
+  placed?: { scaleX: number; scaleY: number; padLeft: number; padTop: number };
 }
 
 function gainOf(m: FrameMapping): number {
@@ -146,6 +151,7 @@ function gainOf(m: FrameMapping): number {
  * the image.
  */
 export function scaleBoxToImage(box: readonly number[], m: FrameMapping): [number, number, number, number] {
+  if (m.placed) return [0, 1, 2, 3].map((k) => scalePlaced(box[k], k % 2 === 1, m)) as [number, number, number, number];
   const gain = gainOf(m);
   const padX = pyRound((m.inputWidth - m.width * gain) / 2 - 0.1);
   const padY = pyRound((m.inputHeight - m.height * gain) / 2 - 0.1);
@@ -163,10 +169,17 @@ export function scaleBoxToImage(box: readonly number[], m: FrameMapping): [numbe
  * polygons confirm it: for a 224x160 image they only land on the mask's pixel grid with a pad of 22.857, not 23.
  */
 export function scalePointToImage(x: number, y: number, m: FrameMapping): [number, number] {
+  if (m.placed) return [scalePlaced(x, false, m), scalePlaced(y, true, m)];
   const gain = gainOf(m);
   const padX = (m.inputWidth - m.width * gain) / 2;
   const padY = (m.inputHeight - m.height * gain) / 2;
   return [Math.min(Math.max((x - padX) / gain, 0), m.width), Math.min(Math.max((y - padY) / gain, 0), m.height)];
+}
+
+function scalePlaced(v: number, vertical: boolean, m: FrameMapping): number {
+  const p = m.placed!;
+  const out = vertical ? (v - p.padTop) / p.scaleY : (v - p.padLeft) / p.scaleX;
+  return Math.min(Math.max(out, 0), vertical ? m.height : m.width);
 }
 
 /** Indices of the `k` largest values, largest first (ties keep the lower index first). */

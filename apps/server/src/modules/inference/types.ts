@@ -98,6 +98,11 @@ export interface PredictOptions {
    * whose mask is empty, as ultralytics val does (predict drops them). Default false.
    */
   protoMasks?: boolean;
+  /**
+   * Letterbox like ultralytics' val loader (`rect=False`): the long side resized with `ceil()` instead of predict's
+   * rounding, enlarging small images too; results are mapped back per axis. Fixed-shape models. Default false.
+   */
+  valLetterbox?: boolean;
   /** Dynamic-shape models: pad only to a multiple of the stride (ultralytics `rect`); default true. */
   rect?: boolean;
 }
