@@ -8,9 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { EVAL_PREDICT_DEFAULTS } from '@sightline/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DetectionMetrics, type EvalBox, type DetectionTask } from '../src/modules/evaluation/metrics/index.js';
+import { DetectionMetrics, evalPredictOptions, toEvalPredictions, type DetectionTask, type EvalBox } from '../src/modules/evaluation/metrics/index.js';
 import { InferenceEngine } from '../src/modules/inference/inference.engine.js';
 import { fixture } from '../src/modules/inference/test-fixtures.js';
 
@@ -89,12 +88,7 @@ describe.each(Object.entries(reference.models))('%s against ultralytics val', (k
     const imagesDir = ref.dataset === 'shapes3-test' ? fixture('test-images') : path.join(DIR, 'images');
     const metrics = new DetectionMetrics({ task: ref.task, classNames: ref.names });
     for (const im of dataset[ref.dataset]) {
-      const p = await engine.predict(onnx, readFileSync(path.join(imagesDir, im.file)), {
-        ...EVAL_PREDICT_DEFAULTS,
-        multiLabel: true,
-        protoMasks: ref.task === 'segment',
-        valLetterbox: true,
-      });
+      const p = await engine.predict(onnx, readFileSync(path.join(imagesDir, im.file)), evalPredictOptions(ref.task));
       expect(p.imageSize).toEqual({ width: im.width, height: im.height });
       const lines = ref.task === 'segment' ? im.segment! : im.detect;
       metrics.addImage({
@@ -102,13 +96,7 @@ describe.each(Object.entries(reference.models))('%s against ultralytics val', (k
         width: im.width,
         height: im.height,
         labels: lines.map((l) => parseLabel(l, im.width, im.height, ref.task)),
-        predictions: p.results.map((r) => ({
-          classId: r.class,
-          confidence: r.confidence,
-          box: [r.box!.x1, r.box!.y1, r.box!.x2, r.box!.y2],
-          ...(r.protoMask ? { mask: r.protoMask } : {}),
-        })),
-        maskGrid: p.maskGrid,
+        ...toEvalPredictions(p),
       });
     }
     const r = metrics.finish();
