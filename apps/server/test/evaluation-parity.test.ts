@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { classificationEvalResultSchema, detectionEvalResultSchema } from '@sightline/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ClassificationMetrics, DetectionMetrics, evalPredictOptions, toEvalPredictions, type DetectionTask, type EvalBox } from '../src/modules/evaluation/metrics/index.js';
 import { InferenceEngine } from '../src/modules/inference/inference.engine.js';
@@ -109,6 +110,8 @@ describe.each(Object.entries(reference.models))('%s against ultralytics val', (k
       });
     }
     const r = metrics.finish();
+    // the result is what the contract says the web app gets
+    expect(detectionEvalResultSchema.parse(r)).toEqual(r);
     expect(r.images).toBe(dataset[ref.dataset].length);
     expect(r.box.perClass.map((c) => c.instances)).toEqual(ref.instances);
     expect(r.box.perClass.map((c) => c.images)).toEqual(ref.images);
@@ -131,6 +134,7 @@ describe('shapes3-cls on colour-shuffled crops against ultralytics val', () => {
       metrics.addImage({ imageId: crop.file, labelClassId: label, probabilities: p.probs! });
     }
     const r = metrics.finish();
+    expect(classificationEvalResultSchema.parse(r)).toEqual(r);
     expect(r.images).toBe(crops.length);
     expect(Math.abs(r.top1 - ref.top1)).toBeLessThan(1e-6);
     expect(Math.abs(r.top5 - ref.top5)).toBeLessThan(1e-6);
