@@ -26,3 +26,4 @@ export * from './monitoring.js';
 export * from './security.js';
 export * from './names.js';
 export * from './train-dialog.js';
+export * from './evaluation.js';
