@@ -12,12 +12,14 @@ import {
 } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
-import { newId, newToken, sha256 } from '../../platform/ids.js';
+import { newId, sha256 } from '../../platform/ids.js';
+import { sign } from '../../platform/security/signing.js';
 import { track } from '../analytics/analytics.service.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { authorize, shortBlobUrl, teamLinkVersionOf } from '../access/index.js';
 import { isEnabled } from '../flags/flags.service.js';
-import { sendInviteMail } from './teams.mail.js';
+import { notifyInvite } from '../notifications/notifications.service.js';
+import { inviteLink, sendInviteMail } from './teams.mail.js';
 import { teamAbilities, teamCreation, teamItem, teamViewer } from './teams.policy.js';
 import { presentInvite, presentMember, presentTeam } from './teams.presenter.js';
 import { teamsRepository as repo, type TeamInviteRow, type TeamRow } from './teams.repository.js';
@@ -173,10 +175,17 @@ export async function myInvites(ctx: AppContext, caller: Caller) {
 }
 
 /**
- * Invites an address (with or without an account: the invite waits for sign-up) for 7 days, by
- * mail with a link that lands on the invite, and in the app when the address has an account.
+ * An invite's link token: derived from its id with the server secret, so the inviters can copy the
+ * link again (a server without SMTP mails nothing); only its hash is stored, as before.
  */
-export async function invite(ctx: AppContext, caller: Caller, id: string, input: { email: string; role: InviteRole }) {
+const inviteToken = (ctx: AppContext, inviteId: string) => sign(ctx.secret, 'teamInvite', [inviteId]);
+
+/**
+ * Invites an address (with or without an account: the invite waits for sign-up) for 7 days, by
+ * mail with a link that lands on the invite, and in the app when the address has an account (a
+ * notification record, ADR 0028). Links use the origin the inviter's browser used (ADR 0018).
+ */
+export async function invite(ctx: AppContext, caller: Caller, id: string, input: { email: string; role: InviteRole }, origin?: string | null) {
   const team = await authorizedTeam(ctx, caller.id, id, 'invite', 'Only team owners and admins can invite');
   const email = input.email.trim().toLowerCase();
   const existing = await repo.userByEmail(ctx.db, email);
@@ -184,21 +193,37 @@ export async function invite(ctx: AppContext, caller: Caller, id: string, input:
   const now = ctx.clock.now();
   await repo.cancelExpired(ctx.db, id, email, now);
   if (await repo.openInviteFor(ctx.db, id, email)) throw errors.conflict(ErrorCode.InUse, `${email} is already invited`);
-  const token = newToken();
+  const inviteId = newId();
+  const token = inviteToken(ctx, inviteId);
   let row: TeamInviteRow;
   try {
-    row = await repo.insertInvite(ctx.db, { id: newId(), teamId: id, email, role: input.role, invitedBy: caller.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + TEAM_INVITE_TTL_MS), createdAt: now });
+    row = await repo.insertInvite(ctx.db, { id: inviteId, teamId: id, email, role: input.role, invitedBy: caller.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + TEAM_INVITE_TTL_MS), createdAt: now });
   } catch (err) {
     // Two invites to the same address at once: the unique pending index keeps one.
     if (await repo.openInviteFor(ctx.db, id, email)) throw errors.conflict(ErrorCode.InUse, `${email} is already invited`);
     throw err;
   }
   const inviter = await repo.userById(ctx.db, caller.id);
-  await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', token, expiresAt: row.expiresAt });
+  const link = inviteLink(ctx, team.id, token, origin);
+  await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', link, expiresAt: row.expiresAt });
   await track(ctx, caller.id, 'send_team_invite', { teamId: id, role: input.role });
-  if (existing) await ctx.bus.publish(topics.user(existing.id), 'team.invited', { id, name: team.name, inviteId: row.id });
+  if (existing) {
+    await notifyInvite(ctx, existing.id, { id: row.id, teamId: id, teamName: team.name });
+    await ctx.bus.publish(topics.user(existing.id), 'team.invited', { id, name: team.name, inviteId: row.id });
+  }
   await publishTeam(ctx, id, 'team.updated');
-  return (await presentInvites(ctx, team, [row]))[0]!;
+  return { ...(await presentInvites(ctx, team, [row]))[0]!, link };
+}
+
+/** The link of a pending invite for those who may invite (Copy invite link), on the caller's origin (ADR 0018). */
+export async function inviteLinkOf(ctx: AppContext, caller: Caller, teamId: string, inviteId: string, origin?: string | null) {
+  const team = await authorizedTeam(ctx, caller.id, teamId, 'invite', 'Only team owners and admins can share invite links');
+  const invite = await repo.inviteById(ctx.db, teamId, inviteId);
+  if (!invite || invite.acceptedAt || invite.rejectedAt || invite.cancelledAt || invite.expiresAt <= ctx.clock.now()) throw errors.notFound('Invite');
+  const token = inviteToken(ctx, invite.id);
+  // Invites made before tokens were derived get a derived one now (their mailed link stops working).
+  if (invite.tokenHash !== sha256(token)) await repo.setInviteToken(ctx.db, invite.id, sha256(token));
+  return inviteLink(ctx, team.id, token, origin);
 }
 
 /**
