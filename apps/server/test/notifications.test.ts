@@ -3,7 +3,8 @@ import { desc, eq } from 'drizzle-orm';
 import { topics } from '@sightline/contracts';
 import { mailOutbox, notifications, users } from '../src/platform/db/schema.js';
 import type { DomainEvent } from '../src/platform/realtime/event-bus.js';
-import { createTestApp, signUpUser, uniqueEmail, type TestApp } from './helpers/harness.js';
+import { createTestApp, sessionCookie, signUpUser, uniqueEmail, type TestApp } from './helpers/harness.js';
+import { linkIn, startSmtpSink } from './helpers/smtp-sink.js';
 
 /** Notification records and their API (ADR 0028); invite links on the inviter's origin (ADR 0018). */
 let t: TestApp;
@@ -201,5 +202,60 @@ describe('the API: pages, marking read, authorization, bad input', () => {
     }
     expect((await req(a.cookie, 'POST', '/v1/notifications/bad%20id!/read')).statusCode).toBe(400);
     expect((await req(a.cookie, 'POST', '/v1/notifications/nosuchrecord/read')).statusCode).toBe(404);
+  });
+});
+
+describe('signing up from an invite link (a server that mails)', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let m: TestApp;
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    m = await createTestApp({ SMTP_URL: smtp.url });
+  });
+  afterAll(async () => {
+    await m.close();
+    await smtp.close();
+  });
+  const signUp = (payload: Record<string, unknown>) => m.app.inject({ method: 'POST', url: '/v1/auth/signup', payload });
+  const newUser = (email: string) => ({ email, password: 'correct-horse-9', username: `i${Date.now()}${Math.floor(Math.random() * 1e6)}`, firstName: 'Ina' });
+
+  it('the link previews its team signed out; a sign-up with it and the invited address is verified and signed in at once, and joins', async () => {
+    // The owner: verified through their mail link, then signed in.
+    const ownerEmail = uniqueEmail('owner');
+    expect((await signUp(newUser(ownerEmail))).statusCode).toBe(201);
+    const verify = linkIn(await smtp.waitFor((x) => x.to.includes(ownerEmail) && /verify/.test(x.text)), /http\S+\/v1\/auth\/verify\?token=[\w%-]+/);
+    await m.app.inject({ method: 'GET', url: new URL(verify).pathname + new URL(verify).search });
+    const signin = await m.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: ownerEmail, password: 'correct-horse-9' } });
+    const owner = sessionCookie(signin);
+    const ownerId = signin.json().data.user.id as string;
+    await m.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, ownerId));
+    const teamId = (await m.app.inject({ method: 'POST', url: '/v1/teams', headers: { cookie: owner }, payload: { meta: { name: 'Harbour' } } })).json().data.id as string;
+
+    const email = uniqueEmail('invited');
+    expect((await m.app.inject({ method: 'POST', url: `/v1/teams/${teamId}/invites`, headers: { cookie: owner }, payload: { email } })).statusCode).toBe(201);
+    const link = linkIn(await smtp.waitFor((x) => x.to.includes(email) && /invited you/.test(x.text)), /http\S+\/teams\/\w+\?invite=[\w%-]+/);
+    const token = new URL(link).searchParams.get('invite')!;
+
+    const preview = await m.app.inject({ method: 'GET', url: `/v1/teams/${teamId}/invite-preview?token=${encodeURIComponent(token)}` });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().data).toMatchObject({ team: { id: teamId, name: 'Harbour' }, email, role: 'member' });
+    expect((await m.app.inject({ method: 'GET', url: `/v1/teams/${teamId}/invite-preview?token=wrong-token-123` })).statusCode).toBe(404);
+    expect((await m.app.inject({ method: 'GET', url: `/v1/teams/${teamId}/invite-preview?token=x` })).statusCode).toBe(400);
+
+    // Another address with the same link: an ordinary sign-up (verification mail, no session).
+    const other = await signUp({ ...newUser(uniqueEmail('other')), invite: { team: teamId, token } });
+    expect(other.statusCode).toBe(201);
+    expect(other.json().data.verificationRequired).toBe(true);
+
+    const res = await signUp({ ...newUser(email), invite: { team: teamId, token } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.verificationRequired).toBe(false);
+    const cookie = sessionCookie(res);
+    const me = await m.app.inject({ method: 'GET', url: '/v1/users/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    const joined = await m.app.inject({ method: 'POST', url: `/api_v1/teams/${teamId}/invite/accept`, headers: { cookie }, payload: { token } });
+    expect(joined.statusCode, joined.body).toBe(200);
+    expect(joined.json().data.role).toBe('member');
+    expect((await signUp({ ...newUser(uniqueEmail('bad')), invite: { team: teamId, token: 'short' } })).statusCode).toBe(400);
   });
 });

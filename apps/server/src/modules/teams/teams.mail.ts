@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { escapeHtml } from '../auth/auth.service.js';
+import { escapeHtml } from '../../platform/mail/html.js';
 import type { TeamRow } from './teams.repository.js';
 
 /**

@@ -13,6 +13,7 @@ import {
   specRemoveBody,
   teamCreationSchema,
   teamInviteLinkSchema,
+  teamInvitePreviewSchema,
   teamInviteSchema,
   teamInviteWithLinkSchema,
   teamItemKindSchema,
@@ -132,6 +133,13 @@ export async function teamsRoutes(app: FastifyInstance) {
 
   r.post('/v1/teams/:id/invites', { config: auth, schema: { tags, params: idParams, body: createInviteBody, response: responses(201, z.object({ data: teamInviteWithLinkSchema })) } }, async (req, reply) =>
     reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body, origin(req)) }),
+  );
+
+  // Signed out: the link itself is the secret (sign-in and sign-up show whose team it opens).
+  r.get(
+    '/v1/teams/:id/invite-preview',
+    { schema: { tags, params: idParams, querystring: z.object({ token: z.string().min(10).max(200) }), response: responses(200, z.object({ data: teamInvitePreviewSchema })) } },
+    async (req) => ({ data: await teams.invitePreview(ctx, req.params.id, req.query.token) }),
   );
 
   r.get('/v1/teams/:id/invites/:inviteId/link', { config: auth, schema: { tags, params: inviteParams, response: responses(200, z.object({ data: teamInviteLinkSchema })) } }, async (req) => ({

@@ -241,6 +241,25 @@ async function callersInvite(ctx: AppContext, caller: Caller, teamId: string, to
   return { team, invite };
 }
 
+/** The open invite a link (team + token) opens, or null: unknown, used, expired or of a deleted team. */
+async function openInviteOfLink(ctx: AppContext, teamId: string, token: string) {
+  const invite = await repo.inviteByToken(ctx.db, sha256(token));
+  if (!invite || invite.teamId !== teamId || invite.acceptedAt || invite.rejectedAt || invite.cancelledAt || invite.expiresAt <= ctx.clock.now()) return null;
+  const team = await repo.byId(ctx.db, teamId);
+  return team ? { invite, team } : null;
+}
+
+/**
+ * What the holder of an invite link sees before signing in or up: the team, who invited, the
+ * address it was sent to (so the sign-up form can take it), until when. The link is the secret.
+ */
+export async function invitePreview(ctx: AppContext, teamId: string, token: string) {
+  const found = await openInviteOfLink(ctx, teamId, token);
+  if (!found) throw errors.notFound('Invite');
+  const inviter = await repo.userById(ctx.db, found.invite.invitedBy);
+  return { team: { id: found.team.id, name: found.team.name }, email: found.invite.email, role: found.invite.role, invitedBy: inviter?.username ?? '', expiresAt: found.invite.expiresAt.toISOString() };
+}
+
 /** Accepting twice at once leaves one member row: the invite closes once, the member insert is idempotent. */
 export async function acceptInvite(ctx: AppContext, caller: Caller, teamId: string, token?: string) {
   const found = await callersInvite(ctx, caller, teamId, token).catch(async (err: unknown) => {
