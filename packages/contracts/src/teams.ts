@@ -71,6 +71,7 @@ export type TeamInvite = z.infer<typeof teamInviteSchema>;
 export const teamInviteWithLinkSchema = teamInviteSchema.extend({ link: z.string() });
 export type TeamInviteWithLink = z.infer<typeof teamInviteWithLinkSchema>;
 export const teamInviteLinkSchema = z.object({ link: z.string() });
+export type TeamInviteLink = z.infer<typeof teamInviteLinkSchema>;
 /** `GET /v1/teams/{id}/invite-preview?token=`: what a signed-out holder of the link sees. */
 export const teamInvitePreviewSchema = z.object({ team: z.object({ id: z.string(), name: z.string() }), email: z.string(), role: inviteRoleSchema, invitedBy: z.string(), expiresAt: z.string() });
 export type TeamInvitePreview = z.infer<typeof teamInvitePreviewSchema>;
