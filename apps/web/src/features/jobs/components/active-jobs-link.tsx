@@ -24,8 +24,8 @@ export function ActiveJobsLink({ compact = false }: { compact?: boolean }) {
     <Button
       component={Link}
       to="/active-jobs"
-      variant="light"
-      color={compact ? 'gray' : 'indigo'}
+      variant={compact ? 'subtle' : 'light'}
+      color={compact ? 'gray.3' : 'indigo'}
       size="compact-sm"
       leftSection={<IconActivity size={16} aria-hidden />}
       rightSection={

@@ -39,8 +39,10 @@ function RecordRow({ n }: { n: AppNotification }) {
   const text =
     n.kind === 'team.invite' && !pendingInvite ? t('notifications.inviteClosed', { name }) : t(TEXT[n.kind], { name, invitedBy: n.invite?.invitedBy ?? '', format: n.detail ?? '' });
   return (
-    <Paper withBorder p="sm" radius="md" data-testid="notification" data-kind={n.kind} data-read={n.read || undefined}>
-      <Group wrap="nowrap" align="flex-start">
+    <Paper withBorder p="sm" radius="md" data-testid="notification-record" data-kind={n.kind} data-read={n.read || undefined}>
+      {/* Text and actions side by side where there is room; on a phone the actions go below. */}
+      <Group wrap="wrap" align="flex-start" justify="space-between" gap="sm">
+        <Group wrap="nowrap" align="flex-start" style={{ flex: '1 1 260px', minWidth: 0 }}>
         <ThemeIcon color={failed(n.kind) ? 'red' : pendingInvite ? 'violet' : 'green'} variant="light" radius="xl">
           <Icon size={16} aria-hidden />
         </ThemeIcon>
@@ -65,7 +67,8 @@ function RecordRow({ n }: { n: AppNotification }) {
             {pendingInvite && n.invite ? ` · ${t('notifications.inviteExpires', { date: formatDateTime(n.invite.expires) })}` : ''}
           </Text>
         </Stack>
-        <Group gap="xs" wrap="wrap" justify="flex-end">
+        </Group>
+        <Group gap="sm" wrap="nowrap" ml="auto">
           <Anchor component={Link} to={n.path} size="sm">
             {t('notifications.open')}
           </Anchor>
