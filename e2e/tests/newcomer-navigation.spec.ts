@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startServer, type SpawnedServer } from '../support/fake-stripe';
 import { uniqueUser } from '../support/api';
@@ -173,6 +174,8 @@ test('an invited account sees the bell count, opens Notifications and joins from
   const record = invitee.page.getByTestId('notification-record').filter({ hasText: 'Night shift' });
   await expect(record).toContainText(`${admin.username} invited you to join the team “Night shift”`);
   await expect(invitee.page.getByTestId('empty-state')).toHaveCount(0);
+  const violations = (await new AxeBuilder({ page: invitee.page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await invitee.page.screenshot({ path: path.join(SHOTS, 'notifications-1440-dark.png'), fullPage: true });
   // Opening the page reads it: the bell clears, the invite stays actionable.
   await expect(invitee.page.getByTestId('notification-count')).toHaveAttribute('data-count', '0');
