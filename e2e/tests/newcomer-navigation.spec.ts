@@ -147,23 +147,27 @@ test('an invited account sees the bell count, opens Notifications and joins from
   expect((await owner.page.request.post(`${base}/v1/teams/${teamId}/invites`, { data: { email: invitee.user.email } })).status()).toBe(201);
   // Pushed live: the open page's bell counts the invite without a reload.
   await expect(invitee.page.getByTestId('notification-count')).toHaveAttribute('data-count', '1');
+  // Home shows it too, with Join at hand.
+  await expect(invitee.page.getByTestId('home-invites')).toContainText('“Night shift”');
+  await expect(invitee.page.getByTestId('home-invites').getByTestId('my-invite-join')).toBeVisible();
 
-  // The bell and the page with a pending invite, at 1440 and 390 px, light and dark.
+  // The bell and the page with a pending invite, at 1440 and 390 px, light and dark (the scheme
+  // follows the system setting live).
   const phone = await signedIn(browser, invitee.user, 390, 844);
-  for (const scheme of ['light', 'dark'] as const) {
-    for (const p of [invitee.page, phone.page]) {
+  await phone.page.goto(`${base}/home`);
+  await expect(phone.page.getByTestId('notification-count')).toHaveAttribute('data-count', '1');
+  for (const p of [invitee.page, phone.page]) {
+    const width = p.viewportSize()!.width;
+    for (const scheme of ['light', 'dark'] as const) {
       await p.emulateMedia({ colorScheme: scheme });
-      await p.goto(`${base}/home`);
-      await expect(p.getByTestId('notification-count')).toHaveAttribute('data-count', '1');
-      const width = p.viewportSize()!.width;
-      await p.screenshot({ path: path.join(SHOTS, `bell-${width}-${scheme}.png`), clip: { x: 0, y: 0, width, height: 120 } });
+      await p.screenshot({ path: path.join(SHOTS, `bell-${width}-${scheme}.png`), clip: { x: 0, y: 0, width, height: 200 } });
     }
   }
+  await phone.page.route('**/v1/notifications/read-all', (route) => route.abort()); // keeps the bell for the desktop steps
+  await phone.page.goto(`${base}/notifications`);
+  await expect(phone.page.getByTestId('notification-record')).toHaveCount(1);
   for (const scheme of ['light', 'dark'] as const) {
     await phone.page.emulateMedia({ colorScheme: scheme });
-    await phone.page.route('**/v1/notifications/read-all', (route) => route.abort()); // keep it unread for the next shots
-    await phone.page.goto(`${base}/notifications`);
-    await expect(phone.page.getByTestId('notification-record')).toHaveCount(1);
     await phone.page.screenshot({ path: path.join(SHOTS, `notifications-390-${scheme}.png`), fullPage: true });
   }
   await phone.context.close();
