@@ -98,6 +98,9 @@ describe('team invites as records', () => {
     const mail = (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.createdAt)).limit(1))[0]!;
     expect(mail.text).toContain(link);
     // The admins' banner announces the same origin for this request (GET /v1/auth/mail-links).
+    await t.database.db.update(users).set({ roles: ['admin'] }).where(eq(users.id, owner.user.id));
+    await expect.poll(async () => (await req(owner.cookie, 'GET', '/v1/auth/mail-links')).statusCode).toBe(200);
+    expect((await req(owner.cookie, 'GET', '/v1/auth/mail-links')).json().data.base).toBe(new URL(link).origin);
     const inviteId = res.json().data.id as string;
     const copied = await req(owner.cookie, 'GET', `/v1/teams/${teamId}/invites/${inviteId}/link`);
     expect(copied.statusCode, copied.body).toBe(200);
