@@ -95,8 +95,11 @@ describe('team invites as records', () => {
     expect(res.statusCode, res.body).toBe(201);
     const link = res.json().data.link as string;
     expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:4555/teams/${teamId}\\?invite=[\\w%-]+$`));
+    // The mailed link has the same origin and page, with its own token (the copied one proves no address).
     const mail = (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email)).orderBy(desc(mailOutbox.createdAt)).limit(1))[0]!;
-    expect(mail.text).toContain(link);
+    const mailed = /http\S+\/teams\/\w+\?invite=[\w%-]+/.exec(mail.text)![0];
+    expect(mailed.split('?')[0]).toBe(link.split('?')[0]);
+    expect(mailed).not.toBe(link);
     // The admins' banner announces the same origin for this request (GET /v1/auth/mail-links).
     await t.database.db.update(users).set({ roles: ['admin'] }).where(eq(users.id, owner.user.id));
     await expect.poll(async () => (await req(owner.cookie, 'GET', '/v1/auth/mail-links')).statusCode).toBe(200);
@@ -260,5 +263,22 @@ describe('signing up from an invite link (a server that mails)', () => {
     expect(joined.statusCode, joined.body).toBe(200);
     expect(joined.json().data.role).toBe('member');
     expect((await signUp({ ...newUser(uniqueEmail('bad')), invite: { team: teamId, token: 'short' } })).statusCode).toBe(400);
+  });
+
+  it('a copied invite link opens the invite but proves no address: its inviter has seen it', async () => {
+    const ownerEmail = uniqueEmail('owner2');
+    const owner = await signUp(newUser(ownerEmail));
+    const ownerId = owner.json().data.user.id as string;
+    await m.database.db.update(users).set({ plan: 'pro', emailVerifiedAt: new Date() }).where(eq(users.id, ownerId));
+    const cookie = sessionCookie(await m.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: ownerEmail, password: 'correct-horse-9' } }));
+    const teamId = (await m.app.inject({ method: 'POST', url: '/v1/teams', headers: { cookie }, payload: { meta: { name: 'Quay' } } })).json().data.id as string;
+    const email = uniqueEmail('copied');
+    const made = await m.app.inject({ method: 'POST', url: `/v1/teams/${teamId}/invites`, headers: { cookie }, payload: { email } });
+    const token = new URL(made.json().data.link as string).searchParams.get('invite')!;
+    const preview = await m.app.inject({ method: 'GET', url: `/v1/teams/${teamId}/invite-preview?token=${encodeURIComponent(token)}` });
+    expect(preview.json().data.email).toBe(email);
+    const res = await signUp({ ...newUser(email), invite: { team: teamId, token } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.verificationRequired).toBe(true);
   });
 });

@@ -89,7 +89,6 @@ export const teamsRepository = {
   /** The newest open invite of this team to this address (expired ones included, to tell "expired" from "none"). */
   openInviteFor: async (db: Db, teamId: string, email: string) =>
     (await db.select().from(teamInvites).where(and(eq(teamInvites.teamId, teamId), eq(sql`lower(${teamInvites.email})`, email.toLowerCase()), open)).orderBy(sql`${teamInvites.createdAt} DESC`).limit(1))[0] ?? null,
-  setInviteToken: (db: Db, id: string, tokenHash: string) => db.update(teamInvites).set({ tokenHash }).where(eq(teamInvites.id, id)),
   insertInvite: async (db: Db, row: typeof teamInvites.$inferInsert) => (await db.insert(teamInvites).values(row).returning())[0]!,
   /** Closes an open invite (accepted, rejected or cancelled) once: null when another call got there first. */
   closeInvite: async (db: Db, id: string, field: 'acceptedAt' | 'rejectedAt' | 'cancelledAt', at: Date) =>

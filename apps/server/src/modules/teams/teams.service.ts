@@ -12,8 +12,8 @@ import {
 } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
-import { newId, sha256 } from '../../platform/ids.js';
-import { sign } from '../../platform/security/signing.js';
+import { newId, newToken, sha256 } from '../../platform/ids.js';
+import { sign, verify } from '../../platform/security/signing.js';
 import { track } from '../analytics/analytics.service.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { authorize, shortBlobUrl, teamLinkVersionOf } from '../access/index.js';
@@ -175,10 +175,21 @@ export async function myInvites(ctx: AppContext, caller: Caller) {
 }
 
 /**
- * An invite's link token: derived from its id with the server secret, so the inviters can copy the
- * link again (a server without SMTP mails nothing); only its hash is stored, as before.
+ * Two links open an invite (ADR 0028). The mailed one carries a random token whose hash is stored:
+ * only the mailbox sees it, so a sign-up with it proves the address. The copied one ("Copy invite
+ * link", for servers that mail nothing) carries a token derived from the invite id with the server
+ * secret, which its inviters can ask for again; it opens the invite but proves no address, since the
+ * inviter has seen it.
  */
-const inviteToken = (ctx: AppContext, inviteId: string) => sign(ctx.secret, 'teamInvite', [inviteId]);
+const copiedToken = (ctx: AppContext, inviteId: string) => sign(ctx.secret, 'teamInvite', [inviteId]);
+
+/** The invite a link's token names: a mailed token by its hash, a copied one among the team's open invites. */
+async function inviteOfToken(ctx: AppContext, teamId: string, token: string) {
+  const mailed = await repo.inviteByToken(ctx.db, sha256(token));
+  if (mailed) return mailed;
+  for (const open of await repo.pendingInvites(ctx.db, teamId, ctx.clock.now())) if (verify(ctx.secret, 'teamInvite', [open.id], token)) return open;
+  return null;
+}
 
 /**
  * Invites an address (with or without an account: the invite waits for sign-up) for 7 days, by
@@ -193,37 +204,32 @@ export async function invite(ctx: AppContext, caller: Caller, id: string, input:
   const now = ctx.clock.now();
   await repo.cancelExpired(ctx.db, id, email, now);
   if (await repo.openInviteFor(ctx.db, id, email)) throw errors.conflict(ErrorCode.InUse, `${email} is already invited`);
-  const inviteId = newId();
-  const token = inviteToken(ctx, inviteId);
+  const token = newToken();
   let row: TeamInviteRow;
   try {
-    row = await repo.insertInvite(ctx.db, { id: inviteId, teamId: id, email, role: input.role, invitedBy: caller.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + TEAM_INVITE_TTL_MS), createdAt: now });
+    row = await repo.insertInvite(ctx.db, { id: newId(), teamId: id, email, role: input.role, invitedBy: caller.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + TEAM_INVITE_TTL_MS), createdAt: now });
   } catch (err) {
     // Two invites to the same address at once: the unique pending index keeps one.
     if (await repo.openInviteFor(ctx.db, id, email)) throw errors.conflict(ErrorCode.InUse, `${email} is already invited`);
     throw err;
   }
   const inviter = await repo.userById(ctx.db, caller.id);
-  const link = inviteLink(ctx, team.id, token, origin);
-  await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', link, expiresAt: row.expiresAt });
+  await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', link: inviteLink(ctx, team.id, token, origin), expiresAt: row.expiresAt });
   await track(ctx, caller.id, 'send_team_invite', { teamId: id, role: input.role });
   if (existing) {
     await notifyInvite(ctx, existing.id, { id: row.id, teamId: id, teamName: team.name });
     await ctx.bus.publish(topics.user(existing.id), 'team.invited', { id, name: team.name, inviteId: row.id });
   }
   await publishTeam(ctx, id, 'team.updated');
-  return { ...(await presentInvites(ctx, team, [row]))[0]!, link };
+  return { ...(await presentInvites(ctx, team, [row]))[0]!, link: inviteLink(ctx, team.id, copiedToken(ctx, row.id), origin) };
 }
 
-/** The link of a pending invite for those who may invite (Copy invite link), on the caller's origin (ADR 0018). */
+/** The copied link of a pending invite for those who may invite (Copy invite link), on the caller's origin (ADR 0018). */
 export async function inviteLinkOf(ctx: AppContext, caller: Caller, teamId: string, inviteId: string, origin?: string | null) {
   const team = await authorizedTeam(ctx, caller.id, teamId, 'invite', 'Only team owners and admins can share invite links');
   const invite = await repo.inviteById(ctx.db, teamId, inviteId);
   if (!invite || invite.acceptedAt || invite.rejectedAt || invite.cancelledAt || invite.expiresAt <= ctx.clock.now()) throw errors.notFound('Invite');
-  const token = inviteToken(ctx, invite.id);
-  // Invites made before tokens were derived get a derived one now (their mailed link stops working).
-  if (invite.tokenHash !== sha256(token)) await repo.setInviteToken(ctx.db, invite.id, sha256(token));
-  return inviteLink(ctx, team.id, token, origin);
+  return inviteLink(ctx, team.id, copiedToken(ctx, invite.id), origin);
 }
 
 /**
@@ -233,7 +239,7 @@ export async function inviteLinkOf(ctx: AppContext, caller: Caller, teamId: stri
 async function callersInvite(ctx: AppContext, caller: Caller, teamId: string, token?: string) {
   const team = await repo.byId(ctx.db, teamId);
   if (!team) throw notFound();
-  const invite = token ? await repo.inviteByToken(ctx.db, sha256(token)) : await repo.openInviteFor(ctx.db, teamId, caller.email);
+  const invite = token ? await inviteOfToken(ctx, teamId, token) : await repo.openInviteFor(ctx.db, teamId, caller.email);
   if (!invite || invite.teamId !== teamId) throw errors.notFound('Invite');
   if (invite.email.toLowerCase() !== caller.email.toLowerCase()) throw errors.forbidden('This invite was sent to another address');
   if (invite.acceptedAt || invite.rejectedAt || invite.cancelledAt) throw errors.conflict(ErrorCode.InviteUsed, 'This invite is no longer open');
@@ -243,7 +249,7 @@ async function callersInvite(ctx: AppContext, caller: Caller, teamId: string, to
 
 /** The open invite a link (team + token) opens, or null: unknown, used, expired or of a deleted team. */
 async function openInviteOfLink(ctx: AppContext, teamId: string, token: string) {
-  const invite = await repo.inviteByToken(ctx.db, sha256(token));
+  const invite = await inviteOfToken(ctx, teamId, token);
   if (!invite || invite.teamId !== teamId || invite.acceptedAt || invite.rejectedAt || invite.cancelledAt || invite.expiresAt <= ctx.clock.now()) return null;
   const team = await repo.byId(ctx.db, teamId);
   return team ? { invite, team } : null;
