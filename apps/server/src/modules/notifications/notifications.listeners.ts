@@ -21,6 +21,7 @@ export function registerNotificationListeners(ctx: AppContext) {
 
 async function onEvent(ctx: AppContext, event: DomainEvent) {
   const { name, ownerId: userId, data } = event;
+  if (!userId) return;
   switch (name) {
     case 'dataset.processed':
     case 'dataset.failed': {
