@@ -136,9 +136,9 @@ describe('records from domain events', () => {
       [
         ['dataset.failed', 'dataset', 'ds2', 'No images found', '/datasets/ds2'],
         ['dataset.processed', 'dataset', 'ds1', null, '/datasets/ds1'],
-        ['export.succeeded', 'model', 'm1', 'onnx', '/models/m1'],
-        ['training.completed', 'model', 'm1', null, '/models/m1'],
-        ['training.failed', 'model', 'm2', 'CUDA out of memory', '/models/m2'],
+        ['export.succeeded', 'model', 'm1', 'onnx', '/models/m1?tab=deploy'],
+        ['training.completed', 'model', 'm1', null, '/models/m1?tab=training'],
+        ['training.failed', 'model', 'm2', 'CUDA out of memory', '/models/m2?tab=training'],
       ].sort(),
     );
     expect(items.find((i) => i.kind === 'training.completed')!.subject.name).toBe('yolo-small');
