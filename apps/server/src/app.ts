@@ -76,6 +76,7 @@ import { registerPresenceListeners } from './modules/presence/presence.listeners
 import { registerFlagsListeners } from './modules/flags/flags.listeners.js';
 import { registerInferenceListeners } from './modules/inference/inference.listeners.js';
 import { registerWebhooksListeners } from './modules/webhooks/webhooks.listeners.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -269,6 +270,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(integrationsRoutes);
   await app.register(teamsRoutes);
   await app.register(webhooksRoutes);
+  await app.register(notificationsRoutes);
   await app.register(realtimeRoutes, {
     onConnect: (uid) => presence.connected(ctx, uid),
     onDisconnect: (uid) => presence.disconnected(ctx, uid),

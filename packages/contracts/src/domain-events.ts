@@ -106,6 +106,8 @@ export interface DomainEventCatalog {
   /** an item entered the team; `modelIds`: the models that came with a project */
   'team.itemAdded': { teamId: string; actorId: string; kind: 'dataset' | 'project' | 'model'; itemId: string; modelIds: string[] };
   'team.itemRemoved': { teamId: string; actorId: string; kind: 'dataset' | 'project' | 'model'; itemId: string; modelIds: string[] };
+  /** a notification record of the user was created or marked read (ADR 0028): the bell's count changed */
+  'notifications.changed': { userId: string };
 }
 
 export type DomainEventName = keyof DomainEventCatalog;

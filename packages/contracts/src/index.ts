@@ -17,6 +17,7 @@ export * from './integrations.js';
 export * from './agents.js';
 export * from './exports.js';
 export * from './teams.js';
+export * from './notifications.js';
 export * from './recent.js';
 export * from './mail-links.js';
 export * from './admin.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abilitiesFor, ACTIONS, can, OBJECT_KINDS, PERMISSIONS, SUBJECTS, subjectForRole, VISIBILITIES, visibilityOf } from './permissions.js';
+import { abilitiesFor, ACTIONS, can, canOnPersonal, OBJECT_KINDS, PERMISSIONS, SUBJECTS, subjectForRole, VISIBILITIES, visibilityOf } from './permissions.js';
 
 const ITEMS = ['dataset', 'project', 'model'] as const;
 const WRITES = ['update', 'share', 'move', 'transfer', 'delete', 'restore', 'train', 'export', 'invite', 'remove'] as const;
@@ -87,5 +87,13 @@ describe('permission matrix (spec §6, issue 11)', () => {
     expect(abilitiesFor('user', 'model', 'public')).toEqual({ canEdit: false, canDelete: false, canShare: false });
     expect(abilitiesFor('teamMember', 'dataset', 'team')).toEqual({ canEdit: true, canDelete: false, canShare: false });
     expect(abilitiesFor('teamAdmin', 'project', 'team')).toEqual({ canEdit: true, canDelete: true, canShare: true });
+  });
+});
+
+describe('personal records (ADR 0028)', () => {
+  it('only the recipient reads, lists and marks a notification; nobody else does anything', () => {
+    expect(['read', 'list', 'update'].every((a) => canOnPersonal('notification', true, a as (typeof ACTIONS)[number]))).toBe(true);
+    expect(canOnPersonal('notification', true, 'delete')).toBe(false);
+    for (const a of ACTIONS) expect(canOnPersonal('notification', false, a)).toBe(false);
   });
 });

@@ -103,3 +103,17 @@ export function abilitiesFor(subject: Subject, kind: ObjectKind, visibility: Vis
     canShare: can(subject, kind, visibility, 'share'),
   };
 }
+
+/**
+ * Personal records (ADR 0028): addressed to one user, never shared, in no team. Their recipient
+ * reads, lists and marks them (`update`); nobody else does, admins included — another user's
+ * record answers 404 as if it did not exist.
+ */
+export const PERSONAL_KINDS = ['notification'] as const;
+export type PersonalKind = (typeof PERSONAL_KINDS)[number];
+export const PERSONAL_PERMISSIONS: Readonly<Record<PersonalKind, Readonly<Record<'recipient' | 'other', readonly Action[]>>>> = {
+  notification: { recipient: ['read', 'list', 'update'], other: NONE },
+};
+export function canOnPersonal(kind: PersonalKind, isRecipient: boolean, action: Action): boolean {
+  return PERSONAL_PERMISSIONS[kind][isRecipient ? 'recipient' : 'other'].includes(action);
+}

@@ -16,6 +16,8 @@ export const topics = {
   userDatasets: (uid: string) => `user:${uid}:datasets` as const,
   userModels: (uid: string) => `user:${uid}:models` as const,
   userProjects: (uid: string) => `user:${uid}:projects` as const,
+  /** The user's notification records changed (`notifications.changed` with the unread count; ADR 0028). */
+  userNotifications: (uid: string) => `user:${uid}:notifications` as const,
   dataset: (id: string) => `dataset:${id}` as const,
   model: (id: string) => `model:${id}` as const,
   project: (id: string) => `project:${id}` as const,
@@ -66,6 +68,8 @@ export const realtimeEventSchemas = {
   'team.invited': z.object({ id: z.string(), name: z.string(), inviteId: z.string() }),
   'team.joined': z.object({ id: z.string(), uid: z.string() }),
   'team.left': z.object({ id: z.string(), uid: z.string() }),
+  /** On `user:<uid>:notifications`: a record was made or marked; the bell shows `unread`. */
+  'notifications.changed': z.object({ unread: z.number().int() }),
 } as const;
 export type RealtimeEventName = keyof typeof realtimeEventSchemas;
 export type RealtimeEventData<E extends RealtimeEventName> = z.infer<(typeof realtimeEventSchemas)[E]>;

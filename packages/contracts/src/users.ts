@@ -53,6 +53,8 @@ export const signUpBody = z.object({
   password: passwordSchema,
   username: usernameSchema,
   firstName: firstNameSchema,
+  /** The team invite link the sign-up comes from (its team and token): an invite sent to this address proves it. */
+  invite: z.object({ team: z.string().max(40), token: z.string().min(10).max(200) }).optional(),
 });
 export const signInBody = z.object({ email: emailSchema, password: z.string().min(1, 'Password is required').max(128) });
 export const verifyBody = z.object({ token: z.string().min(10).max(200) });

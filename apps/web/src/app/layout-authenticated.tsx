@@ -16,6 +16,8 @@ import { bindRealtime } from '../lib/realtime-bridge';
 import { useRemoteConfig } from '../lib/remote-config';
 import { startup } from '../lib/startup';
 import { FeedbackDialog } from '../features/feedback/components/feedback-dialog';
+import { ActiveJobsLink } from '../features/jobs';
+import { NotificationBell } from '../features/notifications';
 import { SearchLauncher } from '../features/search';
 import { useTeamsRealtime } from '../features/teams';
 import { MailLinksWarning } from './mail-links-warning';
@@ -103,7 +105,9 @@ export function AuthenticatedLayout() {
                 <Logo size={24} color="white" />
               </Link>
               <Group gap="xs" wrap="nowrap">
+                <ActiveJobsLink compact />
                 <SearchLauncher compact color="gray.3" />
+                <NotificationBell color="gray.3" />
                 <ActionIcon variant="subtle" color="gray.3" onClick={() => setFeedbackOpen(true)} aria-label={t('feedback.button')}>
                   <IconMessageStar size={20} />
                 </ActionIcon>
@@ -116,7 +120,11 @@ export function AuthenticatedLayout() {
         )}
         {!mobile && (
           <header className={classes.topBar}>
-            <SearchLauncher />
+            <Group gap="sm" wrap="nowrap">
+              <ActiveJobsLink />
+              <SearchLauncher />
+              <NotificationBell />
+            </Group>
           </header>
         )}
         <Box component="main" id="main" className={classes.main} data-mobile={mobile || undefined}>

@@ -1,4 +1,4 @@
-import { Drawer, NavLink as MantineNavLink, Stack, UnstyledButton } from '@mantine/core';
+import { Divider, Drawer, NavLink as MantineNavLink, Stack, UnstyledButton } from '@mantine/core';
 import { IconActivity, IconBell, IconCube, IconDatabase, IconDots, IconFolders, IconLogout, IconMessageStar, IconSettings } from '@tabler/icons-react';
 import type { User } from '@sightline/contracts';
 import { useState } from 'react';
@@ -13,6 +13,10 @@ const ITEMS = [
   { key: 'models', to: '/models', icon: IconCube },
   { key: 'settings', to: '/settings', icon: IconSettings },
 ] as const;
+
+const SHEET_STYLES = {
+  content: { width: '100%', height: 'auto', flex: '0 0 auto', maxHeight: '85dvh', borderTopLeftRadius: 16, borderTopRightRadius: 16 },
+} as const;
 
 /**
  * Everything a desktop user reaches from the sidebar and header that the bottom bar has no room
@@ -53,7 +57,8 @@ export function MobileMenu({ user, onSignOut, onFeedback }: { user: User; onSign
           <span>{t('nav.more')}</span>
         </UnstyledButton>
       </nav>
-      <Drawer opened={open} onClose={() => setOpen(false)} position="bottom" size="auto" title={t('nav.more')} data-testid="mobile-more-sheet">
+      {/* A sheet as tall as its items (Mantine's size="auto" would fill the screen), the page above it in sight. */}
+      <Drawer opened={open} onClose={() => setOpen(false)} position="bottom" title={t('nav.more')} styles={SHEET_STYLES} data-testid="mobile-more-sheet">
         <Stack gap={2} pb="md">
           {moreItems(user).map((item) => (
             <MantineNavLink
@@ -72,11 +77,10 @@ export function MobileMenu({ user, onSignOut, onFeedback }: { user: User; onSign
               onFeedback();
             }}
           />
+          <Divider my={4} />
           <MantineNavLink
             label={t('nav.signOut')}
-            color="red"
-            active
-            variant="subtle"
+            className={classes.signOut}
             leftSection={<IconLogout size={20} stroke={1.7} aria-hidden />}
             onClick={() => {
               setOpen(false);

@@ -70,6 +70,16 @@ export function rememberRedirect(pathWithQuery: string): void {
   if (getRedirect() !== DEFAULT_REDIRECT) return;
   session.set(REDIRECT_KEY, pathWithQuery);
 }
+/**
+ * The team invite the saved path opens (`/teams/{id}?invite=<token>`, the mailed or copied link
+ * opened signed out): sign-in and sign-up show it, and a sign-up sends it along.
+ */
+export function savedInvite(): { team: string; token: string } | null {
+  const [path, query = ''] = getRedirect().split('?');
+  const team = /^\/teams\/([^/]+)$/.exec(path ?? '')?.[1];
+  const token = new URLSearchParams(query).get('invite');
+  return team && token ? { team: decodeURIComponent(team), token } : null;
+}
 /** Overrides the saved path (a new account goes to /welcome). */
 export function setRedirect(pathWithQuery: string): void {
   session.set(REDIRECT_KEY, pathWithQuery);

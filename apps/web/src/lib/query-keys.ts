@@ -17,3 +17,10 @@ export const modelKeys = {
 export const trashKeys = { all: ['trash'] as const };
 
 export const datasetKeys = { all: ['datasets'] as const };
+
+/** Notification records (features/notifications): teams invalidate them when an invite is answered. */
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  list: (unread: boolean) => ['notifications', 'list', unread] as const,
+  count: ['notifications', 'count'] as const,
+};

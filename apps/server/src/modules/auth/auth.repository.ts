@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { preparedPer } from '../../platform/db/prepared.js';
-import { mailTokens, sessions, users } from '../../platform/db/schema.js';
+import { mailTokens, sessions, teamInvites, teams, users } from '../../platform/db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -18,6 +18,30 @@ export type MailTokenRow = typeof mailTokens.$inferSelect;
 
 /** Sessions and mail tokens (verification, password reset). */
 export const authRepository = {
+  /**
+   * Is there an open invite of a live team with this token hash, sent to `email`? (A sign-up from
+   * the invite link proves the address; read here, not through teams, which depends on auth.)
+   */
+  openInviteTo: async (db: Db, teamId: string, tokenHash: string, email: string, now: Date) =>
+    (
+      await db
+        .select({ id: teamInvites.id })
+        .from(teamInvites)
+        .innerJoin(teams, eq(teams.id, teamInvites.teamId))
+        .where(
+          and(
+            eq(teamInvites.teamId, teamId),
+            eq(teamInvites.tokenHash, tokenHash),
+            eq(sql`lower(${teamInvites.email})`, email.trim().toLowerCase()),
+            isNull(teamInvites.acceptedAt),
+            isNull(teamInvites.rejectedAt),
+            isNull(teamInvites.cancelledAt),
+            gt(teamInvites.expiresAt, now),
+            isNull(teams.deletedAt),
+          ),
+        )
+        .limit(1)
+    ).length > 0,
   /** Serialises sign-ups inside a transaction so exactly one "first account" becomes admin. */
   lockSignUps: async (tx: Db) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(4242)`);

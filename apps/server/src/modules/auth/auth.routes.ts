@@ -19,8 +19,10 @@ export async function authRoutes(app: FastifyInstance) {
   const linkOrigin = (req: FastifyRequest) => linkOriginOf(req, ctx.config.trustProxy.length > 0);
 
   r.post('/v1/auth/signup', { ...small, schema: { tags: ['auth'], body: signUpBody, response: { 201: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
-    const user = await auth.signUp(ctx, req.body, linkOrigin(req));
-    const verificationRequired = auth.verificationRequired(ctx);
+    // An invite link sent to this address proves it (the invite's team page comes next, not a mail).
+    const proven = req.body.invite ? await auth.inviteProvesAddress(ctx, req.body.invite, req.body.email) : false;
+    const user = await auth.signUp(ctx, req.body, linkOrigin(req), proven);
+    const verificationRequired = auth.verificationRequired(ctx) && !proven;
     if (!verificationRequired) setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
     return reply.status(201).send({ data: { user: presentUser(user), result: 'signup-successful' as const, verificationRequired } });
   });

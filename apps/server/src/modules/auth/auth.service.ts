@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../platform/http/auth-context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId, newToken, sha256 } from '../../platform/ids.js';
+import { escapeHtml } from '../../platform/mail/html.js';
 import { apiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
 import { markDeleted } from '../users/users.service.js';
@@ -32,8 +33,16 @@ function disabledError() {
   return new AppError(403, ErrorCode.AccountDisabled, 'This account has been disabled by an administrator.');
 }
 
-/** Creates the account; the first account of an empty instance becomes an admin. */
-export async function signUp(ctx: AppContext, input: { email: string; password: string; username: string; firstName: string }, origin?: string | null) {
+/** Does this invite link (its team and token) open an invite sent to `email`? Then it proves the address. */
+export const inviteProvesAddress = (ctx: AppContext, link: { team: string; token: string }, email: string) =>
+  authRepository.openInviteTo(ctx.db, link.team, sha256(link.token), email, ctx.clock.now());
+
+/**
+ * Creates the account; the first account of an empty instance becomes an admin. `addressProven`:
+ * the sign-up came with an invite link sent to this address, which proves it as a verification
+ * link would (no verification mail).
+ */
+export async function signUp(ctx: AppContext, input: { email: string; password: string; username: string; firstName: string }, origin?: string | null, addressProven = false) {
   const passwordHash = await hashPassword(input.password);
   const user = await ctx.db.transaction(async (tx) => {
     // Serialises sign-ups so exactly one "first account" becomes admin.
@@ -49,6 +58,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
       passwordHash,
       image: robotImageFor(input.email),
       roles: first ? ['admin'] : [],
+      ...(addressProven ? { emailVerifiedAt: ctx.clock.now() } : {}),
       createdAt: ctx.clock.now(),
       updatedAt: ctx.clock.now(),
     });
@@ -56,7 +66,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
     return row;
   });
   await ctx.events.emit('user.signedUp', user.id, { userId: user.id, provider: 'password' });
-  if (verificationRequired(ctx)) await sendVerification(ctx, user, origin);
+  if (verificationRequired(ctx) && !addressProven) await sendVerification(ctx, user, origin);
   return user;
 }
 
@@ -301,6 +311,3 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
   await ctx.events.emit('user.deleted', user.id, { userId: user.id });
 }
 
-export function escapeHtml(s: string) {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}

@@ -1,13 +1,20 @@
 import type { AppContext } from '../../context.js';
-import { escapeHtml } from '../auth/auth.service.js';
+import { escapeHtml } from '../../platform/mail/html.js';
 import type { TeamRow } from './teams.repository.js';
+
+/**
+ * An invite's link: PUBLIC_URL, else the origin the inviter's browser used (ADR 0018), the same
+ * origin the admins' mail-links banner announces.
+ */
+export const inviteLink = (ctx: AppContext, teamId: string, token: string, origin?: string | null) =>
+  `${ctx.baseUrl(origin ?? undefined)}/teams/${encodeURIComponent(teamId)}?invite=${encodeURIComponent(token)}`;
 
 /**
  * The invite mail. Its link opens `/teams/{id}?invite=<token>` in the app: signed out, the app
  * asks to sign in or sign up (the address may have no account yet) and comes back to the invite.
  */
-export async function sendInviteMail(ctx: AppContext, input: { to: string; team: TeamRow; inviter: string; token: string; expiresAt: Date }) {
-  const link = `${ctx.baseUrl()}/teams/${input.team.id}?invite=${encodeURIComponent(input.token)}`;
+export async function sendInviteMail(ctx: AppContext, input: { to: string; team: TeamRow; inviter: string; link: string; expiresAt: Date }) {
+  const link = input.link;
   const until = input.expiresAt.toUTCString();
   await ctx.mailer.send({
     to: input.to,

@@ -12,7 +12,10 @@ import {
   specInviteBody,
   specRemoveBody,
   teamCreationSchema,
+  teamInviteLinkSchema,
+  teamInvitePreviewSchema,
   teamInviteSchema,
+  teamInviteWithLinkSchema,
   teamItemKindSchema,
   teamMemberSchema,
   teamSchema,
@@ -21,6 +24,7 @@ import {
   updateTeamBody,
 } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
+import { linkOriginOf } from '../../platform/http/link-origin.js';
 import { intakeImage } from '../../platform/images/svg.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
@@ -57,6 +61,8 @@ export async function teamsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const auth = { auth: 'user' as const };
+  /** Where invite links point for this request (ADR 0018). */
+  const origin = (req: FastifyRequest) => linkOriginOf(req, ctx.config.trustProxy.length > 0);
   const presentOne = async (caller: teams.Caller, id: string) => {
     const { team } = await teams.visibleTeam(ctx, caller, id);
     return { data: (await teams.presentTeams(ctx, caller, [team]))[0]! };
@@ -125,9 +131,20 @@ export async function teamsRoutes(app: FastifyInstance) {
     data: await teams.listInvites(ctx, callerOf(req), req.params.id),
   }));
 
-  r.post('/v1/teams/:id/invites', { config: auth, schema: { tags, params: idParams, body: createInviteBody, response: responses(201, z.object({ data: teamInviteSchema })) } }, async (req, reply) =>
-    reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body) }),
+  r.post('/v1/teams/:id/invites', { config: auth, schema: { tags, params: idParams, body: createInviteBody, response: responses(201, z.object({ data: teamInviteWithLinkSchema })) } }, async (req, reply) =>
+    reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body, origin(req)) }),
   );
+
+  // Signed out: the link itself is the secret (sign-in and sign-up show whose team it opens).
+  r.get(
+    '/v1/teams/:id/invite-preview',
+    { schema: { tags, params: idParams, querystring: z.object({ token: z.string().min(10).max(200) }), response: responses(200, z.object({ data: teamInvitePreviewSchema })) } },
+    async (req) => ({ data: await teams.invitePreview(ctx, req.params.id, req.query.token) }),
+  );
+
+  r.get('/v1/teams/:id/invites/:inviteId/link', { config: auth, schema: { tags, params: inviteParams, response: responses(200, z.object({ data: teamInviteLinkSchema })) } }, async (req) => ({
+    data: { link: await teams.inviteLinkOf(ctx, callerOf(req), req.params.id, req.params.inviteId, origin(req)) },
+  }));
 
   r.delete('/v1/teams/:id/invites/:inviteId', { config: auth, schema: { tags, params: inviteParams, response: responses(200, okSchema) } }, async (req) => {
     await teams.cancelInvite(ctx, callerOf(req), req.params.id, { id: req.params.inviteId });
@@ -172,7 +189,7 @@ export async function teamsRoutes(app: FastifyInstance) {
 
   r.post('/api_v1/teams/:id/invite', { config: auth, schema: { tags, params: idParams, body: specInviteBody, response: responses(201, z.object({ data: teamInviteSchema })) } }, async (req, reply) => {
     if (req.body.parent.id !== req.params.id) throw new AppError(400, 'error/validation', 'parent.id must be the team of the path');
-    return reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body.data) });
+    return reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body.data, origin(req)) });
   });
 
   r.post('/api_v1/teams/:id/invite/accept', { config: auth, schema: { tags, params: idParams, body: acceptInviteBody, response: responses(200, one) } }, async (req) => {

@@ -12,10 +12,12 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId, newToken, sha256 } from '../../platform/ids.js';
+import { sign, verify } from '../../platform/security/signing.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { authorize, shortBlobUrl, teamLinkVersionOf } from '../access/index.js';
 import { isEnabled } from '../flags/flags.service.js';
-import { sendInviteMail } from './teams.mail.js';
+import { notifyInvite } from '../notifications/notifications.service.js';
+import { inviteLink, sendInviteMail } from './teams.mail.js';
 import { teamAbilities, teamCreation, teamItem, teamViewer } from './teams.policy.js';
 import { presentInvite, presentMember, presentTeam } from './teams.presenter.js';
 import { teamsRepository as repo, type TeamInviteRow, type TeamRow } from './teams.repository.js';
@@ -167,10 +169,28 @@ export async function myInvites(ctx: AppContext, caller: Caller) {
 }
 
 /**
- * Invites an address (with or without an account: the invite waits for sign-up) for 7 days, by
- * mail with a link that lands on the invite, and in the app when the address has an account.
+ * Two links open an invite (ADR 0028). The mailed one carries a random token whose hash is stored:
+ * only the mailbox sees it, so a sign-up with it proves the address. The copied one ("Copy invite
+ * link", for servers that mail nothing) carries a token derived from the invite id with the server
+ * secret, which its inviters can ask for again; it opens the invite but proves no address, since the
+ * inviter has seen it.
  */
-export async function invite(ctx: AppContext, caller: Caller, id: string, input: { email: string; role: InviteRole }) {
+const copiedToken = (ctx: AppContext, inviteId: string) => sign(ctx.secret, 'teamInvite', [inviteId]);
+
+/** The invite a link's token names: a mailed token by its hash, a copied one among the team's open invites. */
+async function inviteOfToken(ctx: AppContext, teamId: string, token: string) {
+  const mailed = await repo.inviteByToken(ctx.db, sha256(token));
+  if (mailed) return mailed;
+  for (const open of await repo.pendingInvites(ctx.db, teamId, ctx.clock.now())) if (verify(ctx.secret, 'teamInvite', [open.id], token)) return open;
+  return null;
+}
+
+/**
+ * Invites an address (with or without an account: the invite waits for sign-up) for 7 days, by
+ * mail with a link that lands on the invite, and in the app when the address has an account (a
+ * notification record, ADR 0028). Links use the origin the inviter's browser used (ADR 0018).
+ */
+export async function invite(ctx: AppContext, caller: Caller, id: string, input: { email: string; role: InviteRole }, origin?: string | null) {
   const team = await authorizedTeam(ctx, caller.id, id, 'invite', 'Only team owners and admins can invite');
   const email = input.email.trim().toLowerCase();
   const existing = await repo.userByEmail(ctx.db, email);
@@ -188,9 +208,18 @@ export async function invite(ctx: AppContext, caller: Caller, id: string, input:
     throw err;
   }
   const inviter = await repo.userById(ctx.db, caller.id);
-  await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', token, expiresAt: row.expiresAt });
+  await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', link: inviteLink(ctx, team.id, token, origin), expiresAt: row.expiresAt });
+  if (existing) await notifyInvite(ctx, existing.id, { id: row.id, teamId: id, teamName: team.name });
   await ctx.events.emit('team.inviteSent', team.ownerId, { teamId: id, teamName: team.name, actorId: caller.id, inviteId: row.id, role: input.role, inviteeId: existing?.id ?? null });
-  return (await presentInvites(ctx, team, [row]))[0]!;
+  return { ...(await presentInvites(ctx, team, [row]))[0]!, link: inviteLink(ctx, team.id, copiedToken(ctx, row.id), origin) };
+}
+
+/** The copied link of a pending invite for those who may invite (Copy invite link), on the caller's origin (ADR 0018). */
+export async function inviteLinkOf(ctx: AppContext, caller: Caller, teamId: string, inviteId: string, origin?: string | null) {
+  const team = await authorizedTeam(ctx, caller.id, teamId, 'invite', 'Only team owners and admins can share invite links');
+  const invite = await repo.inviteById(ctx.db, teamId, inviteId);
+  if (!invite || invite.acceptedAt || invite.rejectedAt || invite.cancelledAt || invite.expiresAt <= ctx.clock.now()) throw errors.notFound('Invite');
+  return inviteLink(ctx, team.id, copiedToken(ctx, invite.id), origin);
 }
 
 /**
@@ -200,12 +229,31 @@ export async function invite(ctx: AppContext, caller: Caller, id: string, input:
 async function callersInvite(ctx: AppContext, caller: Caller, teamId: string, token?: string) {
   const team = await repo.byId(ctx.db, teamId);
   if (!team) throw notFound();
-  const invite = token ? await repo.inviteByToken(ctx.db, sha256(token)) : await repo.openInviteFor(ctx.db, teamId, caller.email);
+  const invite = token ? await inviteOfToken(ctx, teamId, token) : await repo.openInviteFor(ctx.db, teamId, caller.email);
   if (!invite || invite.teamId !== teamId) throw errors.notFound('Invite');
   if (invite.email.toLowerCase() !== caller.email.toLowerCase()) throw errors.forbidden('This invite was sent to another address');
   if (invite.acceptedAt || invite.rejectedAt || invite.cancelledAt) throw errors.conflict(ErrorCode.InviteUsed, 'This invite is no longer open');
   if (invite.expiresAt <= ctx.clock.now()) throw new AppError(410, ErrorCode.InviteExpired, 'This invite has expired; ask for a new one');
   return { team, invite };
+}
+
+/** The open invite a link (team + token) opens, or null: unknown, used, expired or of a deleted team. */
+async function openInviteOfLink(ctx: AppContext, teamId: string, token: string) {
+  const invite = await inviteOfToken(ctx, teamId, token);
+  if (!invite || invite.teamId !== teamId || invite.acceptedAt || invite.rejectedAt || invite.cancelledAt || invite.expiresAt <= ctx.clock.now()) return null;
+  const team = await repo.byId(ctx.db, teamId);
+  return team ? { invite, team } : null;
+}
+
+/**
+ * What the holder of an invite link sees before signing in or up: the team, who invited, the
+ * address it was sent to (so the sign-up form can take it), until when. The link is the secret.
+ */
+export async function invitePreview(ctx: AppContext, teamId: string, token: string) {
+  const found = await openInviteOfLink(ctx, teamId, token);
+  if (!found) throw errors.notFound('Invite');
+  const inviter = await repo.userById(ctx.db, found.invite.invitedBy);
+  return { team: { id: found.team.id, name: found.team.name }, email: found.invite.email, role: found.invite.role, invitedBy: inviter?.username ?? '', expiresAt: found.invite.expiresAt.toISOString() };
 }
 
 /** Accepting twice at once leaves one member row: the invite closes once, the member insert is idempotent. */

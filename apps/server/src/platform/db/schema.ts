@@ -4,7 +4,7 @@
  * ./migrations (plain SQL, applied in file-name order by ./migrate.ts).
  */
 import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { DatasetReport, StoredDatasetStats } from '@sightline/contracts';
+import type { DatasetReport, NotificationKind, StoredDatasetStats } from '@sightline/contracts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -772,3 +772,19 @@ export const auditLog = pgTable('audit_log', {
   userAgent: text('user_agent'),
   meta: jsonb('meta').$type<Record<string, unknown>>().notNull().default({}),
 });
+
+// ---- Notification records (migration 0025, ADR 0028)
+
+export const notifications = pgTable('notifications', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  kind: text('kind').$type<NotificationKind>().notNull(),
+  subjectKind: text('subject_kind').$type<'team' | 'dataset' | 'model'>().notNull(),
+  subjectId: text('subject_id').notNull(),
+  subjectName: text('subject_name').notNull().default(''),
+  detail: text('detail'),
+  inviteId: text('invite_id'),
+  dedupeKey: text('dedupe_key'),
+  readAt: ts('read_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [uniqueIndex('notifications_user_dedupe_idx').on(t.userId, t.dedupeKey), index('notifications_user_created_idx').on(t.userId, t.createdAt, t.id)]);

@@ -17,6 +17,8 @@ const TAGS = {
   device: 'sightline/device/v1',
   /** raw-image links of a dataset's images: expiring and bound to the dataset's access version (issue 16) */
   datasetImage: 'sightline/dataset-image/v3',
+  /** a copied team invite link's token, derived from the invite id so its inviters can copy it again (ADR 0028) */
+  teamInvite: 'sightline/team-invite/v1',
 } as const;
 
 export type SigningPurpose = keyof typeof TAGS;

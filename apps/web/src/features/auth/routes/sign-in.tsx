@@ -5,10 +5,12 @@ import { ErrorCode } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isApiError } from '../../../lib/api-client';
-import { signOut } from '../../../lib/auth';
+import { savedInvite, signOut } from '../../../lib/auth';
 import { notifications } from '../../../lib/notifications';
 import { AuthErrorAlert } from '../components/auth-error-alert';
 import { AuthShell } from '../components/auth-shell';
+import { InviteNotice } from '../components/invite-notice';
+import { useInvitePreview } from '../api/get-invite-preview';
 import { SocialButtons } from '../components/social-buttons';
 import { useSignIn } from '../api/sign-in';
 import { useResendVerification } from '../api/resend-verification';
@@ -23,6 +25,8 @@ export default function SignInPage() {
   const resend = useResendVerification();
   const queryClient = useQueryClient();
   const oauthError = params.get('error');
+  const [invite] = useState(savedInvite);
+  const preview = useInvitePreview(invite);
 
   // The verification link lands here with ?verified=1.
   useEffect(() => {
@@ -66,6 +70,7 @@ export default function SignInPage() {
         </Text>
       }
     >
+      {invite && <InviteNotice preview={preview.data} gone={preview.isError} mode="signIn" />}
       {oauthError && !signIn.error && <AuthErrorAlert error={oauthError} />}
       <form onSubmit={onSubmit} noValidate aria-label={t('signIn.title')}>
         <Stack gap="md">

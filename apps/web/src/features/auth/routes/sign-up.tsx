@@ -1,13 +1,15 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { Messages, signUpBody } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { setRedirect } from '../../../lib/auth';
+import { savedInvite, setRedirect } from '../../../lib/auth';
 import { fieldErrors } from '../../../lib/form';
 import { AuthErrorAlert } from '../components/auth-error-alert';
 import { AuthShell } from '../components/auth-shell';
+import { InviteNotice } from '../components/invite-notice';
+import { useInvitePreview } from '../api/get-invite-preview';
 import { SocialButtons } from '../components/social-buttons';
 import { useSignUp } from '../api/sign-up';
 import { useResendVerification } from '../api/resend-verification';
@@ -19,10 +21,20 @@ export default function SignUpPage() {
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const resend = useResendVerification();
+  // Brought by a team invite link: the sign-up carries it, and the team page with Join comes next.
+  const [invite] = useState(savedInvite);
+  const preview = useInvitePreview(invite);
   const signUp = useSignUp({
-    // A new account goes to the welcome page (which takes the email) through the guest guard's redirect.
-    onSignedIn: (result) => setRedirect(`/welcome?email=${encodeURIComponent(result.user.email)}`),
+    // A new account goes to the welcome page (which takes the email) through the guest guard's
+    // redirect; one that came with an invite goes on to the team with the invite.
+    onSignedIn: (result) => {
+      if (!invite) setRedirect(`/welcome?email=${encodeURIComponent(result.user.email)}`);
+    },
   });
+  const invitedEmail = preview.data?.email;
+  useEffect(() => {
+    if (invitedEmail) setValues((v) => (v.email ? v : { ...v, email: invitedEmail }));
+  }, [invitedEmail]);
   const set = (key: keyof typeof empty) => (e: ChangeEvent<HTMLInputElement>) => {
     // Read the value now: React clears currentTarget before a deferred state updater runs.
     const value = e.currentTarget.value;
@@ -34,7 +46,7 @@ export default function SignUpPage() {
     const found = fieldErrors(signUpBody, values);
     setErrors(found);
     if (Object.keys(found).length) return;
-    signUp.mutate(values);
+    signUp.mutate(invite && preview.isSuccess ? { ...values, invite } : values);
   };
 
   if (signUp.data?.verificationRequired) {
@@ -67,6 +79,7 @@ export default function SignUpPage() {
         </Text>
       }
     >
+      {invite && <InviteNotice preview={preview.data} gone={preview.isError} mode="signUp" />}
       <form onSubmit={onSubmit} noValidate aria-label={t('signUp.title')}>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FreePlanAd } from '../../../components/free-plan-ad';
 import { useMe } from '../../../lib/auth';
+import { PendingInvitesBanner } from '../../notifications';
 import { RecentCard, SearchBox } from '../../search';
 import classes from './home.module.css';
 
@@ -31,6 +32,7 @@ export default function HomePage() {
         </Title>
         <Text c="dimmed">{t('home.subtitle')}</Text>
       </Stack>
+      <PendingInvitesBanner />
       {user?.plan === 'free' && <FreePlanAd />}
       <section aria-labelledby="quick-actions">
         <Title order={2} fz="lg" mb="sm" id="quick-actions">

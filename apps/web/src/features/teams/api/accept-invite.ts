@@ -1,6 +1,6 @@
 import type { Team } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
-import { modelKeys, projectKeys } from '../../../lib/query-keys';
+import { modelKeys, notificationKeys, projectKeys } from '../../../lib/query-keys';
 import { tTeams } from '../i18n';
 import { teamKeys } from './keys';
 import { useTeamMutation } from './team-mutation';
@@ -12,5 +12,5 @@ export const acceptInvite = ({ id, token }: { id: string; token?: string | null 
 export const useAcceptInvite = () =>
   useTeamMutation(acceptInvite, {
     success: (_, team) => tTeams('messages.joined', { name: team.meta.name }),
-    invalidate: (i) => [teamKeys.detail(i.id), teamKeys.myInvites, teamKeys.members(i.id), projectKeys.all, modelKeys.all],
+    invalidate: (i) => [teamKeys.detail(i.id), notificationKeys.all, teamKeys.members(i.id), projectKeys.all, modelKeys.all],
   });

@@ -6,5 +6,4 @@ export const teamKeys = {
   invites: (id: string) => ['teams', id, 'invites'] as const,
   items: (id: string) => ['teams', id, 'items'] as const,
   creation: ['team-creation'] as const,
-  myInvites: ['team-invites'] as const,
 };

@@ -1,10 +1,49 @@
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { IconLink } from '@tabler/icons-react';
 import type { Team, TeamInvite } from '@sightline/contracts';
+import { isApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/dates';
+import { notifications } from '../../../lib/notifications';
+import { getInviteLink } from '../api/get-invite-link';
 import { useRemoveFromTeam } from '../api/remove-from-team';
 import { useTeamsT } from '../i18n';
 
-/** Pending invites with their expiry; admins cancel them (spec `remove` with `{invite}`). */
+/**
+ * "Copy invite link": a server without SMTP mails nothing, so the inviter hands the link over
+ * themselves. It is shown as well, since the clipboard is off on plain-http origins other than localhost.
+ */
+function CopyInviteLink({ team, invite }: { team: Team; invite: TeamInvite }) {
+  const { t } = useTeamsT();
+  const [link, setLink] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const copy = async () => {
+    setBusy(true);
+    try {
+      const { link: url } = await getInviteLink(team.id, invite.id);
+      setLink(url);
+      const copied = await navigator.clipboard?.writeText(url).then(
+        () => true,
+        () => false,
+      );
+      notifications.success(t(copied ? 'page.linkCopied' : 'page.linkShown'));
+    } catch (error) {
+      notifications.error(t('messages.failed', { reason: isApiError(error) ? error.message : String(error) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button size="compact-sm" variant="subtle" leftSection={<IconLink size={14} aria-hidden />} loading={busy} onClick={() => void copy()} data-testid="invite-copy-link">
+        {t('page.copyLink')}
+      </Button>
+      {link && <TextInput readOnly value={link} aria-label={t('page.linkLabel', { email: invite.email })} w="100%" onFocus={(e) => e.currentTarget.select()} data-testid="invite-link" />}
+    </>
+  );
+}
+
+/** Pending invites with their expiry; admins copy their link or cancel them (spec `remove` with `{invite}`). */
 export function PendingInvites({ team, invites }: { team: Team; invites: TeamInvite[] }) {
   const { t } = useTeamsT();
   const remove = useRemoveFromTeam();
@@ -27,11 +66,14 @@ export function PendingInvites({ team, invites }: { team: Team; invites: TeamInv
                 {t(`roles.${i.role}`)} · {t('page.expires', { date: formatDateTime(i.expiresAt) })}
               </Text>
             </Stack>
-            {team.abilities.canRemove && (
-              <Button size="compact-sm" variant="subtle" color="red" loading={remove.isPending && remove.variables && 'invite' in remove.variables && remove.variables.invite === i.id} onClick={() => remove.mutate({ teamId: team.id, invite: i.id })}>
-                {t('page.cancelInvite')}
-              </Button>
-            )}
+            <Group gap={4} wrap="wrap">
+              {team.abilities.canInvite && <CopyInviteLink team={team} invite={i} />}
+              {team.abilities.canRemove && (
+                <Button size="compact-sm" variant="subtle" color="red" loading={remove.isPending && remove.variables && 'invite' in remove.variables && remove.variables.invite === i.id} onClick={() => remove.mutate({ teamId: team.id, invite: i.id })}>
+                  {t('page.cancelInvite')}
+                </Button>
+              )}
+            </Group>
           </Group>
         </Paper>
       ))}

@@ -4,7 +4,7 @@ import { topics } from '@sightline/contracts';
 import { datasetsList } from '../../datasets';
 import { useMe } from '../../../lib/auth';
 import { notifications } from '../../../lib/notifications';
-import { modelKeys, projectKeys } from '../../../lib/query-keys';
+import { modelKeys, notificationKeys, projectKeys } from '../../../lib/query-keys';
 import { useTopic } from '../../../lib/use-topic';
 import { teamKeys } from '../api/keys';
 import { tTeams } from '../i18n';
@@ -22,7 +22,7 @@ export function useTeamsRealtime() {
   useTopic(user ? topics.user(user.id) : null, (message) => {
     if (!message.event.startsWith('team.')) return;
     const refetch = () => {
-      for (const queryKey of [teamKeys.all, teamKeys.myInvites, projectKeys.all, modelKeys.all]) void queryClient.invalidateQueries({ queryKey });
+      for (const queryKey of [teamKeys.all, notificationKeys.all, projectKeys.all, modelKeys.all]) void queryClient.invalidateQueries({ queryKey });
     };
     if (message.event === 'team.left' && message.data) {
       const teamId = message.data.id;
