@@ -9,6 +9,8 @@
  *   routes without a response schema (JSON)        route registrations whose options lack
  *                                                  schema.response and whose handler answers JSON
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
+ *   imports of another module's repository         foreign-repositories.ts: a repository is private to
+ *                                                  its folder, type-only imports included (ADR 0033)
  *
  * Exit 1 when any count is above 0; `--report` prints the same and exits 0 (while work is under way).
  * `--json` prints the counts as one JSON object.
@@ -17,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { foreignRepositoryImports } from './foreign-repositories.js';
 
 export interface Finding {
   file: string;
@@ -154,6 +157,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
   const serverSrc = path.join(root, 'apps/server/src');
   const webSrc = path.join(root, 'apps/web/src');
   const schemaFile = path.join(serverSrc, 'platform/db/schema.ts');
+  const schemaDir = path.join(serverSrc, 'platform/db/schema') + path.sep; // one file per owning module (ADR 0033)
   const report: ArchReport = {
     queriesOutsideRepositories: [],
     schemaImportsOutsideRepositories: [],
@@ -177,7 +181,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
       for (const imp of importsOf(sf)) {
         const target = resolveImport(file, imp.spec);
         if (!target) continue;
-        if (side === 'server' && target === schemaFile && !isRepository(file) && !isDbPlatform(rel)) {
+        if (side === 'server' && (target === schemaFile || target.startsWith(schemaDir)) && !isRepository(file) && !isDbPlatform(rel)) {
           report.schemaImportsOutsideRepositories.push(at(root, sf, imp.node));
         }
         if (imp.typeOnly) continue;
@@ -320,7 +324,8 @@ async function main() {
   const root = path.resolve(import.meta.dirname, '../..');
   const { ErrorCode } = (await import(pathToFileURL(path.join(root, 'packages/contracts/src/errors.ts')).href)) as { ErrorCode: Record<string, string> };
   const report = check(root, new Set(Object.values(ErrorCode)));
-  const c = counts(report);
+  const foreign = foreignRepositoryImports(root);
+  const c = { ...counts(report), foreignRepositoryImports: foreign.length };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -336,6 +341,8 @@ async function main() {
     if (c.routesWithoutResponseSchema) console.log(list(report.routesWithoutResponseSchema));
     console.log(`error codes answered but not in the contract   ${c.codesNotInContract}`);
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
+    console.log(`imports of another module's repository        ${c.foreignRepositoryImports}`);
+    if (c.foreignRepositoryImports) console.log(list(foreign));
   }
   const bad = Object.values(c).some((n) => n > 0);
   if (bad && !process.argv.includes('--report')) process.exitCode = 1;
