@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/platform/db/schema.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,8 +22,8 @@ const names = (res: { json(): { data: { results: Array<{ kind: string; name: str
 
 describe('GET /v1/recent', () => {
   it('lists datasets, projects and models across collections, the last changed first, without other users’ or deleted items', async () => {
-    const u = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
+    const u = await buildUser(t.app);
+    const other = await buildUser(t.app);
     await ok(other.cookie, 'POST', '/v1/projects', { meta: { name: 'Not mine' } });
     const d = await ok(u.cookie, 'POST', '/v1/datasets', { meta: { name: 'Shapes' }, task: 'detect' });
     t.clock.advance(1000);
@@ -55,9 +56,9 @@ describe('GET /v1/recent', () => {
 
 describe('GET /v1/search', () => {
   it('finds datasets, projects, models and teams by part of the name, any case, prefix matches first; % and _ are literal', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, u.user.id));
-    const other = await signUpUser(t.app);
+    const other = await buildUser(t.app);
     await ok(other.cookie, 'POST', '/v1/projects', { meta: { name: 'Zebra of someone else' } });
     await ok(u.cookie, 'POST', '/v1/datasets', { meta: { name: 'Wild zebras' }, task: 'detect' });
     const p = await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Zebra crossing' } });

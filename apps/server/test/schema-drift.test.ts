@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/platform/db/client.js';
 import * as schema from '../src/platform/db/schema.js';
 import { databaseShape, drizzleShape, schemaDrift } from '../src/platform/db/schema-drift.js';
-import { openTestDatabase } from './helpers/harness.js';
+import { openTestDatabase } from './support/harness.js';
 
 /**
  * Drift found when this test was written whose fix is a migration (the database must follow the

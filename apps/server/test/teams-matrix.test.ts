@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ACTIONS, OBJECT_KINDS, TEAM_ROLES, VISIBILITIES, can, subjectForRole, type Action, type ObjectKind, type Subject, type TeamMemberRole, type Visibility } from '@sightline/contracts';
 import { users } from '../src/platform/db/schema.js';
-import { createTestApp, multipart, signUpUser, type TestApp } from './helpers/harness.js';
-import { shapes3Dataset } from './compat/wire.js';
+import { createTestApp, multipart, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
+import { shapes3Dataset } from './support/wire.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
@@ -93,7 +94,7 @@ async function joinAs(owner: string, teamId: string, cookie: string, email: stri
 
 async function world(): Promise<World> {
   const mk = async (plan = 'free') => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     if (plan !== 'free') await t.database.db.update(users).set({ plan }).where(eq(users.id, u.user.id));
     return u;
   };
@@ -336,7 +337,7 @@ describe('permission matrix over HTTP', () => {
  */
 describe('links of a removed team member', () => {
   it('every removable role: its four links die within 1 s of the removal; a remaining member\'s live on', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const team = await ok(owner.cookie, 'POST', '/v1/teams', { meta: { name: 'Links' } });
     const dataset = await shapes3Dataset(t, owner.user.id, 'links-team');
@@ -363,12 +364,12 @@ describe('links of a removed team member', () => {
     };
     const allOk = { images: 200, thumbnails: 200, archive: 200, weights: 200 };
 
-    const stays = await signUpUser(t.app);
+    const stays = await buildUser(t.app);
     await joinAs(owner.cookie, team.id, stays.cookie, stays.email, 'viewer');
     const staying = await linksOf(stays.cookie);
     let cases = 0;
     for (const role of TEAM_ROLES.filter((r) => r !== 'owner')) {
-      const member = await signUpUser(t.app);
+      const member = await buildUser(t.app);
       await joinAs(owner.cookie, team.id, member.cookie, member.email, role);
       const links = await linksOf(member.cookie);
       expect(await statuses(links), role).toEqual(allOk);

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { TestApp } from './helpers/harness.js';
-import { credit } from '../src/modules/billing/billing.ledger.js';
-import { newId } from '../src/platform/ids.js';
-import { parseNvidiaSmi } from '../../agent/src/system.js';
-import { signUpUser } from './helpers/harness.js';
+import type { TestApp } from './harness.js';
+import { credit } from '../../src/modules/billing/billing.ledger.js';
+import { newId } from '../../src/platform/ids.js';
+import { parseNvidiaSmi } from '../../../agent/src/system.js';
+import { buildUser } from './factories.js';
 
-const AGENT_DIR = path.resolve(import.meta.dirname, '../../agent');
+const AGENT_DIR = path.resolve(import.meta.dirname, '../../../agent');
 const ROOT = path.resolve(AGENT_DIR, '../..');
 export const STANDIN_YOLO = path.join(AGENT_DIR, 'test', 'yolo-standin.mjs');
 
@@ -96,7 +96,7 @@ export async function walletOf(t: TestApp, userId: string) {
 
 /** An admin (the first account of a fresh database is one) and a shared-pool agent token. */
 export async function adminWithSharedToken(t: TestApp, name = 'gpu-1') {
-  const admin = await signUpUser(t.app);
+  const admin = await buildUser(t.app);
   if (!admin.user.roles.includes('admin')) await t.database.db.execute(sql`UPDATE users SET roles = ARRAY['admin'] WHERE id = ${admin.user.id}`);
   return { admin, token: await newToken(t, admin.cookie, name, true) };
 }
