@@ -11,6 +11,8 @@
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
  *   imports of another module's repository         foreign-repositories.ts: a repository is private to
  *                                                  its folder, type-only imports included (ADR 0033)
+ *   schema drift                                   schema-drift.ts: a fresh PGlite migrated with the SQL
+ *                                                  migrations vs the drizzle tables (ADR 0033)
  *
  * Exit 1 when any count is above 0; `--report` prints the same and exits 0 (while work is under way).
  * `--json` prints the counts as one JSON object.
@@ -20,6 +22,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { foreignRepositoryImports } from './foreign-repositories.js';
+import { schemaDrift } from './schema-drift.js';
 
 export interface Finding {
   file: string;
@@ -325,7 +328,8 @@ async function main() {
   const { ErrorCode } = (await import(pathToFileURL(path.join(root, 'packages/contracts/src/errors.ts')).href)) as { ErrorCode: Record<string, string> };
   const report = check(root, new Set(Object.values(ErrorCode)));
   const foreign = foreignRepositoryImports(root);
-  const c = { ...counts(report), foreignRepositoryImports: foreign.length };
+  const drift = await schemaDrift(root);
+  const c = { ...counts(report), foreignRepositoryImports: foreign.length, schemaDrift: drift.length };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -343,6 +347,8 @@ async function main() {
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
     console.log(`imports of another module's repository        ${c.foreignRepositoryImports}`);
     if (c.foreignRepositoryImports) console.log(list(foreign));
+    console.log(`schema drift (migrations vs drizzle tables)    ${c.schemaDrift}`);
+    for (const d of drift) console.log(`      ${d}`);
   }
   const bad = Object.values(c).some((n) => n > 0);
   if (bad && !process.argv.includes('--report')) process.exitCode = 1;
