@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/platform/db/schema.js';
 import { createTestApp, type TestApp } from './support/harness.js';
-import { buildUser } from './support/factories.js';
+import { buildDataset, buildModel, buildProject, buildTeam, buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,16 +24,16 @@ describe('GET /v1/recent', () => {
   it('lists datasets, projects and models across collections, the last changed first, without other users’ or deleted items', async () => {
     const u = await buildUser(t.app);
     const other = await buildUser(t.app);
-    await ok(other.cookie, 'POST', '/v1/projects', { meta: { name: 'Not mine' } });
-    const d = await ok(u.cookie, 'POST', '/v1/datasets', { meta: { name: 'Shapes' }, task: 'detect' });
+    await buildProject(t.app, other.cookie, { meta: { name: 'Not mine' } });
+    const d = await buildDataset(t.app, u.cookie, { meta: { name: 'Shapes' }, task: 'detect' });
     t.clock.advance(1000);
-    const p = await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Traffic' } });
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'Traffic' } });
     t.clock.advance(1000);
-    const m = await ok(u.cookie, 'POST', '/v1/models', { project: { id: p.id }, meta: { name: 'yolo' } });
+    const m = await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'yolo' } });
     t.clock.advance(1000);
     await ok(u.cookie, 'PATCH', `/v1/models/${m.id}`, { meta: { name: 'yolo-small' } });
     t.clock.advance(1000);
-    const gone = await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Deleted one' } });
+    const gone = await buildProject(t.app, u.cookie, { meta: { name: 'Deleted one' } });
     await ok(u.cookie, 'DELETE', `/v1/projects/${gone.id}`);
 
     const res = await req(u.cookie, 'GET', '/v1/recent?limit=3');
@@ -59,12 +59,12 @@ describe('GET /v1/search', () => {
     const u = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, u.user.id));
     const other = await buildUser(t.app);
-    await ok(other.cookie, 'POST', '/v1/projects', { meta: { name: 'Zebra of someone else' } });
-    await ok(u.cookie, 'POST', '/v1/datasets', { meta: { name: 'Wild zebras' }, task: 'detect' });
-    const p = await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Zebra crossing' } });
-    await ok(u.cookie, 'POST', '/v1/models', { project: { id: p.id }, meta: { name: 'zebra-v8n' } });
-    await ok(u.cookie, 'POST', '/v1/teams', { meta: { name: 'Zebra team' } });
-    await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Horses' } });
+    await buildProject(t.app, other.cookie, { meta: { name: 'Zebra of someone else' } });
+    await buildDataset(t.app, u.cookie, { meta: { name: 'Wild zebras' }, task: 'detect' });
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'Zebra crossing' } });
+    await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'zebra-v8n' } });
+    await buildTeam(t.app, u.cookie, { meta: { name: 'Zebra team' } });
+    await buildProject(t.app, u.cookie, { meta: { name: 'Horses' } });
 
     const res = await req(u.cookie, 'GET', '/v1/search?q=ZEBRA');
     expect(res.statusCode).toBe(200);

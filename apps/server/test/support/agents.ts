@@ -7,7 +7,7 @@ import type { TestApp } from './harness.js';
 import { credit } from '../../src/modules/billing/billing.ledger.js';
 import { newId } from '../../src/platform/ids.js';
 import { parseNvidiaSmi } from '../../../agent/src/system.js';
-import { buildUser } from './factories.js';
+import { buildAgent, buildUser } from './factories.js';
 
 const AGENT_DIR = path.resolve(import.meta.dirname, '../../../agent');
 const ROOT = path.resolve(AGENT_DIR, '../..');
@@ -101,11 +101,8 @@ export async function adminWithSharedToken(t: TestApp, name = 'gpu-1') {
   return { admin, token: await newToken(t, admin.cookie, name, true) };
 }
 
-export async function newToken(t: TestApp, cookie: string, name: string, shared: boolean) {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/agents', headers: { cookie }, payload: { name, shared } });
-  if (res.statusCode !== 201) throw new Error(`agent token: ${res.statusCode} ${res.body}`);
-  return res.json().data as { agent: { id: string }; token: string };
-}
+/** An agent registration and its token (factories.ts buildAgent). */
+export const newToken = (t: TestApp, cookie: string, name: string, shared: boolean) => buildAgent(t.app, cookie, { name, shared });
 
 export function pythonHasUltralytics() {
   return spawnSync('python3', ['-c', 'import ultralytics'], { stdio: 'ignore' }).status === 0;
