@@ -1,5 +1,5 @@
 /**
- * Issue 16, defects 5 and 7: one input guard for the whole API. Every operation of the served OpenAPI
+ * One input guard (ADR 0013) for the whole API. Every operation of the served OpenAPI
  * document that takes input is called with a NUL in each path parameter, query parameter and body
  * field, and (when it takes a body) with JSON nested 5,000 deep: all must answer 400 naming the
  * field, none 5xx. Then the named cases (upload file names, model config, training metrics) and the

@@ -1,5 +1,5 @@
 /**
- * Issue 16, defects 1, 6 and 7: no job outlives its attempt limit, every failure ends terminal with a
+ * Job failures (ADR 0013): no job outlives its attempt limit, every failure ends terminal with a
  * readable (storable) error, processing names hostile entries, yaml bombs fail once, recovery after
  * kill -9 takes seconds, and the smaller validation gaps. Planted through HTTP on PGlite and PostgreSQL.
  */

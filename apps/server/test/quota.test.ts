@@ -4,7 +4,7 @@ import { buildDataset, buildModel, buildUser } from './support/factories.js';
 import { fakeWeights, requestsMultipart, send, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
 
 /**
- * Issue 16, defect 2: storage is reserved when an upload starts and settled or released when it
+ * Storage quota (ADR 0014): storage is reserved when an upload starts and settled or released when it
  * ends, so parallel uploads can never together pass the quota; abandoned reservations expire.
  */
 const SIZE = 512 * 1024;

@@ -8,7 +8,7 @@ import { buildApiKey, buildProject, buildUser } from './support/factories.js';
 import { shapes3Dataset, startLiveServer, type LiveServer } from './support/wire.js';
 
 /**
- * Issue 16, defect 3: links die with access. Thumbnail, raw image, archive and weights links handed
+ * Signed links die with access (ADR 0014). Thumbnail, raw image, archive and weights links handed
  * out while an item was public stop working the moment it turns private or goes to the trash (they
  * carry the item's access version), live minutes, and the API hands out working ones again. A
  * realtime subscriber of an item stops receiving its events when it turns private.

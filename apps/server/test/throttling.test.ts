@@ -3,7 +3,7 @@ import { createTestApp, createTestCluster, uniqueEmail, type TestApp } from './s
 import { buildApiKey, buildUser } from './support/factories.js';
 
 /**
- * Issue 16, defects 4 and 8: sign-in, reset mail, verification mail and API-key failures are
+ * Throttling (ADR 0024) and cross-site writes (ADR 0014): sign-in, reset mail, verification mail and API-key failures are
  * throttled per account (and client) and per IP in PostgreSQL (policy: ADR 0024) (429 + Retry-After, visible to admins), and
  * cookie-authenticated writes refuse cross-site forms.
  */
