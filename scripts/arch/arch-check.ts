@@ -11,6 +11,10 @@
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
  *   bus.publish/track outside listeners            realtime and analytics calls outside *.listeners.ts
  *                                                  (outbound-calls.ts, ADR 0031)
+ *   imports of another module's repository         foreign-repositories.ts: a repository is private to
+ *                                                  its folder, type-only imports included (ADR 0033)
+ *   schema drift                                   schema-drift.ts: a fresh PGlite migrated with the SQL
+ *                                                  migrations vs the drizzle tables (ADR 0033)
  *
  * Exit 1 when any count is above 0; `--report` prints the same and exits 0 (while work is under way).
  * `--json` prints the counts as one JSON object.
@@ -20,6 +24,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { checkOutboundCalls, outboundCount, printOutbound } from './outbound-calls.js';
+import { foreignRepositoryImports } from './foreign-repositories.js';
+import { schemaDrift } from './schema-drift.js';
 
 export interface Finding {
   file: string;
@@ -157,6 +163,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
   const serverSrc = path.join(root, 'apps/server/src');
   const webSrc = path.join(root, 'apps/web/src');
   const schemaFile = path.join(serverSrc, 'platform/db/schema.ts');
+  const schemaDir = path.join(serverSrc, 'platform/db/schema') + path.sep; // one file per owning module (ADR 0033)
   const report: ArchReport = {
     queriesOutsideRepositories: [],
     schemaImportsOutsideRepositories: [],
@@ -180,7 +187,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
       for (const imp of importsOf(sf)) {
         const target = resolveImport(file, imp.spec);
         if (!target) continue;
-        if (side === 'server' && target === schemaFile && !isRepository(file) && !isDbPlatform(rel)) {
+        if (side === 'server' && (target === schemaFile || target.startsWith(schemaDir)) && !isRepository(file) && !isDbPlatform(rel)) {
           report.schemaImportsOutsideRepositories.push(at(root, sf, imp.node));
         }
         if (imp.typeOnly) continue;
@@ -324,7 +331,9 @@ async function main() {
   const { ErrorCode } = (await import(pathToFileURL(path.join(root, 'packages/contracts/src/errors.ts')).href)) as { ErrorCode: Record<string, string> };
   const report = check(root, new Set(Object.values(ErrorCode)));
   const outbound = checkOutboundCalls(root, listFiles(path.join(root, 'apps/server/src')));
-  const c = { ...counts(report), outboundOutsideListeners: outboundCount(outbound) };
+  const foreign = foreignRepositoryImports(root);
+  const drift = await schemaDrift(root);
+  const c = { ...counts(report), outboundOutsideListeners: outboundCount(outbound), foreignRepositoryImports: foreign.length, schemaDrift: drift.length };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -341,6 +350,10 @@ async function main() {
     console.log(`error codes answered but not in the contract   ${c.codesNotInContract}`);
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
     console.log(printOutbound(outbound));
+    console.log(`imports of another module's repository        ${c.foreignRepositoryImports}`);
+    if (c.foreignRepositoryImports) console.log(list(foreign));
+    console.log(`schema drift (migrations vs drizzle tables)    ${c.schemaDrift}`);
+    for (const d of drift) console.log(`      ${d}`);
   }
   const bad = Object.values(c).some((n) => n > 0);
   if (bad && !process.argv.includes('--report')) process.exitCode = 1;

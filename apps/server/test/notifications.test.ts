@@ -3,8 +3,9 @@ import { desc, eq } from 'drizzle-orm';
 import { topics } from '@sightline/contracts';
 import { mailOutbox, notifications, users } from '../src/platform/db/schema.js';
 import type { DomainEvent } from '../src/platform/realtime/event-bus.js';
-import { createTestApp, sessionCookie, signUpUser, uniqueEmail, type TestApp } from './helpers/harness.js';
-import { linkIn, startSmtpSink } from './helpers/smtp-sink.js';
+import { createTestApp, sessionCookie, uniqueEmail, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
+import { linkIn, startSmtpSink } from './support/smtp-sink.js';
 
 /** Notification records and their API (ADR 0028); invite links on the inviter's origin (ADR 0018). */
 let t: TestApp;
@@ -22,9 +23,9 @@ type Method = 'GET' | 'POST';
 const HOST = '127.0.0.1:4555';
 const req = (cookie: string, method: Method, url: string, payload?: unknown) =>
   t.app.inject({ method, url, headers: { host: HOST, ...(cookie ? { cookie } : {}) }, payload: payload as never });
-type U = Awaited<ReturnType<typeof signUpUser>>;
+type U = Awaited<ReturnType<typeof buildUser>>;
 const user = async (email?: string) => {
-  const u = await signUpUser(t.app, email ? { email } : {});
+  const u = await buildUser(t.app, email ? { email } : {});
   await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, u.user.id));
   return u;
 };
