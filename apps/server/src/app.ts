@@ -46,6 +46,8 @@ import { blobLinkAccess } from './modules/links/links.service.js';
 import { originGuard } from './platform/http/origin-guard.js';
 import { presenceRoutes } from './modules/presence/presence.routes.js';
 import { recentRoutes } from './modules/recent/recent.routes.js';
+import { exploreRoutes } from './modules/explore/explore.routes.js';
+import { supportRoutes } from './modules/support/support.routes.js';
 import { mailLinksRoutes } from './modules/auth/mail-links.routes.js';
 import * as presence from './modules/presence/presence.service.js';
 import { flagsRoutes } from './modules/flags/flags.routes.js';
@@ -255,6 +257,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(presenceRoutes);
   await app.register(recentRoutes);
+  await app.register(exploreRoutes);
+  await app.register(supportRoutes);
   await app.register(mailLinksRoutes);
   await app.register(blobDownloadRoutes, { store: blobs, secret, now: () => ctx.clock.now(), checkAccess: (key, access) => blobLinkAccess(ctx, key, access) });
 

@@ -25,3 +25,5 @@ export * from './monitoring.js';
 export * from './security.js';
 export * from './names.js';
 export * from './train-dialog.js';
+export * from './support.js';
+export * from './explore.js';

@@ -1,0 +1,173 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentJobs, jobs } from '../src/platform/db/schema.js';
+import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+
+/**
+ * ADR 0030: upgrade requests reach the admins (list with a count, one click to grant), the admin
+ * contact of Support, and the explore page over others' public items.
+ */
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof signUpUser>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await signUpUser(t.app); // the first account is the admin
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const call = (method: Method, url: string, cookie?: string, payload?: unknown) => t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
+async function ok(method: Method, url: string, cookie?: string, payload?: unknown) {
+  const res = await call(method, url, cookie, payload);
+  expect(res.statusCode, res.body).toBeLessThan(300);
+  return res.json().data;
+}
+
+describe('upgrade requests', () => {
+  it('a Free user asks for Pro; asking again updates the one open request; admins see it with a count and grant it in one call', async () => {
+    const u = await signUpUser(t.app);
+    expect((await ok('GET', '/v1/billing/upgrade-requests/mine', u.cookie)).request).toBeNull();
+    const first = await ok('POST', '/v1/billing/upgrade-requests', u.cookie, { plan: 'pro', message: 'For the thesis' });
+    expect(first).toMatchObject({ plan: 'pro', fromPlan: 'free', status: 'open', message: 'For the thesis', decided: null });
+    const again = await ok('POST', '/v1/billing/upgrade-requests', u.cookie, { plan: 'enterprise' });
+    expect(again).toMatchObject({ id: first.id, plan: 'enterprise', message: '' });
+    expect((await ok('GET', '/v1/billing/upgrade-requests/mine', u.cookie)).request).toMatchObject({ id: first.id, plan: 'enterprise' });
+
+    const list = await ok('GET', '/v1/admin/upgrade-requests', admin.cookie);
+    expect(list.open).toBeGreaterThanOrEqual(1);
+    const row = list.requests.find((r: { id: string }) => r.id === first.id);
+    expect(row).toMatchObject({ plan: 'enterprise', user: { uid: u.user.id, username: u.user.username, email: u.user.email, plan: 'free' }, decidedBy: null });
+
+    const granted = await ok('POST', `/v1/admin/upgrade-requests/${first.id}/grant`, admin.cookie);
+    expect(granted).toMatchObject({ id: first.id, status: 'granted' });
+    expect((await ok('GET', '/v1/users/me', u.cookie)).plan).toBe('enterprise');
+    expect((await ok('GET', '/v1/billing', u.cookie)).subscription).toMatchObject({ source: 'admin', plan: 'enterprise' });
+    expect((await ok('GET', '/v1/billing/upgrade-requests/mine', u.cookie)).request).toBeNull();
+    const grantedList = await ok('GET', '/v1/admin/upgrade-requests?status=granted', admin.cookie);
+    expect(grantedList.requests.find((r: { id: string }) => r.id === first.id)).toMatchObject({ decidedBy: { uid: admin.user.id, username: admin.user.username } });
+    expect(grantedList.open).toBe(list.open - 1);
+
+    // granted once: a second click is a conflict, not a second plan change
+    const twice = await call('POST', `/v1/admin/upgrade-requests/${first.id}/grant`, admin.cookie);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.code).toBe('billing/request-closed');
+    // the plan one has is not something to ask for
+    const same = await call('POST', '/v1/billing/upgrade-requests', u.cookie, { plan: 'pro' });
+    expect(same.statusCode).toBe(409);
+    expect(same.json().error.code).toBe('billing/already-on-plan');
+  });
+
+  it('an admin may dismiss a request; only admins list, grant or dismiss', async () => {
+    const u = await signUpUser(t.app);
+    const other = await signUpUser(t.app);
+    const req = await ok('POST', '/v1/billing/upgrade-requests', u.cookie, { plan: 'pro' });
+    expect((await call('GET', '/v1/admin/upgrade-requests', u.cookie)).statusCode).toBe(403);
+    expect((await call('POST', `/v1/admin/upgrade-requests/${req.id}/grant`, u.cookie)).statusCode).toBe(403);
+    expect((await call('POST', `/v1/admin/upgrade-requests/${req.id}/grant`, other.cookie)).statusCode).toBe(403);
+    expect((await call('POST', `/v1/admin/upgrade-requests/${req.id}/dismiss`, other.cookie)).statusCode).toBe(403);
+    expect((await call('GET', '/v1/admin/upgrade-requests')).statusCode).toBe(401);
+    expect((await call('POST', '/v1/billing/upgrade-requests', undefined, { plan: 'pro' })).statusCode).toBe(401);
+    expect((await ok('GET', '/v1/users/me', u.cookie)).plan).toBe('free');
+
+    expect(await ok('POST', `/v1/admin/upgrade-requests/${req.id}/dismiss`, admin.cookie)).toMatchObject({ status: 'dismissed' });
+    expect((await ok('GET', '/v1/users/me', u.cookie)).plan).toBe('free');
+    expect((await ok('GET', '/v1/admin/upgrade-requests?status=dismissed', admin.cookie)).requests.map((r: { id: string }) => r.id)).toContain(req.id);
+  });
+
+  it('bad input is a 4xx naming the problem', async () => {
+    const u = await signUpUser(t.app);
+    for (const body of [{ plan: 'free' }, { plan: 'platinum' }, {}, { plan: 'pro', message: 'x'.repeat(1001) }]) {
+      const res = await call('POST', '/v1/billing/upgrade-requests', u.cookie, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error.code).toBe('error/validation');
+    }
+    expect((await call('POST', '/v1/admin/upgrade-requests/nope/grant', admin.cookie)).statusCode).toBe(404);
+    expect((await call('POST', `/v1/admin/upgrade-requests/${'x'.repeat(41)}/grant`, admin.cookie)).statusCode).toBe(400);
+    expect((await call('GET', '/v1/admin/upgrade-requests?status=maybe', admin.cookie)).statusCode).toBe(400);
+  });
+});
+
+describe('support contact', () => {
+  it('an admin sets the contact address; users read it; empty clears it; only admins set it; a bad address is a 400', async () => {
+    const u = await signUpUser(t.app);
+    expect(await ok('GET', '/v1/support/contact', u.cookie)).toEqual({ email: null });
+    expect(await ok('PUT', '/v1/admin/support/contact', admin.cookie, { email: 'help@example.org' })).toEqual({ email: 'help@example.org' });
+    expect(await ok('GET', '/v1/support/contact', u.cookie)).toEqual({ email: 'help@example.org' });
+    expect((await call('PUT', '/v1/admin/support/contact', u.cookie, { email: 'me@evil.test' })).statusCode).toBe(403);
+    expect((await call('PUT', '/v1/admin/support/contact', admin.cookie, { email: 'not an address' })).statusCode).toBe(400);
+    expect((await call('PUT', '/v1/admin/support/contact', admin.cookie, {})).statusCode).toBe(400);
+    expect(await ok('PUT', '/v1/admin/support/contact', admin.cookie, { email: '' })).toEqual({ email: null });
+    expect((await call('GET', '/v1/support/contact')).statusCode).toBe(401);
+  });
+});
+
+describe('GET /v1/explore', () => {
+  it("lists others' public datasets, projects and models, never private, unlisted, trashed or the viewer's own; searchable; paged", async () => {
+    const owner = await signUpUser(t.app);
+    const viewer = await signUpUser(t.app);
+    const tag = `zq${Date.now().toString(36)}`;
+    const pub = await ok('POST', '/v1/datasets', owner.cookie, { meta: { name: `${tag} birds`, privacy: 'public' }, task: 'detect' });
+    t.clock.advance(1000);
+    await ok('POST', '/v1/datasets', owner.cookie, { meta: { name: `${tag} secret`, privacy: 'private' }, task: 'detect' });
+    await ok('POST', '/v1/datasets', owner.cookie, { meta: { name: `${tag} link-only`, privacy: 'unlisted' }, task: 'detect' });
+    const project = await ok('POST', '/v1/projects', owner.cookie, { meta: { name: `${tag} traffic`, privacy: 'public' } });
+    t.clock.advance(1000);
+    const model = await ok('POST', '/v1/models', owner.cookie, { project: { id: project.id }, meta: { name: `${tag} yolo`, privacy: 'public' } });
+    t.clock.advance(1000);
+    const gone = await ok('POST', '/v1/projects', owner.cookie, { meta: { name: `${tag} gone`, privacy: 'public' } });
+    await ok('DELETE', `/v1/projects/${gone.id}`, owner.cookie);
+    await ok('POST', '/v1/datasets', viewer.cookie, { meta: { name: `${tag} mine`, privacy: 'public' }, task: 'detect' });
+
+    const all = await ok('GET', `/v1/explore?q=${tag}`, viewer.cookie);
+    // newest first (adding the model touched its project too, so those two share a time)
+    const seen = all.items.map((i: { kind: string; name: string }) => `${i.kind}:${i.name}`);
+    expect(seen.slice(0, 2).sort()).toEqual([`model:${tag} yolo`, `project:${tag} traffic`]);
+    expect(seen[2]).toBe(`dataset:${tag} birds`);
+    expect(all.items.find((i: { id: string }) => i.id === model.id)).toMatchObject({ owner: { username: owner.user.username }, parentName: `${tag} traffic` });
+    expect(all.items[2]).toMatchObject({ id: pub.id, task: 'detect' });
+    expect(all.next).toBeNull();
+
+    // one kind; search ignores case; signed out reads the same public items (the matrix's anonymous row)
+    expect((await ok('GET', `/v1/explore?kind=dataset&q=${tag.toUpperCase()}`, viewer.cookie)).items.map((i: { id: string }) => i.id)).toEqual([pub.id]);
+    expect((await ok('GET', `/v1/explore?q=${tag}%20birds`)).items.map((i: { id: string }) => i.id)).toEqual([pub.id]);
+    // the owner does not explore their own items
+    expect((await ok('GET', `/v1/explore?q=${tag}`, owner.cookie)).items.map((i: { name: string }) => i.name)).toEqual([`${tag} mine`]);
+
+    // keyset pages
+    const p1 = await ok('GET', `/v1/explore?q=${tag}&limit=2`, viewer.cookie);
+    expect(p1.items).toHaveLength(2);
+    expect(p1.next).toEqual(expect.any(String));
+    const p2 = await ok('GET', `/v1/explore?q=${tag}&limit=2&cursor=${encodeURIComponent(p1.next)}`, viewer.cookie);
+    expect(p2.items.map((i: { id: string }) => i.id)).toEqual([pub.id]);
+    expect(p2.next).toBeNull();
+  });
+
+  it('bad input is a 400', async () => {
+    const u = await signUpUser(t.app);
+    for (const q of ['kind=team', 'limit=0', 'limit=51', `q=${'x'.repeat(101)}`, 'cursor=garbage', `cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`]) {
+      const res = await call('GET', `/v1/explore?${q}`, u.cookie);
+      expect(res.statusCode, q).toBe(400);
+    }
+  });
+});
+
+describe('admin jobs carry names', () => {
+  it("the Jobs tab and the queued agent jobs name the model, dataset and user, not only their ids", async () => {
+    const u = await signUpUser(t.app);
+    const d = await ok('POST', '/v1/datasets', u.cookie, { meta: { name: 'Harbour boats' }, task: 'detect' });
+    const p = await ok('POST', '/v1/projects', u.cookie, { meta: { name: 'Harbour' } });
+    const m = await ok('POST', '/v1/models', u.cookie, { project: { id: p.id }, meta: { name: 'boats-v2' } });
+    const now = t.clock.now();
+    await t.database.db.insert(jobs).values({ id: `jq-${d.id}`, queue: 'dataset.process', payload: { userId: u.user.id, datasetId: d.id }, status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'bad zip', createdAt: now, updatedAt: now });
+    await t.database.db.insert(agentJobs).values({ id: `ja-${m.id}`, kind: 'export', userId: u.user.id, modelId: m.id, status: 'queued', createdAt: now, updatedAt: now });
+
+    const list = await ok('GET', '/v1/admin/jobs', admin.cookie);
+    expect(list.find((j: { id: string }) => j.id === `jq-${d.id}`)).toMatchObject({ dataset: { id: d.id, name: 'Harbour boats' }, user: { id: u.user.id, username: u.user.username }, model: null });
+    expect(list.find((j: { id: string }) => j.id === `ja-${m.id}`)).toMatchObject({ kind: 'export', model: { id: m.id, name: 'boats-v2' }, user: { username: u.user.username } });
+    const queued = await ok('GET', '/v1/admin/agent-jobs', admin.cookie);
+    expect(queued.find((j: { id: string }) => j.id === `ja-${m.id}`)).toMatchObject({ modelId: m.id, modelName: 'boats-v2' });
+    await t.database.db.delete(agentJobs).where(eq(agentJobs.id, `ja-${m.id}`));
+  });
+});
