@@ -53,12 +53,15 @@ test('free user: advertisement, turned away from the pro-only wallet; upgrade th
   await page.goto(`${base}/home`);
   await expect(page.getByTestId('free-plan-ad')).toBeVisible();
   await expect(page.getByTestId('sidebar-plan')).toHaveText('Free');
-  // The wallet page is pro-only: a free user is sent home.
+  // The wallet is for paid plans: a free user reads why and where to look (ADR 0030).
   await page.goto(`${base}/wallet`);
-  await expect(page).toHaveURL(`${base}/home`);
+  await expect(page.getByTestId('wallet-compare-plans')).toBeVisible();
 
-  // The advertisement's button opens the billing tab.
+  // The advertisement opens the plan comparison; with payments on, its Pro card leads to checkout.
+  await page.goto(`${base}/home`);
   await page.getByTestId('free-plan-ad').getByRole('link').click();
+  await expect(page).toHaveURL(`${base}/plans`);
+  await page.getByTestId('plan-pro').getByRole('link', { name: 'Upgrade to Pro' }).click();
   await expect(page).toHaveURL(`${base}/settings?tab=billing`);
   await expect(page.getByTestId('billing-plan')).toHaveText('Free');
   await expect(page.getByTestId('billing-off')).toHaveCount(0);

@@ -89,6 +89,16 @@ describe('upgrade requests', () => {
   });
 });
 
+describe('plans', () => {
+  it('any signed-in user reads every plan with its limits (the comparison); signed out is a 401', async () => {
+    const u = await signUpUser(t.app);
+    const plans = await ok('GET', '/v1/billing/plans', u.cookie);
+    expect(plans.map((p: { plan: string }) => p.plan)).toEqual(['free', 'pro', 'enterprise']);
+    expect(plans[0].limits).toMatchObject({ teams: false, cloudTraining: false });
+    expect((await call('GET', '/v1/billing/plans')).statusCode).toBe(401);
+  });
+});
+
 describe('support contact', () => {
   it('an admin sets the contact address; users read it; empty clears it; only admins set it; a bad address is a 400', async () => {
     const u = await signUpUser(t.app);

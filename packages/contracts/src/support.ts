@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { planSchema } from './billing.js';
+import { planLimitsSchema, planSchema } from './billing.js';
 
 /**
  * Reaching the admins (ADR 0030): an upgrade request a user files when payments are off (or for a
@@ -49,3 +49,7 @@ export type AdminUpgradeRequestList = z.infer<typeof adminUpgradeRequestListSche
 export const supportContactSchema = z.object({ email: z.string().nullable() });
 export type SupportContact = z.infer<typeof supportContactSchema>;
 export const supportContactBody = z.object({ email: z.union([z.string().trim().email().max(254), z.literal(''), z.null()]).transform((v) => (v ? v : null)) });
+
+/** `GET /v1/billing/plans`: every plan's limits on this server (admin overrides applied), for the comparison. */
+export const planOfferSchema = z.object({ plan: planSchema, limits: planLimitsSchema });
+export type PlanOffer = z.infer<typeof planOfferSchema>;

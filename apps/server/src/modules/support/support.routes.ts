@@ -6,6 +6,7 @@ import {
   adminUpgradeRequestsQuery,
   envelope,
   myUpgradeRequestSchema,
+  planOfferSchema,
   supportContactBody,
   supportContactSchema,
   upgradeRequestBody,
@@ -13,6 +14,7 @@ import {
 } from '@sightline/contracts';
 import { requireAdmin, requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses } from '../../platform/http/schemas.js';
+import { allPlanLimits } from '../billing/billing.plans.js';
 import * as svc from './support.service.js';
 
 const idParams = z.object({ id: z.string().min(1).max(40) });
@@ -28,6 +30,11 @@ export async function supportRoutes(app: FastifyInstance) {
   r.get('/v1/billing/upgrade-requests/mine', { config: { auth: 'user' }, schema: { tags: ['billing'], response: { 200: envelope(myUpgradeRequestSchema), ...errorResponses } } }, async (req) => ({
     data: { request: await svc.myOpenRequest(ctx, requireUser(req).user.id) },
   }));
+  // The plan comparison reads every plan's limits as this server sets them (billing on or off).
+  r.get('/v1/billing/plans', { config: { auth: 'user' }, schema: { tags: ['billing'], response: { 200: envelope(z.array(planOfferSchema)), ...errorResponses } } }, async (req) => {
+    requireUser(req);
+    return { data: (await allPlanLimits(ctx)).map(({ plan, limits }) => ({ plan, limits })) };
+  });
   r.get('/v1/support/contact', { config: { auth: 'user' }, schema: { tags: ['support'], response: { 200: envelope(supportContactSchema), ...errorResponses } } }, async (req) => {
     requireUser(req);
     return { data: await svc.supportContact(ctx) };
