@@ -89,6 +89,16 @@ describe('upgrade requests', () => {
   });
 });
 
+describe('GET /v1/auth/session', () => {
+  it('answers 200 with the user when signed in and with null when signed out or the session is gone (no 401 to log)', async () => {
+    const u = await signUpUser(t.app);
+    expect((await ok('GET', '/v1/auth/session', u.cookie)).user).toMatchObject({ id: u.user.id, username: u.user.username });
+    expect(await ok('GET', '/v1/auth/session')).toEqual({ user: null });
+    expect(await ok('GET', '/v1/auth/session', 'sl_session=not-a-session')).toEqual({ user: null });
+    expect((await call('GET', '/v1/users/me')).statusCode).toBe(401);
+  });
+});
+
 describe('plans', () => {
   it('any signed-in user reads every plan with its limits (the comparison); signed out is a 401', async () => {
     const u = await signUpUser(t.app);

@@ -52,46 +52,46 @@ export function PlanCard({ summary }: { summary: BillingSummary }) {
         </Stack>
       )}
       <Group gap="sm">
-          {summary.abilities.upgrade && (
-            <>
-              <Button leftSection={<IconRocket size={16} />} loading={checkout.isPending && checkout.variables === 'month'} onClick={() => checkout.mutate('month', { onSuccess: go, onError: failed })}>
-                {t('plan.upgradeMonthly')}
-              </Button>
-              <Button variant="light" loading={checkout.isPending && checkout.variables === 'year'} onClick={() => checkout.mutate('year', { onSuccess: go, onError: failed })}>
-                {t('plan.upgradeYearly')}
-              </Button>
-            </>
-          )}
-          {summary.abilities.portal && (
-            <Button variant="default" rightSection={<IconExternalLink size={14} />} loading={portal.isPending} onClick={() => portal.mutate(undefined, { onSuccess: go, onError: failed })}>
-              {t('plan.portal')}
+        {summary.abilities.upgrade && (
+          <>
+            <Button leftSection={<IconRocket size={16} />} loading={checkout.isPending && checkout.variables === 'month'} onClick={() => checkout.mutate('month', { onSuccess: go, onError: failed })}>
+              {t('plan.upgradeMonthly')}
             </Button>
-          )}
-          {summary.abilities.cancel && sub && (
-            <Button
-              variant="subtle"
-              color={sub.cancelAtPeriodEnd ? 'blue' : 'red'}
-              loading={cancel.isPending}
-              onClick={() =>
-                cancel.mutate(!sub.cancelAtPeriodEnd, {
-                  onSuccess: () => notifications.success(sub.cancelAtPeriodEnd ? t('plan.resumed') : t('plan.cancelled')),
-                  onError: failed,
-                })
-              }
-            >
-              {sub.cancelAtPeriodEnd ? t('plan.resume') : t('plan.cancel')}
+            <Button variant="light" loading={checkout.isPending && checkout.variables === 'year'} onClick={() => checkout.mutate('year', { onSuccess: go, onError: failed })}>
+              {t('plan.upgradeYearly')}
             </Button>
-          )}
-          {summary.plan !== 'enterprise' && !summary.abilities.upgrade ? (
-            <Button component={Link} to="/plans" leftSection={<IconRocket size={16} />} data-testid="plan-compare">
-              {t('compare.askUpgrade')}
-            </Button>
-          ) : (
-            <Button component={Link} to="/plans" variant="subtle" leftSection={<IconLayoutColumns size={16} />} data-testid="plan-compare">
-              {t('compare.open')}
-            </Button>
-          )}
-        </Group>
+          </>
+        )}
+        {summary.abilities.portal && (
+          <Button variant="default" rightSection={<IconExternalLink size={14} />} loading={portal.isPending} onClick={() => portal.mutate(undefined, { onSuccess: go, onError: failed })}>
+            {t('plan.portal')}
+          </Button>
+        )}
+        {summary.abilities.cancel && sub && (
+          <Button
+            variant="subtle"
+            color={sub.cancelAtPeriodEnd ? 'blue' : 'red'}
+            loading={cancel.isPending}
+            onClick={() =>
+              cancel.mutate(!sub.cancelAtPeriodEnd, {
+                onSuccess: () => notifications.success(sub.cancelAtPeriodEnd ? t('plan.resumed') : t('plan.cancelled')),
+                onError: failed,
+              })
+            }
+          >
+            {sub.cancelAtPeriodEnd ? t('plan.resume') : t('plan.cancel')}
+          </Button>
+        )}
+        {summary.plan !== 'enterprise' && !summary.abilities.upgrade ? (
+          <Button component={Link} to="/plans" leftSection={<IconRocket size={16} />} data-testid="plan-compare">
+            {t('compare.askUpgrade')}
+          </Button>
+        ) : (
+          <Button component={Link} to="/plans" variant="subtle" leftSection={<IconLayoutColumns size={16} />} data-testid="plan-compare">
+            {t('compare.open')}
+          </Button>
+        )}
+      </Group>
       <Limits summary={summary} />
     </SectionCard>
   );
