@@ -34,9 +34,10 @@ export function AnalyticsSection() {
       grid,
       xAxis: { type: 'category', data: data?.buckets ?? [] },
       yAxis: { type: 'value', minInterval: 1 },
-      series: (data?.series ?? []).map((s) => ({ name: s.name, type: 'line', showSymbol: false, data: s.counts })),
+      // Readable names in the legend and tooltip ("Datasets created", not create_dataset); an unknown event keeps its name.
+      series: (data?.series ?? []).map((s) => ({ name: t(`analytics.event.${s.name}`, { defaultValue: s.name }), type: 'line', showSymbol: false, data: s.counts })),
     }),
-    [data],
+    [data, t],
   );
   const people = useMemo(
     () => ({
