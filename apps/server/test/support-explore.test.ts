@@ -191,3 +191,14 @@ describe('admin jobs carry names', () => {
     await t.database.db.delete(agentJobs).where(eq(agentJobs.id, `ja-${m.id}`));
   });
 });
+
+describe('/v1/docs', () => {
+  it('starts with signing in and the user\'s items, ends with the admin endpoints; every tag is declared', async () => {
+    const doc = (await call('GET', '/v1/docs/json')).json() as { tags: Array<{ name: string }>; paths: Record<string, Record<string, { tags?: string[] }>> };
+    const order = doc.tags.map((tg) => tg.name);
+    expect(order[0]).toBe('auth');
+    expect(order.at(-1)).toBe('admin');
+    const used = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? [])));
+    expect([...used].filter((tg) => !order.includes(tg))).toEqual([]);
+  });
+});
