@@ -106,7 +106,7 @@ type Content = { heading: string | RegExp } | { text: string };
  * bundle leaves the root empty or throws, so the route fails here.
  */
 const mainVisible = (content: Content, testId?: string) => async (page: Page) => {
-  await expect(page.locator('#root > *').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#root')).not.toBeEmpty({ timeout: 20_000 });
   if (testId) await expect(page.getByTestId(testId).first()).toBeVisible({ timeout: 20_000 });
   const meaning = 'heading' in content ? page.getByRole('heading', { name: content.heading }) : page.getByText(content.text, { exact: true });
   await expect(meaning.first()).toBeVisible({ timeout: 20_000 });
