@@ -44,7 +44,7 @@ async function newPage(browser: Browser, width = 1440, height = 900) {
   return context.newPage();
 }
 
-test('free user: advertisement, turned away from the pro-only wallet; upgrade through Checkout; top-up in the ledger', async ({ browser }) => {
+test('free user: advertisement to the plans, the wallet explained; upgrade through Checkout; top-up in the ledger', async ({ browser }) => {
   const base = stripeServer.url;
   const page = await newPage(browser);
   await signUp(page, base, 'billadmin'); // first account: admin (turns the walletTopUp flag on)
@@ -116,7 +116,7 @@ test('free user: advertisement, turned away from the pro-only wallet; upgrade th
   await page.context().close();
 });
 
-test('billing off: the tab says so; an admin sets the plan by hand and the pro guard lets the user in', async ({ browser }) => {
+test('billing off: the tab says so and leads to a request; an admin sets the plan by hand and the wallet opens', async ({ browser }) => {
   const base = offServer.url;
   const adminPage = await newPage(browser);
   await signUp(adminPage, base, 'offadmin');
@@ -128,8 +128,10 @@ test('billing off: the tab says so; an admin sets the plan by hand and the pro g
   await expect(userPage.getByTestId('billing-plan')).toHaveText('Free');
   await expect(userPage.getByRole('button', { name: /Upgrade to Pro/ })).toHaveCount(0);
   await userPage.screenshot({ path: path.join(SHOTS, 'billing-tab-off-1440.png'), fullPage: true });
+  // With payments off the way up is a request to the admins (ADR 0030); a Free user's wallet explains itself.
+  await expect(userPage.getByTestId('plan-compare')).toHaveText('Compare plans and request an upgrade');
   await userPage.goto(`${base}/wallet`);
-  await expect(userPage).toHaveURL(`${base}/home`);
+  await expect(userPage.getByTestId('wallet-compare-plans')).toBeVisible();
 
   // The admin page's billing section: pick the account, plan Pro, a reason.
   await adminPage.goto(`${base}/admin`);
