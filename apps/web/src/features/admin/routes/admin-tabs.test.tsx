@@ -75,4 +75,16 @@ describe('admin tabs', () => {
     expect(await screen.findByText('No open requests.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByTestId('requests-count')).toBeNull());
   });
+
+  it('analytics: event names read as words ("Dataset created", not create_dataset); an unknown one keeps its name', async () => {
+    const api = fakeApi({
+      'GET /v1/admin/analytics/events': () => ({ buckets: ['2026-11-25'], series: [{ name: 'create_dataset', counts: [3] }], activeUsers: [1], signUps: [1], totals: [{ name: 'create_dataset', count: 3 }, { name: 'brand_new_event', count: 1 }] }),
+      'GET /v1/admin/analytics/top': () => ({ models: [], datasets: [] }),
+    });
+    vi.stubGlobal('fetch', api.fetch);
+    renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin?tab=analytics', user: makeUser({ roles: ['admin'] }) });
+    expect(await screen.findByText('Dataset created')).toBeInTheDocument();
+    expect(screen.getByText('brand_new_event')).toBeInTheDocument();
+    expect(screen.queryByText('create_dataset')).toBeNull();
+  });
 });
