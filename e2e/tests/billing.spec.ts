@@ -44,7 +44,7 @@ async function newPage(browser: Browser, width = 1440, height = 900) {
   return context.newPage();
 }
 
-test('free user: advertisement, turned away from the pro-only wallet; upgrade through Checkout; top-up in the ledger', async ({ browser }) => {
+test('free user: advertisement to the plans, the wallet explained; upgrade through Checkout; top-up in the ledger', async ({ browser }) => {
   const base = stripeServer.url;
   const page = await newPage(browser);
   await signUp(page, base, 'billadmin'); // first account: admin (turns the walletTopUp flag on)
@@ -53,12 +53,15 @@ test('free user: advertisement, turned away from the pro-only wallet; upgrade th
   await page.goto(`${base}/home`);
   await expect(page.getByTestId('free-plan-ad')).toBeVisible();
   await expect(page.getByTestId('sidebar-plan')).toHaveText('Free');
-  // The wallet page is pro-only: a free user is sent home.
+  // The wallet is for paid plans: a free user reads why and where to look (ADR 0030).
   await page.goto(`${base}/wallet`);
-  await expect(page).toHaveURL(`${base}/home`);
+  await expect(page.getByTestId('wallet-compare-plans')).toBeVisible();
 
-  // The advertisement's button opens the billing tab.
+  // The advertisement opens the plan comparison; with payments on, its Pro card leads to checkout.
+  await page.goto(`${base}/home`);
   await page.getByTestId('free-plan-ad').getByRole('link').click();
+  await expect(page).toHaveURL(`${base}/plans`);
+  await page.getByTestId('plan-pro').getByRole('link', { name: 'Upgrade to Pro' }).click();
   await expect(page).toHaveURL(`${base}/settings?tab=billing`);
   await expect(page.getByTestId('billing-plan')).toHaveText('Free');
   await expect(page.getByTestId('billing-off')).toHaveCount(0);
@@ -113,7 +116,7 @@ test('free user: advertisement, turned away from the pro-only wallet; upgrade th
   await page.context().close();
 });
 
-test('billing off: the tab says so; an admin sets the plan by hand and the pro guard lets the user in', async ({ browser }) => {
+test('billing off: the tab says so and leads to a request; an admin sets the plan by hand and the wallet opens', async ({ browser }) => {
   const base = offServer.url;
   const adminPage = await newPage(browser);
   await signUp(adminPage, base, 'offadmin');
@@ -125,8 +128,10 @@ test('billing off: the tab says so; an admin sets the plan by hand and the pro g
   await expect(userPage.getByTestId('billing-plan')).toHaveText('Free');
   await expect(userPage.getByRole('button', { name: /Upgrade to Pro/ })).toHaveCount(0);
   await userPage.screenshot({ path: path.join(SHOTS, 'billing-tab-off-1440.png'), fullPage: true });
+  // With payments off the way up is a request to the admins (ADR 0030); a Free user's wallet explains itself.
+  await expect(userPage.getByTestId('plan-compare')).toHaveText('Compare plans and request an upgrade');
   await userPage.goto(`${base}/wallet`);
-  await expect(userPage).toHaveURL(`${base}/home`);
+  await expect(userPage.getByTestId('wallet-compare-plans')).toBeVisible();
 
   // The admin page's billing section: pick the account, plan Pro, a reason.
   await adminPage.goto(`${base}/admin`);

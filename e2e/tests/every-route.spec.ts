@@ -21,6 +21,10 @@ const SINK_HTTP = `http://127.0.0.1:${BASE_PORT + 1001}`;
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots/every-route');
 fs.mkdirSync(SHOTS, { recursive: true });
 
+/** EVERY_ROUTE_ONLY=home,trash: check only these routes (while working on them); unset, every route. */
+const ONLY = process.env.EVERY_ROUTE_ONLY?.split(',').map((r) => r.trim());
+const picked = <T extends [string, ...unknown[]]>(routes: T[]) => (ONLY ? routes.filter(([name]) => ONLY.includes(name)) : routes);
+
 const WIDTHS = [
   { width: 390, height: 844 },
   { width: 768, height: 1024 },
@@ -97,11 +101,29 @@ async function checkRoute(page: Page, name: string, url: string, ready: (page: P
   return problems;
 }
 
-const mainVisible = (testId?: string) => async (page: Page) => {
+/** What a person must see for the page to count as there: a heading, or a sentence where the page has none. */
+type Content = { heading: string | RegExp } | { text: string };
+
+/**
+ * The page is ready and really rendered: the app root has content, the page's own heading (or
+ * sentence) is visible, its test id where it has one, and no script failed on the way. A broken
+ * bundle leaves the root empty or throws, so the route fails here.
+ */
+const mainVisible = (content: Content, testId?: string) => async (page: Page) => {
+  await expect(page.locator('#root')).not.toBeEmpty({ timeout: 20_000 });
   if (testId) await expect(page.getByTestId(testId).first()).toBeVisible({ timeout: 20_000 });
+  const meaning = 'heading' in content ? page.getByRole('heading', { name: content.heading }) : page.getByText(content.text, { exact: true });
+  await expect(meaning.first()).toBeVisible({ timeout: 20_000 });
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await expect(page.getByTestId('page-loader')).toHaveCount(0);
 };
+
+/** Script errors of a page (uncaught exceptions), collected per route. */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e).split('\n')[0]!));
+  return errors;
+}
 
 async function newContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ viewport: WIDTHS[2], baseURL: server.url });
@@ -130,16 +152,18 @@ test('guest routes at 390, 768 and 1440 px, light and dark', async ({ browser })
   const context = await newContext(browser);
   const page = await context.newPage();
   const problems: string[] = [];
-  const routes: Array<[string, string, string?]> = [
-    ['sign-up', '/'],
-    ['sign-in', '/signin'],
-    ['landing-view', '/auth'],
-    ['request-password', '/request-password'],
-    ['reset-password', '/reset-password?token=not-a-real-token'],
+  const errors = pageErrors(page);
+  const routes: Array<[string, string, Content, string?]> = [
+    ['sign-up', '/', { heading: 'Create your account' }],
+    ['sign-in', '/signin', { heading: 'Sign in' }],
+    ['landing-view', '/auth', { heading: 'Welcome to Sightline' }],
+    ['request-password', '/request-password', { heading: 'Reset your password' }],
+    ['reset-password', '/reset-password?token=not-a-real-token', { heading: 'Choose a new password' }],
   ];
-  for (const [name, url, testId] of routes) problems.push(...(await checkRoute(page, name, url, mainVisible(testId))));
+  for (const [name, url, content, testId] of picked(routes)) problems.push(...(await checkRoute(page, name, url, mainVisible(content, testId))));
   await context.close();
   expect(problems).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test('signed-in routes at 390, 768 and 1440 px, light and dark', async ({ browser }) => {
@@ -148,29 +172,31 @@ test('signed-in routes at 390, 768 and 1440 px, light and dark', async ({ browse
   const { dataset, project, model, team } = await seed(authed);
   const page = await authed.newPage();
   const problems: string[] = [];
-  const routes: Array<[string, string, string?]> = [
-    ['home', '/home', 'recent-items'],
-    ['welcome', '/welcome'],
-    ['settings', '/settings'],
-    ['settings-teams', '/settings?tab=teams', 'team-card'],
-    ['notifications', '/notifications'],
-    ['projects', '/projects'],
-    ['project-content', `/projects/${project}`, 'project-name'],
-    ['team', `/teams/${team}`, 'team-title'],
-    ['datasets-index', '/datasets', 'dataset-card'],
-    ['dataset-content', `/datasets/${dataset}`, 'image-tile'],
-    ['roboflow-dataset', '/integrations/roboflow/datasets/unknown'],
-    ['models', '/models'],
-    ['model-content', `/models/${model}`, 'model-name'],
-    ['model-training', `/models/${model}?tab=training`, 'training-panel'],
-    ['trash', '/trash'],
-    ['admin', '/admin'],
-    ['active-jobs', '/active-jobs'],
-    ['support', '/support'],
-    ['forbidden', '/403'],
-    ['uikit', '/uikit'],
-    ['not-found', '/no-such-page'],
+  const errors = pageErrors(page);
+  const routes: Array<[string, string, Content, string?]> = [
+    ['home', '/home', { heading: /^Welcome back/ }, 'recent-items'],
+    ['welcome', '/welcome', { heading: /^Welcome to Sightline, / }],
+    ['settings', '/settings', { heading: 'Settings' }],
+    ['settings-teams', '/settings?tab=teams', { heading: 'Settings' }, 'team-card'],
+    ['notifications', '/notifications', { heading: 'Notifications' }],
+    ['projects', '/projects', { heading: 'Projects' }],
+    ['project-content', `/projects/${project}`, { heading: 'Traffic cameras at the north junction' }, 'project-name'],
+    ['team', `/teams/${team}`, { heading: 'Vision crew of the north junction' }, 'team-title'],
+    ['datasets-index', '/datasets', { heading: 'Datasets' }, 'dataset-card'],
+    ['dataset-content', `/datasets/${dataset}`, { heading: 'Shapes of the north junction cameras' }, 'image-tile'],
+    ['roboflow-dataset', '/integrations/roboflow/datasets/unknown', { text: 'This project is not available' }],
+    ['models', '/models', { heading: 'Models' }],
+    ['model-content', `/models/${model}`, { heading: 'yolo11n-north-junction-detector-v2-final' }, 'model-name'],
+    ['model-training', `/models/${model}?tab=training`, { heading: 'yolo11n-north-junction-detector-v2-final' }, 'training-panel'],
+    ['trash', '/trash', { heading: 'Trash' }],
+    ['admin', '/admin', { heading: 'Admin' }],
+    ['active-jobs', '/active-jobs', { heading: 'Active jobs' }],
+    ['support', '/support', { heading: 'Support' }],
+    ['forbidden', '/403', { heading: 'Access denied' }],
+    ['uikit', '/uikit', { heading: 'UI kit' }],
+    ['not-found', '/no-such-page', { heading: 'Page not found' }],
   ];
-  for (const [name, url, testId] of routes) problems.push(...(await checkRoute(page, name, url, mainVisible(testId))));
+  for (const [name, url, content, testId] of picked(routes)) problems.push(...(await checkRoute(page, name, url, mainVisible(content, testId))));
   expect(problems).toEqual([]);
+  expect(errors).toEqual([]);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { analyticsEvents, models as modelsTable, users } from '../src/platform/db/schema.js';
+import { analyticsEvents, modelExports, models as modelsTable, users } from '../src/platform/db/schema.js';
 import { createTestApp, FIXTURES, multipart, type TestApp } from './support/harness.js';
 import { buildModel, buildProject, buildUser } from './support/factories.js';
 
@@ -183,7 +183,11 @@ describe('models', () => {
     expect(dl.rawPayload.length).toBe(size);
     const project = (await req('GET', `/v1/projects/${p.id}`, as(u.cookie))).json().data;
     expect(project.totals).toEqual({ models: 1, bytes: size });
-    expect(project.models.exports.onnx).toBe(size);
+    // uploaded weights are not exports: the project's Exports card counts what export jobs made
+    expect(project.models.exports).toEqual({});
+    // once an export job has made the ONNX file, it counts
+    await t.database.db.insert(modelExports).values({ id: `ex-${id}`, modelId: id, userId: u.user.id, format: 'onnx', status: 'succeeded', bytes: size });
+    expect((await req('GET', `/v1/projects/${p.id}`, as(u.cookie))).json().data.models.exports).toEqual({ onnx: size });
   });
 
   it('uploads the fixture .pt into a new project named by project_name', async () => {

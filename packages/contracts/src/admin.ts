@@ -159,6 +159,10 @@ export const adminJobSchema = z.object({
   lastError: z.string().nullable(),
   logTail: z.array(z.string()),
   userId: z.string().nullable(),
+  /** Names of what the job works on, for people (ids stay above for links and support). */
+  user: z.object({ id: z.string(), username: z.string() }).nullable(),
+  model: z.object({ id: z.string(), name: z.string() }).nullable(),
+  dataset: z.object({ id: z.string(), name: z.string() }).nullable(),
   created: z.string(),
   updated: z.string(),
   canRetry: z.boolean(),

@@ -111,6 +111,8 @@ export const agentJobSummarySchema = z.object({
   kind: agentJobKindSchema,
   status: agentJobStatusSchema,
   modelId: z.string(),
+  /** The model's name where a person reads the list (the admin's queued jobs); absent elsewhere. */
+  modelName: z.string().nullable().optional(),
   exportId: z.string().nullable(),
   userId: z.string(),
   agentId: z.string().nullable(),

@@ -101,6 +101,10 @@ export const ErrorCode = {
   HoldClosed: 'billing/hold-closed',
   PaymentProvider: 'billing/provider-error',
   BadSignature: 'billing/bad-signature',
+  /** An upgrade request already granted or dismissed (ADR 0030). */
+  UpgradeRequestClosed: 'billing/request-closed',
+  /** Asking for a plan the user already has or is above. */
+  AlreadyOnPlan: 'billing/already-on-plan',
   // outgoing webhooks (issue 15)
   WebhookUrlRefused: 'webhook/url-refused',
   // admin area (issue 15)

@@ -28,3 +28,5 @@ export * from './security.js';
 export * from './names.js';
 export * from './train-dialog.js';
 export * from './evaluation.js';
+export * from './support.js';
+export * from './explore.js';

@@ -22,6 +22,8 @@ export const ROUTE_PATHS = {
   admin: '/admin',
   'active-jobs': '/active-jobs',
   wallet: '/wallet',
+  plans: '/plans',
+  explore: '/explore',
   support: '/support',
   forbidden: '/403',
   uikit: '/uikit',

@@ -2,7 +2,7 @@ import { Suspense, type ComponentType } from 'react';
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import RouteErrorPage from '../features/system/routes/route-error';
-import { AuthGuard, GuestGuard, ProGuard } from './guards';
+import { AuthGuard, GuestGuard } from './guards';
 import { lazyPage } from './lazy-page';
 import { AuthenticatedLayout } from './layout-authenticated';
 import { LandingLayout } from './layout-landing';
@@ -67,8 +67,10 @@ export const routes: RouteObject[] = [
               { id: 'trash', path: p('trash'), element: page(() => import('../features/trash/routes/trash')) },
               { id: 'admin', path: p('admin'), element: page(() => import('../features/admin/routes/admin')) },
               { id: 'active-jobs', path: p('active-jobs'), element: page(() => import('../features/jobs/routes/active-jobs')) },
-              // The wallet is for pro and enterprise (spec §1): the pro guard sends others home.
-              { id: 'wallet', path: p('wallet'), element: <ProGuard>{page(() => import('../features/billing/routes/wallet'))}</ProGuard> },
+              // The wallet is for pro and enterprise (spec §1); a Free user reads why there is none (ADR 0030).
+              { id: 'wallet', path: p('wallet'), element: page(() => import('../features/billing/routes/wallet')) },
+              { id: 'plans', path: p('plans'), element: page(() => import('../features/billing/routes/plans')) },
+              { id: 'explore', path: p('explore'), element: page(() => import('../features/explore/routes/explore')) },
             ],
           },
         ],

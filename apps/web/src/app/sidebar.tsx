@@ -1,5 +1,6 @@
 import { ActionIcon, Badge, Box, Button, Group, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import {
+  IconCompass,
   IconDatabase,
   IconFolders,
   IconCube,
@@ -38,6 +39,7 @@ export function sidebarItems(user: Pick<User, 'roles'>): NavItem[] {
     { key: 'datasets', to: '/datasets', icon: IconDatabase },
     { key: 'projects', to: '/projects', icon: IconFolders },
     { key: 'models', to: '/models', icon: IconCube },
+    { key: 'explore', to: '/explore', icon: IconCompass },
     { key: 'integrations', to: '/settings?tab=integrations', icon: IconPlugConnected, match: ['/integrations'] },
     { key: 'support', to: '/support', icon: IconLifebuoy },
     { key: 'trash', to: '/trash', icon: IconTrash },

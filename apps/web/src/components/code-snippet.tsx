@@ -22,7 +22,7 @@ export function CodeSnippet({ code, secrets = [], revealed = false, label, testI
   const shown = revealed ? code : maskSecrets(code, secrets);
   return (
     <Box pos="relative">
-      <Code block aria-label={label} data-testid={testId} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', paddingRight: 44 }}>
+      <Code block aria-label={label} data-testid={testId} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', paddingRight: 44 }}>
         {shown}
       </Code>
       <CopyButton value={code} timeout={2000}>

@@ -3,12 +3,12 @@ import { IconRocket } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-/** Free users see an advertisement with a button to the billing tab of settings (spec §1). */
+/** Free users see an advertisement (spec §1) leading to the plan comparison, which says what this server really offers (ADR 0030). */
 export function FreePlanAd({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   if (compact) {
     return (
-      <Button component={Link} to="/settings?tab=billing" size="xs" variant="gradient" gradient={{ from: 'brand.7', to: 'violet.7' }} leftSection={<IconRocket size={14} />} fullWidth>
+      <Button component={Link} to="/plans" size="xs" variant="gradient" gradient={{ from: 'brand.7', to: 'violet.7' }} leftSection={<IconRocket size={14} />} fullWidth>
         {t('ad.button')}
       </Button>
     );
@@ -25,7 +25,7 @@ export function FreePlanAd({ compact = false }: { compact?: boolean }) {
             {t('ad.body')}
           </Text>
           <div>
-            <Button component={Link} to="/settings?tab=billing" size="xs" variant="gradient" gradient={{ from: 'brand.7', to: 'violet.7' }}>
+            <Button component={Link} to="/plans" size="xs" variant="gradient" gradient={{ from: 'brand.7', to: 'violet.7' }}>
               {t('ad.button')}
             </Button>
           </div>

@@ -11,7 +11,7 @@ describe('the user document (spec §4: if it is not ready, retry every 100 ms)',
 
   it('asks again every USER_DOC_RETRY_MS while the server is not ready, then has the user', async () => {
     const user = makeUser();
-    const answers = [json(503, { error: { code: 'error/server-offline', message: 'Starting' } }), json(503, { error: { code: 'error/server-offline', message: 'Starting' } }), json(200, { data: user })];
+    const answers = [json(503, { error: { code: 'error/server-offline', message: 'Starting' } }), json(503, { error: { code: 'error/server-offline', message: 'Starting' } }), json(200, { data: { user } })];
     const at: number[] = [];
     vi.stubGlobal(
       'fetch',
@@ -29,6 +29,14 @@ describe('the user document (spec §4: if it is not ready, retry every 100 ms)',
       expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(USER_DOC_RETRY_MS - 5);
       expect(at[i]! - at[i - 1]!).toBeLessThan(900);
     }
+  });
+
+  it('signed out is a 200 with no user from /v1/auth/session: null, asked once, nothing failed to log (ADR 0030)', async () => {
+    const fetchMock = vi.fn(async () => json(200, { data: { user: null } }));
+    vi.stubGlobal('fetch', fetchMock);
+    expect(await new QueryClient().fetchQuery(meQueryOptions())).toBeNull();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledWith('/v1/auth/session', expect.anything());
   });
 
   it('takes a 401 as the answer (signed out) without asking again', async () => {

@@ -5,10 +5,13 @@ import { session } from './storage';
 
 export const meQueryKey = ['me'] as const;
 
-/** The signed-in user, or null when signed out (401). */
+/**
+ * The signed-in user, or null when signed out. `/v1/auth/session` answers 200 with null then, so a
+ * signed-out page logs no failed request (ADR 0030); a 401 (an older server) still means signed out.
+ */
 export async function getMe(signal?: AbortSignal): Promise<User | null> {
   try {
-    return await api.get<User>('/v1/users/me', signal);
+    return (await api.get<{ user: User | null }>('/v1/auth/session', signal)).user;
   } catch (error) {
     if (isApiError(error) && (error.status === 401 || error.code === ErrorCode.Unauthorized)) return null;
     throw error;

@@ -44,10 +44,12 @@ describe('client snippets', () => {
   it('inference calls carry the key, the file and the thresholds in every language', () => {
     const s = predictSnippets({ origin: 'https://x.test', modelId: 'M1', key: 'ul_k', conf: 0.3, iou: 0.5, imgsz: 320 });
     expect(s.curl.split('\n')[0]).toBe('curl -X POST https://x.test/v1/predict/M1 \\');
-    expect(s.curl).toContain("-H 'Authorization: Bearer ul_k'");
+    // the same header as the Deploy tab's curl
+    expect(s.curl).toContain("-H 'x-api-key: ul_k'");
     expect(s.curl).toContain('-F "conf=0.3" -F "iou=0.5" -F "imgsz=320"');
     expect(s.python).toContain('files={"file": f}');
     expect(s.python).toContain('data = {"conf": 0.3, "iou": 0.5, "imgsz": 320}');
-    expect(s.javascript).toContain("headers: { Authorization: 'Bearer ul_k' }");
+    expect(s.python).toContain('headers = {"x-api-key": "ul_k"}');
+    expect(s.javascript).toContain("headers: { 'x-api-key': 'ul_k' }");
   });
 });

@@ -112,13 +112,13 @@ export interface PredictSnippetInput {
 
 export type PredictLanguage = 'curl' | 'python' | 'javascript';
 
-/** POST /v1/predict/{modelId} as curl, Python requests and browser/Node fetch. */
+/** POST /v1/predict/{modelId} as curl, Python requests and browser/Node fetch, with the key in `x-api-key` like the Deploy tab's snippet. */
 export function predictSnippets(i: PredictSnippetInput): Record<PredictLanguage, string> {
   const url = `${i.origin}/v1/predict/${i.modelId}`;
   return {
     curl: [
       `curl -X POST ${shellWord(url)} \\`,
-      `  -H ${shellWord(`Authorization: Bearer ${i.key}`)} \\`,
+      `  -H ${shellWord(`x-api-key: ${i.key}`)} \\`,
       '  -F "file=@image.jpg" \\',
       `  -F "conf=${i.conf}" -F "iou=${i.iou}" -F "imgsz=${i.imgsz}"`,
     ].join('\n'),
@@ -126,7 +126,7 @@ export function predictSnippets(i: PredictSnippetInput): Record<PredictLanguage,
       'import requests',
       '',
       `url = "${url}"`,
-      `headers = {"Authorization": "Bearer ${i.key}"}`,
+      `headers = {"x-api-key": "${i.key}"}`,
       `data = {"conf": ${i.conf}, "iou": ${i.iou}, "imgsz": ${i.imgsz}}`,
       'with open("image.jpg", "rb") as f:',
       '    response = requests.post(url, headers=headers, data=data, files={"file": f})',
@@ -141,7 +141,7 @@ export function predictSnippets(i: PredictSnippetInput): Record<PredictLanguage,
       `form.append('imgsz', '${i.imgsz}');`,
       `const response = await fetch('${url}', {`,
       "  method: 'POST',",
-      `  headers: { Authorization: 'Bearer ${i.key}' },`,
+      `  headers: { 'x-api-key': '${i.key}' },`,
       '  body: form,',
       '});',
       'const { images } = await response.json();',

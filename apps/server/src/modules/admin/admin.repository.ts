@@ -117,6 +117,16 @@ export const adminRepository = {
   moveQueueJob: async (db: Db, id: string, from: string[], patch: Partial<typeof jobs.$inferInsert>) =>
     (await db.update(jobs).set(patch).where(and(eq(jobs.id, id), inArray(jobs.status, from))).returning())[0] ?? null,
   agentJobs: (db: Db, statuses: AgentJobRow['status'][], limit: number) => db.select().from(agentJobs).where(inArray(agentJobs.status, statuses)).orderBy(desc(agentJobs.updatedAt)).limit(limit),
+  /** Names behind the ids jobs carry: users, models, datasets, one query per kind asked for. */
+  namesOf: async (db: Db, ids: { users: string[]; models: string[]; datasets: string[] }) => {
+    const [u, m, d] = await Promise.all([
+      ids.users.length ? db.select({ id: users.id, name: users.username }).from(users).where(inArray(users.id, ids.users)) : [],
+      ids.models.length ? db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids.models)) : [],
+      ids.datasets.length ? db.select({ id: datasets.id, name: datasets.name }).from(datasets).where(inArray(datasets.id, ids.datasets)) : [],
+    ]);
+    const map = (rows: Array<{ id: string; name: string }>) => new Map(rows.map((r) => [r.id, r.name]));
+    return { users: map(u), models: map(m), datasets: map(d) };
+  },
   agentJob: async (db: Db, id: string) => (await db.select().from(agentJobs).where(eq(agentJobs.id, id)).limit(1))[0] ?? null,
 
   feedback: (db: Db, limit: number) =>

@@ -159,7 +159,31 @@ export async function signOutEverywhere(ctx: AppContext, id: string) {
 const QUEUE_ACTIVE = ['queued', 'running'];
 const AGENT_ACTIVE: AgentJobRow['status'][] = ['queued', 'claimed', 'running'];
 
-function presentQueueJob(j: QueueJobRow): AdminJob {
+const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/** What a job works on, by id: a queue job says it in its payload, an agent job in its columns. */
+function refsOf(j: { source: 'queue'; row: QueueJobRow } | { source: 'agent'; row: AgentJobRow }) {
+  if (j.source === 'agent') return { userId: j.row.userId, modelId: j.row.modelId, datasetId: null };
+  const p = j.row.payload as Record<string, unknown>;
+  return { userId: str(p.userId), modelId: str(p.modelId), datasetId: str(p.datasetId) };
+}
+
+type Names = Awaited<ReturnType<typeof adminRepository.namesOf>>;
+const EMPTY_NAMES: Names = { users: new Map(), models: new Map(), datasets: new Map() };
+
+/** The people-facing names of the jobs' users, models and datasets (issue: names, not ids). */
+async function namesFor(ctx: AppContext, refs: Array<ReturnType<typeof refsOf>>): Promise<Names> {
+  const ids = (k: 'userId' | 'modelId' | 'datasetId') => [...new Set(refs.map((r) => r[k]).filter((v): v is string => v !== null))];
+  return adminRepository.namesOf(ctx.db, { users: ids('userId'), models: ids('modelId'), datasets: ids('datasetId') });
+}
+
+function named(refs: ReturnType<typeof refsOf>, names: Names): Pick<AdminJob, 'userId' | 'user' | 'model' | 'dataset'> {
+  const pick = (id: string | null, map: Map<string, string>) => (id && map.has(id) ? { id, name: map.get(id)! } : null);
+  const user = pick(refs.userId, names.users);
+  return { userId: refs.userId, user: user && { id: user.id, username: user.name }, model: pick(refs.modelId, names.models), dataset: pick(refs.datasetId, names.datasets) };
+}
+
+function presentQueueJob(j: QueueJobRow, names: Names = EMPTY_NAMES): AdminJob {
   const progress = j.progress ? [JSON.stringify(j.progress)] : [];
   return {
     id: j.id,
@@ -170,7 +194,7 @@ function presentQueueJob(j: QueueJobRow): AdminJob {
     maxAttempts: j.maxAttempts,
     lastError: j.lastError,
     logTail: progress,
-    userId: typeof j.payload.userId === 'string' ? j.payload.userId : null,
+    ...named(refsOf({ source: 'queue', row: j }), names),
     created: j.createdAt.toISOString(),
     updated: j.updatedAt.toISOString(),
     canRetry: j.status === 'failed' || j.status === 'cancelled',
@@ -178,8 +202,9 @@ function presentQueueJob(j: QueueJobRow): AdminJob {
   };
 }
 
-async function presentAgentJob(ctx: AppContext, j: AgentJobRow): Promise<AdminJob> {
+async function presentAgentJob(ctx: AppContext, j: AgentJobRow, names?: Names): Promise<AdminJob> {
   const tail = await tailOf(ctx, j.id, 12);
+  const refs = refsOf({ source: 'agent', row: j });
   return {
     id: j.id,
     source: 'agent',
@@ -189,7 +214,7 @@ async function presentAgentJob(ctx: AppContext, j: AgentJobRow): Promise<AdminJo
     maxAttempts: j.maxAttempts,
     lastError: j.error,
     logTail: tail ? tail.split('\n') : [],
-    userId: j.userId,
+    ...named(refs, names ?? (await namesFor(ctx, [refs]))),
     created: j.createdAt.toISOString(),
     updated: j.updatedAt.toISOString(),
     canRetry: j.kind === 'export' && (j.status === 'failed' || j.status === 'cancelled') && Boolean(j.exportId),
@@ -200,8 +225,10 @@ async function presentAgentJob(ctx: AppContext, j: AgentJobRow): Promise<AdminJo
 export async function listJobs(ctx: AppContext, status: 'active' | 'failed' | 'all') {
   const queueStatuses = status === 'active' ? QUEUE_ACTIVE : status === 'failed' ? ['failed'] : [...QUEUE_ACTIVE, 'failed'];
   const agentStatuses: AgentJobRow['status'][] = status === 'active' ? AGENT_ACTIVE : status === 'failed' ? ['failed'] : [...AGENT_ACTIVE, 'failed'];
-  const queue = (await adminRepository.queueJobs(ctx.db, queueStatuses, 200)).map(presentQueueJob);
-  const agent = await Promise.all((await adminRepository.agentJobs(ctx.db, agentStatuses, 100)).map((j) => presentAgentJob(ctx, j)));
+  const [queueRows, agentRows] = await Promise.all([adminRepository.queueJobs(ctx.db, queueStatuses, 200), adminRepository.agentJobs(ctx.db, agentStatuses, 100)]);
+  const names = await namesFor(ctx, [...queueRows.map((row) => refsOf({ source: 'queue', row })), ...agentRows.map((row) => refsOf({ source: 'agent', row }))]);
+  const queue = queueRows.map((j) => presentQueueJob(j, names));
+  const agent = await Promise.all(agentRows.map((j) => presentAgentJob(ctx, j, names)));
   return [...queue, ...agent].sort((a, b) => b.updated.localeCompare(a.updated));
 }
 
@@ -213,7 +240,7 @@ export async function retryJob(ctx: AppContext, source: 'queue' | 'agent', id: s
     const moved = await adminRepository.moveQueueJob(ctx.db, id, ['failed', 'cancelled'], { status: 'queued', attempts: 0, runAt: now, lockedUntil: null, updatedAt: now });
     if (!moved) throw errors.conflict(ErrorCode.NotFailed, `This job is ${job.status}; only failed or cancelled jobs can be retried`);
     await record(ctx, { action: 'job.retry', target: { type: 'job', id, label: job.queue }, userId: null });
-    return presentQueueJob(moved);
+    return presentQueueJob(moved, await namesFor(ctx, [refsOf({ source: 'queue', row: moved })]));
   }
   const job = await adminRepository.agentJob(ctx.db, id);
   if (!job) throw errors.notFound('Job');
@@ -234,7 +261,7 @@ export async function cancelJob(ctx: AppContext, actor: { id: string; roles: str
       throw errors.conflict(ErrorCode.JobFinished, `This job is ${job.status}`);
     }
     await record(ctx, { action: 'job.cancel', target: { type: 'job', id, label: job.queue }, userId: null });
-    return presentQueueJob(moved);
+    return presentQueueJob(moved, await namesFor(ctx, [refsOf({ source: 'queue', row: moved })]));
   }
   const job = await adminRepository.agentJob(ctx.db, id);
   if (!job) throw errors.notFound('Job');

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { agentJobLogs, agentJobs, agents, gpuTypes, modelExports, users, type AgentJobStatus } from '../../platform/db/schema.js';
+import { agentJobLogs, agentJobs, agents, gpuTypes, modelExports, models, users, type AgentJobStatus } from '../../platform/db/schema.js';
 
 export type AgentRow = typeof agents.$inferSelect;
 export type AgentJobRow = typeof agentJobs.$inferSelect;
@@ -62,6 +62,9 @@ export const agentsRepository = {
           .returning()
       : [],
   expiredJobs: async (db: Db, now: Date) => db.select().from(agentJobs).where(and(inArray(agentJobs.status, ACTIVE), lt(agentJobs.leaseUntil, now))),
+  /** id → name of the models the jobs work on (the admin's queued jobs read names, not ids). */
+  modelNames: async (db: Db, ids: string[]) =>
+    new Map(ids.length ? (await db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))).map((m) => [m.id, m.name]) : []),
   listJobs: async (db: Db, filter: { statuses?: AgentJobStatus[]; modelId?: string; kind?: 'train' | 'export'; limit?: number }) =>
     db
       .select()

@@ -144,7 +144,7 @@ export async function agentsRoutes(app: FastifyInstance) {
 
   r.get('/v1/admin/agent-jobs', { config: { auth: 'admin' }, schema: { tags, response: { 200: envelope(z.array(agentJobSummarySchema)), ...errorResponses } } }, async (req) => {
     requireAdmin(req);
-    return { data: (await listActiveJobs(ctx)).map(presentJob) };
+    return { data: (await listActiveJobs(ctx)).map(({ job, modelName }) => ({ ...presentJob(job), modelName })) };
   });
   r.get('/v1/agent-jobs/:id/log', { config: { auth: 'user' }, schema: { tags, params: idParams, querystring: z.object({ after: z.coerce.number().int().min(-1).default(-1) }), response: { 200: envelope(jobLogSchema), ...errorResponses } } }, async (req) => ({
     data: await jobLog(ctx, caller(req), req.params.id, req.query.after),

@@ -421,7 +421,9 @@ export async function listAgents(ctx: AppContext, caller: { id: string; roles: s
 }
 
 export async function listActiveJobs(ctx: AppContext) {
-  return agentsRepository.listJobs(ctx.db, { statuses: ['queued', 'claimed', 'running'] });
+  const jobs = await agentsRepository.listJobs(ctx.db, { statuses: ['queued', 'claimed', 'running'] });
+  const names = await agentsRepository.modelNames(ctx.db, [...new Set(jobs.map((j) => j.modelId))]);
+  return jobs.map((job) => ({ job, modelName: names.get(job.modelId) ?? null }));
 }
 
 export async function deleteGpuType(ctx: AppContext, id: string) {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { inTeamsOf } from '../access/index.js';
-import { modelFiles, models, projects, users } from '../../platform/db/schema.js';
+import { modelExports, modelFiles, models, projects, users } from '../../platform/db/schema.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -52,7 +52,14 @@ export const projectsRepository = {
         .select({ projectId: models.projectId, kind: modelFiles.kind, bytes: sql<number>`sum(${modelFiles.bytes})` })
         .from(modelFiles)
         .innerJoin(models, eq(models.id, modelFiles.modelId))
-        .where(and(inArray(models.projectId, ids), isNull(models.deletedAt)))
+        // Exports only: files an export job made (weights uploaded or trained here are not exports).
+        .where(
+          and(
+            inArray(models.projectId, ids),
+            isNull(models.deletedAt),
+            sql`EXISTS (SELECT 1 FROM ${modelExports} e WHERE e.model_id = ${modelFiles.modelId} AND e.format = ${modelFiles.kind} AND e.status = 'succeeded')`,
+          ),
+        )
         .groupBy(models.projectId, modelFiles.kind),
     ]);
     for (const c of counts) out.set(c.projectId!, { count: Number(c.count), bytes: Number(c.bytes), exports: {} });

@@ -23,6 +23,12 @@ export async function usersRoutes(app: FastifyInstance) {
     return { data: await users.presentMe(ctx, user) };
   });
 
+  // Who is here, asked by the web app on every page: 200 with null when signed out (or the session
+  // is gone), so a signed-out page does not log a failed request (ADR 0030). /v1/users/me keeps its 401.
+  r.get('/v1/auth/session', { schema: { tags: ['auth'], response: { 200: z.object({ data: z.object({ user: userSchema.nullable() }) }), ...errorResponses } } }, async (req) => ({
+    data: { user: req.principal ? await users.presentMe(ctx, req.principal.user) : null },
+  }));
+
   r.patch('/v1/users/me', { config: { auth: 'user' }, schema: { tags: ['users'], body: updateProfileBody, response: { 200: userEnvelope, ...errorResponses } } }, async (req) => {
     const { user } = requireUser(req);
     await users.updateProfile(ctx, user, req.body);

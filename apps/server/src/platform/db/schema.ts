@@ -29,3 +29,4 @@ export * from './schema/billing.js';
 export * from './schema/webhooks.js';
 export * from './schema/audit.js';
 export * from './schema/notifications.js';
+export * from './schema/support.js';

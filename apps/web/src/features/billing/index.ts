@@ -5,3 +5,4 @@
 export { BillingTab } from './components/billing-tab';
 export { ModelCostCard } from './components/model-cost-card';
 export { AdminBillingSection } from './components/admin-billing-section';
+export { AdminUpgradeRequests, useOpenUpgradeRequests } from './components/admin-upgrade-requests';

@@ -1,6 +1,6 @@
 import { Anchor, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { analyticsCsvUrl, useAnalytics, useAnalyticsTop } from '../api/get-analytics';
 import { useAdminT } from '../i18n';
 import { EChart } from '../../../components/echart';
@@ -26,6 +26,7 @@ export function AnalyticsSection() {
   const data = useAnalytics(from, to, interval).data;
   const top = useAnalyticsTop(from, to).data;
 
+  const eventName = useCallback((name: string) => t(`analytics.event.${name}`, { defaultValue: name }), [t]);
   const events = useMemo(
     () => ({
       aria: { enabled: true },
@@ -34,9 +35,10 @@ export function AnalyticsSection() {
       grid,
       xAxis: { type: 'category', data: data?.buckets ?? [] },
       yAxis: { type: 'value', minInterval: 1 },
-      series: (data?.series ?? []).map((s) => ({ name: s.name, type: 'line', showSymbol: false, data: s.counts })),
+      // Readable names in the legend and tooltip ("Datasets created", not create_dataset); an unknown event keeps its name.
+      series: (data?.series ?? []).map((s) => ({ name: eventName(s.name), type: 'line', showSymbol: false, data: s.counts })),
     }),
-    [data],
+    [data, eventName],
   );
   const people = useMemo(
     () => ({
@@ -81,7 +83,7 @@ export function AnalyticsSection() {
         <EChart option={people} label={t('analytics.peopleTitle')} testId="chart-people" height={280} />
       </Paper>
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
-        <TopTable title={t('analytics.totals')} rows={(data?.totals ?? []).slice(0, 10).map((r) => ({ key: r.name, label: r.name, n: r.count }))} />
+        <TopTable title={t('analytics.totals')} rows={(data?.totals ?? []).slice(0, 10).map((r) => ({ key: r.name, label: eventName(r.name), n: r.count }))} />
         <TopTable title={t('analytics.topModels')} rows={(top?.models ?? []).map((r) => ({ key: r.id, label: r.name ?? r.id, n: r.calls }))} />
         <TopTable title={t('analytics.topDatasets')} rows={(top?.datasets ?? []).map((r) => ({ key: r.id, label: r.name ?? r.id, n: r.calls }))} />
       </SimpleGrid>

@@ -36,6 +36,8 @@ export function JobsSection() {
 function JobCard({ job }: { job: AdminJob }) {
   const { t } = useAdminT();
   const act = useJobAction();
+  // Names, not ids: what the job works on, as its owner named it.
+  const subject = job.model?.name ?? job.dataset?.name ?? null;
   const run = (action: 'retry' | 'cancel') =>
     act.mutate(
       { job, action },
@@ -49,8 +51,8 @@ function JobCard({ job }: { job: AdminJob }) {
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
         <Stack gap={2} style={{ minWidth: 0, flex: '1 1 240px' }}>
           <Group gap={6} wrap="wrap">
-            <Text fw={600} size="sm">
-              {job.kind}
+            <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="admin-job-title">
+              {subject ? t('jobs.of', { kind: job.kind, name: subject }) : job.kind}
             </Text>
             <Badge size="sm" variant="light" color={COLORS[job.status] ?? 'gray'}>
               {job.status}
@@ -60,6 +62,7 @@ function JobCard({ job }: { job: AdminJob }) {
             </Badge>
           </Group>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {job.user && `${t('jobs.by', { user: job.user.username })} · `}
             {t('jobs.meta', { id: job.id, attempts: job.attempts, max: job.maxAttempts, updated: new Date(job.updated).toLocaleString() })}
           </Text>
         </Stack>

@@ -19,7 +19,7 @@ export function UsersTable() {
       {rows.length === 0 ? (
         <Text c="dimmed">{users.isLoading ? '…' : t('admin.usersEmpty')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={560}>
           <Table striped verticalSpacing="xs" aria-label={t('admin.users')}>
             <Table.Thead>
               <Table.Tr>
@@ -28,7 +28,6 @@ export function UsersTable() {
                 <Table.Th>{t('admin.col.plan')}</Table.Th>
                 <Table.Th>{t('admin.col.created')}</Table.Th>
                 <Table.Th>{t('admin.col.status')}</Table.Th>
-                <Table.Th>{t('admin.col.actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -47,7 +46,9 @@ export function UsersTable() {
                     </Group>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{u.email}</Text>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {u.email}
+                    </Text>
                   </Table.Td>
                   <Table.Td>
                     <Badge size="sm" variant="outline">
@@ -58,31 +59,30 @@ export function UsersTable() {
                     <Text size="sm">{new Date(u.dates.created).toLocaleDateString()}</Text>
                   </Table.Td>
                   <Table.Td>
+                    {/* The one action of this list sits with the state it acts on: restoring a deleted account. */}
                     {u.dates.deleted ? (
-                      <Badge color="red" variant="light">
-                        {t('admin.deleted', { date: new Date(u.dates.deleted).toLocaleDateString() })}
-                      </Badge>
+                      <Group gap="xs" wrap="wrap">
+                        <Badge color="red" variant="light">
+                          {t('admin.deleted', { date: new Date(u.dates.deleted).toLocaleDateString() })}
+                        </Badge>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          loading={restore.isPending && restore.variables === u.id}
+                          onClick={() =>
+                            restore.mutate(u.id, {
+                              onSuccess: () => notifications.success(t('admin.restored')),
+                              onError: notifyError,
+                            })
+                          }
+                        >
+                          {t('admin.restore')}
+                        </Button>
+                      </Group>
                     ) : (
                       <Badge color="green" variant="light">
                         {t('admin.active')}
                       </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {u.dates.deleted && (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        loading={restore.isPending && restore.variables === u.id}
-                        onClick={() =>
-                          restore.mutate(u.id, {
-                            onSuccess: () => notifications.success(t('admin.restored')),
-                            onError: notifyError,
-                          })
-                        }
-                      >
-                        {t('admin.restore')}
-                      </Button>
                     )}
                   </Table.Td>
                 </Table.Tr>

@@ -1,5 +1,5 @@
-import { Alert, Paper, Stack, Switch, Tabs, Title } from '@mantine/core';
-import { IconChartLine, IconClipboardList, IconHistory, IconLayoutDashboard, IconMailOff, IconShieldLock, IconStar, IconUsers } from '@tabler/icons-react';
+import { Alert, Badge, Paper, Stack, Switch, Tabs, Title } from '@mantine/core';
+import { IconChartLine, IconClipboardList, IconHistory, IconLayoutDashboard, IconMailOff, IconRocket, IconShieldLock, IconStar, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { FlagName } from '@sightline/contracts';
@@ -17,15 +17,16 @@ import { FeedbackSection } from '../components/feedback-section';
 import { JobsSection } from '../components/jobs-section';
 import { UsersSection } from '../components/users-section';
 import { useAdminT } from '../i18n';
-import { AdminBillingSection } from '../../billing';
+import { AdminBillingSection, AdminUpgradeRequests, useOpenUpgradeRequests } from '../../billing';
+import { SupportContactCard } from '../components/support-contact-card';
 import { AdminAgentsSection } from '../../agents';
 import { notifyError } from '../../../lib/notify-error';
 import { AdminWebhooksSection } from '../../webhooks';
 
 const FLAGS: FlagName[] = ['cloudTraining', 'teamsCollaboration', 'walletTopUp', 'dedicatedInference'];
-const TABS = ['overview', 'users', 'analytics', 'jobs', 'feedback', 'audit'] as const;
+const TABS = ['overview', 'users', 'analytics', 'jobs', 'requests', 'feedback', 'audit'] as const;
 type AdminTab = (typeof TABS)[number];
-const ICONS = { overview: IconLayoutDashboard, users: IconUsers, analytics: IconChartLine, jobs: IconClipboardList, feedback: IconStar, audit: IconHistory } as const;
+const ICONS = { overview: IconLayoutDashboard, users: IconUsers, analytics: IconChartLine, jobs: IconClipboardList, requests: IconRocket, feedback: IconStar, audit: IconHistory } as const;
 
 /** The route is only auth-guarded (spec §2); the server refuses non-admins, and the page says so. */
 export default function AdminPage() {
@@ -38,6 +39,7 @@ export default function AdminPage() {
   const requested = params.get('tab');
   const tab: AdminTab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as AdminTab) : 'overview';
   const [auditTarget, setAuditTarget] = useState(params.get('target') ?? '');
+  const openRequests = useOpenUpgradeRequests(isAdmin(user));
   const select = (value: string | null, extra: Record<string, string> = {}) => {
     const next = new URLSearchParams();
     if (value && value !== 'overview') next.set('tab', value);
@@ -56,7 +58,18 @@ export default function AdminPage() {
           {TABS.map((k) => {
             const Icon = ICONS[k];
             return (
-              <Tabs.Tab key={k} value={k} leftSection={<Icon size={16} />}>
+              <Tabs.Tab
+                key={k}
+                value={k}
+                leftSection={<Icon size={16} />}
+                rightSection={
+                  k === 'requests' && openRequests > 0 ? (
+                    <Badge size="sm" circle data-testid="requests-count">
+                      {openRequests}
+                    </Badge>
+                  ) : undefined
+                }
+              >
                 {ta(`tabs.${k}`)}
               </Tabs.Tab>
             );
@@ -90,6 +103,7 @@ export default function AdminPage() {
               ))}
             </Stack>
           </Paper>
+          <SupportContactCard />
           <UsersTable />
           <AdminBillingSection />
           <AdminAgentsSection />
@@ -109,6 +123,9 @@ export default function AdminPage() {
         </Tabs.Panel>
         <Tabs.Panel value="jobs">
           <JobsSection />
+        </Tabs.Panel>
+        <Tabs.Panel value="requests">
+          <AdminUpgradeRequests />
         </Tabs.Panel>
         <Tabs.Panel value="feedback">
           <FeedbackSection />

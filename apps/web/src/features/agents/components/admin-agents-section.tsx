@@ -196,7 +196,7 @@ function JobsTable() {
                 <Table.Tr key={j.id}>
                   <Table.Td>
                     <Text size="sm" fw={500}>
-                      {j.kind} · <a href={`/models/${j.modelId}`}>{j.modelId}</a>
+                      {j.kind} · <a href={`/models/${j.modelId}`}>{j.modelName ?? j.modelId}</a>
                     </Text>
                     <Text size="xs" c="dimmed">
                       {[j.gpuType, j.attempts > 1 && t('admin.attempt', { n: j.attempts }), j.error?.split('\n')[0]].filter(Boolean).join(' · ')}

@@ -7,4 +7,7 @@ export const billingKeys = {
   modelCost: (modelId: string) => ['billing', 'model-cost', modelId] as const,
   adminPlans: () => ['billing', 'admin', 'plans'] as const,
   adminUser: (uid: string) => ['billing', 'admin', 'user', uid] as const,
+  plans: () => ['billing', 'plans'] as const,
+  myRequest: () => ['billing', 'upgrade-request'] as const,
+  adminRequests: (status: string) => ['billing', 'admin', 'upgrade-requests', status] as const,
 };

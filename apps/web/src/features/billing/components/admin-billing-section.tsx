@@ -144,9 +144,19 @@ function PlanRow({ row }: { row: AdminPlanRow }) {
     inferencePerMonth: row.limits.inferencePerMonth,
     cloudRunsConcurrent: row.limits.cloudRunsConcurrent,
   });
+  // The model count has no limit at MAX_SAFE_INTEGER: the field is empty and says "Unlimited"; emptying it means that.
+  const unlimited = (key: Editable) => key === 'models' && draft[key] >= Number.MAX_SAFE_INTEGER;
   const cell = (key: Editable) => (
     <Table.Td>
-      <NumberInput size="xs" min={0} value={draft[key]} onChange={(v) => setDraft({ ...draft, [key]: Number(v) || 0 })} aria-label={`${row.plan} ${key}`} w={110} />
+      <NumberInput
+        size="xs"
+        min={0}
+        value={unlimited(key) ? '' : draft[key]}
+        placeholder={key === 'models' ? t('limits.unlimited') : undefined}
+        onChange={(v) => setDraft({ ...draft, [key]: key === 'models' && v === '' ? Number.MAX_SAFE_INTEGER : Number(v) || 0 })}
+        aria-label={`${row.plan} ${key}`}
+        w={110}
+      />
     </Table.Td>
   );
   return (

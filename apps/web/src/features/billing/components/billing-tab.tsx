@@ -72,7 +72,7 @@ export function BillingTab() {
         </Alert>
       )}
       <PlanCard summary={summary} />
-      <WalletCard summary={summary} walletTopUpFlag={config.flags.walletTopUp}>
+      <WalletCard summary={summary} walletTopUpFlag={config.flags.walletTopUp} cloudTrainingFlag={config.flags.cloudTraining}>
         <LedgerTable entries={entries} hasMore={ledger.hasNextPage} onMore={() => void ledger.fetchNextPage()} loadingMore={ledger.isFetchingNextPage} />
       </WalletCard>
       {summary.abilities.history && <HistoryCard />}

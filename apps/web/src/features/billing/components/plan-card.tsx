@@ -1,7 +1,10 @@
 import { Alert, Badge, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconExternalLink, IconRocket } from '@tabler/icons-react';
-import { formatBytes, Messages, type BillingSummary } from '@sightline/contracts';
+import { Link } from 'react-router';
+import { IconAlertTriangle, IconExternalLink, IconLayoutColumns, IconRocket } from '@tabler/icons-react';
+import { Messages, type BillingSummary } from '@sightline/contracts';
 import { notifications } from '../../../lib/notifications';
+import { useRemoteConfig } from '../../../lib/remote-config';
+import { offSentences, useFeatures } from './plan-comparison';
 import { useCancelSubscription } from '../api/cancel-subscription';
 import { useCreateCheckoutPro } from '../api/create-checkout-pro';
 import { useCreatePortalSession } from '../api/create-portal-session';
@@ -48,40 +51,47 @@ export function PlanCard({ summary }: { summary: BillingSummary }) {
           )}
         </Stack>
       )}
-      {(summary.abilities.upgrade || summary.abilities.portal || summary.abilities.cancel) && (
-        <Group gap="sm">
-          {summary.abilities.upgrade && (
-            <>
-              <Button leftSection={<IconRocket size={16} />} loading={checkout.isPending && checkout.variables === 'month'} onClick={() => checkout.mutate('month', { onSuccess: go, onError: failed })}>
-                {t('plan.upgradeMonthly')}
-              </Button>
-              <Button variant="light" loading={checkout.isPending && checkout.variables === 'year'} onClick={() => checkout.mutate('year', { onSuccess: go, onError: failed })}>
-                {t('plan.upgradeYearly')}
-              </Button>
-            </>
-          )}
-          {summary.abilities.portal && (
-            <Button variant="default" rightSection={<IconExternalLink size={14} />} loading={portal.isPending} onClick={() => portal.mutate(undefined, { onSuccess: go, onError: failed })}>
-              {t('plan.portal')}
+      <Group gap="sm">
+        {summary.abilities.upgrade && (
+          <>
+            <Button leftSection={<IconRocket size={16} />} loading={checkout.isPending && checkout.variables === 'month'} onClick={() => checkout.mutate('month', { onSuccess: go, onError: failed })}>
+              {t('plan.upgradeMonthly')}
             </Button>
-          )}
-          {summary.abilities.cancel && sub && (
-            <Button
-              variant="subtle"
-              color={sub.cancelAtPeriodEnd ? 'blue' : 'red'}
-              loading={cancel.isPending}
-              onClick={() =>
-                cancel.mutate(!sub.cancelAtPeriodEnd, {
-                  onSuccess: () => notifications.success(sub.cancelAtPeriodEnd ? t('plan.resumed') : t('plan.cancelled')),
-                  onError: failed,
-                })
-              }
-            >
-              {sub.cancelAtPeriodEnd ? t('plan.resume') : t('plan.cancel')}
+            <Button variant="light" loading={checkout.isPending && checkout.variables === 'year'} onClick={() => checkout.mutate('year', { onSuccess: go, onError: failed })}>
+              {t('plan.upgradeYearly')}
             </Button>
-          )}
-        </Group>
-      )}
+          </>
+        )}
+        {summary.abilities.portal && (
+          <Button variant="default" rightSection={<IconExternalLink size={14} />} loading={portal.isPending} onClick={() => portal.mutate(undefined, { onSuccess: go, onError: failed })}>
+            {t('plan.portal')}
+          </Button>
+        )}
+        {summary.abilities.cancel && sub && (
+          <Button
+            variant="subtle"
+            color={sub.cancelAtPeriodEnd ? 'blue' : 'red'}
+            loading={cancel.isPending}
+            onClick={() =>
+              cancel.mutate(!sub.cancelAtPeriodEnd, {
+                onSuccess: () => notifications.success(sub.cancelAtPeriodEnd ? t('plan.resumed') : t('plan.cancelled')),
+                onError: failed,
+              })
+            }
+          >
+            {sub.cancelAtPeriodEnd ? t('plan.resume') : t('plan.cancel')}
+          </Button>
+        )}
+        {summary.plan !== 'enterprise' && !summary.abilities.upgrade ? (
+          <Button component={Link} to="/plans" leftSection={<IconRocket size={16} />} data-testid="plan-compare">
+            {t('compare.askUpgrade')}
+          </Button>
+        ) : (
+          <Button component={Link} to="/plans" variant="subtle" leftSection={<IconLayoutColumns size={16} />} data-testid="plan-compare">
+            {t('compare.open')}
+          </Button>
+        )}
+      </Group>
       <Limits summary={summary} />
     </SectionCard>
   );
@@ -89,31 +99,33 @@ export function PlanCard({ summary }: { summary: BillingSummary }) {
 
 function Limits({ summary }: { summary: BillingSummary }) {
   const { t } = useBillingT();
-  const l = summary.limits;
-  const count = (n: number) => (n >= Number.MAX_SAFE_INTEGER ? t('limits.unlimited') : n.toLocaleString());
-  const rows: Array<[string, string]> = [
-    [t('limits.storage'), formatBytes(l.storageBytes, 0)],
-    [t('limits.models'), count(l.models)],
-    [t('limits.inference'), t('limits.inferenceValue', { hour: l.inferencePerHour.toLocaleString(), month: l.inferencePerMonth.toLocaleString() })],
-    [t('limits.cloud'), l.cloudTraining && l.cloudRunsConcurrent > 0 ? t('limits.cloudValue', { count: l.cloudRunsConcurrent }) : t('limits.no')],
-    [t('limits.dedicated'), l.dedicatedInference ? t('limits.yes') : t('limits.no')],
-    [t('limits.teams'), l.teams ? t('limits.yes') : t('limits.no')],
-  ];
+  const { config } = useRemoteConfig();
+  const features = useFeatures();
+  // Only what this server really gives: flags that are off read "not enabled on this server".
+  const rows = features(summary.limits, config.flags, summary.enabled);
+  const notes = offSentences(config.flags, t);
   return (
     <Stack gap={6}>
       <Text size="sm" fw={600}>
         {t('limits.title')}
       </Text>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={6}>
-        {rows.map(([k, v]) => (
-          <div key={k}>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={6} data-testid="plan-limits">
+        {rows.map((f) => (
+          <div key={f.key}>
             <Text size="xs" c="dimmed">
-              {k}
+              {t(`limits.${f.key}`)}
             </Text>
-            <Text size="sm">{v}</Text>
+            <Text size="sm" c={f.on === null ? 'dimmed' : undefined}>
+              {f.value}
+            </Text>
           </div>
         ))}
       </SimpleGrid>
+      {notes.length > 0 && (
+        <Text size="xs" c="dimmed">
+          {notes.join(' ')}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -9,12 +9,12 @@ import { SectionCard } from '../../../components/section-card';
 import { TopUpDialog } from './top-up-dialog';
 
 /** Balance, money on hold and the top-up button (pro/enterprise and the walletTopUp flag). */
-export function WalletCard({ summary, walletTopUpFlag, children }: { summary: BillingSummary; walletTopUpFlag: boolean; children?: React.ReactNode }) {
+export function WalletCard({ summary, walletTopUpFlag, cloudTrainingFlag = true, children }: { summary: BillingSummary; walletTopUpFlag: boolean; cloudTrainingFlag?: boolean; children?: React.ReactNode }) {
   const { t } = useBillingT();
   const [open, setOpen] = useState(false);
   const paid = isPaidPlan(summary.plan);
   return (
-    <SectionCard title={t('wallet.title')} description={t('wallet.description')} testId="wallet-card">
+    <SectionCard title={t('wallet.title')} description={cloudTrainingFlag ? t('wallet.description') : t('wallet.descriptionNoCloud')} testId="wallet-card">
       <Group gap="xl" align="flex-end" wrap="wrap">
         <Stack gap={0}>
           <Text size="xs" c="dimmed">

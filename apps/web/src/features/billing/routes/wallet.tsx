@@ -1,6 +1,11 @@
-import { Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { IconWallet } from '@tabler/icons-react';
+import { isPaidPlan } from '@sightline/contracts';
+import { Link } from 'react-router';
+import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { PageLoader } from '../../../components/page-loader';
+import { useMe } from '../../../lib/auth';
 import { useBilling } from '../api/get-billing';
 import { useLedger } from '../api/get-ledger';
 import { LedgerTable } from '../components/ledger-table';
@@ -8,8 +13,32 @@ import { Money } from '../components/money';
 import { SectionCard } from '../../../components/section-card';
 import { useBillingT } from '../i18n';
 
-/** The wallet (pro and enterprise, behind the pro guard): balances and every ledger entry. */
+/** The wallet (pro and enterprise): balances and every ledger entry; on Free, why there is none and where to look. */
 export default function WalletPage() {
+  const { t } = useBillingT();
+  const { user, isPending } = useMe();
+  if (isPending) return <PageLoader />;
+  if (!isPaidPlan(user?.plan)) {
+    return (
+      <Stack gap="lg" maw={960}>
+        <PageHeader title={t('walletPage.title')} />
+        <EmptyState
+          icon={<IconWallet size={28} />}
+          title={t('walletPage.freeTitle')}
+          description={t('walletPage.freeBody')}
+          action={
+            <Button component={Link} to="/plans" data-testid="wallet-compare-plans">
+              {t('compare.open')}
+            </Button>
+          }
+        />
+      </Stack>
+    );
+  }
+  return <Wallet />;
+}
+
+function Wallet() {
   const { t } = useBillingT();
   const billing = useBilling();
   const ledger = useLedger(50);

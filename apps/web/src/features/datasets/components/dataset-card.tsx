@@ -46,7 +46,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
       </Link>
       <Stack gap={8} p="md">
         <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
-          <Text component={Link} to={`/datasets/${dataset.id}`} fw={600} truncate className={classes.title} data-testid="dataset-name">
+          <Text component={Link} to={`/datasets/${dataset.id}`} fw={600} lineClamp={2} title={dataset.meta.name} className={classes.title} style={{ overflowWrap: 'anywhere' }} data-testid="dataset-name">
             {dataset.meta.name}
           </Text>
           <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} size="sm" />

@@ -15,7 +15,7 @@ export function ModelCard({ model }: { model: Model }) {
     <Card withBorder radius="md" padding="md" data-testid="model-card">
       <Stack gap={8}>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <Anchor component={Link} to={`/models/${model.id}`} fw={600} lineClamp={1} style={{ wordBreak: 'break-all' }}>
+          <Anchor component={Link} to={`/models/${model.id}`} fw={600} lineClamp={2} title={model.meta.name} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
             {model.meta.name}
           </Anchor>
           <LiveModelStatusBadge model={model} size="sm" />

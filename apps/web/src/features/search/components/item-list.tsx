@@ -29,10 +29,11 @@ export function ItemList({ items, onOpen, testId }: { items: RecentItem[]; onOpe
                   <ItemIcon size={18} />
                 </ThemeIcon>
                 <div className={classes.text}>
-                  <Text fw={600} size="sm" truncate title={item.name} data-testid="item-name">
+                  {/* Names and ages wrap (two lines at most for a name) rather than being cut in a narrow card. */}
+                  <Text fw={600} size="sm" lineClamp={2} title={item.name} style={{ overflowWrap: 'anywhere' }} data-testid="item-name">
                     {item.name}
                   </Text>
-                  <Text size="xs" c="dimmed" truncate>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                     {kind} · {t('updated', { time: formatRelative(item.updated) })}
                   </Text>
                 </div>

@@ -10,6 +10,9 @@ import { errorMessage } from '../../../lib/i18n';
 import { notifications } from '../../../lib/notifications';
 import { useUpdateProfile } from '../api/update-profile';
 import { useUpdateEmail } from '../api/update-email';
+import { useResendVerification } from '../api/resend-verification';
+import { useRemoteConfig } from '../../../lib/remote-config';
+import { notifyError } from '../../../lib/notify-error';
 import { useUpdatePassword } from '../api/update-password';
 import { useUploadProfileImage } from '../api/upload-profile-image';
 import { useDeleteAccount } from '../api/delete-account';
@@ -137,9 +140,12 @@ function EmailSection({ user }: { user: User }) {
               {t('profile.email.verified')}
             </Badge>
           ) : (
-            <Badge size="xs" color="#8a5a00" variant="filled">
-              {t('profile.email.unverified')}
-            </Badge>
+            <>
+              <Badge size="xs" color="#8a5a00" variant="filled">
+                {t('profile.email.unverified')}
+              </Badge>{' '}
+              <VerifyAction email={user.email} />
+            </>
           )}
         </>
       }
@@ -162,6 +168,25 @@ function EmailSection({ user }: { user: User }) {
         </Stack>
       </form>
     </SectionCard>
+  );
+}
+
+/** Not verified: a way to get the link again, or, on a server that sends no mail, why none is needed. */
+function VerifyAction({ email }: { email: string }) {
+  const { t } = useTranslation('settings');
+  const { config } = useRemoteConfig();
+  const resend = useResendVerification();
+  if (!config.mail.enabled) return <Text span size="xs">{t('profile.email.noMail')}</Text>;
+  return (
+    <Button
+      size="compact-xs"
+      variant="subtle"
+      loading={resend.isPending}
+      data-testid="resend-verification"
+      onClick={() => resend.mutate(email, { onSuccess: () => notifications.success(t('profile.email.resent', { email })), onError: notifyError })}
+    >
+      {t('profile.email.resend')}
+    </Button>
   );
 }
 

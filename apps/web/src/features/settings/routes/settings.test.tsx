@@ -40,6 +40,16 @@ describe('settings page', () => {
     expect(await screen.findByTestId('api-key-row')).toHaveTextContent('CI');
   });
 
+  it('an unverified email offers to send the link again (mail on) or says none is needed (mail off)', async () => {
+    const fetchMock = vi.fn(async () => json({ ok: true }));
+    vi.stubGlobal('fetch', fetchMock);
+    const { queryClient } = renderRoutes(routes, { path: '/settings', user: makeUser({ emailVerified: false }) });
+    expect(await screen.findByText('This server sends no mail, so no verification is needed.')).toBeInTheDocument();
+    queryClient.setQueryData(['config'], (c: Record<string, unknown>) => ({ ...c, mail: { enabled: true, verificationRequired: true } }));
+    fireEvent.click(await screen.findByTestId('resend-verification'));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/v1/auth/verify/resend', expect.objectContaining({ method: 'POST' })));
+  });
+
   it('refuses to change the email to the current one without calling the server', async () => {
     const fetchMock = vi.fn(async () => json([]));
     vi.stubGlobal('fetch', fetchMock);

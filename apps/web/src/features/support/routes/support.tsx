@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/page-header';
 import { useMe } from '../../../lib/auth';
 import { useRemoteConfig } from '../../../lib/remote-config';
+import { useSupportContact } from '../../../lib/support-contact';
 
 /** The text a user pastes into a support request. */
 export function environmentDetails(input: { version: string; environment: string; userAgent: string; userId: string | null }): string {
@@ -14,12 +15,16 @@ export default function SupportPage() {
   const { t } = useTranslation('pages');
   const { config } = useRemoteConfig();
   const { user } = useMe();
+  // The admin's contact address (an admin setting); signed-out visitors see the generic sentence.
+  const contact = useSupportContact(Boolean(user)).data?.email ?? null;
   const details = environmentDetails({ version: config.version, environment: config.environment, userAgent: navigator.userAgent, userId: user?.id ?? null });
 
   const cards = [
     { icon: IconBook, title: t('support.docsTitle'), body: t('support.docsBody'), href: '/v1/docs', link: t('support.docsLink') },
     { icon: IconBug, title: t('support.bugTitle'), body: t('support.bugBody') },
-    { icon: IconMail, title: t('support.contactTitle'), body: t('support.contactBody') },
+    contact
+      ? { icon: IconMail, title: t('support.contactTitle'), body: t('support.contactBody'), href: `mailto:${contact}`, link: contact }
+      : { icon: IconMail, title: t('support.contactTitle'), body: user ? t('support.contactNone') : t('support.contactBody') },
   ];
 
   return (
@@ -27,7 +32,7 @@ export default function SupportPage() {
       <PageHeader title={t('support.title')} description={t('support.description')} />
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         {cards.map(({ icon: Icon, title, body, href, link }) => (
-          <Paper key={title} withBorder p="lg" radius="md">
+          <Paper key={title} withBorder p="lg" radius="md" style={{ minWidth: 0 }}>
             <ThemeIcon size={40} radius="md" variant="light" mb="sm">
               <Icon size={22} aria-hidden />
             </ThemeIcon>
@@ -36,7 +41,7 @@ export default function SupportPage() {
               {body}
             </Text>
             {href && (
-              <Anchor href={href} size="sm" mt="xs" display="inline-block">
+              <Anchor href={href} size="sm" mt="xs" display="inline-block" style={{ overflowWrap: 'anywhere' }} data-testid={href.startsWith('mailto:') ? 'support-contact' : undefined}>
                 {link}
               </Anchor>
             )}

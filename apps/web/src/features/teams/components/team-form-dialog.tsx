@@ -67,7 +67,7 @@ function TeamForm({ team, onClose }: { team?: Team; onClose: () => void }) {
             {t('form.cancel')}
           </Button>
           <Button type="submit" loading={pending} disabled={invalid || unchanged} data-testid="team-accept">
-            {t('form.accept')}
+            {team ? t('form.save') : t('form.create')}
           </Button>
         </Group>
       </Stack>

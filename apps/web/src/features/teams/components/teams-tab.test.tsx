@@ -81,6 +81,7 @@ describe('Teams tab', () => {
     fireEvent.click(await screen.findByTestId('team-menu'));
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit' }));
     const accept = await screen.findByTestId('team-accept');
+    expect(accept).toHaveTextContent('Save'); // editing saves; the New team dialog says Create
     expect(accept).toBeDisabled();
     const name = screen.getByTestId('team-name');
     fireEvent.change(name, { target: { value: 'x'.repeat(43) } });

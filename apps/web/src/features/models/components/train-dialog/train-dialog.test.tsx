@@ -108,6 +108,9 @@ describe('train dialog', () => {
     // The training options: own agent (both client generations), cloud training disabled.
     const options = screen.getByTestId('training-options');
     expect(within(options).getByTestId('cloud-training-option')).toHaveAttribute('aria-disabled', 'true');
+    // why, in the user's words: the flag is off on this server (never the flag's name, never "coming later")
+    expect(within(options).getByTestId('cloud-training-option')).toHaveTextContent('Cloud training is not enabled on this server — ask your admin.');
+    expect(within(options).getByTestId('cloud-training-option')).not.toHaveTextContent(/flag|later/i);
     await waitFor(() => expect(screen.getByTestId('platform-snippet')).toHaveTextContent('project=ada/pets name=shapes-run'));
     const platform = screen.getByTestId('platform-snippet').textContent!;
     expect(platform).toContain(`export ULTRALYTICS_PLATFORM_URL=${window.location.origin}`);

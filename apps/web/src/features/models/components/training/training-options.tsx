@@ -65,6 +65,8 @@ export function TrainingOptions({ model }: { model: Model }) {
   });
   const legacy = legacyTrainSnippet({ origin: origin(), legacyKey: choice.legacyKey, modelId: model.id });
   const cloudAllowed = user?.plan !== 'free' && config.flags.cloudTraining;
+  // Why not, in the user's words: the server has it off (ask the admin) or the plan lacks it (ADR 0030).
+  const cloudWhyNot = !config.flags.cloudTraining ? 'flagOff' : 'needsPlan';
   const [where, setWhere] = useState<'agent' | 'cloud'>('agent');
   const cloud = cloudAllowed && where === 'cloud';
   const selected = { borderColor: 'var(--mantine-color-blue-5)', borderWidth: 2, cursor: 'pointer' } as const;
@@ -105,12 +107,12 @@ export function TrainingOptions({ model }: { model: Model }) {
                 <Text fw={600}>{t('options.cloud.title')}</Text>
                 {!cloudAllowed && (
                   <Badge size="xs" variant="light" color="gray">
-                    {t('options.cloud.soon')}
+                    {t(`options.cloud.badge.${cloudWhyNot}`)}
                   </Badge>
                 )}
               </Group>
               <Text size="sm" c="dimmed">
-                {cloudAllowed ? t('options.cloud.ready') : t('options.cloud.needs')}
+                {cloudAllowed ? t('options.cloud.ready') : t(`options.cloud.${cloudWhyNot}`)}
               </Text>
             </div>
           </Group>
