@@ -25,3 +25,4 @@ export * from './monitoring.js';
 export * from './security.js';
 export * from './names.js';
 export * from './train-dialog.js';
+export * from './evaluations.js';

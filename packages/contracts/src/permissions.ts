@@ -103,3 +103,10 @@ export function abilitiesFor(subject: Subject, kind: ObjectKind, visibility: Vis
     canShare: can(subject, kind, visibility, 'share'),
   };
 }
+
+/**
+ * Evaluating a model on a dataset (ADR 0035) needs these actions on both items: reading each is
+ * enough (scores and mistakes show nothing a reader cannot already see), and an evaluation is
+ * shown to whoever may still read both.
+ */
+export const EVALUATE_REQUIRES = { model: 'read', dataset: 'read' } as const satisfies Partial<Record<ObjectKind, Action>>;

@@ -17,6 +17,7 @@ export const WEBHOOK_EVENTS = [
   'training.failed',
   'model.exported',
   'model.deleted',
+  'model.evaluated',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
