@@ -25,4 +25,5 @@ export * from './monitoring.js';
 export * from './security.js';
 export * from './names.js';
 export * from './train-dialog.js';
+export * from './evaluation.js';
 export * from './evaluations.js';
