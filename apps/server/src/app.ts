@@ -65,6 +65,7 @@ import { billingRoutes } from './modules/billing/billing.routes.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { evaluationRoutes } from './modules/evaluation/evaluation.routes.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -246,6 +247,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(integrationsRoutes);
   await app.register(teamsRoutes);
   await app.register(webhooksRoutes);
+  await app.register(evaluationRoutes);
   await app.register(realtimeRoutes, {
     onConnect: (uid) => presence.connected(ctx, uid),
     onDisconnect: (uid) => presence.disconnected(ctx, uid),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { datasetImageSchema } from './datasets.js';
+import { evalResultSchema } from './evaluation.js';
 
 /**
  * Evaluations (ADR 0035): a model's ONNX file run in the server on a dataset split and scored like
@@ -51,7 +52,7 @@ export const evaluationSchema = z.object({
   /** Model class names, by model class id (the class space of the result). */
   classNames: z.array(z.string()),
   /** The metrics engine's result (detection or classification): only in the answer about one evaluation, once completed. */
-  result: z.record(z.string(), z.unknown()).nullable(),
+  result: evalResultSchema.nullable(),
   /** The headline number of a completed evaluation (box mAP50, or top-1 for classify), also in lists. */
   headline: z.object({ name: z.enum(['mAP50', 'top1']), value: z.number() }).nullable(),
   /** True when this answer is a stored evaluation of the same files (nothing ran again). */

@@ -1,4 +1,4 @@
-import type { Evaluation } from '@sightline/contracts';
+import type { EvalResult, Evaluation } from '@sightline/contracts';
 import type { EvaluationRow } from './evaluation.repository.js';
 
 /**
@@ -7,7 +7,7 @@ import type { EvaluationRow } from './evaluation.repository.js';
  */
 export function presentEvaluation(row: EvaluationRow, extra: { datasetName: string; classNames: string[]; reused: boolean; withResult?: boolean }): Evaluation {
   const resultNames = row.result?.names;
-  const metrics = row.status === 'completed' ? ((row.result?.metrics as Record<string, unknown> | undefined) ?? null) : null;
+  const metrics = row.status === 'completed' ? ((row.result?.metrics as EvalResult | undefined) ?? null) : null;
   return {
     id: row.id,
     modelId: row.modelId,
@@ -28,9 +28,7 @@ export function presentEvaluation(row: EvaluationRow, extra: { datasetName: stri
   };
 }
 
-function headlineOf(metrics: Record<string, unknown> | null): Evaluation['headline'] {
+function headlineOf(metrics: EvalResult | null): Evaluation['headline'] {
   if (!metrics) return null;
-  if (typeof metrics.top1 === 'number') return { name: 'top1', value: metrics.top1 };
-  const box = metrics.box as { mAP50?: unknown } | undefined;
-  return typeof box?.mAP50 === 'number' ? { name: 'mAP50', value: box.mAP50 } : null;
+  return metrics.task === 'classify' ? { name: 'top1', value: metrics.top1 } : { name: 'mAP50', value: metrics.box.mAP50 };
 }
