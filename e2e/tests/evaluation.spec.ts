@@ -117,4 +117,24 @@ test('a user evaluates a model, sees the confusion matrix and PR curve, and open
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-1440-results-dark.png'), fullPage: true });
   await check(page, 390, modelId);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-390-dark.png') });
+
+  // Compare on the project page: a second model of the project evaluated on the same split.
+  const projectId = (await (await page.request.get(`/v1/models/${modelId}`)).json()).data.project.id as string;
+  const second = await page.request.post('/v1/models/upload', {
+    multipart: { model_name: 'second detector', project_id: projectId, file: { name: 'shapes3-detect.onnx', mimeType: 'application/octet-stream', buffer: fs.readFileSync(ONNX) } },
+  });
+  expect(second.status()).toBe(201);
+  const secondId = ((await second.json()) as { data: { id: string } }).data.id;
+  const started = await page.request.post(`/v1/models/${secondId}/evaluations`, { data: { datasetId: dataset.id, split: 'test' } });
+  expect(started.status()).toBe(202);
+  const evaluationId = (await started.json()).data.id as string;
+  await expect.poll(async () => (await (await page.request.get(`/v1/evaluations/${evaluationId}`)).json()).data.status, { timeout: 20_000 }).toBe('completed');
+  await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.goto(`/projects/${projectId}`);
+  const compare = page.getByTestId('eval-compare-table');
+  await expect(compare).toContainText('shapes3 detector');
+  await expect(compare).toContainText('second detector');
+  await expect(page.getByTestId('eval-compare-pr').locator('[data-ready]')).toBeVisible();
+  await page.getByTestId('project-eval-compare').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-compare-1440-dark.png') });
 });

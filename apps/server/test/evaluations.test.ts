@@ -22,8 +22,8 @@ type User = Awaited<ReturnType<typeof signUpUser>>;
 const req = (method: 'GET' | 'POST', url: string, headers: H = {}, payload?: unknown) => t.app.inject({ method, url, headers, payload: payload as never });
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-async function uploadModel(u: User, file: string, privacy?: string) {
-  const mp = multipart({ model_name: path.basename(file) }, { filename: path.basename(file), content: fs.readFileSync(path.join(FIXTURES, file)) });
+async function uploadModel(u: User, file: string, privacy?: string, fields: Record<string, string> = {}) {
+  const mp = multipart({ model_name: path.basename(file), ...fields }, { filename: path.basename(file), content: fs.readFileSync(path.join(FIXTURES, file)) });
   const res = await t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...mp.headers, cookie: u.cookie }, payload: mp.payload });
   expect(res.statusCode).toBe(201);
   const id = res.json().data.id as string;
@@ -179,6 +179,33 @@ describe('evaluations', () => {
     expect(theirRun.statusCode).toBe(200); // the same files: the stored result
     await req('POST', `/v1/models/${model}/share`, { cookie: owner.cookie }, { privacy: 'private' });
     await req('POST', `/v1/datasets/${dataset}/share`, { cookie: owner.cookie }, { privacy: 'private' });
+  });
+
+  it('compares the project\'s models: the newest completed evaluation of each per dataset split', async () => {
+    const a = await uploadModel(owner, 'shapes3-detect.onnx', undefined, { project_name: 'Compare' });
+    const projectId = (await req('GET', `/v1/models/${a}`, { cookie: owner.cookie })).json().data.project.id as string;
+    const b = await uploadModel(owner, 'shapes3-detect.onnx', undefined, { project_id: projectId });
+    await t.app.ctx.jobs.drain();
+    for (const m of [a, b]) expect((await evaluate(owner, m, { datasetId: dataset, split: 'test' })).statusCode).toBe(202);
+    await t.app.ctx.jobs.drain();
+    const res = await req('GET', `/v1/projects/${projectId}/evaluations`, { cookie: owner.cookie });
+    expect(res.statusCode).toBe(200);
+    const results = res.json().data.results as Array<{ modelId: string; modelName: string; status: string; result: { box: { mAP50: number } } }>;
+    expect(results.map((r) => r.modelId).sort()).toEqual([a, b].sort());
+    for (const r of results) {
+      expect(r.status).toBe('completed');
+      expect(r.modelName).toBe('shapes3-detect.onnx');
+      expect(r.result.box.mAP50).toBeGreaterThan(0.9);
+    }
+    const stranger = await signUpUser(t.app);
+    expect((await req('GET', `/v1/projects/${projectId}/evaluations`, { cookie: stranger.cookie })).statusCode).toBe(404);
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const doc = (await req('GET', '/v1/docs/json')).json() as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    for (const [p, method] of [['/v1/models/{id}/evaluations', 'post'], ['/v1/models/{id}/evaluations', 'get'], ['/v1/evaluations/{id}', 'get'], ['/v1/evaluations/{id}/cancel', 'post'], ['/v1/evaluations/{id}/mistakes', 'get'], ['/v1/projects/{id}/evaluations', 'get']] as const) {
+      expect(doc.paths[p]?.[method]?.tags, `${method} ${p}`).toEqual(['evaluations']);
+    }
   });
 
   it('answers bad input with a clear 4xx', async () => {

@@ -84,12 +84,12 @@ export function confusionOption(cm: EvalConfusionMatrix, o: { normalize: boolean
   const dense = n > 12;
   return {
     animation: false,
-    grid: { left: 8, right: 8, top: 28, bottom: n > 2 ? 36 : 24, containLabel: true },
+    grid: { left: 8, right: 8, top: 28, bottom: n > 2 ? 60 : 28, containLabel: true },
     tooltip: { position: 'top', formatter: (p: unknown) => {
       const [t, row, v] = (p as { value: [number, number, number] }).value;
       return `${o.predicted}: ${names[n - 1 - row]}<br/>${o.truth}: ${names[t]}<br/><b>${v}</b>`;
     } },
-    xAxis: { type: 'category', data: names, name: o.truth, nameLocation: 'middle', nameGap: n > 2 ? 84 : 30, axisLabel: { rotate: n > 2 ? 35 : 0, interval: 0, fontSize: dense ? 9 : 12 }, splitArea: { show: false } },
+    xAxis: { type: 'category', data: names, name: o.truth, nameLocation: 'middle', nameGap: n > 2 ? 78 : 30, axisLabel: { rotate: n > 2 ? 35 : 0, interval: 0, fontSize: dense ? 9 : 12 }, splitArea: { show: false } },
     yAxis: { type: 'category', data: [...names].reverse(), name: o.predicted, nameLocation: 'end', axisLabel: { interval: 0, fontSize: dense ? 9 : 12 }, splitArea: { show: false } },
     visualMap: {
       min: 0,

@@ -44,7 +44,11 @@ export function EvaluationCompare({ evaluations }: { evaluations: Compared[] }) 
   }
   return (
     <Stack gap="md" data-testid="eval-compare">
-      {groups.length > 1 && (
+      {groups.length === 1 ? (
+        <Text fw={600} size="sm" data-testid="eval-compare-group">
+          {t('historyRow', { dataset: rows[0]!.dataset.name, split: t(`splits.${rows[0]!.split}`) })}
+        </Text>
+      ) : (
         <Select
           label={t('compare.group')}
           data={groups.map(([k, list]) => ({ value: k, label: t('historyRow', { dataset: list[0]!.dataset.name, split: t(`splits.${list[0]!.split}`) }) }))}

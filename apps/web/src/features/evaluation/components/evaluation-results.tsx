@@ -118,7 +118,7 @@ function ConfusionMatrix({ matrix }: { matrix: DetectionEvalResult['confusionMat
       <Text size="xs" c="dimmed" mb={4}>
         {matrix.conf !== null && matrix.iou !== null ? t('confusion.note', { conf: matrix.conf, iou: matrix.iou }) : t('confusion.noteClassify')}
       </Text>
-      <ZoomChart option={option} height={Math.min(640, Math.max(280, 120 + n * 34))} aria-label={t('confusion.aria', { count: matrix.background ? n - 1 : n })} data-testid="eval-confusion-chart" />
+      <ZoomChart option={option} height={Math.min(680, Math.max(320, 160 + n * 34))} aria-label={t('confusion.aria', { count: matrix.background ? n - 1 : n })} data-testid="eval-confusion-chart" />
     </Paper>
   );
 }
