@@ -14,7 +14,7 @@ export type EvaluationTask = (typeof EVALUATION_TASKS)[number];
 export const EVAL_IOU_THRESHOLDS = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95] as const;
 /** Points of every curve, as ultralytics. */
 export const EVAL_CURVE_POINTS = 1000;
-/** What ultralytics `val` runs the model with; the server's evaluation uses the same. */
+/** What ultralytics `val` runs the model with (obb: conf 0.01); the server's evaluation uses the same. */
 export const EVAL_PREDICT_DEFAULTS = { conf: 0.001, iou: 0.7, maxDet: 300 } as const;
 /** The confusion matrix's own thresholds (ultralytics, with the val defaults above): conf > 0.25, IoU > 0.45. */
 export const EVAL_CONFUSION_DEFAULTS = { conf: 0.25, iou: 0.45 } as const;

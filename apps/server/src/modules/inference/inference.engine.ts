@@ -7,10 +7,10 @@ import { maskToSegment } from './contours.js';
 import { decodeImage } from './decode.js';
 import { InferenceError } from './errors.js';
 import { ExecutionQueue, runsPerModel } from './execution-queue.js';
-import { processMask } from './mask.js';
+import { processMask, processMaskAtProtoResolution } from './mask.js';
 import { parseUltralyticsMetadata, readOnnxMetadata, type OnnxModelInfo, type UltralyticsMetadata } from './onnx-metadata.js';
 import { decodeDetections, scaleBoxToImage, scalePointToImage, topK, type FrameMapping, type RawDetection } from './postprocess.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxToChw, toChwFloat } from './preprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxToChw, toChwFloat, valLetterboxGeometry } from './preprocess.js';
 import type { Prediction, PredictionResult, PredictOptions, RawTensor } from './types.js';
 
 /** A model on disk (keyed by its resolved path, reloaded when the file changes) or in memory (keyed by `id`). */
@@ -141,6 +141,7 @@ export class InferenceEngine {
       const dynamic = model.description.input.dynamic;
       let input: Float32Array;
       let tensorSize: { width: number; height: number };
+      let geo: ReturnType<typeof letterboxGeometry> | undefined;
       const spare = model.spareInputs.pop();
       if (meta.task === 'classify') {
         const cropped = classifyImage(img, classifyGeometry(img.width, img.height, target));
@@ -148,7 +149,10 @@ export class InferenceEngine {
         tensorSize = cropped;
       } else {
         // Letterbox straight into the NCHW tensor: no padded HWC copy in between.
-        const geo = letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
+        geo =
+          opts.valLetterbox && !dynamic
+            ? valLetterboxGeometry(img.width, img.height, target)
+            : letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
         input = letterboxToChw(img, geo, spare);
         tensorSize = geo.output;
       }
@@ -165,6 +169,9 @@ export class InferenceEngine {
       const t3 = performance.now();
 
       const frame: FrameMapping = { inputWidth: tensorSize.width, inputHeight: tensorSize.height, width: img.width, height: img.height };
+      if (geo && opts.valLetterbox && !dynamic) {
+        frame.placed = { scaleX: geo.resized.width / img.width, scaleY: geo.resized.height / img.height, padLeft: geo.pad.left, padTop: geo.pad.top };
+      }
       const prediction: Prediction = {
         task: meta.task,
         names: meta.names,
@@ -182,7 +189,20 @@ export class InferenceEngine {
         prediction.top5 = top5;
         prediction.probs = probs;
       } else {
-        prediction.results = this.postprocessBoxes(meta, outputs, frame, { conf, iou, maxDet, agnostic: opts.agnostic ?? false }, name);
+        const protoMasks = opts.protoMasks === true && meta.task === 'segment';
+        prediction.results = this.postprocessBoxes(meta, outputs, frame, { conf, iou, maxDet, agnostic: opts.agnostic ?? false, multiLabel: opts.multiLabel ?? false }, name, protoMasks);
+        if (protoMasks && geo) {
+          const protos = this.single(outputs, 4, 'segment');
+          prediction.maskGrid = {
+            inputWidth: frame.inputWidth,
+            inputHeight: frame.inputHeight,
+            resizedWidth: geo.resized.width,
+            resizedHeight: geo.resized.height,
+            padLeft: geo.pad.left,
+            padTop: geo.pad.top,
+            ratio: frame.inputWidth / protos.dims[3],
+          };
+        }
       }
       prediction.speed.postprocess = ms(t3, performance.now());
       return prediction;
@@ -401,8 +421,9 @@ export class InferenceEngine {
     meta: UltralyticsMetadata,
     outputs: Record<string, RawTensor>,
     frame: FrameMapping,
-    nmsOpts: { conf: number; iou: number; maxDet: number; agnostic: boolean },
+    nmsOpts: { conf: number; iou: number; maxDet: number; agnostic: boolean; multiLabel: boolean },
     name: (cls: number) => string,
+    protoMasks = false,
   ): PredictionResult[] {
     const head = this.single(outputs, 3, meta.task);
     const protos = meta.task === 'segment' ? this.single(outputs, 4, 'segment') : undefined;
@@ -426,8 +447,9 @@ export class InferenceEngine {
       if (protos && det.extra) {
         const [, count, ph, pw] = protos.dims;
         const { mask, pixels } = processMask({ data: protos.data, count, height: ph, width: pw }, det.extra, det.box, frame.inputWidth, frame.inputHeight);
-        // ultralytics drops detections whose mask came out empty.
-        if (pixels === 0) continue;
+        // ultralytics predict drops detections whose mask came out empty; its validator keeps them.
+        if (pixels === 0 && !protoMasks) continue;
+        if (protoMasks) result.protoMask = { width: pw, height: ph, data: processMaskAtProtoResolution({ data: protos.data, count, height: ph, width: pw }, det.extra, det.box, frame.inputWidth, frame.inputHeight) };
         const polygon = maskToSegment(mask, frame.inputWidth, frame.inputHeight);
         const xs: number[] = [];
         const ys: number[] = [];

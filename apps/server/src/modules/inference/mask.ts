@@ -113,3 +113,26 @@ export function processMask(protos: Protos, coeffs: ArrayLike<number>, box: Arra
   }
   return { mask, pixels };
 }
+
+/**
+ * ultralytics `ops.process_mask(..., upsample=False)`, which its segment validator scores: the mask at prototype
+ * resolution, logits > 0 inside the box scaled to that resolution (`outW`x`outH` is the model input size).
+ */
+export function processMaskAtProtoResolution(protos: Protos, coeffs: ArrayLike<number>, box: ArrayLike<number>, outW: number, outH: number): Uint8Array {
+  const { count: nm, height: mh, width: mw, data } = protos;
+  const cx0 = Math.max(0, Math.ceil(box[0] * (mw / outW)));
+  const cy0 = Math.max(0, Math.ceil(box[1] * (mh / outH)));
+  const cx1 = Math.min(mw - 1, Math.ceil(box[2] * (mw / outW)) - 1);
+  const cy1 = Math.min(mh - 1, Math.ceil(box[3] * (mh / outH)) - 1);
+  const mask = new Uint8Array(mw * mh);
+  const plane = mw * mh;
+  for (let y = cy0; y <= cy1; y++) {
+    for (let x = cx0; x <= cx1; x++) {
+      const cell = y * mw + x;
+      let acc = 0;
+      for (let k = 0; k < nm; k++) acc += coeffs[k] * data[k * plane + cell];
+      if (acc > 0) mask[cell] = 1;
+    }
+  }
+  return mask;
+}

@@ -20,6 +20,11 @@ export interface DecodeOptions {
   maxDet: number;
   agnostic?: boolean;
   /**
+   * ultralytics val's `multi_label=True`: every class scoring above `conf` on an anchor is its own candidate (so one
+   * box can be kept for several classes). Default false, as predict.
+   */
+  multiLabel?: boolean;
+  /**
    * The graph already ran NMS (export with `nms=True`, or end-to-end heads): rows are
    * x1, y1, x2, y2, score, class, extra... and only the confidence filter applies.
    */
@@ -30,9 +35,9 @@ export interface DecodeOptions {
 const MAX_NMS = 30_000;
 
 /**
- * `ultralytics.utils.ops.non_max_suppression` (multi_label=False) for one image of a raw head output of shape
- * [1, 4 + nc + extra, anchors]: best class per anchor, score > conf, xywh → xyxy, class-aware greedy NMS,
- * at most `maxDet`, by descending score.
+ * `ultralytics.utils.ops.non_max_suppression` for one image of a raw head output of shape
+ * [1, 4 + nc + extra, anchors]: best class per anchor (or, with `multiLabel`, every class) with score > conf,
+ * xywh → xyxy, class-aware greedy NMS, at most `maxDet`, by descending score.
  */
 export function decodeDetections(output: Float32Array, dims: readonly number[], opts: DecodeOptions): RawDetection[] {
   if (opts.end2end) return decodeEnd2End(output, dims, opts);
@@ -44,6 +49,7 @@ export function decodeDetections(output: Float32Array, dims: readonly number[], 
   const candidates: number[] = [];
   const bestCls: number[] = [];
   const bestScore: number[] = [];
+  const multi = opts.multiLabel === true && opts.nc > 1;
   for (let a = 0; a < n; a++) {
     let best = -Infinity;
     let cls = 0;
@@ -54,7 +60,18 @@ export function decodeDetections(output: Float32Array, dims: readonly number[], 
         cls = c;
       }
     }
-    if (best > opts.conf) {
+    if (!(best > opts.conf)) continue;
+    if (multi) {
+      // torch.where(cls > conf): anchor-major, then class order
+      for (let c = 0; c < opts.nc; c++) {
+        const s = output[(4 + c) * n + a];
+        if (s > opts.conf) {
+          candidates.push(a);
+          bestCls.push(c);
+          bestScore.push(s);
+        }
+      }
+    } else {
       candidates.push(a);
       bestCls.push(cls);
       bestScore.push(best);
@@ -118,6 +135,11 @@ export interface FrameMapping {
   /** Original image size. */
   width: number;
   height: number;
+  /**
+   * Where the image sits in the input when it was not letterboxed like predict (the val loader's geometry): mapped
+   * back per axis with these exact scales and pads.
+   */
+  placed?: { scaleX: number; scaleY: number; padLeft: number; padTop: number };
 }
 
 function gainOf(m: FrameMapping): number {
@@ -129,6 +151,7 @@ function gainOf(m: FrameMapping): number {
  * the image.
  */
 export function scaleBoxToImage(box: readonly number[], m: FrameMapping): [number, number, number, number] {
+  if (m.placed) return [0, 1, 2, 3].map((k) => scalePlaced(box[k], k % 2 === 1, m)) as [number, number, number, number];
   const gain = gainOf(m);
   const padX = pyRound((m.inputWidth - m.width * gain) / 2 - 0.1);
   const padY = pyRound((m.inputHeight - m.height * gain) / 2 - 0.1);
@@ -146,10 +169,17 @@ export function scaleBoxToImage(box: readonly number[], m: FrameMapping): [numbe
  * polygons confirm it: for a 224x160 image they only land on the mask's pixel grid with a pad of 22.857, not 23.
  */
 export function scalePointToImage(x: number, y: number, m: FrameMapping): [number, number] {
+  if (m.placed) return [scalePlaced(x, false, m), scalePlaced(y, true, m)];
   const gain = gainOf(m);
   const padX = (m.inputWidth - m.width * gain) / 2;
   const padY = (m.inputHeight - m.height * gain) / 2;
   return [Math.min(Math.max((x - padX) / gain, 0), m.width), Math.min(Math.max((y - padY) / gain, 0), m.height)];
+}
+
+function scalePlaced(v: number, vertical: boolean, m: FrameMapping): number {
+  const p = m.placed!;
+  const out = vertical ? (v - p.padTop) / p.scaleY : (v - p.padLeft) / p.scaleX;
+  return Math.min(Math.max(out, 0), vertical ? m.height : m.width);
 }
 
 /** Indices of the `k` largest values, largest first (ties keep the lower index first). */

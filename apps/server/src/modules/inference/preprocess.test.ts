@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage } from './decode.js';
 import { InferenceError } from './errors.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, letterboxToChw, pyRound, toChwFloat } from './preprocess.js';
+import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, letterboxToChw, pyRound, toChwFloat, valLetterboxGeometry } from './preprocess.js';
 import { resizeBilinearPil, resizeLinearCv2 } from './resize.js';
 import { fixture, readGolden, type GoldenBoxes, type GoldenClassify } from './test-fixtures.js';
 
@@ -50,6 +50,17 @@ describe('letterboxGeometry', () => {
     expect(geo.pad).toEqual({ left: 0, top: 12, right: 0, bottom: 12 });
     expect(letterboxGeometry(100, 50, [640, 640], { scaleup: false }).resized).toEqual({ width: 100, height: 50 });
     expect(letterboxGeometry(100, 50, [640, 640]).resized).toEqual({ width: 640, height: 320 });
+  });
+
+  it('follows the val loader with valLetterboxGeometry: ceil where predict rounds, small images enlarged', () => {
+    // 224x160 at 160: predict resizes to 160x114 (round(114.29)), ultralytics' val loader to 160x115 (ceil)
+    expect(letterboxGeometry(224, 160, [160, 160]).resized).toEqual({ width: 160, height: 114 });
+    const geo = valLetterboxGeometry(224, 160, [160, 160]);
+    expect(geo.resized).toEqual({ width: 160, height: 115 });
+    expect(geo.pad).toEqual({ left: 0, top: 22, right: 0, bottom: 23 });
+    expect(geo.output).toEqual({ width: 160, height: 160 });
+    expect(valLetterboxGeometry(100, 140, [160, 160]).resized).toEqual({ width: 115, height: 160 });
+    expect(valLetterboxGeometry(160, 120, [160, 160]).resized).toEqual({ width: 160, height: 120 });
   });
 });
 

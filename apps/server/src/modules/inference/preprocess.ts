@@ -63,6 +63,25 @@ export function letterboxGeometry(width: number, height: number, target: [number
   };
 }
 
+/**
+ * The geometry of ultralytics' val loader with `rect=False` (`BaseDataset.load_image` then `LetterBox(scaleup=False)`):
+ * the long side is resized to the target with `ceil()` on both sides (small images are enlarged too), then padded.
+ * Predict rounds instead, so the two differ by a pixel for some sizes.
+ */
+export function valLetterboxGeometry(width: number, height: number, target: [number, number]): LetterboxGeometry {
+  const [th, tw] = target;
+  const r = Math.min(th / height, tw / width);
+  const nw = r === 1 ? width : Math.min(Math.ceil(width * r), tw);
+  const nh = r === 1 ? height : Math.min(Math.ceil(height * r), th);
+  const dw = (tw - nw) / 2;
+  const dh = (th - nh) / 2;
+  const top = pyRound(dh - 0.1);
+  const bottom = pyRound(dh + 0.1);
+  const left = pyRound(dw - 0.1);
+  const right = pyRound(dw + 0.1);
+  return { scale: r, resized: { width: nw, height: nh }, pad: { left, top, right, bottom }, output: { width: nw + left + right, height: nh + top + bottom } };
+}
+
 export const LETTERBOX_PAD_VALUE = 114;
 
 /** Resizes with cv2 INTER_LINEAR semantics and pads with grey 114, returning the letterboxed HWC RGB image. */

@@ -29,6 +29,11 @@ export interface PredictionResult {
    * ultralytics' `masks.data.sum()`.
    */
   maskPixels?: number;
+  /**
+   * Segment task with `protoMasks`: the mask at prototype resolution in the letterboxed frame (logits > 0 inside the
+   * box), which is what ultralytics val scores; see {@link Prediction.maskGrid}.
+   */
+  protoMask?: { width: number; height: number; data: Uint8Array };
   /** Pose task: keypoints in original-image pixels; `visible` is the keypoint confidence when the model has one. */
   keypoints?: { x: number[]; y: number[]; visible?: number[] };
 }
@@ -62,6 +67,11 @@ export interface Prediction {
   /** Classify only: probability of every class, by class id. */
   probs?: number[];
   speed: StageTimings;
+  /**
+   * Segment task with `protoMasks`: where `protoMask` pixels sit. A mask pixel (u, v) covers input pixels
+   * [u·ratio, (u+1)·ratio); the image was resized to `resizedWidth`×`resizedHeight` and placed at (`padLeft`, `padTop`).
+   */
+  maskGrid?: { inputWidth: number; inputHeight: number; resizedWidth: number; resizedHeight: number; padLeft: number; padTop: number; ratio: number };
 }
 
 export interface PredictOptions {
@@ -78,6 +88,21 @@ export interface PredictOptions {
   maxDet?: number;
   /** Class-agnostic NMS; default false. */
   agnostic?: boolean;
+  /**
+   * NMS like ultralytics val (`multi_label=True`): every class above `conf` on a box is a candidate of its own.
+   * Default false, like predict.
+   */
+  multiLabel?: boolean;
+  /**
+   * Segment: also return each detection's mask at prototype resolution (`protoMask`, `maskGrid`) and keep detections
+   * whose mask is empty, as ultralytics val does (predict drops them). Default false.
+   */
+  protoMasks?: boolean;
+  /**
+   * Letterbox like ultralytics' val loader (`rect=False`): the long side resized with `ceil()` instead of predict's
+   * rounding, enlarging small images too; results are mapped back per axis. Fixed-shape models. Default false.
+   */
+  valLetterbox?: boolean;
   /** Dynamic-shape models: pad only to a multiple of the stride (ultralytics `rect`); default true. */
   rect?: boolean;
 }

@@ -74,26 +74,25 @@ export function apPerClass(input: ApInput): EvalMetrics {
     let pc: Float64Array = new Float64Array(CURVE_POINTS);
     let rc: Float64Array = new Float64Array(CURVE_POINTS);
     if (idx.length > 0) {
-      const negConf = new Float64Array(idx.length);
-      const recall: Float64Array[] = [];
-      const precision: Float64Array[] = [];
+      const m = idx.length;
+      const negConf = new Float64Array(m);
+      for (let k = 0; k < m; k++) negConf[k] = -conf[idx[k]];
+      // one threshold at a time: O(predictions of the class) memory
+      const recall = new Float64Array(m);
+      const precision = new Float64Array(m);
       for (let t = 0; t < nt; t++) {
-        recall.push(new Float64Array(idx.length));
-        precision.push(new Float64Array(idx.length));
-      }
-      const tpc = new Array<number>(nt).fill(0);
-      idx.forEach((i, k) => {
-        negConf[k] = -conf[i];
-        for (let t = 0; t < nt; t++) {
-          if (tp[i] & (1 << t)) tpc[t]++;
-          recall[t][k] = tpc[t] / (nl + EPS);
-          precision[t][k] = tpc[t] / (k + 1);
+        const bit = 1 << t;
+        let tpc = 0;
+        for (let k = 0; k < m; k++) {
+          if (tp[idx[k]] & bit) tpc++;
+          recall[k] = tpc / (nl + EPS);
+          precision[k] = tpc / (k + 1);
         }
-      });
-      rc = interp(negX, negConf, recall[0], 0);
-      pc = interp(negX, negConf, precision[0], 1);
-      for (let t = 0; t < nt; t++) {
-        const { ap: a, mrec, mpre } = computeAp(recall[t], precision[t]);
+        if (t === 0) {
+          rc = interp(negX, negConf, recall, 0);
+          pc = interp(negX, negConf, precision, 1);
+        }
+        const { ap: a, mrec, mpre } = computeAp(recall, precision);
         apc[t] = a;
         if (t === 0) pr.push({ classId: c, y: interp(x, mrec, mpre) });
       }

@@ -109,7 +109,7 @@ export class DetectionMetrics {
       );
     }
     const { labels, predictions } = imageMasks(image);
-    return maskIou(labels, predictions);
+    return maskIou(labels, predictions, (i, j) => image.labels[i].classId === image.predictions[j].classId);
   }
 
   /** ultralytics `ConfusionMatrix.process_batch`, plus the lists of what it counted off the diagonal. */

@@ -3,3 +3,4 @@ export { ClassificationMetrics, type ClassificationMetricsOptions, type Classifi
 export type { EvalBox, EvalImage, ImageOutcome, MaskGrid } from './types.js';
 export type { BitMask, RotatedBox } from './iou.js';
 export { IOU_THRESHOLDS } from './matching.js';
+export { evalPredictOptions, toEvalPredictions } from './from-prediction.js';

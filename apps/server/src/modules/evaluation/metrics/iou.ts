@@ -17,20 +17,28 @@ export interface PairMatrix {
 
 /** ultralytics `box_iou(labels, predictions)`: intersection over union of xyxy boxes, `+1e-7` in the denominator. */
 export function boxIou(labels: readonly Box[], preds: readonly Box[]): PairMatrix {
-  const data = new Float32Array(labels.length * preds.length);
-  const pa = preds.map((b) => f(f(f(b[2]) - f(b[0])) * f(f(b[3]) - f(b[1]))));
+  const cols = preds.length;
+  const data = new Float32Array(labels.length * cols);
+  const pb = new Float32Array(cols * 4);
+  const pa = new Float32Array(cols);
+  preds.forEach((b, j) => {
+    pb.set(b, j * 4);
+    pa[j] = f(f(pb[j * 4 + 2] - pb[j * 4]) * f(pb[j * 4 + 3] - pb[j * 4 + 1]));
+  });
   for (let i = 0; i < labels.length; i++) {
-    const [a1x, a1y, a2x, a2y] = labels[i].map(f);
+    const a1x = f(labels[i][0]);
+    const a1y = f(labels[i][1]);
+    const a2x = f(labels[i][2]);
+    const a2y = f(labels[i][3]);
     const la = f(f(a2x - a1x) * f(a2y - a1y));
-    for (let j = 0; j < preds.length; j++) {
-      const [b1x, b1y, b2x, b2y] = preds[j].map(f);
-      const iw = Math.max(0, f(Math.min(a2x, b2x) - Math.max(a1x, b1x)));
-      const ih = Math.max(0, f(Math.min(a2y, b2y) - Math.max(a1y, b1y)));
+    for (let j = 0; j < cols; j++) {
+      const iw = Math.max(0, f(Math.min(a2x, pb[j * 4 + 2]) - Math.max(a1x, pb[j * 4])));
+      const ih = Math.max(0, f(Math.min(a2y, pb[j * 4 + 3]) - Math.max(a1y, pb[j * 4 + 1])));
       const inter = f(iw * ih);
-      data[i * preds.length + j] = f(inter / f(f(f(la + pa[j]) - inter) + EPS));
+      data[i * cols + j] = f(inter / f(f(f(la + pa[j]) - inter) + EPS));
     }
   }
-  return { rows: labels.length, cols: preds.length, data };
+  return { rows: labels.length, cols, data };
 }
 
 /** A binary mask on a grid shared by all masks of an image. */
@@ -41,27 +49,55 @@ export interface BitMask {
   data: Uint8Array;
 }
 
-/** ultralytics `mask_iou`: pixel intersection over union on one grid, `+1e-7` in the denominator. */
-export function maskIou(labels: readonly BitMask[], preds: readonly BitMask[]): PairMatrix {
-  const data = new Float32Array(labels.length * preds.length);
-  const area = (m: BitMask) => {
-    let s = 0;
-    for (let k = 0; k < m.data.length; k++) s += m.data[k];
-    return s;
-  };
-  const pa = preds.map(area);
-  for (let i = 0; i < labels.length; i++) {
-    const a = labels[i].data;
-    const la = area(labels[i]);
-    for (let j = 0; j < preds.length; j++) {
-      const b = preds[j].data;
-      if (b.length !== a.length) throw new RangeError('Masks of one image must share a grid');
-      let inter = 0;
-      for (let k = 0; k < a.length; k++) inter += a[k] & b[k];
-      data[i * preds.length + j] = f(inter / f(la + pa[j] - inter + EPS));
+/** Where a mask has pixels: its area and bounding rows/columns (inclusive), for skipping pairs that cannot overlap. */
+function extent(m: BitMask): { area: number; x0: number; y0: number; x1: number; y1: number } {
+  let area = 0;
+  let x0 = m.width;
+  let y0 = m.height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < m.height; y++) {
+    const row = y * m.width;
+    for (let x = 0; x < m.width; x++) {
+      if (m.data[row + x]) {
+        area++;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        y1 = y;
+      }
     }
   }
-  return { rows: labels.length, cols: preds.length, data };
+  return { area, x0, y0, x1, y1 };
+}
+
+/**
+ * ultralytics `mask_iou`: pixel intersection over union on one grid, `+1e-7` in the denominator. With `pairs`, only
+ * the pairs it allows are computed (the others stay 0: matching zeroes pairs of different classes anyway).
+ */
+export function maskIou(labels: readonly BitMask[], preds: readonly BitMask[], pairs?: (i: number, j: number) => boolean): PairMatrix {
+  const cols = preds.length;
+  const data = new Float32Array(labels.length * cols);
+  const pe = preds.map(extent);
+  for (let i = 0; i < labels.length; i++) {
+    const a = labels[i];
+    const le = extent(a);
+    for (let j = 0; j < cols; j++) {
+      if (pairs && !pairs(i, j)) continue;
+      const b = preds[j];
+      if (b.width !== a.width || b.height !== a.height) throw new RangeError('Masks of one image must share a grid');
+      const e = pe[j];
+      let inter = 0;
+      const x0 = Math.max(le.x0, e.x0);
+      const x1 = Math.min(le.x1, e.x1);
+      for (let y = Math.max(le.y0, e.y0); y <= Math.min(le.y1, e.y1); y++) {
+        const row = y * a.width;
+        for (let x = x0; x <= x1; x++) inter += a.data[row + x] & b.data[row + x];
+      }
+      data[i * cols + j] = f(inter / f(le.area + e.area - inter + EPS));
+    }
+  }
+  return { rows: labels.length, cols, data };
 }
 
 /** COCO keypoint sigmas, which ultralytics uses for 17-keypoint (person) models. */
@@ -77,7 +113,8 @@ export function keypointOks(
   nk: number,
   dims: number,
 ): PairMatrix {
-  const sigma = nk === 17 ? OKS_SIGMA : new Array<number>(nk).fill(1 / nk);
+  // ultralytics: COCO sigmas only for kpt_shape [17, 3], otherwise 1/nk each
+  const sigma = nk === 17 && dims === 3 ? OKS_SIGMA : new Array<number>(nk).fill(1 / nk);
   const data = new Float32Array(labels.length * preds.length);
   for (let i = 0; i < labels.length; i++) {
     const { box, keypoints: g } = labels[i];

@@ -7,7 +7,7 @@ import { computeAp } from './ap.js';
 import { ClassificationMetrics } from './classification-metrics.js';
 import { DetectionMetrics } from './detection-metrics.js';
 import { matchPredictions, IOU_THRESHOLDS } from './matching.js';
-import { boxIou } from './iou.js';
+import { boxIou, keypointOks, OKS_SIGMA, probIou } from './iou.js';
 import { downsample, fillPolygon } from './masks.js';
 import { interp, smooth } from './numeric.js';
 import type { EvalBox } from './types.js';
@@ -167,6 +167,40 @@ describe('masks (ultralytics polygon2mask on the prototype grid)', () => {
     const r = m.finish();
     expect(r.box.mAP50_95).toBeGreaterThan(0.99);
     expect(r.mask?.mAP50).toBe(0);
+  });
+});
+
+describe('pose (OKS) and obb (probiou)', () => {
+  it('computes the object keypoint similarity by hand: one of 17 keypoints off by 3 px', () => {
+    const kp = Array.from({ length: 17 }, (_, k) => [10 + k, 20 + k, 2]).flat();
+    const moved = [...kp];
+    moved[0] += 3;
+    const box: [number, number, number, number] = [0, 0, 40, 50];
+    const area = 40 * 50 * 0.53;
+    const e = 9 / ((2 * OKS_SIGMA[0]) ** 2 * area * 2);
+    const oks = keypointOks([{ box, keypoints: kp }], [{ keypoints: moved }, { keypoints: kp }], 17, 3);
+    expect(oks.data[0]).toBeCloseTo((16 + Math.exp(-e)) / 17, 5);
+    expect(oks.data[1]).toBeCloseTo(1, 5);
+    // a label keypoint with visibility 0 does not count
+    const hidden = [...kp];
+    hidden[2] = 0;
+    expect(keypointOks([{ box, keypoints: hidden }], [{ keypoints: moved }], 17, 3).data[0]).toBeCloseTo(1, 5);
+  });
+
+  it('scores pose matches with OKS and oriented boxes with probiou', () => {
+    const same = probIou([[50, 50, 20, 10, 0.3]], [[50, 50, 20, 10, 0.3], [150, 150, 20, 10, 0.3]]);
+    expect(same.data[0]).toBeGreaterThan(0.999);
+    expect(same.data[1]).toBeLessThan(1e-3);
+    const m = new DetectionMetrics({ task: 'obb', classNames: names });
+    const out = m.addImage({
+      imageId: 'o',
+      width: 200,
+      height: 200,
+      labels: [{ classId: 0, box: [38, 42, 62, 58], rbox: [50, 50, 20, 10, 0.3] }],
+      predictions: [{ classId: 0, box: [38, 42, 62, 58], rbox: [50, 50, 20, 10, 0.3], confidence: 0.9 }],
+    });
+    expect(out.truePositives).toBe(1);
+    expect(m.finish().box.mAP50_95).toBeGreaterThan(0.99);
   });
 });
 

@@ -22,13 +22,14 @@ export interface EvalBox {
 
 /**
  * Where segment masks are compared (ultralytics val: the letterboxed model input, downsampled by the mask ratio 4 to
- * the prototype resolution). A pixel (u, v) of the grid covers input pixels [u*ratio, (u+1)*ratio); an original-image
- * point p maps to the input as p * gain + pad.
+ * the prototype resolution). A pixel (u, v) of the grid covers input pixels [u*ratio, (u+1)*ratio); the image was
+ * resized to `resizedWidth`×`resizedHeight` and placed at (`padLeft`, `padTop`) in the input.
  */
 export interface MaskGrid {
   inputWidth: number;
   inputHeight: number;
-  gain: number;
+  resizedWidth: number;
+  resizedHeight: number;
   padLeft: number;
   padTop: number;
   ratio: number;
