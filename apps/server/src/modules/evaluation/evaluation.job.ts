@@ -10,11 +10,8 @@ import { readableModel } from '../models/models.service.js';
 import { iou, labelToBox, mapClasses, TopByConfidence, type Task } from './evaluation.classes.js';
 import { evaluationRepository as repo, type EvalImageRow, type EvaluationRow, type MistakeRow } from './evaluation.repository.js';
 import { datasetClassNames, EVALUATION_QUEUE, publishProgress, publishStatus } from './evaluation.service.js';
-import { letterboxGeometry } from '../inference/preprocess.js';
-import { ClassificationMetrics, DetectionMetrics, type EvalBox, type MaskGrid } from './metrics/index.js';
+import { ClassificationMetrics, DetectionMetrics, evalPredictOptions, toEvalPredictions, type EvalBox } from './metrics/index.js';
 
-/** ultralytics `val` settings: every candidate down to conf 0.001, NMS at IoU 0.7, 300 detections, square letterbox. */
-export const VAL_PREDICT = { conf: 0.001, iou: 0.7, maxDet: 300, rect: false } as const;
 /** Images in flight: one decoding and letterboxing while the other runs (the engine runs one `session.run` per model at a time). */
 const IN_FLIGHT = 2;
 /** Progress is written (and a cancel looked for) at most this often. */
@@ -61,9 +58,11 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
     await publishStatus(ctx, row);
     await repo.deleteMistakes(ctx.db, row.id); // a second attempt starts over
 
+    // ultralytics val's NMS, letterbox and masks (ADR 0034); classify runs as predict does.
+    const predictOptions = task === 'classify' ? {} : evalPredictOptions(task);
     const kpt: [number, number] = meta.kptShape ?? [17, 3];
     const detection = task === 'classify' ? null : new DetectionMetrics({ task, classNames: meta.names, kptShape: kpt });
-    /** Pose keypoints as the metrics take them: x, y (and visibility when the model has it) per keypoint. */
+    /** Pose label keypoints as the metrics take them: x, y (and visibility when the model has it) per keypoint. */
     const keypointsOf = (flat: number[]) => {
       const out: number[] = [];
       for (let i = 0; i + 2 < flat.length && out.length < kpt[0] * kpt[1]; i += 3) out.push(flat[i]!, flat[i + 1]!, ...(kpt[1] === 3 ? [flat[i + 2] ?? 2] : []));
@@ -100,22 +99,11 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
         }
         labels.push({ ...b, classId: m, ...(b.keypoints ? { keypoints: keypointsOf(b.keypoints) } : {}) });
       }
-      const predictions: EvalBox[] = [];
-      for (const r of pred.results) {
-        if (!r.box || !scoredModelClasses.has(r.class)) continue;
-        const p: EvalBox = { classId: r.class, box: [r.box.x1, r.box.y1, r.box.x2, r.box.y2], confidence: r.confidence };
-        if (r.segments) p.polygon = r.segments.x.flatMap((x, i) => [x, r.segments!.y[i]!]);
-        if (r.keypoints) p.keypoints = keypointsOf(r.keypoints.x.flatMap((x, i) => [x, r.keypoints!.y[i]!, r.keypoints!.visible?.[i] ?? 1]));
-        predictions.push(p);
-      }
-      // Segment masks are compared on the letterboxed input's prototype grid, as ultralytics val does.
-      let maskGrid: MaskGrid | undefined;
-      if (task === 'segment') {
-        const geo = letterboxGeometry(width, height, [pred.inputSize.height, pred.inputSize.width], { auto: false });
-        maskGrid = { inputWidth: pred.inputSize.width, inputHeight: pred.inputSize.height, gain: geo.scale, padLeft: geo.pad.left, padTop: geo.pad.top, ratio: 4 };
-      }
-      const outcome = detection!.addImage({ imageId: img.id, width, height, labels, predictions, ...(maskGrid ? { maskGrid } : {}) });
-      const slim = (b: EvalBox): EvaluationBox => ({ classId: b.classId, box: b.box, ...(b.confidence !== undefined ? { confidence: b.confidence } : {}), ...(b.polygon ? { polygon: b.polygon } : {}) });
+      // The metrics engine's reading of the prediction (masks on val's prototype grid); unmapped model classes are left out.
+      const converted = toEvalPredictions(pred);
+      const predictions = converted.predictions.filter((p) => scoredModelClasses.has(p.classId));
+      const outcome = detection!.addImage({ imageId: img.id, width, height, labels, predictions, ...(converted.maskGrid ? { maskGrid: converted.maskGrid } : {}) });
+      const slim = (b: EvalBox): EvaluationBox => ({ classId: b.classId, box: b.box, ...(b.confidence !== undefined ? { confidence: b.confidence } : {}), ...(b.polygon ? { polygon: b.polygon.map((v) => Math.round(v * 10) / 10) } : {}) });
       for (const p of outcome.falsePositives) mistakes.add(`fp:${p.classId}`, { key: `fp:${p.classId}`, imageId: img.id, confidence: p.confidence ?? 0, prediction: slim(p), label: null });
       for (const l of outcome.falseNegatives) {
         // How close the model came: the best same-class prediction over the missed label.
@@ -146,7 +134,7 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
           if (helpers?.signal.aborted) throw new Cancelled();
           const img = images[next++]!;
           const bytes = await readImage(ctx, dataset.storageKey!, img);
-          const pred = await engine.predict(modelPath, bytes, { ...VAL_PREDICT });
+          const pred = await engine.predict(modelPath, bytes, predictOptions);
           if (stopped) return;
           score(img, pred);
           done += 1;
