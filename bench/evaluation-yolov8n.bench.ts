@@ -1,8 +1,8 @@
 /**
  * Evaluation of a full-size model (../shared/fixtures/perf: YOLOv8n detect at 640) on a generated
  * dataset split of BENCH_EVAL_IMAGES 640×480 JPEGs (default 1,000), against its floor in the same
- * run: the same images, from memory, through decode (sharp) + letterbox + a bare onnxruntime
- * `session.run` on its own session + decode with NMS at the val settings (conf 0.001, IoU 0.7, 300),
+ * run: the same images, from memory, through decode (sharp) + val's letterbox + a bare onnxruntime
+ * `session.run` on its own session + decode with val's NMS (conf 0.001, IoU 0.7, 300, multi-label),
  * one after another, no server, no database, no metrics.
  *
  * The evaluation is what the job does (ADR 0035): POST /v1/models/{id}/evaluations, then the job
@@ -25,7 +25,7 @@ import { decodeImage } from '../apps/server/src/modules/inference/decode.js';
 import { sessionOptions } from '../apps/server/src/modules/inference/inference.engine.js';
 import { readOnnxMetadata, parseUltralyticsMetadata } from '../apps/server/src/modules/inference/onnx-metadata.js';
 import { decodeDetections } from '../apps/server/src/modules/inference/postprocess.js';
-import { letterboxGeometry, letterboxToChw } from '../apps/server/src/modules/inference/preprocess.js';
+import { letterboxToChw, valLetterboxGeometry } from '../apps/server/src/modules/inference/preprocess.js';
 
 const PERF = path.resolve(import.meta.dirname, '../../shared/fixtures/perf');
 const MODEL = path.join(PERF, 'yolov8n-untrained-static.onnx');
@@ -137,10 +137,10 @@ async function main() {
     const [h, w] = meta.imgsz;
     const floorOnce = async (jpeg: Buffer) => {
       const img = await decodeImage(jpeg);
-      const geo = letterboxGeometry(img.width, img.height, [h!, w!], { auto: false, stride: meta.stride });
+      const geo = valLetterboxGeometry(img.width, img.height, [h!, w!]);
       const out = await session.run({ [session.inputNames[0]!]: new Tensor('float32', letterboxToChw(img, geo), [1, 3, geo.output.height, geo.output.width]) });
       const head = out[session.outputNames[0]!] as Tensor;
-      return decodeDetections(head.data as Float32Array, head.dims, { nc: head.dims[1]! - 4, extra: 0, end2end: false, conf: 0.001, iou: 0.7, maxDet: 300, agnostic: false }).length;
+      return decodeDetections(head.data as Float32Array, head.dims, { nc: head.dims[1]! - 4, extra: 0, end2end: false, conf: 0.001, iou: 0.7, maxDet: 300, agnostic: false, multiLabel: true }).length;
     };
     for (let i = 0; i < 5; i++) await floorOnce(images[i]!);
 
