@@ -19,8 +19,6 @@ import { EvaluationResults } from './evaluation-results';
 type Split = (typeof EVALUATION_SPLITS)[number];
 const STATUS_COLOR: Record<Evaluation['status'], string> = { queued: 'gray', running: 'blue', completed: 'green', failed: 'red', cancelled: 'yellow' };
 
-/** The headline number of an evaluation: mAP50 (boxes) or top-1 (classify). */
-export const headline = (e: Evaluation) => (e.headline ? `${e.headline.name === 'top1' ? 'top-1' : 'mAP50'} ${e.headline.value.toFixed(3)}` : '');
 
 /**
  * The model page's Evaluate tab: choose a dataset and split, follow the job live (progress, cancel),
@@ -174,7 +172,7 @@ export function EvaluatePanel({ model, signedIn }: { model: Model; signedIn: boo
                         {t(`status.${row.status}`)}
                       </Badge>
                     </Table.Td>
-                    <Table.Td>{row.status === 'completed' ? headline(row) : ''}</Table.Td>
+                    <Table.Td>{row.headline ? t(`headline.${row.headline.name}`, { value: row.headline.value.toFixed(3) }) : ''}</Table.Td>
                     <Table.Td c="dimmed">{formatDateTime(row.created)}</Table.Td>
                   </Table.Tr>
                 ))}

@@ -32,7 +32,7 @@ export function EvaluationCompare({ evaluations }: { evaluations: Compared[] }) 
       const mean = d?.box.curves.pr.find((c) => c.classId === null);
       return d && mean ? [{ name: `${e.modelName} ${d.box.mAP50.toFixed(3)}`, y: mean.y, color: COLORS[i % COLORS.length], x: d.box.curves.x }] : [];
     });
-    return curves.length ? curveOption({ x: curves[0]!.x, xName: t('curves.recallAxis'), yName: 'precision', series: curves }) : null;
+    return curves.length ? curveOption({ x: curves[0]!.x, xName: t('curves.recallAxis'), yName: t('curves.precisionAxis'), series: curves }) : null;
   }, [rows, t]);
 
   if (!current) {

@@ -130,10 +130,10 @@ function Curves({ metrics }: { metrics: EvalMetrics }) {
     const all = (v: string) => t('curves.all', { value: v });
     const peak = (mean: { y: number[] }) => Math.max(...mean.y);
     return [
-      { id: 'pr', title: t('curves.pr'), option: curveOption({ x: c.x, xName: t('curves.recallAxis'), yName: 'precision', series: curveSeries(c.pr, (v) => `${all(v)} mAP50`, () => metrics.mAP50) }) },
-      { id: 'f1', title: t('curves.f1'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: 'F1', series: curveSeries(c.f1, all, peak) }) },
-      { id: 'precision', title: t('curves.precision'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: 'precision', series: curveSeries(c.precision, all, peak) }) },
-      { id: 'recall', title: t('curves.recall'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: 'recall', series: curveSeries(c.recall, all, peak) }) },
+      { id: 'pr', title: t('curves.pr'), option: curveOption({ x: c.x, xName: t('curves.recallAxis'), yName: t('curves.precisionAxis'), series: curveSeries(c.pr, (v) => t('curves.allMap', { value: v }), () => metrics.mAP50) }) },
+      { id: 'f1', title: t('curves.f1'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.f1Axis'), series: curveSeries(c.f1, all, peak) }) },
+      { id: 'precision', title: t('curves.precision'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.precisionAxis'), series: curveSeries(c.precision, all, peak) }) },
+      { id: 'recall', title: t('curves.recall'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.recallAxis'), series: curveSeries(c.recall, all, peak) }) },
     ];
   }, [c, metrics.mAP50, t]);
   return (
