@@ -34,11 +34,13 @@ async function readableBoth(ctx: AppContext, viewerId: string | null, modelId: s
   return { model, dataset };
 }
 
-/** sha256 of the model's ONNX file, computed once per stored file (a new upload or export is a new blob key). */
-const fileHashes = new Map<string, Promise<string>>();
+/** sha256 of the model's ONNX file, computed once per stored file (a new upload or export is a new blob key), per blob store. */
+const fileHashes = new WeakMap<AppContext['blobs'], Map<string, Promise<string>>>();
 async function onnxHash(ctx: AppContext, file: { blobKey: string; bytes: number; createdAt: Date }) {
+  const known = fileHashes.get(ctx.blobs) ?? new Map<string, Promise<string>>();
+  fileHashes.set(ctx.blobs, known);
   const key = `${file.blobKey}:${file.bytes}:${file.createdAt.getTime()}`;
-  let hash = fileHashes.get(key);
+  let hash = known.get(key);
   if (!hash) {
     hash = (async () => {
       const h = crypto.createHash('sha256');
@@ -46,9 +48,9 @@ async function onnxHash(ctx: AppContext, file: { blobKey: string; bytes: number;
       for await (const chunk of stream as AsyncIterable<Buffer>) h.update(chunk);
       return h.digest('hex');
     })();
-    fileHashes.set(key, hash);
-    hash.catch(() => fileHashes.delete(key));
-    if (fileHashes.size > 500) fileHashes.delete(fileHashes.keys().next().value!);
+    known.set(key, hash);
+    hash.catch(() => known.delete(key));
+    if (known.size > 500) known.delete(known.keys().next().value!);
   }
   return hash;
 }
