@@ -8,8 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { classificationEvalResultSchema, detectionEvalResultSchema } from '@sightline/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DetectionMetrics, evalPredictOptions, toEvalPredictions, type DetectionTask, type EvalBox } from '../src/modules/evaluation/metrics/index.js';
+import { ClassificationMetrics, DetectionMetrics, evalPredictOptions, toEvalPredictions, type DetectionTask, type EvalBox } from '../src/modules/evaluation/metrics/index.js';
 import { InferenceEngine } from '../src/modules/inference/inference.engine.js';
 import { fixture } from '../src/modules/inference/test-fixtures.js';
 
@@ -42,8 +43,17 @@ interface DatasetImage {
   segment?: string[];
 }
 
-const reference = JSON.parse(readFileSync(path.join(DIR, 'reference.json'), 'utf8')) as { models: Record<string, RefModel> };
-const dataset = JSON.parse(readFileSync(path.join(DIR, 'dataset.json'), 'utf8')) as Record<'evalshapes' | 'shapes3-test', DatasetImage[]>;
+interface RefClassify {
+  names: string[];
+  top1: number;
+  top5: number;
+  confusionMatrix: number[][];
+}
+
+const reference = JSON.parse(readFileSync(path.join(DIR, 'reference.json'), 'utf8')) as { models: Record<string, RefModel>; classify: Record<string, RefClassify> };
+const dataset = JSON.parse(readFileSync(path.join(DIR, 'dataset.json'), 'utf8')) as Record<'evalshapes' | 'shapes3-test', DatasetImage[]> & {
+  'evalshapes-cls': Array<{ file: string; classId: number }>;
+};
 const engine = new InferenceEngine({ intraOpNumThreads: 1 });
 const worst: Record<string, number> = {};
 
@@ -100,11 +110,38 @@ describe.each(Object.entries(reference.models))('%s against ultralytics val', (k
       });
     }
     const r = metrics.finish();
+    // the result is what the contract says the web app gets
+    expect(detectionEvalResultSchema.parse(r)).toEqual(r);
     expect(r.images).toBe(dataset[ref.dataset].length);
     expect(r.box.perClass.map((c) => c.instances)).toEqual(ref.instances);
     expect(r.box.perClass.map((c) => c.images)).toEqual(ref.images);
     expect(r.confusionMatrix.matrix).toEqual(ref.confusionMatrix);
     compare(`${key}.box`, r.box, ref.box);
     if (ref.mask) compare(`${key}.mask`, r.mask!, ref.mask);
+  });
+});
+
+describe('shapes3-cls on colour-shuffled crops against ultralytics val', () => {
+  const ref = reference.classify['shapes3-cls'];
+  it('has the same top-1, top-5 and confusion matrix', { timeout: 60_000 }, async () => {
+    const metrics = new ClassificationMetrics({ classNames: ref.names });
+    const crops = dataset['evalshapes-cls'];
+    for (const crop of crops) {
+      const p = await engine.predict(fixture('shapes3-cls.onnx'), readFileSync(path.join(DIR, 'cls-images', crop.file)));
+      expect(p.names).toEqual(ref.names);
+      // the crops' folders name the class; their ids in dataset.json follow the detection order of the names
+      const label = ref.names.indexOf(reference.models['evalshapes-detect'].names[crop.classId]);
+      metrics.addImage({ imageId: crop.file, labelClassId: label, probabilities: p.probs! });
+    }
+    const r = metrics.finish();
+    expect(classificationEvalResultSchema.parse(r)).toEqual(r);
+    expect(r.images).toBe(crops.length);
+    expect(Math.abs(r.top1 - ref.top1)).toBeLessThan(1e-6);
+    expect(Math.abs(r.top5 - ref.top5)).toBeLessThan(1e-6);
+    // ultralytics 8.3 sizes the classify matrix (nc+1)² like detection's, the extra row and column always empty
+    const nc = ref.names.length;
+    expect(ref.confusionMatrix.slice(nc).flat().concat(ref.confusionMatrix.map((row) => row[nc])).every((v) => v === 0)).toBe(true);
+    expect(r.confusionMatrix.matrix).toEqual(ref.confusionMatrix.slice(0, nc).map((row) => row.slice(0, nc)));
+    expect(r.top1).toBeLessThan(0.9); // a case where classes are confused, unlike shapes3's own test crops
   });
 });

@@ -46,6 +46,9 @@ export class DetectionMetrics {
   addImage(image: EvalImage): ImageOutcome {
     if (this.finished) throw new Error('addImage after finish()');
     const { labels, predictions } = image;
+    if (!(image.width > 0 && image.height > 0 && Number.isFinite(image.width) && Number.isFinite(image.height))) {
+      throw new RangeError(`Image ${image.imageId}: width and height must be positive`);
+    }
     for (const b of labels) this.checkBox(b, image.imageId, false);
     for (const b of predictions) this.checkBox(b, image.imageId, true);
     this.images++;

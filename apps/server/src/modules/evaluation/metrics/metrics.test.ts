@@ -78,6 +78,14 @@ describe('AP (compute_ap, 101-point interpolation)', () => {
     expect(r.box.perClass[1]).toMatchObject({ mAP50: 0, recall: 0, instances: 1, predictions: 0 });
     expect(r.box.mAP50).toBeCloseTo((r.box.perClass[0].mAP50! + 0) / 2, 12);
   });
+
+  it('reports zeros, not NaN, when no image has labels', () => {
+    const m = new DetectionMetrics({ task: 'detect', classNames: names });
+    m.addImage({ imageId: 'a', width: 50, height: 50, labels: [], predictions: [pred(0, A, 0.9)] });
+    const r = m.finish();
+    expect([r.box.mAP50, r.box.mAP50_95, r.box.precision, r.box.recall, r.box.curves.bestF1]).toEqual([0, 0, 0, 0, 0]);
+    expect(r.confusionMatrix.matrix[0][2]).toBe(1);
+  });
 });
 
 describe('matching (match_predictions)', () => {
