@@ -104,16 +104,19 @@ test('a user evaluates a model, sees the confusion matrix and PR curve, and open
   await check(page, 1440, modelId);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-1440-light.png'), fullPage: false });
   await page.keyboard.press('Escape');
+  await expect(page.getByTestId('lightbox')).toBeHidden();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-1440-results-light.png'), fullPage: true });
 
   await check(page, 390, modelId);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-390-light.png') });
   await page.keyboard.press('Escape');
+  await expect(page.getByTestId('lightbox')).toBeHidden();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-390-results-light.png'), fullPage: true });
 
   await page.addInitScript(() => localStorage.setItem('sightline.color-scheme', 'dark'));
   await check(page, 1440, modelId);
   await page.keyboard.press('Escape');
+  await expect(page.getByTestId('lightbox')).toBeHidden();
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-1440-results-dark.png'), fullPage: true });
   await check(page, 390, modelId);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-390-dark.png') });
