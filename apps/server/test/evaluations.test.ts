@@ -201,6 +201,30 @@ describe('evaluations', () => {
     expect((await req('GET', `/v1/projects/${projectId}/evaluations`, { cookie: stranger.cookie })).statusCode).toBe(404);
   });
 
+  it('scores segment models with mask metrics and classifiers with top-1/top-5, classes matched by name', async () => {
+    const seg = await uploadModel(owner, 'shapes3-seg.onnx');
+    const cls = await uploadModel(owner, 'shapes3-cls.onnx');
+    const clsData = await readyDataset(owner, 'shapes3-cls.zip', 'classify');
+    await t.app.ctx.jobs.drain();
+    const a = (await evaluate(owner, seg, { datasetId: dataset, split: 'test' })).json().data;
+    const b = (await evaluate(owner, cls, { datasetId: clsData, split: 'test' })).json().data;
+    await t.app.ctx.jobs.drain();
+    const segDone = (await req('GET', `/v1/evaluations/${a.id}`, { cookie: owner.cookie })).json().data;
+    expect(segDone.status).toBe('completed');
+    expect(segDone.result.task).toBe('segment');
+    expect(segDone.result.mask.mAP50).toBeGreaterThan(0.5);
+    const clsDone = (await req('GET', `/v1/evaluations/${b.id}`, { cookie: owner.cookie })).json().data;
+    expect(clsDone.status).toBe('completed');
+    expect(clsDone.result.task).toBe('classify');
+    // Classes meet by name, whatever order the dataset and the model list them in.
+    expect(clsDone.classMap.pairs).toHaveLength(3);
+    expect(clsDone.result.images).toBe(clsDone.progress.total);
+    expect(clsDone.result.top1).toBeGreaterThan(0.8);
+    expect(clsDone.headline).toEqual({ name: 'top1', value: clsDone.result.top1 });
+    const wrong = (await req('GET', `/v1/evaluations/${b.id}/mistakes?kind=wrong`, { cookie: owner.cookie })).json().data.results;
+    expect(wrong.length).toBe(clsDone.result.images - Math.round(clsDone.result.top1 * clsDone.result.images));
+  });
+
   it('is in the OpenAPI document', async () => {
     const doc = (await req('GET', '/v1/docs/json')).json() as { paths: Record<string, Record<string, { tags?: string[] }>> };
     for (const [p, method] of [['/v1/models/{id}/evaluations', 'post'], ['/v1/models/{id}/evaluations', 'get'], ['/v1/evaluations/{id}', 'get'], ['/v1/evaluations/{id}/cancel', 'post'], ['/v1/evaluations/{id}/mistakes', 'get'], ['/v1/projects/{id}/evaluations', 'get']] as const) {
