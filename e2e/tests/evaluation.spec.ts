@@ -80,6 +80,7 @@ async function check(page: Page, width: number, modelId: string) {
   await expect(lightbox.getByTestId('eval-lightbox-caption')).toContainText('False positive');
   await expect(lightbox.getByTestId('lightbox-prediction-box').first()).toBeVisible();
   await expect(lightbox.getByTestId('lightbox-image')).toBeVisible();
+  await page.waitForTimeout(400); // the modal's fade-in, for the screenshots
 }
 
 test('a user evaluates a model, sees the confusion matrix and PR curve, and opens a false positive in the lightbox (390 and 1440 px)', async ({ page, request }) => {
