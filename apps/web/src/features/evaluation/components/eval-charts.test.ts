@@ -18,6 +18,17 @@ describe('confusionOption', () => {
     expect(values).toContainEqual([0, 0, 1]);
   });
 
+  it('writes counts dark on light cells and light on dark cells, in both schemes', () => {
+    type Cell = { value: number[]; label: { color: string } };
+    const colour = (scheme: 'light' | 'dark', x: number, y: number) =>
+      (confusionOption(cm, { ...labels, scheme, normalize: false }) as { series: Array<{ data: Cell[] }> }).series[0]!.data.find((d) => d.value[0] === x && d.value[1] === y)!.label.color;
+    // predicted cat / true cat (5, the largest) and predicted dog / true cat (0)
+    expect(colour('light', 0, 2)).toBe('#ffffff');
+    expect(colour('light', 0, 1)).toBe('#1a1b1e');
+    expect(colour('dark', 0, 2)).toBe('#1a1b1e');
+    expect(colour('dark', 0, 1)).toBe('#f1f3f5');
+  });
+
   it('normalises by column (true class) when asked', () => {
     const o = confusionOption(cm, { ...labels, normalize: true }) as { series: Array<{ data: Array<{ value: number[] }> }> };
     const cat = o.series[0]!.data.map((d) => d.value).filter(([x]) => x === 0).reduce((s, [, , v]) => s + v!, 0);

@@ -78,9 +78,10 @@ export function confusionOption(cm: EvalConfusionMatrix, o: { normalize: boolean
       cells.push([t, n - 1 - p, o.normalize ? Math.round(v * 100) / 100 : v]);
     }
   }
-  // The scale runs light → dark in light mode and dark → light in dark mode: the text takes the other end.
-  const strong = (v: number) => max > 0 && v / max > 0.5;
-  const data = cells.map((value) => ({ value, label: { color: strong(value[2]) === (o.scheme === 'light') ? '#ffffff' : o.scheme === 'light' ? '#1a1b1e' : '#f1f3f5' } }));
+  // The scale runs light → dark in light mode and dark → light in dark mode: the text takes the far end of it.
+  const filled = (v: number) => max > 0 && v / max > (o.scheme === 'light' ? 0.45 : 0.7);
+  const textColor = (v: number) => (o.scheme === 'light' ? (filled(v) ? '#ffffff' : '#1a1b1e') : filled(v) ? '#1a1b1e' : '#f1f3f5');
+  const data = cells.map((value) => ({ value, label: { color: textColor(value[2]) } }));
   const dense = n > 12;
   return {
     animation: false,
