@@ -60,6 +60,8 @@ describe('evaluations', () => {
   });
 
   it('runs as a job with progress to a stored result, mistakes with their images, an analytics event and a webhook event', async () => {
+    const heard: Array<{ topic: string; event: string; data: { id: string; status?: string; done?: number; total?: number } }> = [];
+    const stop = t.app.ctx.bus.subscribe((e) => void heard.push(e as never));
     const start = await evaluate(owner, model, { datasetId: dataset, split: 'test' });
     expect(start.statusCode).toBe(202);
     const queued = start.json().data;
@@ -76,6 +78,13 @@ describe('evaluations', () => {
     expect(done.result.images).toBe(10);
     expect(done.result.box.mAP50).toBeGreaterThan(0.9);
     expect(done.result.confusionMatrix.matrix).toHaveLength(4); // three classes and the background
+    // Live on the model's topic: the status as it moves, and progress up to the last image.
+    await vi.waitFor(() => {
+      const mine = heard.filter((e) => e.topic === `model:${model}` && e.data?.id === queued.id);
+      expect(mine.filter((e) => e.event === 'evaluation.updated').map((e) => e.data.status)).toEqual(['queued', 'running', 'completed']);
+      expect(mine.filter((e) => e.event === 'evaluation.progress').at(-1)?.data).toMatchObject({ done: 10, total: 10 });
+    });
+    stop();
 
     const list = (await req('GET', `/v1/models/${model}/evaluations`, { cookie: owner.cookie })).json().data;
     expect(list.map((e: { id: string }) => e.id)).toContain(queued.id);
