@@ -83,7 +83,7 @@ async function main() {
   }
   const images = Array.from({ length: IMAGES }, (_, i) => variants[i % variants.length]!);
   const yaml = `names: [${meta.names.map((n) => JSON.stringify(n)).join(', ')}]\ntrain: images/train\nval: images/val\n`;
-  const entries = [{ name: 'bench/data.yaml', data: Buffer.from(yaml) }];
+  const entries: Array<{ name: string; data: Buffer }> = [{ name: 'bench/data.yaml', data: Buffer.from(yaml) }];
   entries.push({ name: 'bench/images/train/t.jpg', data: variants[0]! }, { name: 'bench/labels/train/t.txt', data: Buffer.from('0 0.5 0.5 0.2 0.3\n') });
   images.forEach((data, i) => {
     entries.push({ name: `bench/images/val/img_${String(i).padStart(5, '0')}.jpg`, data });
