@@ -81,6 +81,8 @@ import { registerFlagsListeners } from './modules/flags/flags.listeners.js';
 import { registerInferenceListeners } from './modules/inference/inference.listeners.js';
 import { registerWebhooksListeners } from './modules/webhooks/webhooks.listeners.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { evaluationRoutes } from './modules/evaluation/evaluation.routes.js';
+import { registerEvaluationListeners } from './modules/evaluation/evaluation.listeners.js';
 import { registerPurgeJob, schedulePurge } from './modules/trash/trash.service.js';
 
 declare module 'fastify' {
@@ -187,6 +189,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerPresenceListeners(ctx);
   registerFlagsListeners(ctx);
   registerInferenceListeners(ctx);
+  registerEvaluationListeners(ctx);
   registerWebhooksListeners(ctx);
   app.decorate('ctx', ctx);
   app.decorate('topics', new TopicRegistry());
@@ -277,6 +280,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(teamsRoutes);
   await app.register(webhooksRoutes);
   await app.register(notificationsRoutes);
+  await app.register(evaluationRoutes);
   await app.register(realtimeRoutes, {
     onConnect: (uid) => presence.connected(ctx, uid),
     onDisconnect: (uid) => presence.disconnected(ctx, uid),

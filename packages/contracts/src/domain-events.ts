@@ -106,6 +106,14 @@ export interface DomainEventCatalog {
   /** an item entered the team; `modelIds`: the models that came with a project */
   'team.itemAdded': { teamId: string; actorId: string; kind: 'dataset' | 'project' | 'model'; itemId: string; modelIds: string[] };
   'team.itemRemoved': { teamId: string; actorId: string; kind: 'dataset' | 'project' | 'model'; itemId: string; modelIds: string[] };
+  /** an evaluation of a model on a dataset split was queued (ADR 0035) */
+  'evaluation.started': { evaluationId: string; modelId: string; datasetId: string; split: string; actorId: string };
+  /** an evaluation changed status (queued, running, completed, failed, cancelled) */
+  'evaluation.updated': { evaluationId: string; modelId: string; status: string };
+  /** an evaluation scored more images */
+  'evaluation.progress': { evaluationId: string; modelId: string; done: number; total: number };
+  /** an evaluation completed, with its headline numbers (a webhook event) */
+  'model.evaluated': { evaluation: { id: string; split: string; task: string; images: number; overall: Record<string, number> }; model: { id: string }; dataset: { id: string } };
   /** a notification record of the user was created or marked read (ADR 0028): the bell's count changed */
   'notifications.changed': { userId: string };
 }

@@ -111,6 +111,9 @@ export const ErrorCode = {
   AccountDisabled: 'auth/user-disabled',
   LastSiteAdmin: 'admin/last-admin',
   JobRunning: 'error/job-running',
+  // evaluations (ADR 0035)
+  NoCommonClasses: 'evaluation/no-common-classes',
+  EmptySplit: 'evaluation/empty-split',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -30,3 +30,4 @@ export * from './train-dialog.js';
 export * from './evaluation.js';
 export * from './support.js';
 export * from './explore.js';
+export * from './evaluations.js';

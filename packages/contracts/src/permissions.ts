@@ -117,3 +117,10 @@ export const PERSONAL_PERMISSIONS: Readonly<Record<PersonalKind, Readonly<Record
 export function canOnPersonal(kind: PersonalKind, isRecipient: boolean, action: Action): boolean {
   return PERSONAL_PERMISSIONS[kind][isRecipient ? 'recipient' : 'other'].includes(action);
 }
+
+/**
+ * Evaluating a model on a dataset (ADR 0035) needs these actions on both items: reading each is
+ * enough (scores and mistakes show nothing a reader cannot already see), and an evaluation is
+ * shown to whoever may still read both.
+ */
+export const EVALUATE_REQUIRES = { model: 'read', dataset: 'read' } as const satisfies Partial<Record<ObjectKind, Action>>;

@@ -60,6 +60,9 @@ export const realtimeEventSchemas = {
   'model.metrics': modelEvent.extend({ epochs: z.array(z.number()), final: z.boolean() }),
   'model.console': modelEvent.extend({ chunkId: z.number() }),
   'endpoint.updated': idOnly,
+  /** An evaluation of the model moved (ADR 0035): progress while it runs, then its final status. */
+  'evaluation.progress': z.object({ id: z.string(), modelId: z.string(), done: z.number(), total: z.number() }),
+  'evaluation.updated': z.object({ id: z.string(), modelId: z.string(), status: z.string() }),
   /** Teams (issue 11). On `user:<uid>`: the caller's teams changed (`team.invited`, `team.joined`, `team.left` drop or add items
    * in the lists at once); on `team:<id>`: the team itself changed. */
   'team.created': idOnly,

@@ -20,6 +20,7 @@ export const WEBHOOK_EVENTS = [
   'training.failed',
   'model.exported',
   'model.deleted',
+  'model.evaluated',
 ] as const satisfies readonly DomainEventName[];
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 export const isWebhookEvent = (name: string): name is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(name);

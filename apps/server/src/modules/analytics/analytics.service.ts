@@ -13,6 +13,7 @@ export type AnalyticsEventName =
   | `${'create' | 'update' | 'delete' | 'share'}_${'dataset' | 'project' | 'model'}`
   | 'export_model'
   | 'infer_model'
+  | 'evaluate_model'
   | 'empty_trash'
   | `${'create' | 'update' | 'delete' | 'leave' | 'transfer'}_team`
   | `${'send' | 'accept' | 'reject' | 'cancel'}_team_invite`

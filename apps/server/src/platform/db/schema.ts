@@ -30,3 +30,4 @@ export * from './schema/webhooks.js';
 export * from './schema/audit.js';
 export * from './schema/notifications.js';
 export * from './schema/support.js';
+export * from './schema/evaluation.js';

@@ -1,3 +1,7 @@
 /** What the datasets feature offers other features (the team page lists a team's datasets with the same card; leaving a team purges its datasets locally). */
 export { DatasetCard } from './components/dataset-card';
 export { datasetsList } from './stores/datasets-list';
+/** The evaluation feature opens the images a model gets wrong in the same lightbox, its predictions drawn over the labels. */
+export { ImageLightbox } from './components/image-lightbox';
+export type { PredictionBox } from './components/label-overlay';
+export { getDatasets } from './api/get-datasets';

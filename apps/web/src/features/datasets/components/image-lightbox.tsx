@@ -1,12 +1,32 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ActionIcon, Badge, Box, Center, Group, Loader, Modal, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import type { DatasetImage } from '@sightline/contracts';
 import { useDatasetsT } from '../i18n';
-import { classColor, labelShape, LabelOverlay } from './label-overlay';
+import { classColor, labelShape, LabelOverlay, PredictionOverlay, type PredictionBox } from './label-overlay';
 
-/** The original image (served from the archive) with its labels and class names; arrows step through the page. */
-export function ImageLightbox({ images, index, onIndex, task, classNames }: { images: DatasetImage[]; index: number | null; onIndex: (i: number | null) => void; task: string; classNames: string[] }) {
+/**
+ * The original image (served from the archive) with its labels and class names; arrows step through the page.
+ * `predictions` (by image index) are a model's boxes drawn dashed over the solid labels, `caption` a line above the
+ * image (an evaluation says why the image is listed).
+ */
+export function ImageLightbox({
+  images,
+  index,
+  onIndex,
+  task,
+  classNames,
+  predictions,
+  caption,
+}: {
+  images: DatasetImage[];
+  index: number | null;
+  onIndex: (i: number | null) => void;
+  task: string;
+  classNames: string[];
+  predictions?: Array<PredictionBox[] | undefined>;
+  caption?: (index: number) => ReactNode;
+}) {
   const { t } = useDatasetsT();
   const image = index !== null ? images[index] : undefined;
   const [showLabels, setShowLabels] = useState(true);
@@ -35,6 +55,7 @@ export function ImageLightbox({ images, index, onIndex, task, classNames }: { im
     <Modal opened={!!image} onClose={() => onIndex(null)} size="min(1100px, 96vw)" centered title={image ? <Text fw={600} truncate>{image.name}</Text> : null} data-testid="lightbox">
       {image && (
         <Stack gap="sm">
+          {caption?.(index!)}
           <Group gap="sm" wrap="nowrap" align="center">
             <ActionIcon variant="default" size="lg" radius="xl" disabled={!hasPrev} onClick={() => onIndex(index! - 1)} aria-label={t('lightbox.previous')}>
               <IconChevronLeft size={18} />
@@ -54,6 +75,7 @@ export function ImageLightbox({ images, index, onIndex, task, classNames }: { im
                   data-testid="lightbox-image"
                 />
                 {showLabels && <LabelOverlay labels={image.labels} task={task} classNames={classNames} showNames strokeWidth={2} />}
+                {showLabels && predictions?.[index!] && <PredictionOverlay boxes={predictions[index!]!} />}
               </Box>
             </Center>
             <ActionIcon variant="default" size="lg" radius="xl" disabled={!hasNext} onClick={() => onIndex(index! + 1)} aria-label={t('lightbox.next')}>

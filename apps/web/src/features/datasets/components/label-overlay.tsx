@@ -109,3 +109,54 @@ export function LabelOverlay({ labels, task, classNames, showNames = false, stro
     </>
   );
 }
+
+/** A model's prediction drawn over an image (normalised coordinates): dashed and unfilled, so it reads apart from the solid labels. */
+export interface PredictionBox {
+  cls: number;
+  name: string;
+  confidence: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  points?: Array<[number, number]>;
+}
+
+export function PredictionOverlay({ boxes, strokeWidth = 2 }: { boxes: PredictionBox[]; strokeWidth?: number }) {
+  return (
+    <>
+      <svg viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none', overflow: 'visible' }} data-testid="lightbox-predictions">
+        {boxes.map((b, i) => (
+          <g key={i}>
+            <rect x={b.x} y={b.y} width={b.w} height={b.h} fill="none" stroke="#000" strokeOpacity={0.6} strokeWidth={strokeWidth + 2} vectorEffect="non-scaling-stroke" />
+            <rect x={b.x} y={b.y} width={b.w} height={b.h} fill="none" stroke={classColor(b.cls)} strokeWidth={strokeWidth} strokeDasharray="6 4" vectorEffect="non-scaling-stroke" data-testid="lightbox-prediction-box" />
+            {b.points && <polygon points={b.points.map(([x, y]) => `${x},${y}`).join(' ')} fill="none" stroke={classColor(b.cls)} strokeWidth={strokeWidth} strokeDasharray="2 3" vectorEffect="non-scaling-stroke" />}
+          </g>
+        ))}
+      </svg>
+      {boxes.map((b, i) => (
+        <span
+          key={`p${i}`}
+          style={{
+            position: 'absolute',
+            left: `${Math.max(0, b.x) * 100}%`,
+            top: `${Math.min(1, b.y + b.h) * 100}%`,
+            transform: b.y + b.h > 0.94 ? 'translateY(-100%)' : 'none',
+            background: 'rgba(0,0,0,0.75)',
+            color: '#fff',
+            border: `1px dashed ${classColor(b.cls)}`,
+            fontSize: 11,
+            fontWeight: 600,
+            lineHeight: '14px',
+            padding: '0 4px',
+            borderRadius: 2,
+            whiteSpace: 'nowrap',
+            pointerEvents: 'none',
+          }}
+        >
+          {b.name} {b.confidence.toFixed(2)}
+        </span>
+      ))}
+    </>
+  );
+}

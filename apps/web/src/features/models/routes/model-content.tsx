@@ -33,8 +33,9 @@ import { useModelsT } from '../i18n';
 import { ModelCostCard } from '../../billing';
 import { CloudRunCard } from '../../agents';
 import { ExportWorkerNotice, ModelExports } from '../../exports';
+import { EvaluatePanel } from '../../evaluation';
 
-const TABS = ['overview', 'training', 'preview', 'deploy'] as const;
+const TABS = ['overview', 'training', 'preview', 'evaluate', 'deploy'] as const;
 type Tab = (typeof TABS)[number];
 const TRASH_DAYS_MS = 30 * 86_400_000;
 
@@ -152,6 +153,7 @@ function ModelView({ model }: { model: Model }) {
           <Tabs.Tab value="overview">{t('tabs.overview')}</Tabs.Tab>
           <Tabs.Tab value="training">{t('tabs.training')}</Tabs.Tab>
           <Tabs.Tab value="preview">{t('tabs.preview')}</Tabs.Tab>
+          <Tabs.Tab value="evaluate">{t('tabs.evaluate')}</Tabs.Tab>
           <Tabs.Tab value="deploy">{t('tabs.deploy')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview" pt="lg">
@@ -172,6 +174,9 @@ function ModelView({ model }: { model: Model }) {
             <ExportWorkerNotice model={model} />
             <PreviewPanel model={model} />
           </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="evaluate" pt="lg">
+          <EvaluatePanel model={model} signedIn={Boolean(user)} />
         </Tabs.Panel>
         <Tabs.Panel value="deploy" pt="lg">
           <Stack gap="lg">

@@ -20,6 +20,7 @@ import { errorMessage } from '../../../lib/i18n';
 import { projectKeys } from '../../../lib/query-keys';
 import { useTopic } from '../../../lib/use-topic';
 import { isListedModel, ProjectCompareCharts, TrainDialog, UploadModelDialog } from '../../models';
+import { ProjectEvaluationsCompare } from '../../evaluation';
 import { setProjectArchived } from '../api/archive-project';
 import { useDeleteProject } from '../api/delete-project';
 import { useProject } from '../api/get-project';
@@ -172,6 +173,7 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
         )}
       </Stack>
       {models.some((m) => m.metrics.epochs > 0) && <ProjectCompareCharts projectId={project.id} models={models} />}
+      {models.length >= 2 && <ProjectEvaluationsCompare projectId={project.id} />}
 
       {abilities.canEdit && <ProjectFormDialog opened={dialog === 'edit'} onClose={() => setDialog(null)} project={project} />}
       {abilities.canDelete && (
