@@ -52,6 +52,10 @@ export const datasetReportSchema = z.object({
   omittedErrors: z.number(),
   omittedWarnings: z.number(),
   countsByCode: z.record(z.string(), z.number()),
+  /** Image + label pairs left out, one reason each (ADR 0029); absent in reports stored before the rule. */
+  leftOut: z.array(reportEntrySchema.and(z.object({ image: z.string() }))).optional(),
+  leftOutCount: z.number().optional(),
+  omittedLeftOut: z.number().optional(),
 });
 /** The processing report: listed findings (capped), totals, and counts per code over everything found. */
 export type DatasetReport = z.infer<typeof datasetReportSchema>;
