@@ -84,3 +84,15 @@ export class DatasetProcessingError extends Error {
 }
 
 export const isProcessingError = (err: unknown): err is DatasetProcessingError => err instanceof DatasetProcessingError;
+
+const PROCESSING_CODES: ReadonlySet<string> = new Set(Object.values(ProcessingCode));
+
+/**
+ * Whether processing the same archive again can end differently (ADR 0029): not when the dataset failed
+ * on the archive itself (its error starts with a processing code: the same bytes fail the same way), yes
+ * when it failed on something passing (`error/processing`, the server offline, unknown).
+ */
+export function retryCanHelp(error: string | null | undefined): boolean {
+  if (!error) return true;
+  return !PROCESSING_CODES.has(error.split(':')[0]!.trim());
+}

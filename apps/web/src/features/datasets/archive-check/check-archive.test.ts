@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listZipEntries, ZipListingError } from '../../../lib/zip-listing';
 import { checkArchive } from './check-archive';
-import { buildTestZip, hubLayoutEntries, zipFile } from './test-zip';
+import { buildTestZip, hubLayoutEntries, tinyPng, zipFile } from './test-zip';
 
 /** A File that records which byte ranges were read through slice(). */
 function spiedFile(bytes: Uint8Array, name = 'dataset.zip') {
@@ -65,6 +65,25 @@ describe('checkArchive: the layout check before upload', () => {
     expect(result.summary.description).toContain('YOLO layout in "shapes/"');
     expect(result.summary.splits).toEqual({ train: { dirs: ['shapes/images/train'], images: 3 }, val: { dirs: ['shapes/images/val'], images: 2 } });
     expect(result.issues.map((i) => i.code)).toEqual(['dataset/no-test']);
+    expect(result).toMatchObject({ leftOut: [], leftOutCount: 0, usable: 5, task: 'detect' });
+  });
+
+  it('reads the yaml, the labels and each image header: pairs ultralytics would drop are listed, not blocking (ADR 0029)', async () => {
+    const entries = hubLayoutEntries().map((e) =>
+      e.name === 'shapes/labels/train/train_1.txt' ? { ...e, data: '0 0.5 0.5 0.2 0.2\n7 0.5 0.5 0.2 0.2\n' } : e.name === 'shapes/images/val/val_0.png' ? { ...e, data: tinyPng({ cut: true }) } : e,
+    );
+    const result = await checkArchive(zipFile(buildTestZip(entries)), 'detect');
+    expect(result).toMatchObject({ status: 'ok', usable: 3, leftOutCount: 2 });
+    if (result.status !== 'ok') return;
+    expect([...result.leftOut].sort((a, b) => a.image.localeCompare(b.image))).toEqual([
+      expect.objectContaining({ image: 'shapes/images/train/train_1.png', file: 'shapes/labels/train/train_1.txt', line: 2, code: 'label/class-id' }),
+      expect.objectContaining({ image: 'shapes/images/val/val_0.png', code: 'image/truncated' }),
+    ]);
+  });
+
+  it('blocks when no train image would be left', async () => {
+    const entries = hubLayoutEntries().map((e) => (e.name.startsWith('shapes/labels/train/') ? { ...e, data: '0 0.5 0.5\n' } : e));
+    expect(await checkArchive(zipFile(buildTestZip(entries)), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'dataset/nothing-usable' }, leftOut: expect.arrayContaining([expect.objectContaining({ code: 'label/value-count' })]) });
   });
 
   it('blocks a wrong layout before any byte is sent: no yaml', async () => {
@@ -73,14 +92,14 @@ describe('checkArchive: the layout check before upload', () => {
     expect(result).toMatchObject({ status: 'blocked', error: { code: 'dataset/no-yaml' } });
   });
 
-  it('blocks classification folders uploaded as a detection dataset, and the reverse', async () => {
+  it('takes the task from a classification archive; blocks a detection archive for a classify dataset', async () => {
     const cls = buildTestZip([
-      { name: 'train/cat/1.jpg', data: 'x' },
-      { name: 'train/dog/2.jpg', data: 'x' },
-      { name: 'val/cat/3.jpg', data: 'x' },
+      { name: 'train/cat/1.jpg', data: tinyPng() },
+      { name: 'train/dog/2.jpg', data: tinyPng() },
+      { name: 'val/cat/3.jpg', data: tinyPng() },
     ]);
-    expect(await checkArchive(zipFile(cls), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'dataset/task-mismatch' } });
-    expect(await checkArchive(zipFile(cls), 'classify')).toMatchObject({ status: 'ok', summary: { kind: 'classify', splits: { train: { images: 2 }, val: { images: 1 } } } });
+    expect(await checkArchive(zipFile(cls), 'detect')).toMatchObject({ status: 'ok', task: 'classify', taskPicked: true, usable: 3 });
+    expect(await checkArchive(zipFile(cls), 'classify')).toMatchObject({ status: 'ok', task: 'classify', taskPicked: false, summary: { kind: 'classify', splits: { train: { images: 2 }, val: { images: 1 } } } });
     expect(await checkArchive(zipFile(buildTestZip(hubLayoutEntries())), 'classify')).toMatchObject({ status: 'blocked', error: { code: 'dataset/task-mismatch' } });
   });
 

@@ -18,6 +18,7 @@ import { useDeleteDataset } from '../hooks/use-delete-dataset';
 import { useDatasetsT } from '../i18n';
 import { datasetsList } from '../stores/datasets-list';
 import { retryProcessing } from '../upload/dataset-upload';
+import { retryCanHelp } from '@sightline/contracts/dataset-layout';
 import { DatasetStatusBadge, processingPercent } from './dataset-status-badge';
 import { EditDatasetDialog } from './edit-dataset-dialog';
 import { ShareMenu } from './share-menu';
@@ -102,7 +103,7 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
             </Stack>
           </Group>
           <Group gap="xs">
-            {dataset.status === 'Failed' && canEdit && dataset.storage.path && (
+            {dataset.status === 'Failed' && canEdit && dataset.storage.path && retryCanHelp(dataset.error) && (
               <Button color="red" variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void retry()} loading={retrying} data-testid="retry">
                 {t('header.retry')}
               </Button>
