@@ -281,7 +281,7 @@ export async function activeJobs(ctx: AppContext, userId: string) {
   const mine = await datasetsRepository.processingOf(ctx.db, userId);
   const jobRows = await ctx.jobs.byDedupeKeys(mine.map((d) => `dataset:${d.id}`));
   return {
-    uploads: ups.map((u) => ({ id: u.id, datasetId: u.datasetId, filename: u.filename, bytes: u.bytes, offset: u.offset, status: u.status, error: u.error, created: u.createdAt.toISOString() })),
+    uploads: ups.map((u) => ({ id: u.id, datasetId: u.datasetId, filename: u.filename, bytes: u.bytes, offset: u.offset, status: u.status, error: u.error, created: u.createdAt.toISOString(), updated: (u.updatedAt ?? u.createdAt).toISOString() })),
     processing: mine.map((d) => {
       const j = jobRows.find((x) => x.dedupeKey === `dataset:${d.id}`);
       return { datasetId: d.id, name: d.name, status: d.status, progress: j?.progress ?? null, attempts: j?.attempts ?? 0, lastError: j?.lastError ?? null };

@@ -184,6 +184,11 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
     const id = req.url.split('?')[0]!.split('/').pop();
     if (req.method === 'PATCH' && reply.raw.statusCode === 204 && Number.isFinite(offset) && id) {
       await uploadsRepository.update(ctx.db, id, { offset, updatedAt: ctx.clock.now() }).catch(() => undefined);
+    } else if (req.method === 'PATCH' && id && id !== 'tus') {
+      // A PATCH cut off (the tab closed mid-upload) kept the bytes that arrived: the store's offset is
+      // what a resume continues from, and what /active-jobs and the dataset page must both show.
+      const stored = await datastore.getUpload(id).catch(() => null);
+      if (stored && Number.isFinite(stored.offset)) await uploadsRepository.update(ctx.db, id, { offset: stored.offset, updatedAt: ctx.clock.now() }).catch(() => undefined);
     }
   };
   for (const url of [TUS_PATH, `${TUS_PATH}/*`]) {
