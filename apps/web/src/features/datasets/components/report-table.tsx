@@ -48,21 +48,24 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
   return (
     <Stack gap="sm" data-testid="report">
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <Group gap="sm" wrap="wrap">
-          <SegmentedControl
-            value={severity}
-            onChange={(v) => {
-              setSeverity(v as 'all' | Severity);
-              setPage(1);
-            }}
-            aria-label={t('report.severity')}
-            data={[
-              { value: 'all', label: t('report.all', { count: report.errorCount + report.warningCount + leftOutCount }) },
-              { value: 'error', label: t('report.errors', { count: report.errorCount }) },
-              ...(leftOutCount > 0 ? [{ value: 'left-out', label: t('report.leftOut', { count: leftOutCount }) }] : []),
-              { value: 'warning', label: t('report.warnings', { count: report.warningCount }) },
-            ]}
-          />
+        <Group gap="sm" wrap="wrap" maw="100%">
+          {/* Four choices do not fit 390 px: they scroll inside their own box, the page never sideways. */}
+          <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
+            <SegmentedControl
+              value={severity}
+              onChange={(v) => {
+                setSeverity(v as 'all' | Severity);
+                setPage(1);
+              }}
+              aria-label={t('report.severity')}
+              data={[
+                { value: 'all', label: t('report.all', { count: report.errorCount + report.warningCount + leftOutCount }) },
+                { value: 'error', label: t('report.errors', { count: report.errorCount }) },
+                ...(leftOutCount > 0 ? [{ value: 'left-out', label: t('report.leftOut', { count: leftOutCount }) }] : []),
+                { value: 'warning', label: t('report.warnings', { count: report.warningCount }) },
+              ]}
+            />
+          </div>
           <TextInput
             value={query}
             onChange={(e) => {
