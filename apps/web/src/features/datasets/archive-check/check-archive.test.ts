@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listZipEntries, ZipListingError } from '../../../lib/zip-listing';
 import { checkArchive } from './check-archive';
-import { buildTestZip, hubLayoutEntries, tinyPng, zipFile } from './test-zip';
+import { buildTestZip, deflateRaw, hubLayoutEntries, tinyPng, zipFile } from './test-zip';
 
 /** A File that records which byte ranges were read through slice(). */
 function spiedFile(bytes: Uint8Array, name = 'dataset.zip') {
@@ -78,6 +78,24 @@ describe('checkArchive: the layout check before upload', () => {
     expect([...result.leftOut].sort((a, b) => a.image.localeCompare(b.image))).toEqual([
       expect.objectContaining({ image: 'shapes/images/train/train_1.png', file: 'shapes/labels/train/train_1.txt', line: 2, code: 'label/class-id' }),
       expect.objectContaining({ image: 'shapes/images/val/val_0.png', code: 'image/truncated' }),
+    ]);
+  });
+
+  it('reads deflated entries too: labels and image ends through DecompressionStream', async () => {
+    const entries = await Promise.all(
+      hubLayoutEntries().map(async (e) => {
+        const data = typeof e.data === 'string' ? new TextEncoder().encode(e.data) : e.data;
+        if (!data) return e;
+        const changed = e.name === 'shapes/labels/train/train_2.txt' ? new TextEncoder().encode('0 0.5 0.5 0.2\n') : e.name === 'shapes/images/val/val_1.png' ? tinyPng({ cut: true }) : data;
+        return { ...e, data: changed, deflated: await deflateRaw(changed) };
+      }),
+    );
+    const result = await checkArchive(zipFile(buildTestZip(entries)), 'detect');
+    expect(result).toMatchObject({ status: 'ok', usable: 3, leftOutCount: 2 });
+    if (result.status !== 'ok') return;
+    expect(result.leftOut.map((l) => [l.image, l.code]).sort()).toEqual([
+      ['shapes/images/train/train_2.png', 'label/value-count'],
+      ['shapes/images/val/val_1.png', 'image/truncated'],
     ]);
   });
 

@@ -6,6 +6,27 @@ export interface TestZipEntry {
   name: string;
   data?: string | Uint8Array;
   encrypted?: boolean;
+  /** The entry's bytes as deflate (method 8) wrote them; `data` stays the uncompressed content. */
+  deflated?: Uint8Array;
+}
+
+/** Raw deflate through the platform's CompressionStream, as zip tools write method 8. */
+export async function deflateRaw(data: Uint8Array): Promise<Uint8Array> {
+  const input = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(data), c.close()) });
+  const reader = input.pipeThrough(new CompressionStream('deflate-raw') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>).getReader();
+  const parts: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 const CRC_TABLE = (() => {
@@ -66,25 +87,27 @@ export function buildTestZip(entries: TestZipEntry[], options: { comment?: strin
     const crc = crc32(data);
     const flags = flagsBase | (entry.encrypted ? 1 : 0);
     const offset = out.length;
+    const stored = entry.deflated ?? data;
+    const method = entry.deflated ? 8 : 0;
     out.u32(0x04034b50);
     out.u16(20);
     out.u16(flags);
-    out.u16(0);
+    out.u16(method);
     out.u16(0);
     out.u16(0);
     out.u32(crc);
-    out.u32(data.length);
+    out.u32(stored.length);
     out.u32(data.length);
     out.u16(name.length);
     out.u16(0);
     out.bytes(name);
-    out.bytes(data);
+    out.bytes(stored);
 
     central.u32(0x02014b50);
     central.u16(0x031e);
     central.u16(20);
     central.u16(flags);
-    central.u16(0);
+    central.u16(method);
     central.u16(0);
     central.u16(0);
     central.u32(crc);
@@ -93,7 +116,7 @@ export function buildTestZip(entries: TestZipEntry[], options: { comment?: strin
       central.u32(0xffffffff);
       central.u32(0xffffffff);
     } else {
-      central.u32(data.length);
+      central.u32(stored.length);
       central.u32(data.length);
     }
     central.u16(name.length);
