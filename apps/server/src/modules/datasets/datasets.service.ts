@@ -7,7 +7,7 @@ import { shortLinkExpiry } from '../../platform/http/signed-links.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
-import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
+import { storedUploadOffset, TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
 import { track } from '../analytics/analytics.service.js';
 import { record } from '../audit/audit.service.js';
@@ -278,6 +278,18 @@ export async function activeJobs(ctx: AppContext, userId: string) {
   // browser) or went to the trash waits for nothing: it is not listed (issue 17).
   const waiting = new Set(await datasetsRepository.awaitingArchive(ctx.db, [...new Set(all.filter((u) => u.status === 'uploading' && u.datasetId).map((u) => u.datasetId!))]));
   const ups = all.filter((u) => u.status !== 'uploading' || !u.datasetId || waiting.has(u.datasetId));
+  // A request cut off (a tab closed mid-upload) may have left more bytes in the store than the database
+  // heard of: the store's offset is what a resume continues from, and what the dataset page shows.
+  await Promise.all(
+    ups.map(async (u) => {
+      if (u.status !== 'uploading') return;
+      const stored = await storedUploadOffset(ctx, u.id);
+      if (stored !== null && stored > u.offset) {
+        u.offset = stored;
+        await uploadsRepository.raiseOffset(ctx.db, u.id, stored, u.updatedAt ?? ctx.clock.now()).catch(() => undefined);
+      }
+    }),
+  );
   const mine = await datasetsRepository.processingOf(ctx.db, userId);
   const jobRows = await ctx.jobs.byDedupeKeys(mine.map((d) => `dataset:${d.id}`));
   return {
