@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { uploads } from '../src/platform/db/schema.js';
 import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
 import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
 
@@ -56,5 +58,25 @@ describe('dataset rules over HTTP (ADR 0029)', () => {
     expect(ready).toMatchObject({ status: 'Ready', task: 'classify' });
     const report = (await req('GET', `/v1/datasets/${ready.id}/report`, u.cookie)).json().data;
     expect(report.warnings).toContainEqual(expect.objectContaining({ code: 'dataset/task-picked' }));
+  });
+
+  it('/active-jobs shows the bytes the store holds, as the dataset page does, even when the database heard less', async () => {
+    const u = await signUpUser(t.app);
+    const d = (await req('POST', '/v1/datasets', u.cookie, { meta: { name: 'cut' }, task: 'detect' })).json().data;
+    const bytes = Buffer.alloc(300_000, 7);
+    const token = (await req('POST', '/v1/uploads/token', u.cookie, { path: `users/${u.user.id}/datasets/${d.id}/cut.zip`, bytes: bytes.length })).json().data.token;
+    const create = await t.app.inject({ method: 'POST', url: '/v1/uploads/tus', headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(token)},filename ${b64('cut.zip')}` } });
+    const url = new URL(create.headers.location as string, 'http://x').pathname;
+    const patch = await t.app.inject({ method: 'PATCH', url, headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: bytes.subarray(0, 120_000) });
+    expect(patch.statusCode).toBe(204);
+    // As when the request was cut off before the database was told: it lags behind the store.
+    const id = url.split('/').pop()!;
+    await t.database.db.update(uploads).set({ offset: 0 }).where(eq(uploads.id, id));
+    const head = await t.app.inject({ method: 'HEAD', url, headers: { cookie: u.cookie, 'tus-resumable': '1.0.0' } });
+    const jobs = (await req('GET', '/v1/active-jobs', u.cookie)).json().data;
+    const upload = jobs.uploads.find((x: { datasetId: string }) => x.datasetId === d.id);
+    expect(upload).toMatchObject({ offset: 120_000, bytes: 300_000, status: 'uploading' });
+    expect(Number(head.headers['upload-offset'])).toBe(upload.offset);
+    expect(upload.updated).toEqual(expect.any(String));
   });
 });
