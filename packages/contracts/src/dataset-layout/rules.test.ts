@@ -182,3 +182,25 @@ describe('precheckArchive and the task from the archive', () => {
     expect(none.fatal).toMatchObject({ code: 'dataset/nothing-usable' });
   });
 });
+
+describe('what the page offers after a failure or an interruption', () => {
+  it('retry only when the same archive could end differently', async () => {
+    const { retryCanHelp } = await import('./errors.js');
+    expect(retryCanHelp('dataset/nothing-usable: None of the train images can be used')).toBe(false);
+    expect(retryCanHelp('archive/not-a-zip: The file is not a zip archive.')).toBe(false);
+    expect(retryCanHelp('error/processing: ECONNRESET')).toBe(true);
+    expect(retryCanHelp('error/server-offline')).toBe(true);
+    expect(retryCanHelp(null)).toBe(true);
+  });
+
+  it('an upload quiet for UPLOAD_QUIET_MS before its last byte waits for its file', async () => {
+    const { isWaitingForFile, UPLOAD_QUIET_MS } = await import('../datasets.js');
+    const created = '2026-01-01T00:00:00.000Z';
+    const at = (ms: number) => Date.parse(created) + ms;
+    const partial = { status: 'uploading', offset: 10, bytes: 100, created, updated: created };
+    expect(isWaitingForFile(partial, at(UPLOAD_QUIET_MS - 1))).toBe(false);
+    expect(isWaitingForFile(partial, at(UPLOAD_QUIET_MS))).toBe(true);
+    expect(isWaitingForFile({ ...partial, offset: 100 }, at(UPLOAD_QUIET_MS * 10))).toBe(false);
+    expect(isWaitingForFile({ ...partial, status: 'done' }, at(UPLOAD_QUIET_MS * 10))).toBe(false);
+  });
+});
