@@ -118,10 +118,10 @@ describe('datasets end to end over HTTP', () => {
     const failed = await processNow(u.cookie, d.id);
     expect(failed.status).toBe('Failed');
     expect(failed.dates.failed).not.toBeNull();
-    expect(failed.error).toMatch(/label/);
+    // The only train pair is left out (ADR 0029): nothing to train on, so the dataset fails.
+    expect(failed.error).toMatch(/dataset\/nothing-usable/);
     const report = (await req('GET', `/v1/datasets/${d.id}/report`, { cookie: u.cookie })).json().data;
-    const lines = report.errors.filter((e: { file: string }) => e.file === 'labels/train/x.txt').map((e: { line: number }) => e.line);
-    expect(lines).toEqual(expect.arrayContaining([2, 3]));
+    expect(report.leftOut).toEqual([expect.objectContaining({ image: 'images/train/x.png', file: 'labels/train/x.txt', line: 2, code: 'label/class-id', message: expect.stringContaining('1 more problem') })]);
     const txt = await req('GET', `/v1/datasets/${d.id}/report?format=txt`, { cookie: u.cookie });
     expect(txt.headers['content-disposition']).toMatch(/attachment/);
     expect(txt.body).toContain('labels/train/x.txt');

@@ -52,6 +52,10 @@ export const datasetReportSchema = z.object({
   omittedErrors: z.number(),
   omittedWarnings: z.number(),
   countsByCode: z.record(z.string(), z.number()),
+  /** Image + label pairs left out, one reason each (ADR 0029); absent in reports stored before the rule. */
+  leftOut: z.array(reportEntrySchema.and(z.object({ image: z.string() }))).optional(),
+  leftOutCount: z.number().optional(),
+  omittedLeftOut: z.number().optional(),
 });
 /** The processing report: listed findings (capped), totals, and counts per code over everything found. */
 export type DatasetReport = z.infer<typeof datasetReportSchema>;
@@ -130,10 +134,17 @@ export const serverUploadSchema = z.object({
   bytes: z.number(),
   offset: z.number(),
   status: z.string(),
+  /** When the last bytes arrived: an upload still 'uploading' but quiet for UPLOAD_QUIET_MS waits for its file. */
+  updated: z.string().optional(),
   error: z.string().nullable(),
   created: z.string(),
 });
 export type ServerUpload = z.infer<typeof serverUploadSchema>;
+/** No byte for this long: no browser is sending the file any more (a tab closed mid-upload). */
+export const UPLOAD_QUIET_MS = 5_000;
+/** An upload that stopped before its last byte and that no browser is sending: it waits for the file to be chosen again. */
+export const isWaitingForFile = (u: Pick<ServerUpload, 'status' | 'offset' | 'bytes' | 'updated' | 'created'>, now = Date.now()): boolean =>
+  u.status === 'uploading' && u.offset < u.bytes && now - Date.parse(u.updated ?? u.created) >= UPLOAD_QUIET_MS;
 export const processingJobSchema = z.object({
   datasetId: z.string(),
   name: z.string(),

@@ -85,6 +85,8 @@ export const ErrorCode = {
   RoboflowNotFound: 'roboflow/not-found',
   RoboflowRateLimited: 'roboflow/rate-limited',
   RoboflowUnavailable: 'roboflow/unavailable',
+  /** The server has no network path to Roboflow (DNS, refused, timeout): nothing was checked, the key included. */
+  RoboflowUnreachable: 'roboflow/unreachable',
   RoboflowUnsupportedType: 'roboflow/unsupported-type',
   RoboflowNoVersions: 'roboflow/no-versions',
   RoboflowNoImages: 'roboflow/no-images',

@@ -184,8 +184,17 @@ export class FakeRoboflow {
     return url.searchParams.get('api_key') ?? bearer ?? (typeof body?.api_key === 'string' ? body.api_key : null);
   }
 
+  /** No network: every connection is dropped unanswered (toggled by tests, or over HTTP with `/__offline?on=1`). */
+  offline = false;
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
+    if (url.pathname === '/__offline') {
+      this.offline = url.searchParams.get('on') === '1';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ offline: this.offline }));
+    }
+    if (this.offline) return void req.socket.destroy();
     this.requests.push({ method: req.method ?? 'GET', path: url.pathname, url: req.url ?? '/', authorization: req.headers.authorization ?? null });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);

@@ -40,7 +40,7 @@ const MAX_COMMENT = 0xffff;
 export const MAX_CENTRAL_DIRECTORY_BYTES = 64 * 1024 * 1024;
 
 /** Blob.arrayBuffer where there is one, FileReader elsewhere (older Safari, jsdom). */
-function readBuffer(blob: Blob): Promise<ArrayBuffer> {
+export function readBuffer(blob: Blob): Promise<ArrayBuffer> {
   if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer();
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

@@ -29,6 +29,8 @@ export const ProcessingCode = {
   UnknownLayout: 'dataset/unknown-layout',
   TaskMismatch: 'dataset/task-mismatch',
   UnsupportedTask: 'dataset/unsupported-task',
+  /** Every image + label pair of the train split was left out (ADR 0029): nothing to train on. */
+  NothingUsable: 'dataset/nothing-usable',
   // dataset structure: report lines
   EmptySplit: 'dataset/empty-split',
   NoLabels: 'dataset/no-labels',
@@ -37,6 +39,8 @@ export const ProcessingCode = {
   SplitPathMapped: 'dataset/split-path-mapped',
   YamlIgnored: 'dataset/yaml-ignored',
   DuplicateClassName: 'dataset/duplicate-class-name',
+  /** The task was taken from the archive (a classification layout), not the one the dataset was created with. */
+  TaskPicked: 'dataset/task-picked',
   // labels
   LabelOrphan: 'label/orphan',
   LabelValueCount: 'label/value-count',
@@ -80,3 +84,15 @@ export class DatasetProcessingError extends Error {
 }
 
 export const isProcessingError = (err: unknown): err is DatasetProcessingError => err instanceof DatasetProcessingError;
+
+const PROCESSING_CODES: ReadonlySet<string> = new Set(Object.values(ProcessingCode));
+
+/**
+ * Whether processing the same archive again can end differently (ADR 0029): not when the dataset failed
+ * on the archive itself (its error starts with a processing code: the same bytes fail the same way), yes
+ * when it failed on something passing (`error/processing`, the server offline, unknown).
+ */
+export function retryCanHelp(error: string | null | undefined): boolean {
+  if (!error) return true;
+  return !PROCESSING_CODES.has(error.split(':')[0]!.trim());
+}

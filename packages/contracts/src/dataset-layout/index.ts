@@ -8,3 +8,7 @@ export * from './types.js';
 export * from './paths.js';
 export * from './errors.js';
 export * from './layout.js';
+export * from './validate.js';
+export * from './image-bytes.js';
+export * from './pair.js';
+export * from './precheck.js';

@@ -262,6 +262,16 @@ export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, 
 }
 
 /**
+ * The task an archive settles on its own, or null when only the user can tell (ADR 0029): a
+ * classification layout (`<split>/<class>/<image>`, no yaml) can only be classify, whatever task the
+ * dataset was created with; a detection-style archive may be detect, segment, obb or pose.
+ */
+export function taskFromLayout(entries: readonly LayoutEntryInput[] | EntryIndex): DatasetTask | null {
+  const detected = detectLayout(entries);
+  return detected.ok && detected.layout.kind === 'classify' ? 'classify' : null;
+}
+
+/**
  * Looks through wrapping folders: a folder is a wrapper when it is the only thing at its level
  * (ignoring stray non-dataset files such as a README) and is not itself part of a layout.
  */
@@ -407,7 +417,8 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
       if (extname(file) !== 'txt' || expected.has(file) || basename(file).toLowerCase() === 'classes.txt') continue;
       if (orphans.has(file)) continue;
       orphans.add(file);
-      issues.push(issue('error', ProcessingCode.LabelOrphan, `Label file with no matching image (expected an image named ${stem(file)}.<jpg|png|...> in the images folder of the same split).`, file));
+      // ultralytics never reads a label without its image; it is ignored, not a reason to fail (ADR 0029).
+      issues.push(issue('warning', ProcessingCode.LabelOrphan, `Label file with no matching image (expected an image named ${stem(file)}.<jpg|png|...> in the images folder of the same split); it is ignored.`, file));
     }
   }
 

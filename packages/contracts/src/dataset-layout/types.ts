@@ -27,6 +27,15 @@ export interface ReportEntry {
   message: string;
 }
 
+/**
+ * An image + label pair left out of the dataset (ADR 0029): `image` is the image's entry name, `file`
+ * (and `line`) the file at fault — the image itself or its label file — and `code`/`message` the one
+ * reason, the first problem ultralytics' `verify_image_label` would stop at.
+ */
+export interface LeftOutEntry extends ReportEntry {
+  image: string;
+}
+
 /** A finding with its severity, as produced by the pure checks before it goes into a report. */
 export interface Issue extends ReportEntry {
   severity: 'error' | 'warning';

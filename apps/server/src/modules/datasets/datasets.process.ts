@@ -61,8 +61,9 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   };
   let lastProgress = 0;
   let inProcessing = false;
+  let task: DatasetTask;
   try {
-    const task = (row.task === 'semantic-segment' ? 'segment' : row.task) as DatasetTask;
+    task = (row.task === 'semantic-segment' ? 'segment' : row.task) as DatasetTask;
     inProcessing = true;
     const result = await processArchive({
       archivePath,
@@ -101,8 +102,11 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
     inProcessing = false;
     await flush();
     const now = ctx.clock.now();
+    // A classification archive sets the task whatever the dataset was created with (ADR 0029).
+    const picked = result.task !== task ? { task: result.task } : {};
     if (result.ok) {
       const updated = await helpers.fenced((tx) => datasetsRepository.update(tx, row.id, {
+        ...picked,
         status: 'Ready',
         processedAt: now,
         failedAt: null,
@@ -117,6 +121,7 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
       await ctx.blobs.deletePrefix(thumbPrefix);
       const first = result.fatal ?? result.report.errors[0];
       const updated = await helpers.fenced((tx) => datasetsRepository.update(tx, row.id, {
+        ...picked,
         status: 'Failed',
         failedAt: now,
         processedAt: null,

@@ -7,7 +7,7 @@ import { shortLinkExpiry } from '../../platform/http/signed-links.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
-import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
+import { storedUploadOffset, TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
 import { uploadQueries } from '../../platform/uploads/index.js';
 import { record } from '../audit/audit.service.js';
 import { abilitiesFor, allows, itemLinkVersion, linkGrants, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
@@ -271,10 +271,22 @@ export async function activeJobs(ctx: AppContext, userId: string) {
   // browser) or went to the trash waits for nothing: it is not listed (issue 17).
   const waiting = new Set(await datasetsRepository.awaitingArchive(ctx.db, [...new Set(all.filter((u) => u.status === 'uploading' && u.datasetId).map((u) => u.datasetId!))]));
   const ups = all.filter((u) => u.status !== 'uploading' || !u.datasetId || waiting.has(u.datasetId));
+  // A request cut off (a tab closed mid-upload) may have left more bytes in the store than the database
+  // heard of: the store's offset is what a resume continues from, and what the dataset page shows.
+  await Promise.all(
+    ups.map(async (u) => {
+      if (u.status !== 'uploading') return;
+      const stored = await storedUploadOffset(ctx, u.id);
+      if (stored !== null && stored > u.offset) {
+        u.offset = stored;
+        await uploadQueries.raiseOffset(ctx.db, u.id, stored, u.updatedAt ?? ctx.clock.now()).catch(() => undefined);
+      }
+    }),
+  );
   const mine = await datasetsRepository.processingOf(ctx.db, userId);
   const jobRows = await ctx.jobs.byDedupeKeys(mine.map((d) => `dataset:${d.id}`));
   return {
-    uploads: ups.map((u) => ({ id: u.id, datasetId: u.datasetId, filename: u.filename, bytes: u.bytes, offset: u.offset, status: u.status, error: u.error, created: u.createdAt.toISOString() })),
+    uploads: ups.map((u) => ({ id: u.id, datasetId: u.datasetId, filename: u.filename, bytes: u.bytes, offset: u.offset, status: u.status, error: u.error, created: u.createdAt.toISOString(), updated: (u.updatedAt ?? u.createdAt).toISOString() })),
     processing: mine.map((d) => {
       const j = jobRows.find((x) => x.dedupeKey === `dataset:${d.id}`);
       return { datasetId: d.id, name: d.name, status: d.status, progress: j?.progress ?? null, attempts: j?.attempts ?? 0, lastError: j?.lastError ?? null };

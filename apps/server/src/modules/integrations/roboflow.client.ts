@@ -24,6 +24,27 @@ export class RoboflowError extends AppError {
   }
 }
 
+/**
+ * No answer at all (DNS, refused, reset, timeout): the server's own network is at fault, not the key
+ * the user typed, and the message says so (the web shows it apart from the key field).
+ */
+function unreachable(what: string, cause: string): RoboflowError {
+  return new RoboflowError(
+    502,
+    ErrorCode.RoboflowUnreachable,
+    `The server cannot reach ${what} over the network (${cause}). This is the server's internet connection, not your API key, which was not checked. Try again once the server is online.`,
+    true,
+  );
+}
+
+/** The low-level reason of a failed fetch ("getaddrinfo ENOTFOUND api.roboflow.com"), not undici's bare "fetch failed". */
+function networkCause(err: unknown): string {
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'no answer in time';
+  const cause = e?.cause;
+  return (cause?.code && cause.message ? cause.message : cause?.code) ?? e?.message ?? String(err);
+}
+
 export interface RoboflowClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -155,7 +176,7 @@ export class RoboflowClient {
       res = await this.doFetch(link, { redirect: 'follow', signal: opts.signal });
     } catch (err) {
       if (opts.signal?.aborted) throw err;
-      throw new RoboflowError(502, ErrorCode.RoboflowUnavailable, `Could not reach Roboflow's download host: ${this.scrub((err as Error).message)}`, true);
+      throw unreachable("Roboflow's download host", this.scrub(networkCause(err)));
     }
     if (res.status === 403 || res.status === 404 || res.status === 410) {
       await res.body?.cancel().catch(() => undefined);
@@ -218,7 +239,7 @@ export class RoboflowClient {
           await sleep(this.backoff(attempt, null));
           continue;
         }
-        throw new RoboflowError(502, ErrorCode.RoboflowUnavailable, `Could not reach Roboflow: ${this.scrub((err as Error).message)}`, true);
+        throw unreachable('Roboflow', this.scrub(networkCause(err)));
       }
       const text = await res.text().catch(() => '');
       if ((res.status === 429 || res.status >= 500) && attempt < this.retries) {

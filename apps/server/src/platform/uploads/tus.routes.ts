@@ -62,6 +62,14 @@ class PreparedFileStore extends FileStore {}
 // `checkOrCreateDirectory` is private in FileStore's typings; the constructor calls it through `this`.
 (PreparedFileStore.prototype as unknown as { checkOrCreateDirectory: () => void }).checkOrCreateDirectory = () => undefined;
 
+/**
+ * The bytes an upload's store holds now, per app (the same number a tus HEAD answers): /active-jobs
+ * reads it so that it and the dataset page, which asks the store with HEAD, show the same bytes received
+ * even when a cut-off request never told the database.
+ */
+const storeOffsets = new WeakMap<object, (id: string) => Promise<number | null>>();
+export const storedUploadOffset = (ctx: object, id: string): Promise<number | null> => storeOffsets.get(ctx)?.(id) ?? Promise.resolve(null);
+
 export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
   const ctx = app.ctx;
   const directory = path.join(ctx.config.dataDir, 'uploads');
@@ -72,6 +80,10 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
   const shared = ctx.blobs.kind === 's3' ? new BlobTusStore(ctx.blobs, { expirationMs, tmpDir: path.join(directory, 'spool') }) : null;
   const datastore = shared ?? new PreparedFileStore({ directory, expirationPeriodInMilliseconds: expirationMs });
   const open = (id: string) => (shared ? shared.read(id) : fs.createReadStream(path.join(directory, id)));
+  storeOffsets.set(ctx, async (id) => {
+    const upload = await datastore.getUpload(id).catch(() => null);
+    return upload && Number.isFinite(upload.offset) ? upload.offset : null;
+  });
   // Built on the first upload request.
   let tusServer: Server | null = null;
   const getTus = () => {
@@ -145,7 +157,7 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
       void opts.release(id).catch(() => undefined);
     });
     tus.on(EVENTS.POST_RECEIVE, (_req, upload) => {
-      void uploadsRepository.update(ctx.db, upload.id, { offset: upload.offset, updatedAt: ctx.clock.now() }).catch(() => undefined);
+      void uploadsRepository.raiseOffset(ctx.db, upload.id, upload.offset, ctx.clock.now()).catch(() => undefined);
     });
     tusServer = tus;
     return tus;
@@ -178,12 +190,18 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
     raw.splice(0, raw.length, ...kept);
     req.raw.headers['x-sightline-uid'] = uid;
     reply.hijack();
-    await getTus().handle(req.raw, reply.raw);
-    // Keep the server-side offset current for /active-jobs (tus only emits progress on long requests).
-    const offset = Number(reply.raw.getHeader('upload-offset'));
     const id = req.url.split('?')[0]!.split('/').pop();
-    if (req.method === 'PATCH' && reply.raw.statusCode === 204 && Number.isFinite(offset) && id) {
-      await uploadsRepository.update(ctx.db, id, { offset, updatedAt: ctx.clock.now() }).catch(() => undefined);
+    try {
+      await getTus().handle(req.raw, reply.raw);
+    } finally {
+      // Keep the server-side offset current for /active-jobs (tus only emits progress on long requests).
+      // A PATCH cut off (the tab closed mid-upload) kept the bytes that arrived: the store's offset is what
+      // a resume continues from, and what /active-jobs and the dataset page must both show.
+      if (req.method === 'PATCH' && id && id !== 'tus') {
+        const answered = Number(reply.raw.getHeader('upload-offset'));
+        const offset = reply.raw.statusCode === 204 && Number.isFinite(answered) ? answered : ((await datastore.getUpload(id).catch(() => null))?.offset ?? NaN);
+        if (Number.isFinite(offset)) await uploadsRepository.raiseOffset(ctx.db, id, offset, ctx.clock.now()).catch(() => undefined);
+      }
     }
   };
   for (const url of [TUS_PATH, `${TUS_PATH}/*`]) {

@@ -174,7 +174,7 @@ describe('resolveLayout: yolo', () => {
     const byCode = (code: string) => layout.issues.filter((i) => i.code === code);
     expect(byCode('image/unlabelled').map((i) => i.file)).toEqual(['images/train/b.jpg', 'images/train/c.jpg', 'images/train/c.png', 'images/train/sub/a.jpg']);
     expect(byCode('image/unlabelled').every((i) => i.severity === 'warning')).toBe(true);
-    expect(byCode('label/orphan')).toEqual([expect.objectContaining({ severity: 'error', file: 'labels/train/ghost.txt' })]);
+    expect(byCode('label/orphan')).toEqual([expect.objectContaining({ severity: 'warning', file: 'labels/train/ghost.txt' })]);
     expect(layout.orphanLabels).toEqual(['labels/train/ghost.txt']);
     const dups = byCode('image/duplicate-name');
     expect(dups.map((d) => d.file)).toEqual(['images/train/c.png', 'images/train/sub/a.jpg']);

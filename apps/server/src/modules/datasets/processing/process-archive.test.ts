@@ -171,7 +171,9 @@ describe('processArchive: layouts', () => {
     const { result } = await run(archive, 'segment');
     expect(result.ok).toBe(false);
     expect(result.report.errors[0].code).toBe('dataset/task-mismatch');
-    expect(result.report.countsByCode['label/value-count']).toBe(4);
+    // Each pair is left out with its first reason (ADR 0029): three pairs, three value-count findings.
+    expect(result.report.countsByCode['label/value-count']).toBe(3);
+    expect(result.report.leftOutCount).toBe(3);
   });
 
   it('classify folders', async () => {
@@ -249,32 +251,45 @@ describe('processArchive: bad input', () => {
     expect(result.fatal?.code).toBe('archive/too-large');
   });
 
-  it('label errors carry the file and the line, and the whole archive is still checked', async () => {
+  it('a bad label line leaves its image + label pair out, listed with the file and the line; the rest is Ready (ADR 0029)', async () => {
     const archive = await zipFile(
       await yoloEntries({
         prefix: 'ds',
         images: [
           { split: 'train', name: 'a.jpg', label: `${box(0)}0 0.5 1.7 0.1 0.1\n` },
           { split: 'train', name: 'b.jpg', label: '1 0.5 0.5 0.1\n' },
+          { split: 'train', name: 'd.jpg', label: box(1) },
           { split: 'val', name: 'c.jpg', label: `${box(1)}${box(1)}2 0.5 0.5 0.1 0.1\n` },
         ],
       }),
     );
     const { result, images } = await run(archive);
-    expect(result.ok).toBe(false);
+    expect(result.ok).toBe(true);
     expect(result.fatal).toBeNull();
-    expect(result.report.errors).toEqual([
-      expect.objectContaining({ file: 'ds/labels/train/a.txt', line: 2, code: 'label/out-of-range' }),
-      expect.objectContaining({ file: 'ds/labels/train/b.txt', line: 1, code: 'label/value-count' }),
-      expect.objectContaining({ file: 'ds/labels/val/c.txt', line: 3, code: 'label/class-id' }),
+    expect(result.report.errors).toEqual([]);
+    const leftOut = [...result.report.leftOut!].sort((x, y) => x.image.localeCompare(y.image));
+    expect(leftOut).toEqual([
+      expect.objectContaining({ image: 'ds/images/train/a.jpg', file: 'ds/labels/train/a.txt', line: 2, code: 'label/out-of-range' }),
+      expect.objectContaining({ image: 'ds/images/train/b.jpg', file: 'ds/labels/train/b.txt', line: 1, code: 'label/value-count' }),
+      expect.objectContaining({ image: 'ds/images/val/c.jpg', file: 'ds/labels/val/c.txt', line: 3, code: 'label/class-id' }),
     ]);
-    expect(result.report.errors[2].message).toMatch(/2 classes/);
-    expect(images).toHaveLength(3);
+    expect(leftOut[2].message).toMatch(/2 classes/);
+    expect(images.map((i) => i.name)).toEqual(['d.jpg']);
+    expect(result.stats?.summary).toMatchObject({ images: 1, train: 1, val: 0 });
     const text = reportToText(result.report);
-    expect(text).toContain('ds/labels/train/a.txt:2  [label/out-of-range]');
+    expect(text).toContain('3 images left out');
+    expect(text).toContain('ds/images/train/a.jpg  [label/out-of-range]  ds/labels/train/a.txt:2: ');
   });
 
-  it('a corrupt image is an error naming the file; the others are still handed over', async () => {
+  it('when every train pair is left out, nothing is usable and the dataset fails', async () => {
+    const archive = await zipFile(await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: '5 0.5 0.5 0.1 0.1\n' }, { split: 'val', name: 'b.jpg', label: box(0) }] }));
+    const { result } = await run(archive);
+    expect(result.ok).toBe(false);
+    expect(result.fatal).toMatchObject({ code: 'dataset/nothing-usable' });
+    expect(result.report.leftOut).toEqual([expect.objectContaining({ image: 'images/train/a.jpg', code: 'label/class-id' })]);
+  });
+
+  it('a corrupt image leaves its pair out, naming the file; the others are still handed over', async () => {
     const archive = await zipFile(
       await yoloEntries({
         images: [
@@ -285,9 +300,9 @@ describe('processArchive: bad input', () => {
       }),
     );
     const { result, images } = await run(archive);
-    expect(result.ok).toBe(false);
+    expect(result.ok).toBe(true);
     // Images are checked two at a time, so the two findings may come in either order.
-    const found = result.report.errors.map((e) => [e.file, e.code]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const found = result.report.leftOut!.map((e) => [e.file, e.code]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(found).toEqual([
       ['images/train/broken.jpg', 'image/corrupt'],
       ['images/val/cut.png', expect.stringMatching(/^image\/(corrupt|truncated)$/)],
@@ -296,12 +311,13 @@ describe('processArchive: bad input', () => {
     expect(result.stats?.summary.images).toBe(1);
   });
 
-  it('a damaged entry (bad CRC) is an error for that file only', async () => {
+  it('a damaged entry (bad CRC) leaves that pair out only', async () => {
     const entries = await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: box(0) }, { split: 'val', name: 'b.jpg', label: box(0) }] });
     const damaged = entries.map((e) => (e.name === 'images/val/b.jpg' ? { ...e, crc32: 42 } : e));
     const { result, images } = await run(await zipFile(damaged));
     expect(result.fatal).toBeNull();
-    expect(result.report.errors).toEqual([expect.objectContaining({ file: 'images/val/b.jpg', code: 'archive/crc-mismatch' })]);
+    expect(result.report.errors).toEqual([]);
+    expect(result.report.leftOut).toEqual([expect.objectContaining({ image: 'images/val/b.jpg', file: 'images/val/b.jpg', code: 'archive/crc-mismatch' })]);
     expect(images).toHaveLength(1);
   });
 
@@ -333,11 +349,12 @@ describe('processArchive: bad input', () => {
     expect(empty.result.fatal?.code).toBe('dataset/no-images');
   });
 
-  it('orphan labels are errors', async () => {
+  it('orphan labels are warnings: ultralytics never reads them', async () => {
     const entries = await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: box(0) }, { split: 'val', name: 'b.jpg', label: box(0) }] });
     const archive = await zipFile([...entries, { name: 'labels/train/ghost.txt', data: box(0) }]);
     const { result } = await run(archive);
-    expect(result.report.errors).toEqual([expect.objectContaining({ code: 'label/orphan', file: 'labels/train/ghost.txt' })]);
+    expect(result.ok).toBe(true);
+    expect(result.report.warnings).toContainEqual(expect.objectContaining({ code: 'label/orphan', file: 'labels/train/ghost.txt' }));
   });
 
   it('an unsupported task', async () => {

@@ -11,12 +11,13 @@
 import { DEFAULT_ARCHIVE_LIMITS, openArchive, type ArchiveEntry, type ArchiveLimits, type ArchiveReader, type EntrySource, type SequentialRead } from './archive.js';
 import { DatasetProcessingError, isProcessingError, ProcessingCode } from './errors.js';
 import { makeThumbnail, probeImage } from './images.js';
-import { detectLayout, indexEntries, resolveLayout, summarizeLayout, type LayoutImage, type LayoutSummary, type YamlSplitPaths } from './layout.js';
-import { isJunk } from './paths.js';
+import { decodeLabelText, inspectImageBytes, labelNotText, sampleOf, verifyImageLabel, type ImageVerdict, type PairLabel } from '@sightline/contracts/dataset-layout';
+import { detectLayout, indexEntries, resolveLayout, summarizeLayout, taskFromLayout, type LayoutImage, type LayoutSummary, type YamlSplitPaths } from './layout.js';
+import { extname, isJunk } from './paths.js';
 import { forEachPooled, machineParallelism } from './pool.js';
 import { StatsAccumulator, type DatasetStats } from './stats.js';
 import { DATASET_TASKS, issue, SPLITS, type DatasetTask, type Issue, type LabelRow, type ReportEntry, type Split } from './types.js';
-import { MAX_YAML_CHARS, parseDatasetYaml, parseLabelFile, ReportBuilder, taskMismatchHint, type LabelSchema, type ParsedLabels, type ProcessingReport } from './validate.js';
+import { MAX_YAML_CHARS, parseDatasetYaml, ReportBuilder, taskMismatchHint, type LabelSchema, type ParsedLabels, type ProcessingReport } from './validate.js';
 
 export { makeThumbnail };
 
@@ -100,6 +101,11 @@ export interface ProcessResult {
   report: ProcessingReport;
   /** Images handed to `onImage`. */
   images: number;
+  /**
+   * The task the archive was checked as: the dataset's task, or `classify` when the archive is a
+   * classification layout whatever task the dataset was created with (ADR 0029).
+   */
+  task: DatasetTask;
 }
 
 interface WorkItem {
@@ -115,7 +121,8 @@ interface WorkItem {
 const PER_ENTRY_CODES = new Set<string>([ProcessingCode.CorruptEntry, ProcessingCode.CrcMismatch, ProcessingCode.Encrypted, ProcessingCode.UnsupportedCompression]);
 
 export async function processArchive(options: ProcessOptions): Promise<ProcessResult> {
-  const { archivePath, task, onImage, signal } = options;
+  const { archivePath, onImage, signal } = options;
+  let task = options.task;
   const limits: ProcessingLimits = { ...DEFAULT_PROCESSING_LIMITS, ...options.limits };
   const concurrency = Math.max(1, options.concurrency ?? machineParallelism());
   const progressInterval = options.progressIntervalMs ?? 250;
@@ -152,6 +159,11 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       if (!entry.isDirectory) files.set(entry.name, entry);
     }
     const index = indexEntries(usable);
+    // The archive settles the task when it can only be one (ADR 0029): no manual change for a classification zip.
+    if (task !== 'classify' && taskFromLayout(index) === 'classify') {
+      report.add(issue('warning', ProcessingCode.TaskPicked, `The archive is a classification dataset (<split>/<class>/<image>), so the dataset's task was changed from ${task} to classify.`));
+      task = 'classify';
+    }
     const detected = detectLayout(index, { task });
     if (!detected.ok) throw new DatasetProcessingError(detected.error.code as ProcessingCode, detected.error.message, detected.error.file);
 
@@ -215,55 +227,65 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       else labelBytes.set(read.entry.name, Buffer.from(read.data)); // a copy: `data` is a view of the read window
     }
 
-    const labelsOf = (image: LayoutImage): LabelRow[] => {
-      if (image.classIndex !== null) return [[image.classIndex]];
-      if (!image.label) return [];
+    /** The label side of the pair, as `verifyImageLabel` takes it (the same input the browser check gives it). */
+    const labelOf = (image: LayoutImage): PairLabel => {
+      if (!image.label) return null;
       const labelEntry = files.get(image.label)!;
       if (labelEntry.uncompressedSize > limits.maxTextBytes) {
-        report.add(issue('error', ProcessingCode.LabelTooLarge, `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`, image.label));
-        return [];
+        return { file: image.label, problem: issue('error', ProcessingCode.LabelTooLarge, `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`, image.label) };
       }
       const bytes = labelBytes.get(image.label);
       labelBytes.delete(image.label);
-      if (!bytes) return [];
-      if (!Buffer.isBuffer(bytes)) {
-        report.add(bytes);
-        return [];
-      }
-      const text = decodeText(bytes, image.label, report, false);
-      if (text === null) return [];
-      const parsed = parseLabelFile(text, image.label, schema);
-      report.add(parsed.issues);
-      shapes.boxes += parsed.shapes.boxes;
-      shapes.polygons += parsed.shapes.polygons;
-      shapes.other += parsed.shapes.other;
-      return parsed.rows;
+      if (!bytes) return null;
+      if (!Buffer.isBuffer(bytes)) return { file: image.label, problem: bytes };
+      const text = decodeLabelText(bytes);
+      if (text === null) return { file: image.label, problem: labelNotText(image.label) };
+      return { file: image.label, text };
     };
+    const usableTrain = { count: 0 };
 
     const byEntry = new Map(items.map((item) => [item.entry, item]));
     const handle = async (read: SequentialRead) => {
       const { split, image, entry } = byEntry.get(read.entry)!;
-      const rows = labelsOf(image);
+      const label = labelOf(image);
+      const leave = (problem: Issue) => report.leave({ image: entry.name, code: problem.code, message: problem.message, file: problem.file ?? entry.name, ...(problem.line ? { line: problem.line } : {}) });
       if (entry.uncompressedSize > limits.maxImageBytes) {
-        report.add(issue('error', ProcessingCode.ImageTooLarge, `The image is ${entry.uncompressedSize} bytes; the limit is ${limits.maxImageBytes}.`, entry.name));
+        leave(issue('error', ProcessingCode.ImageTooLarge, `The image is ${entry.uncompressedSize} bytes; the limit is ${limits.maxImageBytes}.`, entry.name));
         return;
       }
       if (read.error) {
-        report.add(perEntryIssue(read.error, entry));
+        leave(perEntryIssue(read.error, entry));
         return;
       }
-      const probe = await probeImage(read.data, entry.name);
-      report.add(probe.issues);
-      if (!probe.ok) return;
+      // The byte-level rule decides (the same function and the same bytes as the browser's check);
+      // sharp only measures images whose header lies beyond the rule's window.
+      const verdict = inspectImageBytes(sampleOf(read.data), entry.name, extname(entry.name)) as ImageVerdict;
+      let { width, height } = verdict;
+      if (verdict.ok && (width === null || height === null) && verdict.format !== null) {
+        const probe = await probeImage(read.data, entry.name);
+        width = probe.width;
+        height = probe.height;
+      }
+      const pair = verifyImageLabel({ image: entry.name, verdict, label: image.classIndex !== null ? null : label, schema });
+      shapes.boxes += pair.shapes.boxes;
+      shapes.polygons += pair.shapes.polygons;
+      shapes.other += pair.shapes.other;
+      if (!pair.keep) {
+        report.leave(pair.leftOut!);
+        return;
+      }
+      report.add(pair.warnings);
+      const rows: LabelRow[] = image.classIndex !== null ? [[image.classIndex]] : pair.rows;
+      if (split === 'train') usableTrain.count++;
       stats.addImage(split, rows.map((r) => r[0]));
       if (onImage) {
         await onImage({
           split,
           name: image.name,
           entryName: entry.name,
-          width: probe.width,
-          height: probe.height,
-          format: probe.format,
+          width,
+          height,
+          format: verdict.format,
           labels: rows,
           labelEntry: image.label,
           className: image.classIndex !== null ? names[image.classIndex] : null,
@@ -288,6 +310,11 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
 
     const hint = taskMismatchHint(task, shapes);
     if (hint) report.addFirst(hint);
+    else if (usableTrain.count === 0 && items.some((i) => i.split === 'train') && report.leftOutTotal > 0) {
+      // Pairs left out never fail the dataset, unless nothing is left to train on (ADR 0029).
+      const left = report.leftOutTotal;
+      throw new DatasetProcessingError(ProcessingCode.NothingUsable, `None of the train images can be used: all ${left} ${left === 1 ? 'pair was' : 'pairs were'} left out (see the list of left-out images for why).`);
+    }
     progress({ phase: 'done', done: items.length, total: items.length, bytesDone: bytesTotal, bytesTotal });
   } catch (err) {
     if (!isProcessingError(err)) throw err;
@@ -306,6 +333,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     stats: fatal === null && statsAcc ? statsAcc.toStats() : null,
     report: finalReport,
     images: sent,
+    task,
   };
 }
 

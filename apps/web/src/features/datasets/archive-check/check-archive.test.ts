@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listZipEntries, ZipListingError } from '../../../lib/zip-listing';
 import { checkArchive } from './check-archive';
-import { buildTestZip, hubLayoutEntries, zipFile } from './test-zip';
+import { buildTestZip, deflateRaw, hubLayoutEntries, tinyPng, zipFile } from './test-zip';
 
 /** A File that records which byte ranges were read through slice(). */
 function spiedFile(bytes: Uint8Array, name = 'dataset.zip') {
@@ -65,6 +65,43 @@ describe('checkArchive: the layout check before upload', () => {
     expect(result.summary.description).toContain('YOLO layout in "shapes/"');
     expect(result.summary.splits).toEqual({ train: { dirs: ['shapes/images/train'], images: 3 }, val: { dirs: ['shapes/images/val'], images: 2 } });
     expect(result.issues.map((i) => i.code)).toEqual(['dataset/no-test']);
+    expect(result).toMatchObject({ leftOut: [], leftOutCount: 0, usable: 5, task: 'detect' });
+  });
+
+  it('reads the yaml, the labels and each image header: pairs ultralytics would drop are listed, not blocking (ADR 0029)', async () => {
+    const entries = hubLayoutEntries().map((e) =>
+      e.name === 'shapes/labels/train/train_1.txt' ? { ...e, data: '0 0.5 0.5 0.2 0.2\n7 0.5 0.5 0.2 0.2\n' } : e.name === 'shapes/images/val/val_0.png' ? { ...e, data: tinyPng({ cut: true }) } : e,
+    );
+    const result = await checkArchive(zipFile(buildTestZip(entries)), 'detect');
+    expect(result).toMatchObject({ status: 'ok', usable: 3, leftOutCount: 2 });
+    if (result.status !== 'ok') return;
+    expect([...result.leftOut].sort((a, b) => a.image.localeCompare(b.image))).toEqual([
+      expect.objectContaining({ image: 'shapes/images/train/train_1.png', file: 'shapes/labels/train/train_1.txt', line: 2, code: 'label/class-id' }),
+      expect.objectContaining({ image: 'shapes/images/val/val_0.png', code: 'image/truncated' }),
+    ]);
+  });
+
+  it('reads deflated entries too: labels and image ends through DecompressionStream', async () => {
+    const entries = await Promise.all(
+      hubLayoutEntries().map(async (e) => {
+        const data = typeof e.data === 'string' ? new TextEncoder().encode(e.data) : e.data;
+        if (!data) return e;
+        const changed = e.name === 'shapes/labels/train/train_2.txt' ? new TextEncoder().encode('0 0.5 0.5 0.2\n') : e.name === 'shapes/images/val/val_1.png' ? tinyPng({ cut: true }) : data;
+        return { ...e, data: changed, deflated: await deflateRaw(changed) };
+      }),
+    );
+    const result = await checkArchive(zipFile(buildTestZip(entries)), 'detect');
+    expect(result).toMatchObject({ status: 'ok', usable: 3, leftOutCount: 2 });
+    if (result.status !== 'ok') return;
+    expect(result.leftOut.map((l) => [l.image, l.code]).sort()).toEqual([
+      ['shapes/images/train/train_2.png', 'label/value-count'],
+      ['shapes/images/val/val_1.png', 'image/truncated'],
+    ]);
+  });
+
+  it('blocks when no train image would be left', async () => {
+    const entries = hubLayoutEntries().map((e) => (e.name.startsWith('shapes/labels/train/') ? { ...e, data: '0 0.5 0.5\n' } : e));
+    expect(await checkArchive(zipFile(buildTestZip(entries)), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'dataset/nothing-usable' }, leftOut: expect.arrayContaining([expect.objectContaining({ code: 'label/value-count' })]) });
   });
 
   it('blocks a wrong layout before any byte is sent: no yaml', async () => {
@@ -73,14 +110,14 @@ describe('checkArchive: the layout check before upload', () => {
     expect(result).toMatchObject({ status: 'blocked', error: { code: 'dataset/no-yaml' } });
   });
 
-  it('blocks classification folders uploaded as a detection dataset, and the reverse', async () => {
+  it('takes the task from a classification archive; blocks a detection archive for a classify dataset', async () => {
     const cls = buildTestZip([
-      { name: 'train/cat/1.jpg', data: 'x' },
-      { name: 'train/dog/2.jpg', data: 'x' },
-      { name: 'val/cat/3.jpg', data: 'x' },
+      { name: 'train/cat/1.jpg', data: tinyPng() },
+      { name: 'train/dog/2.jpg', data: tinyPng() },
+      { name: 'val/cat/3.jpg', data: tinyPng() },
     ]);
-    expect(await checkArchive(zipFile(cls), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'dataset/task-mismatch' } });
-    expect(await checkArchive(zipFile(cls), 'classify')).toMatchObject({ status: 'ok', summary: { kind: 'classify', splits: { train: { images: 2 }, val: { images: 1 } } } });
+    expect(await checkArchive(zipFile(cls), 'detect')).toMatchObject({ status: 'ok', task: 'classify', taskPicked: true, usable: 3 });
+    expect(await checkArchive(zipFile(cls), 'classify')).toMatchObject({ status: 'ok', task: 'classify', taskPicked: false, summary: { kind: 'classify', splits: { train: { images: 2 }, val: { images: 1 } } } });
     expect(await checkArchive(zipFile(buildTestZip(hubLayoutEntries())), 'classify')).toMatchObject({ status: 'blocked', error: { code: 'dataset/task-mismatch' } });
   });
 
@@ -102,7 +139,7 @@ describe('checkArchive: the layout check before upload', () => {
   it('reports orphan labels from the names alone, without blocking a yolo upload', async () => {
     const result = await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/labels/train/ghost.txt', data: '0 0.5 0.5 0.1 0.1' }])), 'detect');
     expect(result.status).toBe('ok');
-    if (result.status === 'ok') expect(result.issues).toContainEqual(expect.objectContaining({ code: 'label/orphan', file: 'shapes/labels/train/ghost.txt', severity: 'error' }));
+    if (result.status === 'ok') expect(result.issues).toContainEqual(expect.objectContaining({ code: 'label/orphan', file: 'shapes/labels/train/ghost.txt', severity: 'warning' }));
   });
 
   it('says which files are not archives, leaves .tar to the server, and refuses damaged zips', async () => {

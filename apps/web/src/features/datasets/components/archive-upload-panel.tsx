@@ -5,6 +5,7 @@ import { formatBytes, type Dataset } from '@sightline/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { storedUploadProgress } from '../../../lib/resumable-uploads';
 import { useServerUpload } from '../api/get-active-jobs';
+import { retryCanHelp } from '@sightline/contracts/dataset-layout';
 import { checkArchive, type ArchiveCheck } from '../archive-check/check-archive';
 import { useDatasetsT } from '../i18n';
 import { fingerprintPrefix, processAfterUpload, uploadArchiveFor, uploadProblem, type UploadProblem } from '../upload/dataset-upload';
@@ -60,7 +61,7 @@ export function ArchiveUploadPanel({ dataset, uid }: { dataset: Dataset; uid: st
     : partial
       ? t('panel.interruptedBody', { name: partial.filename, sent: formatBytes(partial.offset), total: formatBytes(partial.bytes) })
       : dataset.status === 'Failed'
-        ? t('panel.fixBody')
+        ? t(retryCanHelp(dataset.error) ? 'panel.fixBody' : 'panel.fixBodyArchive')
         : t('panel.noArchiveBody');
 
   return (

@@ -36,7 +36,7 @@ const messages = () => notifications.store.getState().history.map((h) => h.messa
 
 async function chooseGoodArchive() {
   await userEvent.upload(fileInput(), zipFile(buildTestZip(hubLayoutEntries()), 'shapes.zip'));
-  expect(await screen.findByText('The structure looks right')).toBeInTheDocument();
+  expect(await screen.findByText('Ready to upload: every image can be used')).toBeInTheDocument();
   expect(screen.getByLabelText(/^Name/)).toHaveValue('shapes');
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, CloseButton, Group, Modal, Paper, Select, Stack, Text, Textarea, TextInput, ThemeIcon } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconFileZip, IconUpload, IconX } from '@tabler/icons-react';
@@ -33,6 +33,9 @@ export function CreateDatasetDialog({ opened, onClose, onCreated }: { opened: bo
   const [fileError, setFileError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string | null>(null);
   const [check, setCheck] = useState<{ checking: boolean; result: ArchiveCheck | null }>({ checking: false, result: null });
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  // A result that set the task itself (a classification archive, ADR 0029) stands for that task: no second check.
+  const pickedResult = useRef<ArchiveCheck | null>(null);
   const [problem, setProblem] = useState<UploadProblem | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
@@ -42,10 +45,23 @@ export function CreateDatasetDialog({ opened, onClose, onCreated }: { opened: bo
       setCheck({ checking: false, result: null });
       return;
     }
+    if (pickedResult.current) {
+      setCheck({ checking: false, result: pickedResult.current });
+      pickedResult.current = null;
+      return;
+    }
     let current = true;
     setCheck({ checking: true, result: null });
-    checkArchive(file, task)
-      .then((result) => current && setCheck({ checking: false, result }))
+    setProgress(null);
+    checkArchive(file, task, { onProgress: (done, total) => current && setProgress({ done, total }) })
+      .then((result) => {
+        if (!current) return;
+        if (result.status === 'ok' && result.taskPicked && result.task !== task) {
+          pickedResult.current = result;
+          setTask(result.task);
+        }
+        setCheck({ checking: false, result });
+      })
       .catch(() => current && setCheck({ checking: false, result: { status: 'skipped', format: 'zip', reason: 'too-large' } }));
     return () => {
       current = false;
@@ -179,7 +195,7 @@ export function CreateDatasetDialog({ opened, onClose, onCreated }: { opened: bo
               )}
             </Stack>
           )}
-          <ArchiveCheckResult checking={check.checking} result={check.result} />
+          <ArchiveCheckResult checking={check.checking} result={check.result} progress={progress} />
           <Select
             label={t('create.task')}
             description={t('create.taskHint')}

@@ -1,5 +1,5 @@
-import { Card, Group, Progress, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconDatabase, IconPhoto, IconTags } from '@tabler/icons-react';
+import { Button, Card, Group, Progress, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { IconDatabase, IconPhoto, IconPlayerPlay, IconTags } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { ArchivedBadge } from '../../../components/archive-controls';
@@ -7,6 +7,7 @@ import { PrivacyBadge } from '../../../components/privacy-badge';
 import { TeamBadge } from '../../../components/team-badge';
 import { UploadProgress } from '../../../components/upload-progress';
 import { useResumableUpload } from '../../../lib/resumable-uploads';
+import { useWaitingForFile } from '../api/get-active-jobs';
 import { useDatasetsT } from '../i18n';
 import { DatasetStatusBadge, processingPercent } from './dataset-status-badge';
 import { TaskBadge } from './task-badge';
@@ -39,6 +40,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
   const uploading = upload && (upload.status === 'uploading' || upload.status === 'paused');
   const processing = dataset.status === 'Loading' || dataset.status === 'Retrying';
   const percent = processingPercent(dataset.progress);
+  const { waiting, received } = useWaitingForFile(dataset, upload);
   return (
     <Card withBorder radius="md" padding={0} className={classes.card} data-testid="dataset-card" data-id={dataset.id}>
       <Link to={`/datasets/${dataset.id}`} className={classes.link} aria-label={t('card.open', { name: dataset.meta.name })}>
@@ -49,7 +51,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
           <Text component={Link} to={`/datasets/${dataset.id}`} fw={600} lineClamp={2} title={dataset.meta.name} className={classes.title} style={{ overflowWrap: 'anywhere' }} data-testid="dataset-name">
             {dataset.meta.name}
           </Text>
-          <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} size="sm" />
+          <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} waiting={waiting} size="sm" />
         </Group>
         {dataset.meta.description ? (
           <Text size="sm" c="dimmed" lineClamp={2} mih={40}>
@@ -61,6 +63,18 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
           </Text>
         )}
         {uploading && <UploadProgress upload={upload} size="sm" />}
+        {waiting && (
+          <Group justify="space-between" gap="xs" wrap="nowrap" data-testid="waiting-for-file">
+            <Text size="xs" c="dimmed">
+              {received ? t('card.received', { sent: formatBytes(received.offset), total: formatBytes(received.bytes) }) : t('card.nothingReceived')}
+            </Text>
+            {dataset.abilities.canEdit && (
+              <Button component={Link} to={`/datasets/${dataset.id}`} size="compact-xs" variant="light" leftSection={<IconPlayerPlay size={12} aria-hidden />} aria-label={t('card.resumeLabel', { name: dataset.meta.name })}>
+                {t('card.resume')}
+              </Button>
+            )}
+          </Group>
+        )}
         {!uploading && processing && (
           <Tooltip label={dataset.progress?.phase ? t(`phase.${dataset.progress.phase}`, { defaultValue: dataset.progress.phase }) : t('status.Loading')} withArrow>
             <Progress value={percent ?? 100} striped animated size="sm" radius="xl" color="indigo" aria-label={t('card.processing', { name: dataset.meta.name })} />
@@ -86,7 +100,7 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
             <IconTags size={14} aria-hidden />
             <Text size="xs">{t('card.classes', { count: dataset.stats?.classCount ?? 0 })}</Text>
           </Group>
-          <Text size="xs">{formatBytes(dataset.storage.bytes || upload?.bytesTotal || 0)}</Text>
+          <Text size="xs">{formatBytes(dataset.storage.bytes || upload?.bytesTotal || received?.bytes || 0)}</Text>
         </Group>
       </Stack>
     </Card>

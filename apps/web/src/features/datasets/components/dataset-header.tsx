@@ -18,6 +18,8 @@ import { useDeleteDataset } from '../hooks/use-delete-dataset';
 import { useDatasetsT } from '../i18n';
 import { datasetsList } from '../stores/datasets-list';
 import { retryProcessing } from '../upload/dataset-upload';
+import { useWaitingForFile } from '../api/get-active-jobs';
+import { retryCanHelp } from '@sightline/contracts/dataset-layout';
 import { DatasetStatusBadge, processingPercent } from './dataset-status-badge';
 import { EditDatasetDialog } from './edit-dataset-dialog';
 import { ShareMenu } from './share-menu';
@@ -57,6 +59,7 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
   const uploading = upload && (upload.status === 'uploading' || upload.status === 'paused');
   const processing = dataset.status === 'Loading' || dataset.status === 'Retrying';
   const percent = processingPercent(dataset.progress);
+  const { waiting } = useWaitingForFile(dataset, upload);
 
   const download = async () => {
     setDownloading(true);
@@ -95,14 +98,14 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
                 </Text>
               )}
               <Group gap={6} wrap="wrap">
-                <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} />
+                <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} waiting={waiting} />
                 <TaskBadge task={dataset.task} />
                 <PrivacyBadge privacy={dataset.meta.privacy} />
               </Group>
             </Stack>
           </Group>
           <Group gap="xs">
-            {dataset.status === 'Failed' && canEdit && dataset.storage.path && (
+            {dataset.status === 'Failed' && canEdit && dataset.storage.path && retryCanHelp(dataset.error) && (
               <Button color="red" variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void retry()} loading={retrying} data-testid="retry">
                 {t('header.retry')}
               </Button>

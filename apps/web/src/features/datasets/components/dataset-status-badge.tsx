@@ -1,5 +1,5 @@
 import { Badge, Loader, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconClockPause } from '@tabler/icons-react';
 import type { Dataset } from '@sightline/contracts';
 import type { ResumableUpload } from '../../../lib/resumable-uploads';
 import { useDatasetsT } from '../i18n';
@@ -26,8 +26,16 @@ export function processingPercent(progress: Dataset['progress']): number | null 
  * Status of spec §4 (Initiating → Uploading → Loading → Ready; Retrying; Failed), with the upload's
  * percent while this browser sends the archive and the processing percent while the server loads it.
  */
-export function DatasetStatusBadge({ status, progress, upload, size = 'md' }: { status: string; progress?: Dataset['progress']; upload?: ResumableUpload; size?: 'sm' | 'md' | 'lg' }) {
+export function DatasetStatusBadge({ status, progress, upload, waiting = false, size = 'md' }: { status: string; progress?: Dataset['progress']; upload?: ResumableUpload; waiting?: boolean; size?: 'sm' | 'md' | 'lg' }) {
   const { t } = useDatasetsT();
+  if (waiting) {
+    // An interrupted upload no browser is sending: nothing is happening until the file is chosen again.
+    return (
+      <Badge size={size} variant="light" color="#8a5a00" data-testid="dataset-status" data-status={status} data-waiting="true" leftSection={<IconClockPause size={12} aria-hidden />}>
+        {t('status.WaitingForFile')}
+      </Badge>
+    );
+  }
   const uploading = upload && (upload.status === 'uploading' || upload.status === 'paused');
   const shown = uploading ? 'Uploading' : status;
   const percent = uploading ? Math.floor(upload.progress * 100) : shown === 'Loading' || shown === 'Retrying' ? processingPercent(progress ?? null) : null;

@@ -38,6 +38,11 @@ export function ReportTab({ dataset }: { dataset: Dataset }) {
           {report.warningCount ? t('report.passedWarnings', { count: report.warningCount }) : t('report.passedClean')}
         </Alert>
       ) : null}
+      {report && (report.leftOutCount ?? 0) > 0 && (
+        <Alert color="grape" variant="light" title={t('report.leftOutTitle', { count: report.leftOutCount })} data-testid="report-left-out">
+          {t('report.leftOutBody')}
+        </Alert>
+      )}
       {report && <ReportTable report={report} downloadUrl={datasetReportTextUrl(dataset.id)} downloadName={`${base}-report.txt`} />}
     </Stack>
   );

@@ -6,9 +6,11 @@ import { useDatasetsT } from '../i18n';
 
 export const REPORT_ROWS_PER_PAGE = 100;
 
-type Severity = 'error' | 'warning';
+type Severity = 'error' | 'warning' | 'left-out';
 interface Row {
   severity: Severity;
+  /** Left-out rows: the image of the pair (ADR 0029); `file` is then the file at fault. */
+  image?: string;
   file?: string;
   line?: number;
   code: string;
@@ -25,10 +27,19 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
 
-  const rows = useMemo<Row[]>(() => [...report.errors.map((e) => ({ ...e, severity: 'error' as const })), ...report.warnings.map((w) => ({ ...w, severity: 'warning' as const }))], [report]);
+  const leftOut = report.leftOut ?? [];
+  const leftOutCount = report.leftOutCount ?? leftOut.length;
+  const rows = useMemo<Row[]>(
+    () => [
+      ...report.errors.map((e) => ({ ...e, severity: 'error' as const })),
+      ...(report.leftOut ?? []).map((l) => ({ ...l, severity: 'left-out' as const })),
+      ...report.warnings.map((w) => ({ ...w, severity: 'warning' as const })),
+    ],
+    [report],
+  );
   const filtered = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return rows.filter((r) => (severity === 'all' || r.severity === severity) && (!q || `${r.file ?? ''}:${r.line ?? ''} ${r.code} ${r.message}`.toLowerCase().includes(q)));
+    return rows.filter((r) => (severity === 'all' || r.severity === severity) && (!q || `${r.image ?? ''} ${r.file ?? ''}:${r.line ?? ''} ${r.code} ${r.message}`.toLowerCase().includes(q)));
   }, [rows, severity, query]);
   const pages = Math.max(1, Math.ceil(filtered.length / REPORT_ROWS_PER_PAGE));
   const current = Math.min(page, pages);
@@ -37,20 +48,24 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
   return (
     <Stack gap="sm" data-testid="report">
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <Group gap="sm" wrap="wrap">
-          <SegmentedControl
-            value={severity}
-            onChange={(v) => {
-              setSeverity(v as 'all' | Severity);
-              setPage(1);
-            }}
-            aria-label={t('report.severity')}
-            data={[
-              { value: 'all', label: t('report.all', { count: report.errorCount + report.warningCount }) },
-              { value: 'error', label: t('report.errors', { count: report.errorCount }) },
-              { value: 'warning', label: t('report.warnings', { count: report.warningCount }) },
-            ]}
-          />
+        <Group gap="sm" wrap="wrap" maw="100%">
+          {/* Four choices do not fit 390 px: they scroll inside their own box, the page never sideways. */}
+          <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
+            <SegmentedControl
+              value={severity}
+              onChange={(v) => {
+                setSeverity(v as 'all' | Severity);
+                setPage(1);
+              }}
+              aria-label={t('report.severity')}
+              data={[
+                { value: 'all', label: t('report.all', { count: report.errorCount + report.warningCount + leftOutCount }) },
+                { value: 'error', label: t('report.errors', { count: report.errorCount }) },
+                ...(leftOutCount > 0 ? [{ value: 'left-out', label: t('report.leftOut', { count: leftOutCount }) }] : []),
+                { value: 'warning', label: t('report.warnings', { count: report.warningCount }) },
+              ]}
+            />
+          </div>
           <TextInput
             value={query}
             onChange={(e) => {
@@ -84,16 +99,21 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
           </Table.Thead>
           <Table.Tbody>
             {shown.map((r, i) => (
-              <Table.Tr key={`${r.severity}${i}${r.file}${r.line}`} data-testid="report-row" data-severity={r.severity}>
+              <Table.Tr key={`${r.severity}${i}${r.file}${r.line}`} data-testid="report-row" data-severity={r.severity} data-image={r.image}>
                 <Table.Td>
-                  <Badge size="sm" variant="light" color={r.severity === 'error' ? '#c02626' : '#a34a00'}>
-                    {t(`report.${r.severity}`)}
+                  <Badge size="sm" variant="light" color={r.severity === 'error' ? '#c02626' : r.severity === 'left-out' ? '#6b21a8' : '#a34a00'}>
+                    {t(r.severity === 'left-out' ? 'report.leftOutBadge' : `report.${r.severity}`)}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    {r.file ?? t('report.dataset')}
+                    {r.image ?? r.file ?? t('report.dataset')}
                   </Text>
+                  {r.image && r.file && r.file !== r.image && (
+                    <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      {r.file}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td ta="right">
                   <Text size="sm" ff="monospace">
@@ -126,6 +146,7 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
         <Text size="xs" c="dimmed" aria-live="polite">
           {t('report.showing', { shown: filtered.length, total: rows.length })}
           {report.omittedErrors + report.omittedWarnings > 0 && ` ${t('report.omitted', { errors: report.omittedErrors, warnings: report.omittedWarnings })}`}
+          {(report.omittedLeftOut ?? 0) > 0 && ` ${t('report.leftOutOmitted', { count: report.omittedLeftOut })}`}
         </Text>
         {pages > 1 && (
           <Center>

@@ -6,7 +6,7 @@ import { notifications } from '../../../lib/notifications';
 import { startResumableUpload, type ResumableUpload } from '../../../lib/resumable-uploads';
 import { createDataset, type CreateDatasetInput } from '../api/create-dataset';
 import { deleteDataset } from '../api/delete-dataset';
-import { datasetQueryKey } from '../api/get-dataset';
+import { datasetQueryKey, processingNoticeId } from '../api/get-dataset';
 import { getStorage } from '../api/get-storage';
 import { archivePath, getUploadToken } from '../api/get-upload-token';
 import { processDataset } from '../api/process-dataset';
@@ -87,7 +87,8 @@ export async function processAfterUpload(queryClient: QueryClient, id: string, n
     const dataset = await processDataset(id);
     queryClient.setQueryData(datasetQueryKey(id), dataset);
     datasetsList.update(id, dataset);
-    notifications.success(t('upload.processing', { name }), { link: { text: t('open'), path: `/datasets/${id}` } });
+    // Shown only while processing runs: reading the dataset Ready or Failed dismisses it (get-dataset.ts).
+    if (dataset.status === 'Loading' || dataset.status === 'Retrying') notifications.success(t('upload.processing', { name }), { id: processingNoticeId(id), link: { text: t('open'), path: `/datasets/${id}` } });
   } catch {
     setLocal(queryClient, id, { status: 'Failed', error: ErrorCode.ServerOffline, dates: { failed: new Date().toISOString() } as Dataset['dates'] });
     // A retry is offered right there (spec §4 Retry; the dataset page has the same button).

@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Button, Card, Group, Loader, PasswordInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { IconKey, IconPlugConnected, IconTrash, IconWorld } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import type { Integration } from '@sightline/contracts';
+import { ErrorCode, type Integration } from '@sightline/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { notifications } from '../../../lib/notifications';
 import { useIntegrations } from '../api/get-integrations';
@@ -16,6 +16,20 @@ import { useIntegrationsT } from '../i18n';
 import { ProjectCard } from './project-card';
 
 const messageOf = (err: unknown) => (isApiError(err) ? err.message : String(err));
+/** Only Roboflow's verdict on the key marks the key field; anything else (no network, Roboflow down) is said beside it. */
+const KEY_CODES: readonly string[] = [ErrorCode.RoboflowInvalidKey, ErrorCode.RoboflowPublishableKey];
+const keyError = (err: unknown) => (err && isApiError(err) && KEY_CODES.includes(err.code) ? err.message : undefined);
+/** Whose fault: the server's network (roboflow/unreachable) or Roboflow's answer; shown apart from the fields. */
+function RoboflowProblem({ error, fieldCodes = KEY_CODES }: { error: unknown; fieldCodes?: readonly string[] }) {
+  const { t } = useIntegrationsT();
+  if (!error || (isApiError(error) && fieldCodes.includes(error.code))) return null;
+  const offline = isApiError(error) && error.code === ErrorCode.RoboflowUnreachable;
+  return (
+    <Alert color={offline ? 'orange' : 'red'} variant="light" role="alert" title={t(offline ? 'problem.offlineTitle' : 'problem.title')} data-testid="roboflow-problem" data-code={isApiError(error) ? error.code : undefined} mt="sm">
+      {messageOf(error)}
+    </Alert>
+  );
+}
 
 function LinkWorkspaceForm() {
   const { t } = useIntegrationsT();
@@ -45,12 +59,13 @@ function LinkWorkspaceForm() {
           onChange={(e) => setKey(e.currentTarget.value)}
           autoComplete="off"
           leftSection={<IconKey size={16} />}
-          error={link.error ? messageOf(link.error) : undefined}
+          error={keyError(link.error)}
         />
         <Button type="submit" loading={link.isPending} disabled={key.trim().length < 8}>
           {t('link.submit')}
         </Button>
       </Group>
+      <RoboflowProblem error={link.error} />
     </Card>
   );
 }
@@ -69,10 +84,11 @@ function ReplaceKeyForm({ integration, onDone }: { integration: Integration; onD
         replace.mutate([integration.id, key.trim()], { onSuccess: () => (notifications.success(t('workspace.keyReplaced')), onDone()) });
       }}
     >
-      <PasswordInput style={{ flex: '1 1 220px' }} size="xs" label={t('workspace.newKey')} value={key} onChange={(e) => setKey(e.currentTarget.value)} error={replace.error ? messageOf(replace.error) : undefined} />
+      <PasswordInput style={{ flex: '1 1 220px' }} size="xs" label={t('workspace.newKey')} value={key} onChange={(e) => setKey(e.currentTarget.value)} error={keyError(replace.error)} />
       <Button size="xs" type="submit" loading={replace.isPending} disabled={key.trim().length < 8}>
         {t('workspace.save')}
       </Button>
+      <RoboflowProblem error={replace.error} />
     </Group>
   );
 }
@@ -161,15 +177,19 @@ function SubscribeForm({ hasWorkspace }: { hasWorkspace: boolean }) {
           });
         }}
       >
-        <TextInput style={{ flex: '2 1 260px' }} label={t('subscribe.label')} placeholder={t('subscribe.placeholder')} value={project} onChange={(e) => setProject(e.currentTarget.value)} leftSection={<IconWorld size={16} />} error={sub.error ? messageOf(sub.error) : undefined} />
+        <TextInput style={{ flex: '2 1 260px' }} label={t('subscribe.label')} placeholder={t('subscribe.placeholder')} value={project} onChange={(e) => setProject(e.currentTarget.value)} leftSection={<IconWorld size={16} />} error={sub.error && isApiError(sub.error) && SUBSCRIBE_FIELD_CODES.includes(sub.error.code) ? messageOf(sub.error) : undefined} />
         {!hasWorkspace && <PasswordInput style={{ flex: '1 1 200px' }} label={t('subscribe.keyLabel')} value={key} onChange={(e) => setKey(e.currentTarget.value)} autoComplete="off" />}
         <Button type="submit" variant="light" loading={sub.isPending} disabled={project.trim().length < 3}>
           {t('subscribe.submit')}
         </Button>
       </Group>
+      <RoboflowProblem error={sub.error} fieldCodes={SUBSCRIBE_FIELD_CODES} />
     </Card>
   );
 }
+
+/** Answers about the project named in the field (not found, not importable, bad input) stay on the field. */
+const SUBSCRIBE_FIELD_CODES: readonly string[] = [ErrorCode.RoboflowNotFound, ErrorCode.RoboflowUnsupportedType, ErrorCode.RoboflowNoVersions, ErrorCode.RoboflowNoImages, ErrorCode.Validation, ...KEY_CODES];
 
 /** The Integrations tab of settings (`/settings?tab=integrations`). */
 export function IntegrationsTab() {
