@@ -9,7 +9,6 @@ import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
 import { storedUploadOffset, TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
 import { uploadQueries } from '../../platform/uploads/index.js';
-import { record } from '../audit/audit.service.js';
 import { abilitiesFor, allows, itemLinkVersion, linkGrants, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';

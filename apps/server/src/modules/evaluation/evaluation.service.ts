@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
-import { EVALUATE_REQUIRES, ErrorCode, evaluationActive, topics, type CreateEvaluationBody, type EvaluationMistakeKind } from '@sightline/contracts';
+import { EVALUATE_REQUIRES, ErrorCode, evaluationActive, type CreateEvaluationBody, type EvaluationMistakeKind } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { shortLinkExpiry } from '../../platform/http/signed-links.js';
 import { linkVersionOf } from '../access/index.js';
-import { track } from '../analytics/analytics.service.js';
 import { readableDataset } from '../datasets/datasets.service.js';
 import { imageUrl, thumbnailUrl } from '../datasets/datasets.image-urls.js';
 import { hasThumbnail } from '../datasets/datasets.thumbnails.js';

@@ -1,4 +1,4 @@
-import { NOTIFICATION_RETENTION_DAYS, topics, type NotificationKind } from '@sightline/contracts';
+import { NOTIFICATION_RETENTION_DAYS, type NotificationKind } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
