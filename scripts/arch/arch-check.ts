@@ -5,10 +5,13 @@
  *                                                  transaction) on a db/tx handle outside *.repository.ts
  *   files importing the schema outside repositories non-test files importing platform/db/schema
  *   module import cycles                           cycles between server folders (modules/<x>,
- *                                                  compat/<x>, platform/<x>) and between files (server, web)
+ *                                                  compat/<x>, platform/<x>) and between files (server, web),
+ *                                                  type-only imports included (ADR 0032)
  *   routes without a response schema (JSON)        route registrations whose options lack
  *                                                  schema.response and whose handler answers JSON
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
+ *   compat imports of module internals             compat-entries.ts: an adapter importing a module file
+ *                                                  other than its public entry (ADR 0032)
  *
  * Exit 1 when any count is above 0; `--report` prints the same and exits 0 (while work is under way).
  * `--json` prints the counts as one JSON object.
@@ -17,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { compatInternalImports } from './compat-entries.js';
 
 export interface Finding {
   file: string;
@@ -180,7 +184,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
         if (side === 'server' && target === schemaFile && !isRepository(file) && !isDbPlatform(rel)) {
           report.schemaImportsOutsideRepositories.push(at(root, sf, imp.node));
         }
-        if (imp.typeOnly) continue;
+        // Type-only imports count too (ADR 0032): a type cycle still ties the two files' designs together.
         edges.add(target);
         if (side === 'server' && target.startsWith(serverSrc)) {
           const a = serverUnit(serverSrc, file);
@@ -320,7 +324,8 @@ async function main() {
   const root = path.resolve(import.meta.dirname, '../..');
   const { ErrorCode } = (await import(pathToFileURL(path.join(root, 'packages/contracts/src/errors.ts')).href)) as { ErrorCode: Record<string, string> };
   const report = check(root, new Set(Object.values(ErrorCode)));
-  const c = counts(report);
+  const compat = compatInternalImports(root);
+  const c = { ...counts(report), compatInternalImports: compat.length };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -336,6 +341,8 @@ async function main() {
     if (c.routesWithoutResponseSchema) console.log(list(report.routesWithoutResponseSchema));
     console.log(`error codes answered but not in the contract   ${c.codesNotInContract}`);
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
+    console.log(`compat imports of module internals             ${c.compatInternalImports}`);
+    if (c.compatInternalImports) console.log(list(compat));
   }
   const bad = Object.values(c).some((n) => n > 0);
   if (bad && !process.argv.includes('--report')) process.exitCode = 1;

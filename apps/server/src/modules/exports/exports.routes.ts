@@ -7,7 +7,7 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok } from '../../platform/http/schemas.js';
 import { resolveApiKey } from '../auth/auth.service.js';
-import { sendBlob } from '../training/training.files.js';
+import { sendBlob } from '../../platform/http/send-blob.js';
 import { agentByToken } from '../agents/agents.service.js';
 import { createExport, exportInputKey, latestExport, listExports, queueOnnxExport, readableExport, resetModel, retryExport, storeArtifact } from './exports.service.js';
 import { attachExportWorker } from './exports.local-worker.js';
