@@ -11,7 +11,7 @@ import { projectsRepository } from '../projects/projects.repository.js';
 import { agentsRepository, type AgentJobRow } from './agents.repository.js';
 import { publishModelChange } from './agents.events.js';
 import { finishRunBilling, holdForRun, resumeRunBilling, suspendRunBilling } from './agents.billing.js';
-import { dropRunKey, enqueueJob, newRunKey, registerJobKind, requestCancel, tailOf, type FinalStatus } from './agents.service.js';
+import { dropRunKey, enqueueJob, newRunKey, registerJobKind, requestCancel, tailOf, type FinalStatus, type JobKind } from './agents.service.js';
 import { cloudTrainArgs, CommandError, trainWords } from './cloud-training.command.js';
 import { applyRunEvent, onRunChange, refusalToTrainAgain, type Change } from '../training/run-lifecycle.js';
 import { trainingRepository } from '../training/training.repository.js';
@@ -190,9 +190,14 @@ async function billingFollowsRun(ctx: AppContext, change: Change) {
     await applyRunEvent(ctx, job.modelId, 'platform', { type: 'stop', reason: 'Stopped: the wallet no longer covers the rest of the run' }, { cancelRequestedAt: stopped.cancelRequestedAt ?? ctx.clock.now() });
   } else if (change.to === 'cancelled' || change.to === 'failed' || change.to === 'completed') await finishRunBilling(ctx, job);
 }
-onRunChange(billingFollowsRun);
 
-registerJobKind('train', {
+/** Cloud training on this app's ctx (ADR 0032): the `train` agent-job kind, and billing that follows the run's states. */
+export function registerCloudTraining(ctx: AppContext) {
+  onRunChange(ctx, billingFollowsRun);
+  registerJobKind(ctx, 'train', trainJobKind);
+}
+
+const trainJobKind: JobKind = {
   command: trainCommand,
   async onFinished(ctx: AppContext, job: AgentJobRow, status: FinalStatus, reason: string | null) {
     let error = reason;
@@ -207,4 +212,4 @@ registerJobKind('train', {
     await endRunOf(ctx, job, status, error);
     return { status, error };
   },
-});
+};

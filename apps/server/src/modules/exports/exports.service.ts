@@ -277,13 +277,20 @@ export async function resetModel(ctx: AppContext, userId: string, modelId: strin
   return updated ?? model;
 }
 
-registerJobKind('export', { command: exportCommand, onClaimed: onExportJobClaimed, onFinished: onExportJobFinished, onRequeued: onExportJobRequeued });
-onSweep(queueAutoOnnxExports);
-// A cloud run's weights arrived over the Platform protocol: its ONNX export (for Preview) follows at once.
-onJobFinished(async (ctx, job) => {
-  if (job.kind === 'train' && job.status === 'succeeded') await queueAutoOnnxExports(ctx);
-});
-// Uploaded `.pt` weights: Preview needs their ONNX file (ADR 0022).
-onWeightsUploaded(async (ctx, upload) => {
-  if (upload.format === 'pt') await queueOnnxExport(ctx, upload.modelId);
-});
+/**
+ * What exports add to other modules, on this app's ctx (ADR 0032): the `export` agent-job kind, the
+ * sweep that queues automatic ONNX exports, and the ONNX export that follows a cloud run's weights and
+ * an uploaded `.pt`.
+ */
+export function registerExportJobs(ctx: AppContext) {
+  registerJobKind(ctx, 'export', { command: exportCommand, onClaimed: onExportJobClaimed, onFinished: onExportJobFinished, onRequeued: onExportJobRequeued });
+  onSweep(ctx, queueAutoOnnxExports);
+  // A cloud run's weights arrived over the Platform protocol: its ONNX export (for Preview) follows at once.
+  onJobFinished(ctx, async (ctx, job) => {
+    if (job.kind === 'train' && job.status === 'succeeded') await queueAutoOnnxExports(ctx);
+  });
+  // Uploaded `.pt` weights: Preview needs their ONNX file (ADR 0022).
+  onWeightsUploaded(ctx, async (ctx, upload) => {
+    if (upload.format === 'pt') await queueOnnxExport(ctx, upload.modelId);
+  });
+}

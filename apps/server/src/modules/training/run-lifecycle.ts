@@ -1,5 +1,6 @@
 import type { RunState } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import { addListener, slot } from '../../platform/registry.js';
 import { modelsRepository, type ModelRow } from '../models/models.repository.js';
 import { trainingRepository, type Protocol, type TrainingPatch, type TrainingRow } from './training.repository.js';
 
@@ -108,10 +109,10 @@ export interface Change {
   event: RunEvent['type'];
 }
 type Listener = (ctx: AppContext, change: Change) => Promise<void>;
-const listeners: Listener[] = [];
-/** Called after every change of a run's state, once committed (cloud billing follows the states through this). */
-export function onRunChange(fn: Listener) {
-  if (!listeners.includes(fn)) listeners.push(fn);
+const listeners = slot('training.runChanges', () => [] as Listener[]);
+/** Called after every change of a run's state, once committed (cloud billing follows the states through this); per app. */
+export function onRunChange(ctx: Pick<AppContext, 'registry'>, fn: Listener) {
+  addListener(ctx.registry.of(listeners), fn);
 }
 
 /** What a state means for the model row (spec §4 dates, the HUB status field). */
@@ -168,7 +169,7 @@ export async function applyRunEvent(ctx: AppContext, modelId: string, protocol: 
     return { run, model: updated, change: { modelId, userId: model.userId, from: t.from, to: t.to, error: t.error, event: event.type } satisfies Change };
   });
   if (!result) return null;
-  if (result.change) for (const fn of listeners) await fn(ctx, result.change);
+  if (result.change) for (const fn of ctx.registry.of(listeners)) await fn(ctx, result.change);
   return result;
 }
 
