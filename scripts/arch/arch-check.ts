@@ -12,6 +12,8 @@
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
  *   compat imports of module internals             compat-entries.ts: an adapter importing a module file
  *                                                  other than its public entry (ADR 0032)
+ *   app.ts imports of module internals             app-modules.ts: app.ts importing a module file other
+ *                                                  than its <x>.module.ts (ADR 0032)
  *
  * Exit 1 when any count is above 0; `--report` prints the same and exits 0 (while work is under way).
  * `--json` prints the counts as one JSON object.
@@ -20,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { appModuleInternals } from './app-modules.js';
 import { compatInternalImports } from './compat-entries.js';
 
 export interface Finding {
@@ -325,7 +328,8 @@ async function main() {
   const { ErrorCode } = (await import(pathToFileURL(path.join(root, 'packages/contracts/src/errors.ts')).href)) as { ErrorCode: Record<string, string> };
   const report = check(root, new Set(Object.values(ErrorCode)));
   const compat = compatInternalImports(root);
-  const c = { ...counts(report), compatInternalImports: compat.length };
+  const appInternals = appModuleInternals(root);
+  const c = { ...counts(report), compatInternalImports: compat.length, appModuleInternals: appInternals.length };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -343,6 +347,8 @@ async function main() {
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
     console.log(`compat imports of module internals             ${c.compatInternalImports}`);
     if (c.compatInternalImports) console.log(list(compat));
+    console.log(`app.ts imports of module internals             ${c.appModuleInternals}`);
+    if (c.appModuleInternals) console.log(list(appInternals));
   }
   const bad = Object.values(c).some((n) => n > 0);
   if (bad && !process.argv.includes('--report')) process.exitCode = 1;
