@@ -10,6 +10,8 @@
  *   routes without a response schema (JSON)        route registrations whose options lack
  *                                                  schema.response and whose handler answers JSON
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
+ *   bus.publish/track outside listeners            realtime and analytics calls outside *.listeners.ts
+ *                                                  (outbound-calls.ts, ADR 0031)
  *   compat imports of module internals             compat-entries.ts: an adapter importing a module file
  *                                                  other than its public entry (ADR 0032)
  *   app.ts imports of module internals             app-modules.ts: app.ts importing a module file other
@@ -22,6 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { checkOutboundCalls, outboundCount, printOutbound } from './outbound-calls.js';
 import { appModuleInternals } from './app-modules.js';
 import { compatInternalImports } from './compat-entries.js';
 
@@ -329,7 +332,8 @@ async function main() {
   const report = check(root, new Set(Object.values(ErrorCode)));
   const compat = compatInternalImports(root);
   const appInternals = appModuleInternals(root);
-  const c = { ...counts(report), compatInternalImports: compat.length, appModuleInternals: appInternals.length };
+  const outbound = checkOutboundCalls(root, listFiles(path.join(root, 'apps/server/src')));
+  const c = { ...counts(report), outboundOutsideListeners: outboundCount(outbound), compatInternalImports: compat.length, appModuleInternals: appInternals.length };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -345,6 +349,7 @@ async function main() {
     if (c.routesWithoutResponseSchema) console.log(list(report.routesWithoutResponseSchema));
     console.log(`error codes answered but not in the contract   ${c.codesNotInContract}`);
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
+    console.log(printOutbound(outbound));
     console.log(`compat imports of module internals             ${c.compatInternalImports}`);
     if (c.compatInternalImports) console.log(list(compat));
     console.log(`app.ts imports of module internals             ${c.appModuleInternals}`);

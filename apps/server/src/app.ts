@@ -5,6 +5,7 @@ import { registerHttpPlugins } from './platform/http/plugins.js';
 import { createServer } from './platform/http/server.js';
 import { registerWebApp } from './platform/http/web-app.js';
 import { TopicRegistry } from './platform/realtime/realtime.routes.js';
+import * as analytics from './modules/analytics/analytics.module.js';
 import * as auth from './modules/auth/auth.module.js';
 import * as audit from './modules/audit/audit.module.js';
 import * as health from './modules/health/health.module.js';
@@ -41,11 +42,13 @@ declare module 'fastify' {
 }
 
 /**
- * The modules, each registering itself (ADR 0032): routes, jobs, topic authorisers, listeners. auth
- * comes first (every route reads `request.principal`), audit second (it observes every response);
- * the rest in any order. A new module is one line here.
+ * The modules, each registering itself (ADR 0032): routes, jobs, topic authorisers, listeners. Order
+ * matters twice: hooks (auth first, as every route reads `request.principal`; audit second, as it
+ * observes every response) and domain event listeners, delivered in registration order (ADR 0031:
+ * analytics and audit first, webhooks last). A new module is one line here.
  */
 const MODULES: AppModule[] = [
+  analytics,
   auth,
   audit,
   health,
@@ -67,8 +70,8 @@ const MODULES: AppModule[] = [
   billing,
   integrations,
   teams,
-  webhooks,
   presence,
+  webhooks,
   recent,
   links,
 ];

@@ -76,7 +76,7 @@ export async function openContext(app: FastifyInstance, opts: BuildOptions): Pro
     registry: new Registry(),
   } as AppContext;
   ctx.jobs = new JobQueue(ctx);
-  ctx.events = new DomainEvents(app.log);
+  ctx.events = new DomainEvents(app.log, ctx.db);
   // Modules add their handlers while the app is built; the queue starts once it is ready.
   app.addHook('onReady', async () => {
     if (config.jobsEnabled) await ctx.jobs.start();

@@ -20,6 +20,7 @@ export * from './teams.js';
 export * from './recent.js';
 export * from './mail-links.js';
 export * from './admin.js';
+export * from './domain-events.js';
 export * from './webhooks.js';
 export * from './monitoring.js';
 export * from './security.js';

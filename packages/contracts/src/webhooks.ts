@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DomainEventName } from './domain-events.js';
 
 /**
  * Outgoing webhooks (issue 15): what a user or an admin can subscribe a URL to, and how deliveries
@@ -7,6 +8,8 @@ import { z } from 'zod';
  *   header  Sightline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>
  *   signed  `${t}.${raw request body}` with the webhook's secret (shown once, at creation)
  *   check   recompute, compare in constant time, refuse t older than WEBHOOK_TOLERANCE_S
+ *
+ * The webhook events are a subset of the domain event catalogue (domain-events.ts, ADR 0031).
  */
 export const WEBHOOK_EVENTS = [
   'dataset.processed',
@@ -17,8 +20,9 @@ export const WEBHOOK_EVENTS = [
   'training.failed',
   'model.exported',
   'model.deleted',
-] as const;
+] as const satisfies readonly DomainEventName[];
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+export const isWebhookEvent = (name: string): name is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(name);
 
 export const WEBHOOK_SIGNATURE_HEADER = 'Sightline-Signature';
 export const WEBHOOK_EVENT_HEADER = 'Sightline-Event';

@@ -6,7 +6,7 @@ import { record } from '../audit/audit.service.js';
 import { endAllSessions } from '../auth/auth.service.js';
 import { retryExport } from '../exports/exports.service.js';
 import { presentUser } from '../users/users.presenter.js';
-import { markDeleted, publishDeleted, restoreAccount } from '../users/users.service.js';
+import { markDeleted, restoreAccount } from '../users/users.service.js';
 import { adminRepository, type AgentJobRow, type QueueJobRow, type UserRow } from './admin.repository.js';
 
 export async function listUsers(ctx: AppContext) {
@@ -134,7 +134,7 @@ export async function deleteUser(ctx: AppContext, actorId: string, id: string, r
   if (!u.deletedAt) {
     await markDeleted(ctx, id);
     await endAllSessions(ctx, id);
-    await publishDeleted(ctx, id);
+    await ctx.events.emit('user.deleted', id, { userId: id });
     await record(ctx, { action: 'user.delete', target: userTarget(u), meta: reason ? { reason } : {} });
   }
   return userDetail(ctx, id);

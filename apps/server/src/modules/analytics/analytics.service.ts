@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.js';
 import { newId } from '../../platform/ids.js';
-import { record, type AuditInput } from '../audit/audit.service.js';
 import { analyticsRepository } from './analytics.repository.js';
 
 /** Analytics event names of spec §1. */
@@ -20,66 +19,9 @@ export type AnalyticsEventName =
   | `${'remove' | 'update'}_team_member`
   | `${'add' | 'remove'}_team_item`;
 
+/** One analytics event (spec §1); only analytics.listeners.ts calls it (ADR 0031). */
 export async function track(ctx: Pick<AppContext, 'db' | 'clock'>, userId: string | null, name: AnalyticsEventName, properties: Record<string, unknown> = {}) {
   await analyticsRepository.insert(ctx.db, { id: newId(), userId, name, properties, createdAt: ctx.clock.now() });
-  const audited = auditOf(userId, name, properties);
-  if (audited) await record(ctx, audited);
-}
-
-const str = (v: unknown) => (typeof v === 'string' ? v : null);
-
-/**
- * The security-relevant events are also audit-log entries (issue 15): every service that tracks
- * them is audited through this one place. The event's user is the actor, except for plan changes
- * (the event belongs to the user whose plan changed; the actor is whoever made the request).
- */
-function auditOf(userId: string | null, name: AnalyticsEventName, p: Record<string, unknown>): AuditInput | null {
-  const self = userId ? { type: 'user', id: userId } : undefined;
-  const actor = userId ? { id: userId } : undefined;
-  const item = /^(delete|share)_(dataset|project|model)$/.exec(name);
-  if (item) {
-    const id = str(p[`${item[2]}Id`]);
-    const meta = item[1] === 'share' ? { privacy: p.privacy } : { hard: p.hard ?? false };
-    return { action: item[1] === 'share' ? 'item.share' : 'item.delete', actor, target: id ? { type: item[2]!, id } : undefined, userId: null, meta };
-  }
-  const teamId = str(p.teamId);
-  const team = teamId ? { type: 'team', id: teamId } : undefined;
-  const member = str(p.member) ?? str(p.to);
-  switch (name) {
-    case 'sign_in':
-      return { action: 'auth.sign_in', actor, target: self, meta: { provider: p.provider } };
-    case 'sign_out':
-      return { action: 'auth.sign_out', actor, target: self };
-    case 'update_password':
-      return { action: p.via === 'reset' ? 'account.password_reset' : 'account.password_change', actor, target: self };
-    case 'update_profile':
-      return Array.isArray(p.fields) && p.fields.includes('email') ? { action: 'account.email_change', actor, target: self } : null;
-    case 'update_plan':
-      return { action: 'user.plan_change', target: self, meta: { from: p.from, to: p.to, source: p.source, reason: p.reason } };
-    case 'empty_trash':
-      return { action: 'trash.empty', actor, target: self, meta: { items: p.items } };
-    case 'delete_team':
-      return { action: 'team.delete', actor, target: team, userId: null };
-    case 'send_team_invite':
-      return { action: 'team.invite', actor, target: team, userId: null, meta: { role: p.role } };
-    case 'accept_team_invite':
-    case 'reject_team_invite':
-    case 'cancel_team_invite':
-      return { action: `team.invite_${name.split('_')[0] as 'accept' | 'reject' | 'cancel'}`, actor, target: team, userId: null };
-    case 'remove_team_member':
-      return { action: 'team.member_remove', actor, target: team, userId: member, meta: { member } };
-    case 'update_team_member':
-      return { action: 'team.member_role', actor, target: team, userId: member, meta: { member, role: p.role } };
-    case 'transfer_team':
-      return { action: 'team.transfer', actor, target: team, userId: null, meta: { to: member } };
-    case 'leave_team':
-      return { action: 'team.leave', actor, target: team, userId: null };
-    case 'add_team_item':
-    case 'remove_team_item':
-      return { action: name === 'add_team_item' ? 'team.item_add' : 'team.item_remove', actor, target: team, userId: null, meta: { kind: p.kind, id: p.id } };
-    default:
-      return null;
-  }
 }
 
 const DAY_MS = 86_400_000;

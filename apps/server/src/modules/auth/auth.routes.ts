@@ -6,7 +6,6 @@ import { clearSessionCookie, setSessionCookie } from '../../platform/http/auth-c
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/http/errors.js';
 import { linkOriginOf } from '../../platform/http/link-origin.js';
-import { track } from '../analytics/analytics.service.js';
 import { presentUser } from '../users/users.presenter.js';
 import * as auth from './auth.service.js';
 import { callerOf, setDeviceCookie, trustedDevice } from './throttle.service.js';
@@ -36,7 +35,7 @@ export async function authRoutes(app: FastifyInstance) {
   r.post('/v1/auth/signout', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (req, reply) => {
     if (req.principal?.sessionId) {
       await auth.endSession(ctx, req.principal.sessionId, req.principal.user.id);
-      await track(ctx, req.principal.user.id, 'sign_out');
+      await ctx.events.emit('user.signedOut', req.principal.user.id, { userId: req.principal.user.id });
     }
     clearSessionCookie(reply);
     return ok;

@@ -3,10 +3,9 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../platform/http/auth-context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId, newToken, sha256 } from '../../platform/ids.js';
-import { track } from '../analytics/analytics.service.js';
 import { apiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
-import { markDeleted, publishDeleted } from '../users/users.service.js';
+import { markDeleted } from '../users/users.service.js';
 import { credentialCache, credentialTags, evictUser } from './auth.cache.js';
 import { authRepository } from './auth.repository.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
@@ -56,7 +55,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
     await usersRepository.insertSettings(tx, row.id);
     return row;
   });
-  await track(ctx, user.id, 'sign_up', { provider: 'password' });
+  await ctx.events.emit('user.signedUp', user.id, { userId: user.id, provider: 'password' });
   if (verificationRequired(ctx)) await sendVerification(ctx, user, origin);
   return user;
 }
@@ -77,7 +76,7 @@ export async function signIn(ctx: AppContext, email: string, password: string, c
   if (verificationRequired(ctx) && !user.emailVerifiedAt) {
     throw new AppError(403, ErrorCode.EmailNotVerified, 'Verify your email address first: we sent you a link. You can ask for a new one.');
   }
-  await track(ctx, user.id, 'sign_in', { provider: 'password' });
+  await ctx.events.emit('user.signedIn', user.id, { userId: user.id, provider: 'password' });
   return user;
 }
 
@@ -246,7 +245,7 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
   // Following the mailed link proves the address, so it also verifies it.
   await usersRepository.update(ctx.db, row.userId, { passwordHash, updatedAt: now, emailVerifiedAt: now });
   await endAllSessions(ctx, row.userId);
-  await track(ctx, row.userId, 'update_password', { via: 'reset' });
+  await ctx.events.emit('user.passwordChanged', row.userId, { userId: row.userId, via: 'reset' });
 }
 
 /** The current password asked again: wrong ones count per account and client address (throttle.service.ts), a right one is taken back. */
@@ -263,7 +262,7 @@ export async function updatePassword(ctx: AppContext, user: UserRow, currentPass
   // Other sessions end: a password change is how people lock out a stolen session.
   await authRepository.deleteSessionsOf(ctx.db, user.id, keepSessionId);
   evictUser(ctx, user.id);
-  await track(ctx, user.id, 'update_password', {});
+  await ctx.events.emit('user.passwordChanged', user.id, { userId: user.id });
 }
 
 /** Email change (spec §5): only when different, with re-authentication. */
@@ -283,7 +282,7 @@ export async function changeEmail(ctx: AppContext, user: UserRow | null, email: 
     });
     if (!updated) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
     evictUser(ctx, user.id);
-    await track(ctx, user.id, 'update_profile', { fields: ['email'] });
+    await ctx.events.emit('user.emailChanged', user.id, { userId: user.id });
     if (verificationRequired(ctx)) await sendVerification(ctx, updated, origin);
     return updated;
   } catch (err) {
@@ -299,7 +298,7 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
   if (user.passwordHash) await checkCurrentPassword(ctx, user, password ?? '', caller, 'Enter your password to delete the account');
   await markDeleted(ctx, user.id);
   await endAllSessions(ctx, user.id);
-  await publishDeleted(ctx, user.id);
+  await ctx.events.emit('user.deleted', user.id, { userId: user.id });
 }
 
 export function escapeHtml(s: string) {

@@ -4,7 +4,6 @@ import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { track } from '../analytics/analytics.service.js';
 import { usersRepository, type UserRow } from '../users/users.repository.js';
 import { authRepository } from './auth.repository.js';
 
@@ -165,7 +164,7 @@ export async function socialSignIn(ctx: AppContext, provider: string, profile: E
     const user = await usersRepository.byId(ctx.db, linked.userId);
     if (!user) return { kind: 'error', code: ErrorCode.Unknown };
     if (user.deletedAt) return { kind: 'error', code: ErrorCode.AccountDeleted };
-    await track(ctx, user.id, 'sign_in', { provider });
+    await ctx.events.emit('user.signedIn', user.id, { userId: user.id, provider });
     return { kind: 'ok', user, result: 'signin-successful' };
   }
   if (!profile.email || !profile.emailVerified) return { kind: 'error', code: ErrorCode.UnverifiedProviderEmail };
@@ -200,6 +199,6 @@ export async function socialSignIn(ctx: AppContext, provider: string, profile: E
     await usersRepository.insertSettings(tx, row.id);
     return row;
   });
-  await track(ctx, user.id, 'sign_up', { provider });
+  await ctx.events.emit('user.signedUp', user.id, { userId: user.id, provider });
   return { kind: 'ok', user, result: 'signup-successful' };
 }

@@ -1,10 +1,9 @@
-import { ErrorCode, MICRO_USD, resolvePlan, topics, type BillingInterval, type Plan, type PlanLimits } from '@sightline/contracts';
+import { ErrorCode, MICRO_USD, resolvePlan, type BillingInterval, type Plan, type PlanLimits } from '@sightline/contracts';
 import type Stripe from 'stripe';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { track } from '../analytics/analytics.service.js';
 import { isEnabled } from '../flags/flags.service.js';
 import { presentUser } from '../users/users.presenter.js';
 import { credit } from './billing.ledger.js';
@@ -209,8 +208,7 @@ type PlanChange = Awaited<ReturnType<typeof recomputePlan>>;
 /** After commit: analytics `update_plan` and the user's realtime update (the SPA hides the ad at once). */
 export async function announcePlanChange(ctx: AppContext, change: PlanChange | null, props: Record<string, unknown>) {
   if (!change || change.from === change.to) return;
-  await track(ctx, change.row.id, 'update_plan', { from: change.from, to: change.to, ...props });
-  await ctx.bus.publish(topics.user(change.row.id), 'user.updated', presentUser(change.row));
+  await ctx.events.emit('user.planChanged', change.row.id, { user: presentUser(change.row), from: change.from, to: change.to, props });
 }
 
 export type ApplyOutcome = { outcome: 'processed' | 'ignored' | 'unknown-customer' | 'stale'; userId: string | null; detail: string | null; change: PlanChange | null };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { ErrorCode, topics } from '@sightline/contracts';
+import { ErrorCode } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { isLeaseLost, PermanentJobError, type JobRow } from '../../platform/jobs/job-queue.js';
 import { storableJson, storableText } from '../../platform/db/storable.js';
@@ -10,7 +10,6 @@ import { newId } from '../../platform/ids.js';
 import { processArchive, type DatasetTask } from './processing/index.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { datasetsRepository } from './datasets.repository.js';
-import { publish } from './datasets.service.js';
 
 const BATCH = 200;
 type ImageInsert = Parameters<typeof datasetsRepository.insertImages>[1][number];
@@ -31,7 +30,6 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
       await datasetsRepository.clearImages(ctx.db, row.id);
       const now = ctx.clock.now();
       const updated = await datasetsRepository.update(ctx.db, row.id, { status: 'Failed', failedAt: now, processedAt: null, error: storableText(`error/processing: ${error}`), updatedAt: now });
-      await publish(ctx, updated!, 'dataset.updated');
       await emitOutcome(ctx, updated!);
     },
   });
@@ -113,7 +111,6 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
         report: storableJson(result.report),
         updatedAt: now,
       }));
-      await publish(ctx, updated!, 'dataset.updated');
       await emitOutcome(ctx, updated!);
     } else {
       await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id));
@@ -129,7 +126,6 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
         report: storableJson(result.report),
         updatedAt: now,
       }));
-      await publish(ctx, updated!, 'dataset.updated');
       await emitOutcome(ctx, updated!);
     }
   } catch (err) {
@@ -156,10 +152,10 @@ type Helpers = Parameters<Parameters<AppContext['jobs']['register']>[1]>[1];
 
 function reportProgress(ctx: AppContext, helpers: Helpers, id: string, phase: string, done: number, total: number) {
   void helpers.progress({ phase, done, total }).catch(() => undefined);
-  void ctx.bus.publish(topics.dataset(id), 'dataset.progress', { id, phase, done, total }).catch(() => undefined);
+  void ctx.events.emit('dataset.progress', null, { datasetId: id, phase, done, total });
 }
 
-/** Webhooks (issue 15): what receivers learn when processing ends. */
+/** Processing ended: the dataset's pages hear its new status, webhooks (issue 15) what receivers learn. */
 function emitOutcome(ctx: AppContext, row: { id: string; userId: string; name: string; slug: string; task: string; status: string; error: string | null }) {
   const dataset = { id: row.id, name: row.name, slug: row.slug, task: row.task, status: row.status };
   return row.status === 'Ready' ? ctx.events.emit('dataset.processed', row.userId, { dataset }) : ctx.events.emit('dataset.failed', row.userId, { dataset, error: row.error });

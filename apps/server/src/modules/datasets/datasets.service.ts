@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ErrorCode, isId, type Action, type Dataset, type Privacy, topics } from '@sightline/contracts';
+import { ErrorCode, isId, type Action, type Dataset, type Privacy } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -9,8 +9,6 @@ import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
 import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
 import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
-import { track } from '../analytics/analytics.service.js';
-import { record } from '../audit/audit.service.js';
 import { abilitiesFor, allows, itemLinkVersion, linkGrants, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
@@ -49,8 +47,7 @@ export async function createDataset(
       updatedAt: now,
     });
   });
-  await track(ctx, userId, 'create_dataset', { datasetId: row.id, task: row.task });
-  await publish(ctx, row, 'dataset.created');
+  await ctx.events.emit('dataset.created', row.userId, { dataset: datasetState(row), actorId: userId, task: row.task });
   return row;
 }
 
@@ -172,16 +169,14 @@ export async function updateDataset(ctx: AppContext, userId: string, id: string,
   const row = await ownedDataset(ctx, userId, id);
   if (patch.task && patch.task !== row.task && row.processedAt) throw errors.conflict(ErrorCode.DatasetProcessed, 'The task of a processed dataset cannot change; create a new dataset');
   const updated = await datasetsRepository.update(ctx.db, id, { ...patch, updatedAt: ctx.clock.now() });
-  await track(ctx, userId, 'update_dataset', { datasetId: id });
-  await publish(ctx, updated!, 'dataset.updated');
+  await ctx.events.emit('dataset.updated', updated!.userId, { dataset: datasetState(updated!), actorId: userId });
   return updated!;
 }
 
 export async function shareDataset(ctx: AppContext, userId: string, id: string, privacy: Privacy) {
   await ownedDataset(ctx, userId, id, { action: 'share' });
   const updated = await datasetsRepository.update(ctx.db, id, { privacy, updatedAt: ctx.clock.now() });
-  await track(ctx, userId, 'share_dataset', { datasetId: id, privacy });
-  await publish(ctx, updated!, 'dataset.updated');
+  await ctx.events.emit('dataset.shared', updated!.userId, { dataset: datasetState(updated!), actorId: userId, privacy });
   return updated!;
 }
 
@@ -193,23 +188,20 @@ export async function setDatasetArchived(ctx: AppContext, userId: string, id: st
   const row = await ownedDataset(ctx, userId, id, { action: 'delete' });
   if ((row.archivedAt !== null) === archived) return row;
   const updated = await datasetsRepository.update(ctx.db, id, { archivedAt: archived ? ctx.clock.now() : null, updatedAt: ctx.clock.now() });
-  await track(ctx, userId, 'update_dataset', { datasetId: id, archived });
-  await publish(ctx, updated!, 'dataset.updated');
+  await ctx.events.emit('dataset.archived', updated!.userId, { dataset: datasetState(updated!), actorId: userId, archived });
   return updated!;
 }
 
 export async function deleteDataset(ctx: AppContext, userId: string, id: string) {
   await ownedDataset(ctx, userId, id, { action: 'delete' });
   const updated = await datasetsRepository.update(ctx.db, id, { deletedAt: ctx.clock.now() });
-  await track(ctx, userId, 'delete_dataset', { datasetId: id });
-  await publish(ctx, updated!, 'dataset.deleted');
+  await ctx.events.emit('dataset.deleted', updated!.userId, { dataset: datasetState(updated!), actorId: userId });
 }
 
 export async function restoreDataset(ctx: AppContext, userId: string, id: string) {
   await ownedDataset(ctx, userId, id, { allowDeleted: true, action: 'restore' });
   const updated = await datasetsRepository.update(ctx.db, id, { deletedAt: null });
-  await publish(ctx, updated!, 'dataset.restored');
-  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'dataset', id }, userId: null });
+  await ctx.events.emit('dataset.restored', updated!.userId, { dataset: datasetState(updated!), actorId: userId });
   return updated!;
 }
 
@@ -229,7 +221,7 @@ export async function uploadToken(ctx: AppContext, user: { id: string; plan: str
   // Failed dataset's state for good; a finished upload followed by /process moves those on.
   if (dataset.status === 'Initiating') {
     const row = await datasetsRepository.update(ctx.db, datasetId, { status: 'Uploading', updatedAt: ctx.clock.now() });
-    await publish(ctx, row!, 'dataset.updated');
+    await ctx.events.emit('dataset.uploadStarted', row!.userId, { dataset: datasetState(row!), actorId: user.id });
   }
   return { token, storageRemaining: remaining, uploadUrl: TUS_PATH };
 }
@@ -252,7 +244,7 @@ export async function finishUpload(ctx: AppContext, upload: FinishedUpload) {
     uploadJob: upload.id,
     updatedAt: ctx.clock.now(),
   });
-  await publish(ctx, updated!, 'dataset.updated');
+  await ctx.events.emit('dataset.uploaded', updated!.userId, { dataset: datasetState(updated!), actorId: upload.uid });
 }
 
 /** POST /v1/datasets/{id}/process (spec §7): status Loading (or Retrying after a failure), runs as a job. */
@@ -267,7 +259,7 @@ export async function requestProcessing(ctx: AppContext, userId: string, id: str
     updatedAt: ctx.clock.now(),
   });
   await ctx.jobs.enqueue(PROCESS_QUEUE, { datasetId: id }, { dedupeKey: `dataset:${id}`, maxAttempts: 3 });
-  await publish(ctx, updated!, 'dataset.updated');
+  await ctx.events.emit('dataset.processingRequested', updated!.userId, { dataset: datasetState(updated!), actorId: userId, retry });
   return updated!;
 }
 
@@ -304,8 +296,5 @@ export function reportFileName(row: DatasetRow) {
   return `${path.parse(row.filename ?? row.slug).name}-report.txt`;
 }
 
-export async function publish(ctx: AppContext, row: DatasetRow, event: 'dataset.created' | 'dataset.updated' | 'dataset.deleted' | 'dataset.restored') {
-  const data = { id: row.id, status: row.status };
-  await ctx.bus.publish(topics.dataset(row.id), event, data);
-  await ctx.bus.publish(topics.userDatasets(row.userId), event, data);
-}
+/** What a dataset's realtime messages carry. */
+export const datasetState = (row: DatasetRow) => ({ id: row.id, status: row.status });

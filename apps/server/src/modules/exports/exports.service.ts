@@ -7,7 +7,6 @@ import { ErrorCode, EXPORT_OUTPUTS, type ExportFormat, type ExportOptions } from
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { track } from '../analytics/analytics.service.js';
 import { ownedModel, readableModel } from '../models/models.service.js';
 import { modelsRepository } from '../models/models.repository.js';
 import { streamIntoStore } from '../training/training.files.js';
@@ -76,7 +75,7 @@ export async function createExport(ctx: AppContext, userId: string, modelId: str
     createdAt: now,
     updatedAt: now,
   });
-  await track(ctx, userId, 'export_model', { modelId: model.id, format: input.format, auto: input.auto ?? false });
+  await ctx.events.emit('export.requested', model.userId, { modelId: model.id, actorId: userId, format: input.format, auto: input.auto ?? false });
   await publishModelChange(ctx, model.id);
   exportWorkerOf(ctx)?.exportQueued();
   return row;

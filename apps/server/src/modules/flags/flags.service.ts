@@ -1,4 +1,4 @@
-import { REMOTE_CONFIG_DEFAULTS, type FlagName, type RemoteConfig, topics } from '@sightline/contracts';
+import { REMOTE_CONFIG_DEFAULTS, type FlagName, type RemoteConfig } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { flagsRepository } from './flags.repository.js';
 
@@ -20,7 +20,7 @@ export async function updateFlags(ctx: AppContext, by: string, patch: Partial<Re
     await flagsRepository.upsert(ctx.db, { name, enabled, updatedAt: now, updatedBy: by });
   }
   const flags = await getFlags(ctx);
-  await ctx.bus.publish(topics.config(), 'config.updated', { flags });
+  await ctx.events.emit('flags.updated', null, { flags });
   return flags;
 }
 

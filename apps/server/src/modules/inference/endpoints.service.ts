@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { ErrorCode, topics } from '@sightline/contracts';
+import { ErrorCode } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -101,7 +101,7 @@ export class EndpointManager {
       await inferenceRepository.updateEndpoint(this.ctx.db, row.id, { status: 'failed', error: (err as Error).message, stoppedAt: this.ctx.clock.now() });
       throw err;
     }
-    await this.ctx.bus.publish(topics.model(row.modelId), 'endpoint.updated', { id: row.id });
+    await this.ctx.events.emit('endpoint.started', row.userId, { endpointId: row.id, modelId: row.modelId });
   }
 
   async stop(user: { id: string }, modelId: string) {
@@ -111,7 +111,7 @@ export class EndpointManager {
     await this.workers.get(row.id)?.stop();
     this.workers.delete(row.id);
     await inferenceRepository.updateEndpoint(this.ctx.db, row.id, { status: 'stopped', stoppedAt: this.ctx.clock.now(), updatedAt: this.ctx.clock.now() });
-    await this.ctx.bus.publish(topics.model(modelId), 'endpoint.updated', { id: row.id });
+    await this.ctx.events.emit('endpoint.stopped', row.userId, { endpointId: row.id, modelId });
   }
 
   /** Runs on the endpoint's worker; an instance that does not hold it yet starts one (warm after the first call). */

@@ -5,7 +5,6 @@ import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.js';
 import { cacheTags, type Invalidations, type TaggedCache } from '../../platform/cache/invalidation.js';
 import { AppError, errors } from '../../platform/http/errors.js';
-import { track } from '../analytics/analytics.service.js';
 import { inferencePolicy } from './inference.policy.js';
 import { inferenceRepository, type InferenceModelRow as ModelRow, type InferenceProjectRow, type OnnxFileRow } from './inference.repository.js';
 import { InferenceError } from './errors.js';
@@ -105,7 +104,7 @@ export async function loadModelForInference(ctx: AppContext, viewerId: string | 
   return { model: row.model, modelPath: await onnxPathFor(ctx, row.model, row.onnx) };
 }
 
-/** Analytics stay off the response path: the event is written after the answer is on its way. */
+/** Analytics stay off the response path: the event is emitted without waiting for its listeners. */
 export function recordInference(ctx: AppContext, userId: string, modelId: string, via: 'shared' | 'dedicated') {
-  void track(ctx, userId, 'infer_model', { modelId, via }).catch((err) => ctx.log.warn({ err }, 'analytics write failed'));
+  void ctx.events.emit('model.inferred', null, { modelId, actorId: userId, via });
 }

@@ -1,10 +1,8 @@
-import { ErrorCode, MODEL_DEFAULTS, type Action, type Model, type ModelConfig, type Privacy, topics } from '@sightline/contracts';
+import { ErrorCode, MODEL_DEFAULTS, type Action, type Model, type ModelConfig, type Privacy } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
-import { track } from '../analytics/analytics.service.js';
-import { record } from '../audit/audit.service.js';
 import { planLimits } from '../billing/billing.plans.js';
 import { abilitiesFor, linkVersionOf } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
@@ -97,8 +95,7 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
     });
   });
   if (row.projectId) await projectsRepository.update(ctx.db, row.projectId, { updatedAt: now });
-  await track(ctx, userId, 'create_model', { modelId: row.id });
-  await publish(ctx, row, 'model.created');
+  await ctx.events.emit('model.created', row.userId, { model: modelState(row), actorId: userId });
   return row;
 }
 
@@ -204,16 +201,14 @@ export async function updateModel(
     ...(patch.parent ? { parentId: patch.parent.id ?? row.parentId, parentName: patch.parent.name ?? row.parentName } : {}),
     updatedAt: ctx.clock.now(),
   });
-  await track(ctx, userId, 'update_model', { modelId: id });
-  await publish(ctx, updated!, 'model.updated');
+  await ctx.events.emit('model.updated', updated!.userId, { model: modelState(updated!), actorId: userId });
   return updated!;
 }
 
 export async function shareModel(ctx: AppContext, userId: string, id: string, privacy: Privacy) {
   await ownedModel(ctx, userId, id, 'share');
   const row = await modelsRepository.update(ctx.db, id, { privacy, updatedAt: ctx.clock.now() });
-  await track(ctx, userId, 'share_model', { modelId: id, privacy });
-  await publish(ctx, row!, 'model.updated');
+  await ctx.events.emit('model.shared', row!.userId, { model: modelState(row!), actorId: userId, privacy });
   return row!;
 }
 
@@ -222,8 +217,7 @@ export async function setModelArchived(ctx: AppContext, userId: string, id: stri
   const row = await ownedModel(ctx, userId, id, 'delete');
   if ((row.archivedAt !== null) === archived) return row;
   const updated = await modelsRepository.update(ctx.db, id, { archivedAt: archived ? ctx.clock.now() : null, updatedAt: ctx.clock.now() });
-  await track(ctx, userId, 'update_model', { modelId: id, archived });
-  await publish(ctx, updated!, 'model.updated');
+  await ctx.events.emit('model.archived', updated!.userId, { model: modelState(updated!), actorId: userId, archived });
   return updated!;
 }
 
@@ -234,8 +228,6 @@ export async function deleteModel(ctx: AppContext, userId: string, id: string, h
   } else {
     await modelsRepository.update(ctx.db, id, { deletedAt: ctx.clock.now(), deletedWithProject: false });
   }
-  await track(ctx, userId, 'delete_model', { modelId: id, hard });
-  await publish(ctx, row, 'model.deleted');
   await ctx.events.emit('model.deleted', row.userId, { model: { id: row.id, name: row.name, slug: row.slug, projectId: row.projectId }, permanent: hard, deletedBy: userId });
 }
 
@@ -246,8 +238,7 @@ export async function restoreModel(ctx: AppContext, userId: string, id: string) 
     if (project?.deletedAt) throw errors.conflict(ErrorCode.ParentDeleted, `Restore the project "${project.name}" first`);
   }
   const restored = await modelsRepository.update(ctx.db, id, { deletedAt: null, deletedWithProject: false });
-  await publish(ctx, restored!, 'model.restored');
-  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'model', id }, userId: null });
+  await ctx.events.emit('model.restored', restored!.userId, { model: modelState(restored!), actorId: userId });
   return restored!;
 }
 
@@ -279,7 +270,7 @@ export async function transferModel(ctx: AppContext, userId: string, id: string,
     // The model follows its new project's privacy and team.
     return modelsRepository.update(tx, id, { projectId, slug, order: null, privacy: target.privacy, teamId: target.teamId, updatedAt: now });
   });
-  await publish(ctx, updated!, 'model.updated');
+  await ctx.events.emit('model.moved', updated!.userId, { model: modelState(updated!), actorId: userId });
   return updated!;
 }
 
@@ -287,8 +278,4 @@ export async function liveModelsInProject(ctx: AppContext, projectId: string) {
   return modelsRepository.liveInProject(ctx.db, projectId);
 }
 
-export async function publish(ctx: AppContext, row: ModelRow, event: 'model.created' | 'model.updated' | 'model.deleted' | 'model.restored') {
-  const data = { id: row.id, projectId: row.projectId };
-  await ctx.bus.publish(topics.model(row.id), event, data);
-  await ctx.bus.publish(topics.userModels(row.userId), event, data);
-}
+const modelState = (row: ModelRow) => ({ id: row.id, projectId: row.projectId });

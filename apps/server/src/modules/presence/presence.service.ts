@@ -1,4 +1,4 @@
-import { topics, type GuestPresence } from '@sightline/contracts';
+import type { GuestPresence } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { newId } from '../../platform/ids.js';
 import { presenceRepository } from './presence.repository.js';
@@ -6,12 +6,12 @@ import { presenceRepository } from './presence.repository.js';
 /** Presence record of spec §3 (connected timestamp, platform 'web'), kept per user across instances. */
 export async function connected(ctx: AppContext, userId: string) {
   await presenceRepository.connected(ctx.db, userId, ctx.clock.now());
-  await ctx.bus.publish(topics.presence(userId), 'presence.updated', await getPresence(ctx, userId));
+  await ctx.events.emit('presence.changed', userId, { userId });
 }
 
 export async function disconnected(ctx: AppContext, userId: string) {
   await presenceRepository.disconnected(ctx.db, userId, ctx.clock.now());
-  await ctx.bus.publish(topics.presence(userId), 'presence.updated', await getPresence(ctx, userId));
+  await ctx.events.emit('presence.changed', userId, { userId });
 }
 
 export async function getPresence(ctx: AppContext, userId: string) {

@@ -1,11 +1,8 @@
-import { topics } from '@sightline/contracts';
 import type { Action, Privacy, Project } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
-import { track } from '../analytics/analytics.service.js';
-import { record } from '../audit/audit.service.js';
 import { abilitiesFor, linkVersionOf, shortBlobUrl } from '../access/index.js';
 import { projectItem, projectsPolicy } from './projects.policy.js';
 import { presentProject } from './projects.presenter.js';
@@ -25,7 +22,7 @@ export async function createProject(ctx: AppContext, userId: string, input: { na
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     await projectsRepository.lockOwnerForCreate(tx, userId);
-    return projectsRepository.insert(tx, {
+    const created = await projectsRepository.insert(tx, {
       id: newId(),
       userId,
       slug: await uniqueProjectSlug({ db: tx }, userId, name),
@@ -35,9 +32,9 @@ export async function createProject(ctx: AppContext, userId: string, input: { na
       createdAt: now,
       updatedAt: now,
     });
+    await ctx.events.emit('project.created', created.userId, { projectId: created.id, actorId: userId });
+    return created;
   });
-  await track(ctx, userId, 'create_project', { projectId: row.id });
-  await publish(ctx, row, 'project.created');
   return row;
 }
 
@@ -75,8 +72,7 @@ export async function presentProjects(ctx: AppContext, viewerId: string | null, 
 export async function updateProject(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string }) {
   await ownedProject(ctx, userId, id);
   const row = await projectsRepository.update(ctx.db, id, { ...patch, updatedAt: ctx.clock.now() });
-  await track(ctx, userId, 'update_project', { projectId: id });
-  await publish(ctx, row!, 'project.updated');
+  await ctx.events.emit('project.updated', row!.userId, { projectId: id, actorId: userId });
   return row!;
 }
 
@@ -86,10 +82,10 @@ export async function shareProject(ctx: AppContext, userId: string, id: string, 
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     await projectsRepository.cascadePrivacy(tx, id, privacy, now);
-    return projectsRepository.update(tx, id, { privacy, updatedAt: now });
+    const updated = await projectsRepository.update(tx, id, { privacy, updatedAt: now });
+    await ctx.events.emit('project.shared', updated!.userId, { projectId: id, actorId: userId, privacy });
+    return updated;
   });
-  await track(ctx, userId, 'share_project', { projectId: id, privacy });
-  await publish(ctx, row!, 'project.updated');
   return row!;
 }
 
@@ -98,8 +94,7 @@ export async function setProjectArchived(ctx: AppContext, userId: string, id: st
   const row = await ownedProject(ctx, userId, id, 'delete');
   if ((row.archivedAt !== null) === archived) return row;
   const updated = await projectsRepository.update(ctx.db, id, { archivedAt: archived ? ctx.clock.now() : null, updatedAt: ctx.clock.now() });
-  await track(ctx, userId, 'update_project', { projectId: id, archived });
-  await publish(ctx, updated!, 'project.updated');
+  await ctx.events.emit('project.archived', updated!.userId, { projectId: id, actorId: userId, archived });
   return updated!;
 }
 
@@ -109,10 +104,10 @@ export async function deleteProject(ctx: AppContext, userId: string, id: string)
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     await projectsRepository.trashModels(tx, id, now);
-    return projectsRepository.update(tx, id, { deletedAt: now });
+    const deleted = await projectsRepository.update(tx, id, { deletedAt: now });
+    await ctx.events.emit('project.deleted', deleted!.userId, { projectId: id, actorId: userId });
+    return deleted;
   });
-  await track(ctx, userId, 'delete_project', { projectId: id });
-  await publish(ctx, row!, 'project.deleted');
   return row!;
 }
 
@@ -121,10 +116,10 @@ export async function restoreProject(ctx: AppContext, userId: string, id: string
   await projectsPolicy.trash(ctx, userId, await projectsRepository.byId(ctx.db, id), 'restore');
   const row = await ctx.db.transaction(async (tx) => {
     await projectsRepository.restoreModels(tx, id);
-    return projectsRepository.update(tx, id, { deletedAt: null });
+    const restored = await projectsRepository.update(tx, id, { deletedAt: null });
+    await ctx.events.emit('project.restored', restored!.userId, { projectId: id, actorId: userId });
+    return restored;
   });
-  await publish(ctx, row!, 'project.restored');
-  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'project', id }, userId: null });
   return row!;
 }
 
@@ -143,9 +138,4 @@ export async function reorderModels(ctx: AppContext, userId: string, projectId: 
   if (unknown.length) throw errors.validation(`Models not in this project: ${unknown.join(', ')}`);
   if (new Set(modelIds).size !== modelIds.length) throw errors.validation('Each model may appear once');
   await projectsRepository.orderModels(ctx.db, modelIds);
-}
-
-async function publish(ctx: AppContext, row: ProjectRow, event: 'project.created' | 'project.updated' | 'project.deleted' | 'project.restored') {
-  await ctx.bus.publish(topics.userProjects(row.userId), event, { id: row.id });
-  await ctx.bus.publish(topics.project(row.id), event, { id: row.id });
 }

@@ -3,7 +3,6 @@ import {
   ErrorCode,
   TEAM_INVITE_TTL_MS,
   TEAM_NAME_MAX,
-  topics,
   type Action,
   type InviteRole,
   type Team,
@@ -13,7 +12,6 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId, newToken, sha256 } from '../../platform/ids.js';
-import { track } from '../analytics/analytics.service.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { authorize, shortBlobUrl, teamLinkVersionOf } from '../access/index.js';
 import { isEnabled } from '../flags/flags.service.js';
@@ -62,8 +60,7 @@ export async function createTeam(ctx: AppContext, caller: Caller, input: { name?
     await repo.addMember(tx, { teamId: team.id, userId: caller.id, role: 'owner', joinedAt: now });
     return team;
   });
-  await track(ctx, caller.id, 'create_team', { teamId: row.id });
-  await ctx.bus.publish(topics.user(caller.id), 'team.created', { id: row.id });
+  await ctx.events.emit('team.created', row.ownerId, { teamId: row.id, actorId: caller.id });
   return row;
 }
 
@@ -116,8 +113,7 @@ export async function updateTeam(ctx: AppContext, caller: Caller, id: string, pa
   await authorizedTeam(ctx, caller.id, id, 'update', 'Only team owners and admins can edit the team');
   const name = patch.name === undefined ? undefined : patch.name.trim() || generatedTeamName();
   const row = await repo.update(ctx.db, id, { name, description: patch.description?.trim(), updatedAt: ctx.clock.now() });
-  await track(ctx, caller.id, 'update_team', { teamId: id });
-  await publishTeam(ctx, id, 'team.updated');
+  await ctx.events.emit('team.updated', row!.ownerId, { teamId: id, actorId: caller.id });
   return row!;
 }
 
@@ -127,7 +123,7 @@ export async function setTeamImage(ctx: AppContext, caller: Caller, id: string, 
   const key = blobKeys.teamImage(caller.id, id);
   await ctx.blobs.put(key, image.bytes, { contentType: image.contentType });
   const row = await repo.update(ctx.db, id, { imagePath: key, imageBytes: image.bytes.length, updatedAt: ctx.clock.now() });
-  await publishTeam(ctx, id, 'team.updated');
+  await ctx.events.emit('team.imageChanged', row!.ownerId, { teamId: id, actorId: caller.id });
   return row!;
 }
 
@@ -140,10 +136,8 @@ export async function deleteTeam(ctx: AppContext, caller: Caller, id: string) {
     await repo.releaseItems(tx, id, now);
     await repo.cancelAllInvites(tx, id, now);
     await repo.update(tx, id, { deletedAt: now, updatedAt: now });
+    await ctx.events.emit('team.deleted', team.ownerId, { teamId: team.id, actorId: caller.id, memberIds });
   });
-  await track(ctx, caller.id, 'delete_team', { teamId: id });
-  await publishTeam(ctx, id, 'team.deleted');
-  for (const uid of memberIds) await ctx.bus.publish(topics.user(uid), 'team.left', { id: team.id, uid });
 }
 
 export async function listMembers(ctx: AppContext, caller: Caller, id: string) {
@@ -195,9 +189,7 @@ export async function invite(ctx: AppContext, caller: Caller, id: string, input:
   }
   const inviter = await repo.userById(ctx.db, caller.id);
   await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', token, expiresAt: row.expiresAt });
-  await track(ctx, caller.id, 'send_team_invite', { teamId: id, role: input.role });
-  if (existing) await ctx.bus.publish(topics.user(existing.id), 'team.invited', { id, name: team.name, inviteId: row.id });
-  await publishTeam(ctx, id, 'team.updated');
+  await ctx.events.emit('team.inviteSent', team.ownerId, { teamId: id, teamName: team.name, actorId: caller.id, inviteId: row.id, role: input.role, inviteeId: existing?.id ?? null });
   return (await presentInvites(ctx, team, [row]))[0]!;
 }
 
@@ -237,29 +229,23 @@ export async function acceptInvite(ctx: AppContext, caller: Caller, teamId: stri
     if (await repo.member(ctx.db, teamId, caller.id)) return team;
     throw errors.conflict(ErrorCode.InviteUsed, 'This invite is no longer open');
   }
-  await track(ctx, caller.id, 'accept_team_invite', { teamId });
-  await ctx.bus.publish(topics.user(caller.id), 'team.joined', { id: teamId, uid: caller.id });
-  await publishTeam(ctx, teamId, 'team.updated');
+  await ctx.events.emit('team.inviteAccepted', team.ownerId, { teamId, actorId: caller.id });
   return team;
 }
 
 export async function rejectInvite(ctx: AppContext, caller: Caller, teamId: string, token?: string) {
-  const { invite } = await callersInvite(ctx, caller, teamId, token);
+  const { team, invite } = await callersInvite(ctx, caller, teamId, token);
   if (!(await repo.closeInvite(ctx.db, invite.id, 'rejectedAt', ctx.clock.now()))) throw errors.conflict(ErrorCode.InviteUsed, 'This invite is no longer open');
-  await track(ctx, caller.id, 'reject_team_invite', { teamId });
-  await ctx.bus.publish(topics.user(caller.id), 'team.left', { id: teamId, uid: caller.id });
-  await publishTeam(ctx, teamId, 'team.updated');
+  await ctx.events.emit('team.inviteRejected', team.ownerId, { teamId, actorId: caller.id });
 }
 
 /** Cancel by invite id or by address (spec `remove` with `{invite}`). */
 export async function cancelInvite(ctx: AppContext, caller: Caller, teamId: string, ref: { id?: string; email?: string }) {
-  await authorizedTeam(ctx, caller.id, teamId, 'remove', 'Only team owners and admins can cancel invites');
+  const team = await authorizedTeam(ctx, caller.id, teamId, 'remove', 'Only team owners and admins can cancel invites');
   const invite = ref.id ? await repo.inviteById(ctx.db, teamId, ref.id) : ref.email ? await repo.openInviteFor(ctx.db, teamId, ref.email) : null;
   if (!invite || !(await repo.closeInvite(ctx.db, invite.id, 'cancelledAt', ctx.clock.now()))) throw errors.notFound('Invite');
-  await track(ctx, caller.id, 'cancel_team_invite', { teamId });
   const invitee = await repo.userByEmail(ctx.db, invite.email);
-  if (invitee) await ctx.bus.publish(topics.user(invitee.id), 'team.left', { id: teamId, uid: invitee.id });
-  await publishTeam(ctx, teamId, 'team.updated');
+  await ctx.events.emit('team.inviteCancelled', team.ownerId, { teamId, actorId: caller.id, inviteeId: invitee?.id ?? null });
 }
 
 /** Removing yourself is leaving; nobody removes the owner. */
@@ -272,8 +258,7 @@ export async function removeMember(ctx: AppContext, caller: Caller, teamId: stri
   // Admins manage members and viewers; only the owner removes another admin.
   if (member.role === 'admin' && team.ownerId !== caller.id) throw errors.forbidden('Only the team owner can remove an admin');
   await repo.removeMember(ctx.db, teamId, memberId);
-  await track(ctx, caller.id, 'remove_team_member', { teamId, member: memberId });
-  await afterLeaving(ctx, teamId, memberId);
+  await ctx.events.emit('team.memberRemoved', team.ownerId, { teamId, actorId: caller.id, memberId });
 }
 
 /** The last admin (the owner included) cannot leave without handing the team over. */
@@ -284,14 +269,7 @@ export async function leaveTeam(ctx: AppContext, caller: Caller, teamId: string)
   if (team.ownerId === caller.id || member.role === 'owner') throw errors.conflict(ErrorCode.LastAdmin, 'Transfer ownership before leaving the team');
   if (member.role === 'admin' && (await repo.otherAdmins(ctx.db, teamId, caller.id)) === 0) throw errors.conflict(ErrorCode.LastAdmin, 'The last admin cannot leave; make another member admin first');
   await repo.removeMember(ctx.db, teamId, caller.id);
-  await track(ctx, caller.id, 'leave_team', { teamId });
-  await afterLeaving(ctx, teamId, caller.id);
-}
-
-/** The leaver's lists drop the team's items at once: one event on their own topic, the client refetches. */
-async function afterLeaving(ctx: AppContext, teamId: string, uid: string) {
-  await ctx.bus.publish(topics.user(uid), 'team.left', { id: teamId, uid });
-  await publishTeam(ctx, teamId, 'team.updated');
+  await ctx.events.emit('team.memberLeft', team.ownerId, { teamId, actorId: caller.id });
 }
 
 /**
@@ -312,16 +290,14 @@ export async function setMemberRole(ctx: AppContext, caller: Caller, teamId: str
       await repo.setRole(tx, teamId, caller.id, 'admin');
       await repo.setRole(tx, teamId, memberId, 'owner');
       await repo.update(tx, teamId, { ownerId: memberId, updatedAt: ctx.clock.now() });
+      await ctx.events.emit('team.ownershipTransferred', memberId, { teamId, actorId: caller.id, memberId });
     });
-    await track(ctx, caller.id, 'transfer_team', { teamId, to: memberId });
   } else {
     if (member.role === 'admin' && !isOwner && memberId !== caller.id) throw errors.forbidden('Only the team owner can change an admin');
     if (member.role === 'admin' && role !== 'admin' && (await repo.otherAdmins(ctx.db, teamId, memberId)) === 0) throw errors.conflict(ErrorCode.LastAdmin, 'The team needs at least one admin');
     await repo.setRole(ctx.db, teamId, memberId, role);
-    await track(ctx, caller.id, 'update_team_member', { teamId, role, member: memberId });
+    await ctx.events.emit('team.memberRoleChanged', team.ownerId, { teamId, actorId: caller.id, memberId, role });
   }
-  await ctx.bus.publish(topics.user(memberId), 'team.joined', { id: teamId, uid: memberId });
-  await publishTeam(ctx, teamId, 'team.updated');
 }
 
 const ITEM_NAMES: Record<TeamItemKind, string> = { dataset: 'Dataset', project: 'Project', model: 'Model' };
@@ -338,8 +314,7 @@ export async function addItem(ctx: AppContext, caller: Caller, teamId: string, k
   // Into a team: where its current team (if any) has no say, so the matrix's `transfer` (the owner only; ADR 0023).
   await authorize(ctx, caller.id, item, (i) => i, 'transfer', { name: ITEM_NAMES[kind], forbidden: `Only the owner can share this ${kind} with a team` });
   const modelIds = await ctx.db.transaction((tx) => repo.setItemTeam(tx, kind, itemId, teamId, ctx.clock.now()));
-  await track(ctx, caller.id, 'add_team_item', { teamId, kind, id: itemId });
-  await publishItems(ctx, teamId, kind, itemId, modelIds);
+  await ctx.events.emit('team.itemAdded', team.ownerId, { teamId, actorId: caller.id, kind, itemId, modelIds });
 }
 
 /** Takes an item out of the team: its owner, or a team admin; a project takes its models along. */
@@ -350,24 +325,11 @@ export async function removeItem(ctx: AppContext, caller: Caller, teamId: string
   const item = { kind, id: itemId, userId: row.userId, teamId: row.teamId, privacy: row.privacy, deletedAt: row.deletedAt };
   await authorize(ctx, caller.id, item, (i) => i, 'move', { name: ITEM_NAMES[kind], forbidden: 'Only the owner or a team admin can take an item out of the team' });
   const modelIds = await ctx.db.transaction((tx) => repo.setItemTeam(tx, kind, itemId, null, ctx.clock.now()));
-  await track(ctx, caller.id, 'remove_team_item', { teamId, kind, id: itemId });
-  await publishItems(ctx, teamId, kind, itemId, modelIds);
+  await ctx.events.emit('team.itemRemoved', row.userId, { teamId, actorId: caller.id, kind, itemId, modelIds });
 }
 
 /** The team's live datasets, projects and models (members only). */
 export async function teamItems(ctx: AppContext, caller: Caller, teamId: string) {
   await authorizedTeam(ctx, caller.id, teamId, 'read', '');
   return repo.itemsOf(ctx.db, teamId);
-}
-
-async function publishTeam(ctx: AppContext, teamId: string, event: 'team.updated' | 'team.deleted') {
-  await ctx.bus.publish(topics.team(teamId), event, { id: teamId });
-}
-
-/** Every member's lists change when an item enters or leaves the team. */
-async function publishItems(ctx: AppContext, teamId: string, kind: TeamItemKind, itemId: string, modelIds: string[]) {
-  for (const uid of await repo.memberIds(ctx.db, teamId)) await ctx.bus.publish(topics.user(uid), 'team.joined', { id: teamId, uid });
-  if (kind === 'project') await ctx.bus.publish(topics.project(itemId), 'project.updated', { id: itemId });
-  for (const id of modelIds) await ctx.bus.publish(topics.model(id), 'model.updated', { id, projectId: itemId });
-  await publishTeam(ctx, teamId, 'team.updated');
 }

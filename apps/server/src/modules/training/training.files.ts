@@ -65,6 +65,10 @@ export async function streamIntoStore(
   };
   body.once('error', onError);
   body.once('close', onClose);
+  // A body that failed or closed before these listeners (the client gave up while the quota was
+  // checked) fails the put too, instead of leaving it waiting for bytes that will never come.
+  if (body.errored) onError(body.errored);
+  else if (body.destroyed) onClose();
   const settle = () => reservation.release();
   try {
     const { bytes } = await ctx.blobs.put(key, body.pipe(guard), { contentType: 'application/octet-stream', contentLength: opts.declaredBytes });

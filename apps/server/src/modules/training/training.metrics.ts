@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { modelsRepository, type ModelRow } from '../models/models.repository.js';
 import { trainingRepository, type Protocol, type TrainingPatch } from './training.repository.js';
-import { modelRef, publishModel } from './training.realtime.js';
+import { consoleAppended, metricsRecorded, modelRef } from './training.events.js';
 
 /** What a run reports as it goes (the lifecycle's "record epochs"): per-epoch metrics and console chunks. */
 
@@ -84,7 +84,7 @@ export async function recordEpochMetrics(ctx: AppContext, model: ModelRow, proto
     });
   });
   const epochs = entries.map((e) => e.epoch);
-  await publishModel(ctx, updated ?? model, 'model.metrics', { epochs: epochs.slice(0, 50), final: final !== null });
+  await metricsRecorded(ctx, updated ?? model, epochs, final !== null);
   const last = entries[entries.length - 1];
   if (last) await ctx.events.emit('training.epoch', model.userId, { model: modelRef(model), epoch: last.epoch, epochsDone: (updated ?? model).epochsDone, metrics: numericMetrics(last.metrics), final: final !== null });
   return updated ?? model;
@@ -93,5 +93,5 @@ export async function recordEpochMetrics(ctx: AppContext, model: ModelRow, proto
 /** Console chunks are keyed by the client's chunkId: out-of-order and repeated deliveries land once. */
 export async function appendConsole(ctx: AppContext, model: ModelRow, chunk: { chunkId: number; content: string; lineCount: number }) {
   await trainingRepository.insertConsole(ctx.db, { modelId: model.id, chunkId: chunk.chunkId, content: chunk.content.slice(0, MAX_CHUNK_CHARS), lineCount: chunk.lineCount, createdAt: ctx.clock.now() });
-  await publishModel(ctx, model, 'model.console', { chunkId: chunk.chunkId });
+  await consoleAppended(ctx, model, chunk.chunkId);
 }

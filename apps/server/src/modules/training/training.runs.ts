@@ -10,7 +10,7 @@ import { slugify } from '../projects/slugs.js';
 import { configFromTrainArgs, projectSlugOf } from './training.args.js';
 import { fileOf } from './training.checkpoints.js';
 import { numericMetrics } from './training.metrics.js';
-import { modelRef, publishModel } from './training.realtime.js';
+import { modelRef, runChanged } from './training.events.js';
 import { trainingRepository, type Protocol, type TrainingPatch } from './training.repository.js';
 import { applyRunEvent, sweepSilentRuns } from './run-lifecycle.js';
 
@@ -100,7 +100,7 @@ export async function touchRun(ctx: AppContext, model: ModelRow, protocol: Proto
   }
   if (!model.trainStart && current.trainStart) await ctx.events.emit('training.started', model.userId, { model: modelRef(model), protocol });
   // Timeout → Training is a status change pages show.
-  if (applied.change?.from === 'timeout') await publishModel(ctx, current, 'model.updated');
+  if (applied.change?.from === 'timeout') await runChanged(ctx, current);
   return { model: current, run: applied.run };
 }
 
@@ -185,7 +185,7 @@ export async function startRun(ctx: AppContext, userId: string, protocol: Protoc
   });
   const touched = await touchRun(ctx, model, protocol);
   // Pages already open on this model (the train dialog's) move to Initializing/Training now.
-  await publishModel(ctx, touched.model, 'model.updated');
+  await runChanged(ctx, touched.model);
   return { model: touched.model, runId };
 }
 
@@ -227,7 +227,7 @@ export async function finishRun(
     ...(names?.length ? { names } : {}),
     updatedAt: now,
   });
-  await publishModel(ctx, updated ?? model, 'model.updated');
+  await runChanged(ctx, updated ?? model);
   if (!model.trainEnd) {
     await ctx.events.emit('training.completed', model.userId, { model: modelRef(model), outcome, bestMetrics: (updated ?? model).bestMetrics ?? null, epochsDone: (updated ?? model).epochsDone });
   }
@@ -256,7 +256,7 @@ export async function markStaleRuns(ctx: AppContext): Promise<string[]> {
   const marked = await sweepSilentRuns(ctx);
   for (const id of marked) {
     const model = await modelsRepository.byId(ctx.db, id);
-    if (model) await publishModel(ctx, model, 'model.updated');
+    if (model) await runChanged(ctx, model);
   }
   return marked;
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { modelsRepository, type ModelRow } from '../models/models.repository.js';
 import { promoteFile, type CheckpointKind } from './training.checkpoints.js';
 import { appendConsole, recordEpochMetrics, type EpochEntry } from './training.metrics.js';
-import { publishModel } from './training.realtime.js';
+import { runChanged } from './training.events.js';
 import type { Protocol, TrainingPatch, TrainingRow } from './training.repository.js';
 import { cancelRequested, finishRun, markResumable, reportedModel, touchRun, type ModelRef } from './training.runs.js';
 
@@ -36,7 +36,7 @@ export async function reloadModel(ctx: AppContext, model: ModelRow) {
 
 /** Tells open pages the model changed (status, dates, files). */
 export async function announce(ctx: AppContext, model: ModelRow) {
-  await publishModel(ctx, model, 'model.updated');
+  await runChanged(ctx, model);
 }
 
 /**

@@ -4,7 +4,7 @@ import { errors } from '../../platform/http/errors.js';
 import { may } from '../access/index.js';
 import { ownedModel, readableModel } from '../models/models.service.js';
 import { modelItem } from '../models/models.policy.js';
-import { publishModel } from './training.realtime.js';
+import { runChanged } from './training.events.js';
 import { trainingRepository } from './training.repository.js';
 import { configuredEpochs } from './training.runs.js';
 
@@ -58,6 +58,6 @@ export async function requestStop(ctx: AppContext, userId: string, modelId: stri
   if (!run) throw errors.conflict(ErrorCode.NotTraining, 'No client has reported training for this model yet');
   const now = ctx.clock.now();
   await trainingRepository.upsert(ctx.db, model.id, run.protocol, { cancelRequestedAt: run.cancelRequestedAt ?? now, cancelRequestedBy: userId, updatedAt: now });
-  await publishModel(ctx, model, 'model.updated');
+  await runChanged(ctx, model);
   return model;
 }

@@ -1,8 +1,6 @@
-import { ErrorCode, TRASH_RETENTION_DAYS, type TrashItem, topics } from '@sightline/contracts';
+import { ErrorCode, TRASH_RETENTION_DAYS, type TrashItem } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
-import { record } from '../audit/audit.service.js';
-import { track } from '../analytics/analytics.service.js';
 import { purgeModel, restoreModel } from '../models/models.service.js';
 import { deleteProject as softDeleteProject, restoreProject } from '../projects/projects.service.js';
 import { projectsRepository, type ProjectRow } from '../projects/projects.repository.js';
@@ -50,8 +48,7 @@ export async function restoreItem(ctx: AppContext, userId: string, type: TrashIt
   if (type === 'model') return void (await restoreModel(ctx, userId, id));
   await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'restore');
   await datasetsRepository.update(ctx.db, id, { deletedAt: null });
-  await ctx.bus.publish(topics.userDatasets(userId), 'dataset.restored', { id });
-  await record(ctx, { action: 'item.restore', actor: { id: userId }, target: { type: 'dataset', id }, userId: null });
+  await ctx.events.emit('dataset.restored', userId, { dataset: { id }, actorId: userId });
 }
 
 export async function purgeProject(ctx: AppContext, row: ProjectRow) {
@@ -86,7 +83,7 @@ export async function emptyTrash(ctx: AppContext, userId: string) {
   for (const item of items.filter((i) => i.type !== 'project' && !(i.type === 'model' && i.parent))) {
     await deleteForever(ctx, userId, item.type, item.id).catch(() => undefined);
   }
-  await track(ctx, userId, 'empty_trash', { items: items.length });
+  await ctx.events.emit('trash.emptied', userId, { actorId: userId, items: items.length });
   return items.length;
 }
 

@@ -1,11 +1,10 @@
-import { ErrorCode, Messages, topics } from '@sightline/contracts';
+import { ErrorCode, Messages } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { cacheTags, type Invalidations, type TaggedCache } from '../../platform/cache/invalidation.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
-import { track } from '../analytics/analytics.service.js';
 import { presentUser } from './users.presenter.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 
@@ -27,8 +26,7 @@ export async function updateProfile(
   }
   if (!updated) throw errors.notFound('User');
   evictUser(ctx, user.id);
-  await track(ctx, user.id, 'update_profile', { fields: Object.keys(patch) });
-  await publishUser(ctx, updated);
+  await ctx.events.emit('user.profileUpdated', updated.id, { user: presentUser(updated), fields: Object.keys(patch) });
   return updated;
 }
 
@@ -58,8 +56,7 @@ export async function setProfileImage(ctx: AppContext, user: UserRow, image: Buf
   const url = signBlobUrl({ key, expiresAt: new Date('2100-01-01T00:00:00Z'), secret: ctx.secret, baseUrl: '' });
   const updated = await usersRepository.update(ctx.db, user.id, { image: url, updatedAt: ctx.clock.now() });
   evictUser(ctx, user.id);
-  await track(ctx, user.id, 'update_profile', { fields: ['image'] });
-  await publishUser(ctx, updated!);
+  await ctx.events.emit('user.profileUpdated', user.id, { user: presentUser(updated!), fields: ['image'] });
   return updated!;
 }
 
@@ -139,10 +136,6 @@ export async function markDeleted(ctx: AppContext, userId: string) {
   evictUser(ctx, userId);
 }
 
-export async function publishDeleted(ctx: AppContext, userId: string) {
-  await ctx.bus.publish(topics.user(userId), 'user.deleted', { id: userId });
-}
-
 export async function restoreAccount(ctx: AppContext, userId: string, graceDays: number) {
   const user = await usersRepository.byId(ctx.db, userId);
   if (!user) throw errors.notFound('User');
@@ -151,8 +144,4 @@ export async function restoreAccount(ctx: AppContext, userId: string, graceDays:
     throw errors.conflict(ErrorCode.GracePeriodOver, 'The grace period for restoring this account is over');
   }
   return (await usersRepository.update(ctx.db, userId, { deletedAt: null }))!;
-}
-
-async function publishUser(ctx: AppContext, row: UserRow) {
-  await ctx.bus.publish(topics.user(row.id), 'user.updated', presentUser(row));
 }

@@ -11,7 +11,6 @@ import {
   type WebhookPayload,
 } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import type { DomainEvent } from '../../platform/events/domain-events.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { JobRow } from '../../platform/jobs/job-queue.js';
@@ -153,8 +152,8 @@ export async function setSettings(ctx: AppContext, by: string, allow: boolean) {
 
 // ---- fan-out and delivery ----------------------------------------------------------------------
 
-/** The domain-event listener: one delivery per endpoint that hears the event, each sent by a job. */
-export async function onDomainEvent(ctx: AppContext, event: DomainEvent) {
+/** A webhook event of an owner's item (ADR 0031): one delivery per endpoint that hears it, each sent by a job. */
+export async function onDomainEvent(ctx: AppContext, event: { name: WebhookEventName; ownerId: string; data: Record<string, unknown> }) {
   const hooks = await webhooksRepository.listeners(ctx.db, event.name, event.ownerId);
   if (hooks.length === 0) return;
   const now = ctx.clock.now();

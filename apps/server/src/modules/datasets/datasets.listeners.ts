@@ -1,0 +1,30 @@
+import { topics, type DatasetState } from '@sightline/contracts';
+import type { AppContext } from '../../context.js';
+
+type DatasetMessage = 'dataset.created' | 'dataset.updated' | 'dataset.deleted' | 'dataset.restored';
+
+/** Realtime for datasets (ADR 0031): the dataset's page and its owner's dataset list hear each change. */
+export function registerDatasetsListeners(ctx: AppContext) {
+  const publish = async (event: DatasetMessage, ownerId: string | null, dataset: DatasetState) => {
+    const data = { id: dataset.id, status: dataset.status };
+    await ctx.bus.publish(topics.dataset(dataset.id), event, data);
+    if (ownerId) await ctx.bus.publish(topics.userDatasets(ownerId), event, data);
+  };
+  ctx.events.on('dataset.created', (e) => publish('dataset.created', e.ownerId, e.data.dataset));
+  for (const name of ['dataset.updated', 'dataset.shared', 'dataset.archived', 'dataset.uploadStarted', 'dataset.uploaded', 'dataset.processingRequested'] as const) {
+    ctx.events.on(name, (e) => publish('dataset.updated', e.ownerId, e.data.dataset));
+  }
+  // Processing ended: the new status (the webhook listener tells receivers).
+  ctx.events.on('dataset.processed', (e) => publish('dataset.updated', e.ownerId, e.data.dataset));
+  ctx.events.on('dataset.failed', (e) => publish('dataset.updated', e.ownerId, e.data.dataset));
+  ctx.events.on('dataset.deleted', (e) => publish('dataset.deleted', e.ownerId, e.data.dataset));
+  ctx.events.on('dataset.restored', async (e) => {
+    const { id, status } = e.data.dataset;
+    if (status !== undefined) await publish('dataset.restored', e.ownerId, { id, status });
+    else if (e.ownerId) await ctx.bus.publish(topics.userDatasets(e.ownerId), 'dataset.restored', { id }); // from the trash, which knows only the id
+  });
+  ctx.events.on('dataset.progress', (e) => {
+    const { datasetId: id, phase, done, total } = e.data;
+    return ctx.bus.publish(topics.dataset(id), 'dataset.progress', { id, phase, done, total });
+  });
+}
