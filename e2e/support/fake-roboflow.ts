@@ -1,9 +1,9 @@
 /**
- * The local fake Roboflow (apps/server/test/helpers/fake-roboflow.ts) as a process for the e2e run:
+ * The local fake Roboflow (apps/server/test/support/fake-roboflow.ts) as a process for the e2e run:
  * one workspace "acme" with the sample detection project, readable with E2E_ROBOFLOW_KEY. Started
  * by playwright.config.ts; the server under test gets ROBOFLOW_API_URL pointing here.
  */
-import { FakeRoboflow, sampleDetectionProject } from '../../apps/server/test/helpers/fake-roboflow.js';
+import { FakeRoboflow, sampleDetectionProject } from '../../apps/server/test/support/fake-roboflow.js';
 import { E2E_ROBOFLOW_KEY } from './roboflow-key.js';
 
 const port = Number(process.env.FAKE_ROBOFLOW_PORT ?? 4102);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export { FakeStripe, startFakeStripe, stripeEnv } from '../../apps/server/test/helpers/fake-stripe';
+export { FakeStripe, startFakeStripe, stripeEnv } from '../../apps/server/test/support/fake-stripe';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createVerifiedUser } from '../support/api';
 import { E2E_ROBOFLOW_KEY } from '../support/roboflow-key';
-import { instanceCounts, sampleDetectionProject } from '../../apps/server/test/helpers/fake-roboflow';
+import { instanceCounts, sampleDetectionProject } from '../../apps/server/test/support/fake-roboflow';
 
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `roboflow-${name}.png`), fullPage: true });

@@ -16,6 +16,10 @@
  *                                                  other than its public entry (ADR 0032)
  *   app.ts imports of module internals             app-modules.ts: app.ts importing a module file other
  *                                                  than its <x>.module.ts (ADR 0032)
+ *   imports of another module's repository         foreign-repositories.ts: a repository is private to
+ *                                                  its folder, type-only imports included (ADR 0033)
+ *   schema drift                                   schema-drift.ts: a fresh PGlite migrated with the SQL
+ *                                                  migrations vs the drizzle tables (ADR 0033)
  *
  * Exit 1 when any count is above 0; `--report` prints the same and exits 0 (while work is under way).
  * `--json` prints the counts as one JSON object.
@@ -27,6 +31,8 @@ import ts from 'typescript';
 import { checkOutboundCalls, outboundCount, printOutbound } from './outbound-calls.js';
 import { appModuleInternals } from './app-modules.js';
 import { compatInternalImports } from './compat-entries.js';
+import { foreignRepositoryImports } from './foreign-repositories.js';
+import { schemaDrift } from './schema-drift.js';
 
 export interface Finding {
   file: string;
@@ -164,6 +170,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
   const serverSrc = path.join(root, 'apps/server/src');
   const webSrc = path.join(root, 'apps/web/src');
   const schemaFile = path.join(serverSrc, 'platform/db/schema.ts');
+  const schemaDir = path.join(serverSrc, 'platform/db/schema') + path.sep; // one file per owning module (ADR 0033)
   const report: ArchReport = {
     queriesOutsideRepositories: [],
     schemaImportsOutsideRepositories: [],
@@ -187,7 +194,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
       for (const imp of importsOf(sf)) {
         const target = resolveImport(file, imp.spec);
         if (!target) continue;
-        if (side === 'server' && target === schemaFile && !isRepository(file) && !isDbPlatform(rel)) {
+        if (side === 'server' && (target === schemaFile || target.startsWith(schemaDir)) && !isRepository(file) && !isDbPlatform(rel)) {
           report.schemaImportsOutsideRepositories.push(at(root, sf, imp.node));
         }
         // Type-only imports count too (ADR 0032): a type cycle still ties the two files' designs together.
@@ -333,7 +340,16 @@ async function main() {
   const compat = compatInternalImports(root);
   const appInternals = appModuleInternals(root);
   const outbound = checkOutboundCalls(root, listFiles(path.join(root, 'apps/server/src')));
-  const c = { ...counts(report), outboundOutsideListeners: outboundCount(outbound), compatInternalImports: compat.length, appModuleInternals: appInternals.length };
+  const foreign = foreignRepositoryImports(root);
+  const drift = await schemaDrift(root);
+  const c = {
+    ...counts(report),
+    outboundOutsideListeners: outboundCount(outbound),
+    compatInternalImports: compat.length,
+    appModuleInternals: appInternals.length,
+    foreignRepositoryImports: foreign.length,
+    schemaDrift: drift.length,
+  };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -354,6 +370,10 @@ async function main() {
     if (c.compatInternalImports) console.log(list(compat));
     console.log(`app.ts imports of module internals             ${c.appModuleInternals}`);
     if (c.appModuleInternals) console.log(list(appInternals));
+    console.log(`imports of another module's repository        ${c.foreignRepositoryImports}`);
+    if (c.foreignRepositoryImports) console.log(list(foreign));
+    console.log(`schema drift (migrations vs drizzle tables)    ${c.schemaDrift}`);
+    for (const d of drift) console.log(`      ${d}`);
   }
   const bad = Object.values(c).some((n) => n > 0);
   if (bad && !process.argv.includes('--report')) process.exitCode = 1;

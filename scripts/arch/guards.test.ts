@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, counts } from './arch-check.js';
+import { foreignRepositoryImports } from './foreign-repositories.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -150,5 +151,40 @@ describe('arch:check counts', () => {
   it('the repository tree has no error code outside the contract', async () => {
     const { ErrorCode } = await import('../../packages/contracts/src/errors.js');
     expect(check(repo, new Set(Object.values(ErrorCode))).codesNotInContract).toEqual([]);
+  });
+});
+
+describe('foreign repository imports (ADR 0033)', () => {
+  it("counts every import of another folder's repository, type-only ones included, and none through its index.ts", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arch-foreign-'));
+    try {
+      const put = (rel: string, text: string) => {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      };
+      put('apps/server/src/modules/users/users.repository.ts', 'export type UserRow = { id: string };\nexport const usersRepository = { byId: (id: string) => ({ id }) };\n');
+      put('apps/server/src/modules/users/users.service.ts', "import { usersRepository } from './users.repository.js';\nexport const find = usersRepository.byId;\n");
+      put('apps/server/src/modules/users/index.ts', "import { usersRepository } from './users.repository.js';\nexport type { UserRow } from './users.repository.js';\nexport const userQueries = { byId: usersRepository.byId };\n");
+      put('apps/server/src/modules/projects/projects.service.ts', "import { userQueries, type UserRow } from '../users/index.js';\nexport const owner = (id: string): UserRow => userQueries.byId(id);\n");
+      put('apps/server/test/users.test.ts', "import { usersRepository } from '../src/modules/users/users.repository.js';\nexport const t = usersRepository;\n");
+      expect(foreignRepositoryImports(root)).toEqual([]);
+
+      put('apps/server/src/modules/projects/projects.policy.ts', "import type { UserRow } from '../users/users.repository.js';\nexport const isOwner = (u: UserRow) => Boolean(u.id);\n");
+      put('apps/server/src/modules/trash/trash.service.ts', "import { usersRepository } from '../users/users.repository.js';\nexport const t = () => import('../users/users.repository.js').then(() => usersRepository);\n");
+      const found = foreignRepositoryImports(root);
+      expect(found.map((f) => `${f.file}:${f.line}`)).toEqual([
+        'apps/server/src/modules/projects/projects.policy.ts:1',
+        'apps/server/src/modules/trash/trash.service.ts:1',
+        'apps/server/src/modules/trash/trash.service.ts:2',
+      ]);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("the server's folders outside training/, agents/ and exports/ import no other folder's repository", () => {
+    // Those three are being restructured onto the other modules' index.ts (ADR 0033); the queries they need are exported there.
+    const pending = /^apps\/server\/src\/modules\/(training|agents|exports)\//;
+    expect(foreignRepositoryImports(repo).filter((f) => !pending.test(f.file))).toEqual([]);
   });
 });

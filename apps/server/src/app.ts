@@ -21,6 +21,8 @@ import * as training from './modules/training/training.module.js';
 import * as platformCompat from './compat/platform/platform.module.js';
 import * as compatFiles from './compat/files/files.module.js';
 import * as datasets from './modules/datasets/datasets.module.js';
+import * as activeJobs from './modules/active-jobs/active-jobs.module.js';
+import * as storage from './modules/storage/storage.module.js';
 import * as inference from './modules/inference/inference.module.js';
 import * as agents from './modules/agents/agents.module.js';
 import * as exportsModule from './modules/exports/exports.module.js';
@@ -64,6 +66,8 @@ const MODULES: AppModule[] = [
   platformCompat,
   compatFiles,
   datasets,
+  activeJobs,
+  storage,
   inference,
   agents,
   exportsModule,

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agentsRepository } from '../src/modules/agents/agents.repository.js';
-import { FIXTURES, multipart, signUpUser } from '../test/helpers/harness.js';
-import { waitFor } from '../test/agents-support.js';
-import type { LiveServer } from '../test/compat/wire.js';
+import { FIXTURES, multipart } from '../test/support/harness.js';
+import { buildUser } from '../test/support/factories.js';
+import { waitFor } from '../test/support/agents.js';
+import type { LiveServer } from '../test/support/wire.js';
 import { clients, runClient, type Client } from './support/clients.js';
 import { serverWithExportWorker, workerOf } from './support/export-worker.js';
 
@@ -55,7 +56,7 @@ describe.skipIf(!client)('built-in export worker with the real yolo', () => {
     const probed = (Date.now() - started) / 1000;
     const uploadAt = Date.now();
 
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const mp = multipart({ model_name: 'shapes' }, { filename: 'shapes3-detect.pt', content: fs.readFileSync(PT) });
     const up = await s.t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...mp.headers, cookie: user.cookie }, payload: mp.payload });
     expect(up.statusCode).toBe(201);

@@ -7,8 +7,8 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
-import { startAgent } from '../test/agents-support.js';
-import { startS3rver } from '../test/helpers/s3rver.js';
+import { startAgent } from '../test/support/agents.js';
+import { startS3rver } from '../test/support/s3rver.js';
 
 /**
  * The scale-out suite (docs/deploy.md, ADR 0025): two instances on one PostgreSQL (the machine's, in

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyticsEvents, mailOutbox, users } from '../src/platform/db/schema.js';
-import { createTestApp, sessionCookie, signUpUser, uniqueEmail, type TestApp } from './helpers/harness.js';
+import { createTestApp, sessionCookie, uniqueEmail, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,9 +18,9 @@ const get = (url: string, headers: Record<string, string> = {}) => t.app.inject(
 
 describe('sign-up (no SMTP: verification not required)', () => {
   it('the first account of an empty instance is an admin, later ones are not', async () => {
-    const first = await signUpUser(t.app);
+    const first = await buildUser(t.app);
     expect(first.user.roles).toEqual(['admin']);
-    const second = await signUpUser(t.app);
+    const second = await buildUser(t.app);
     expect(second.user.roles).toEqual([]);
   });
 
@@ -50,7 +51,7 @@ describe('sign-up (no SMTP: verification not required)', () => {
   });
 
   it('rejects a duplicate email with error/in-use and writes nothing', async () => {
-    const { email } = await signUpUser(t.app);
+    const { email } = await buildUser(t.app);
     const before = (await t.database.db.select().from(users)).length;
     const res = await post('/v1/auth/signup', { email, password: 'abcdefg1', username: 'someone_else', firstName: 'X' });
     expect(res.statusCode).toBe(409);
@@ -59,7 +60,7 @@ describe('sign-up (no SMTP: verification not required)', () => {
   });
 
   it('rejects a duplicate username (case-insensitive)', async () => {
-    const a = await signUpUser(t.app);
+    const a = await buildUser(t.app);
     const res = await post('/v1/auth/signup', { email: uniqueEmail(), password: 'abcdefg1', username: a.user.username.toUpperCase(), firstName: 'X' });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('error/username-in-use');
@@ -95,7 +96,7 @@ describe('sign-up (no SMTP: verification not required)', () => {
 
 describe('sign-in and sign-out', () => {
   it('signs in with the right password and records last login', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const res = await post('/v1/auth/signin', { email: u.email, password: u.password });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.result).toBe('signin-successful');
@@ -104,7 +105,7 @@ describe('sign-in and sign-out', () => {
   });
 
   it('a wrong password and an unknown email get the same auth/invalid-credential', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const wrong = await post('/v1/auth/signin', { email: u.email, password: 'nope-nope-1' });
     const unknown = await post('/v1/auth/signin', { email: uniqueEmail(), password: 'nope-nope-1' });
     for (const r of [wrong, unknown]) {
@@ -114,7 +115,7 @@ describe('sign-in and sign-out', () => {
   });
 
   it('sign-out ends the session', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     expect((await get('/v1/users/me', { cookie: u.cookie })).statusCode).toBe(200);
     const out = await post('/v1/auth/signout', undefined, u.cookie);
     expect(out.statusCode).toBe(200);
@@ -124,7 +125,7 @@ describe('sign-in and sign-out', () => {
   });
 
   it('sessions expire', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     t.clock.advance(31 * 86_400_000);
     try {
       expect((await get('/v1/users/me', { cookie: u.cookie })).statusCode).toBe(401);
@@ -136,7 +137,7 @@ describe('sign-in and sign-out', () => {
 
 describe('profile, password, email', () => {
   it('updates the profile and records update_profile', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const res = await t.app.inject({ method: 'PATCH', url: '/v1/users/me', headers: { cookie: u.cookie }, payload: { firstName: 'Ada', lastName: 'Lovelace' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.firstName).toBe('Ada');
@@ -145,7 +146,7 @@ describe('profile, password, email', () => {
   });
 
   it('updates the password: old one stops working, update_password recorded', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const bad = await post('/v1/users/me/password', { currentPassword: 'wrong-one-1', newPassword: 'brand-new-2' }, u.cookie);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('auth/wrong-password');
@@ -160,8 +161,8 @@ describe('profile, password, email', () => {
   });
 
   it('changes email only when different, with re-authentication', async () => {
-    const u = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
+    const u = await buildUser(t.app);
+    const other = await buildUser(t.app);
     const same = await post('/v1/users/me/email', { email: u.email, password: u.password }, u.cookie);
     expect(same.json().error.code).toBe('error/same-email');
     const inUse = await post('/v1/users/me/email', { email: other.email, password: u.password }, u.cookie);
@@ -176,7 +177,7 @@ describe('profile, password, email', () => {
   });
 
   it('feedback is saved with created and updated dates', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const res = await t.app.inject({ method: 'PUT', url: '/v1/users/me/feedback', headers: { cookie: u.cookie }, payload: { rating: 4, review: '  great tool  ' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.feedback).toMatchObject({ rating: 4, review: 'great tool' });
@@ -205,7 +206,7 @@ describe('account deletion', () => {
     const admin = (await t.database.db.select().from(users)).find((u) => u.roles.includes('admin'))!;
     const adminSignIn = await post('/v1/auth/signin', { email: admin.email, password: 'correct-horse-9' });
     const adminCookie = sessionCookie(adminSignIn);
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const wrong = await t.app.inject({ method: 'DELETE', url: '/v1/users/me', headers: { cookie: u.cookie }, payload: { password: 'nope-nope-1' } });
     expect(wrong.statusCode).toBe(400);
     const del = await t.app.inject({ method: 'DELETE', url: '/v1/users/me', headers: { cookie: u.cookie }, payload: { password: u.password } });
@@ -214,7 +215,7 @@ describe('account deletion', () => {
     const signIn = await post('/v1/auth/signin', { email: u.email, password: u.password });
     expect(signIn.statusCode).toBe(403);
     expect(signIn.json().error).toMatchObject({ code: 'auth/account-deleted', message: 'This account is currently being deleted.' });
-    const notAdmin = await post(`/v1/admin/users/${u.user.id}/restore`, undefined, (await signUpUser(t.app)).cookie);
+    const notAdmin = await post(`/v1/admin/users/${u.user.id}/restore`, undefined, (await buildUser(t.app)).cookie);
     expect(notAdmin.statusCode).toBe(403);
     const restore = await post(`/v1/admin/users/${u.user.id}/restore`, undefined, adminCookie);
     expect(restore.statusCode).toBe(200);
@@ -236,7 +237,7 @@ describe('account deletion', () => {
 
 describe('API keys', () => {
   it('creates a key shown once, lists it without the secret, authenticates both spellings, revokes', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const created = await post('/v1/api-keys', { name: 'laptop' }, u.cookie);
     expect(created.statusCode).toBe(201);
     const { key, legacyKey, id } = created.json().data;
@@ -273,8 +274,8 @@ describe('API keys', () => {
   });
 
   it('another user cannot revoke my key', async () => {
-    const a = await signUpUser(t.app);
-    const b = await signUpUser(t.app);
+    const a = await buildUser(t.app);
+    const b = await buildUser(t.app);
     const { id } = (await post('/v1/api-keys', { name: 'a' }, a.cookie)).json().data;
     const res = await t.app.inject({ method: 'DELETE', url: `/v1/api-keys/${id}`, headers: { cookie: b.cookie } });
     expect(res.statusCode).toBe(404);
@@ -287,7 +288,7 @@ describe('remote config and platform', () => {
     const res = await get('/v1/config');
     expect(res.json().data.flags).toEqual({ cloudTraining: false, teamsCollaboration: true, walletTopUp: false, dedicatedInference: false });
     expect(res.json().data).toMatchObject({ version: 'v0.1.85-rc.1', environment: 'staging' });
-    const user = await signUpUser(t.app);
+    const user = await buildUser(t.app);
     const denied = await t.app.inject({ method: 'PATCH', url: '/v1/config/flags', headers: { cookie: user.cookie }, payload: { walletTopUp: true } });
     expect(denied.statusCode).toBe(403);
     const admin = (await t.database.db.select().from(users)).find((u) => u.roles.includes('admin'))!;
@@ -327,7 +328,7 @@ describe('remote config and platform', () => {
       'x-permitted-cross-domain-policies': 'none',
       'x-xss-protection': '0',
     };
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const responses = [
       // tus answers through the raw response (reply.hijack): the headers are set there too. (First: its
       // store prepares its folder asynchronously, which must not outlive the test's data folder.)

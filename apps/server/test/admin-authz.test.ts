@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildApiKey, buildUser } from './support/factories.js';
 
 /**
  * Every admin operation the server documents is refused to a signed-in non-admin (403) and to a
@@ -7,14 +8,14 @@ import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
  * `/v1/admin/*` route (or any operation tagged admin) is covered without touching this file.
  */
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof signUpUser>>;
-let user: Awaited<ReturnType<typeof signUpUser>>;
+let admin: Awaited<ReturnType<typeof buildUser>>;
+let user: Awaited<ReturnType<typeof buildUser>>;
 const operations: Array<{ method: string; path: string; url: string }> = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signUpUser(t.app); // the first account is the instance's admin
-  user = await signUpUser(t.app);
+  admin = await buildUser(t.app); // the first account is the instance's admin
+  user = await buildUser(t.app);
   const doc = (await t.app.inject({ method: 'GET', url: '/v1/docs/json' })).json() as { paths: Record<string, Record<string, { tags?: string[] }>> };
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
@@ -40,7 +41,7 @@ describe('admin authorization (generated from the OpenAPI document)', () => {
   });
 
   it('every admin operation answers 401 signed out and 403 to a signed-in non-admin (session and API key)', async () => {
-    const key = (await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: user.cookie }, payload: { name: 'k' } })).json().data.key as string;
+    const key = (await buildApiKey(t.app, user.cookie, { name: 'k' })).key;
     const failures: string[] = [];
     for (const op of operations) {
       const payload = op.method === 'GET' || op.method === 'DELETE' ? undefined : {};

@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyticsEvents, analyticsRollup, jobs } from '../src/platform/db/schema.js';
 import { newId } from '../src/platform/ids.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildApiKey, buildProject, buildUser } from './support/factories.js';
 
 /** The admin area's reads and job controls (issue 15): users search and detail, analytics, jobs, feedback. */
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof signUpUser>>;
+let admin: Awaited<ReturnType<typeof buildUser>>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signUpUser(t.app);
+  admin = await buildUser(t.app);
 });
 afterAll(async () => {
   await t.close();
@@ -22,7 +23,7 @@ const post = (url: string, payload?: object) => t.app.inject({ method: 'POST', u
 describe('users', () => {
   it('searches by email, username and first name prefix; keyset pages cover every match once, in order', async () => {
     const made = [];
-    for (let i = 0; i < 7; i++) made.push(await signUpUser(t.app, { email: `zeta${i}-${newId().slice(0, 4).toLowerCase()}@lab.test`, username: `zz_${i}_${newId().slice(0, 4)}`, firstName: i === 3 ? 'Quentin' : 'Test' }));
+    for (let i = 0; i < 7; i++) made.push(await buildUser(t.app, { email: `zeta${i}-${newId().slice(0, 4).toLowerCase()}@lab.test`, username: `zz_${i}_${newId().slice(0, 4)}`, firstName: i === 3 ? 'Quentin' : 'Test' }));
     const byEmail = (await get('/v1/admin/users/search?q=ZETA&limit=50')).json().data;
     expect(byEmail.users).toHaveLength(7);
     expect((await get('/v1/admin/users/search?q=zz_&limit=50')).json().data.users).toHaveLength(7);
@@ -44,12 +45,12 @@ describe('users', () => {
   });
 
   it('detail: plan, roles, storage per collection with trash, counts, sessions, API keys, inference', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const cookie = { cookie: u.cookie };
-    const p1 = (await t.app.inject({ method: 'POST', url: '/v1/projects', headers: cookie, payload: { meta: { name: 'one' } } })).json().data;
-    await t.app.inject({ method: 'POST', url: '/v1/projects', headers: cookie, payload: { meta: { name: 'two' } } });
+    const p1 = await buildProject(t.app, cookie, { meta: { name: 'one' } });
+    await buildProject(t.app, cookie, { meta: { name: 'two' } });
     await t.app.inject({ method: 'DELETE', url: `/v1/projects/${p1.id}`, headers: cookie });
-    await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: cookie, payload: { name: 'k' } });
+    await buildApiKey(t.app, cookie, { name: 'k' });
     const d = (await get(`/v1/admin/users/${u.user.id}`)).json().data;
     expect(d).toMatchObject({ id: u.user.id, plan: 'free', roles: [], apiKeys: 1, sessions: 1, inference: { thisMonth: 0, total: 0 }, storage: { projects: { count: 1, trashed: 1 }, datasets: { count: 0, trashed: 0 }, models: { count: 0 } } });
     expect(d.lastLogin).not.toBeNull();
@@ -110,8 +111,8 @@ describe('analytics', () => {
     expect(rolled.map((r) => [r.name, r.count]).sort()).toEqual([['create_model', 2], ['~active', 2], ['~done', 0]]);
     expect((await get(`/v1/admin/analytics/events?${q}`)).json().data).toEqual(first);
     // today: live counts, nothing rolled up for the open bucket
-    const u = await signUpUser(t.app);
-    await t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie }, payload: { meta: { name: 'live' } } });
+    const u = await buildUser(t.app);
+    await buildProject(t.app, u.cookie, { meta: { name: 'live' } });
     const now = new Date();
     const today = (await get(`/v1/admin/analytics/events?from=${new Date(now.getTime() - 86_400_000).toISOString()}&to=${new Date(now.getTime() + 60_000).toISOString()}&interval=day`)).json().data;
     expect(today.series.find((s: { name: string }) => s.name === 'create_project').counts.at(-1)).toBeGreaterThanOrEqual(1);
@@ -140,7 +141,7 @@ describe('jobs and feedback', () => {
 
   it('feedback: ratings and reviews with the average', async () => {
     for (const [rating, review] of [[5, 'great'], [3, 'ok'], [4, '']] as const) {
-      const u = await signUpUser(t.app);
+      const u = await buildUser(t.app);
       await t.app.inject({ method: 'PUT', url: '/v1/users/me/feedback', headers: { cookie: u.cookie }, payload: { rating, review } });
     }
     const f = (await get('/v1/admin/feedback')).json().data;

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, multipart, signUpUser } from './helpers/harness.js';
+import { FIXTURES, multipart } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 import { ledgerSums } from '../src/modules/billing/billing.ledger.js';
-import { shapes3Dataset, startLiveServer, type LiveServer } from './compat/wire.js';
-import { adminWithSharedToken, enableCloud, epochsDone, hostGpuName, yoloChildOf, newToken, REAL_YOLO, setPlanAndWallet, startAgent, waitFor, walletOf, type AgentProcess } from './agents-support.js';
+import { shapes3Dataset, startLiveServer, type LiveServer } from './support/wire.js';
+import { adminWithSharedToken, enableCloud, epochsDone, hostGpuName, yoloChildOf, newToken, REAL_YOLO, setPlanAndWallet, startAgent, waitFor, walletOf, type AgentProcess } from './support/agents.js';
 
 /**
  * The agent CLI against the real server: a real `sightline-agent` process runs the stand-in `yolo`
@@ -64,7 +65,7 @@ async function onlineAgent(a: AgentProcess) {
 }
 
 async function cloudUser(walletMicro = 50_000_000) {
-  const user = await signUpUser(s.t.app);
+  const user = await buildUser(s.t.app);
   await setPlanAndWallet(s.t, user.user.id, 'pro', walletMicro);
   const ds = await shapes3Dataset(s.t, user.user.id, `shapes-${user.user.username.toLowerCase()}`);
   const project = (await api('POST', '/v1/projects', user.cookie, { name: 'Cloud' })).json().data;
@@ -74,7 +75,7 @@ async function cloudUser(walletMicro = 50_000_000) {
 }
 describe('sightline-agent against the real server', () => {
   it('registers with GPU, CPU and ultralytics version; shows online; a revoked token stops it', async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const mine = await newToken(s.t, user.cookie, 'my box', false);
     const a = await onlineAgent(agent({}, mine.token));
     const list = (await api('GET', '/v1/agents', user.cookie)).json().data;
@@ -97,7 +98,7 @@ describe('sightline-agent against the real server', () => {
   });
 
   it('exports: ONNX becomes the inference file; other formats with options, log, size, download; folders as tar.gz', { timeout: 60_000 }, async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const modelId = await uploadPt(user.cookie);
     expect((await exportsOf(user.cookie, modelId)).agentsOnline).toBe(0);
     // Queued by the upload itself (ADR 0022): with no agent online it waits in the queue.
@@ -131,12 +132,12 @@ describe('sightline-agent against the real server', () => {
     const after = (await api('GET', `/v1/models/${modelId}`, user.cookie)).json().data;
     expect(after.exports.openvino.bytes).toBe(done.bytes);
     // Someone else cannot read the log.
-    const other = await signUpUser(s.t.app);
+    const other = await buildUser(s.t.app);
     expect((await api('GET', `/v1/agent-jobs/${done.jobId}/log`, other.cookie)).statusCode).toBe(404);
   });
 
   it('an export that exits non-zero fails with its log; retry runs it again', async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     // Weights that pass the upload's magic check but are no complete zip: torch.load fails on them.
     const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(4096, 7)]);
     const mp = multipart({ model_name: 'broken.pt' }, { filename: 'broken.pt', content: broken });
@@ -156,11 +157,11 @@ describe('sightline-agent against the real server', () => {
     expect(retry.statusCode).toBe(200);
     expect(retry.json().data).toMatchObject({ status: 'queued', attempts: 2 });
     await waitFor('failed again', async () => (await exportsOf(user.cookie, modelId)).data.find((e) => e.id === id && e.status === 'failed' && e.jobId !== failed.jobId), 60_000);
-    expect((await api('POST', `/v1/models/${modelId}/exports/${id}/retry`, (await signUpUser(s.t.app)).cookie)).statusCode).toBe(404);
+    expect((await api('POST', `/v1/models/${modelId}/exports/${id}/retry`, (await buildUser(s.t.app)).cookie)).statusCode).toBe(404);
   });
 
   it('an agent killed with kill -9 loses its job when the lease runs out; the restarted agent reports it, the export runs again', { timeout: 90_000 }, async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const modelId = await uploadPt(user.cookie);
     const a = await onlineAgent(agent({ STANDIN_EXPORT_MS: '60000' }));
     // The real CLI needs a slow format to still be running when the agent dies (onnx2tf + int8).
@@ -191,7 +192,7 @@ describe('sightline-agent against the real server', () => {
   });
 
   it('two agents racing for one job: it is claimed once', async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const modelId = await uploadPt(user.cookie);
     const second = await newToken(s.t, admin.cookie, 'gpu-2', true);
     // An agent says what it can run when it registers (ADR 0021): without ultralytics it is offered nothing.
@@ -217,8 +218,8 @@ describe('sightline-agent against the real server', () => {
   });
 
   it('claim rules: a private agent takes only its owner\'s exports; a GPU type must match', async () => {
-    const alice = await signUpUser(s.t.app);
-    const bob = await signUpUser(s.t.app);
+    const alice = await buildUser(s.t.app);
+    const bob = await buildUser(s.t.app);
     const bobsModel = await uploadPt(bob.cookie);
     const alicePrivate = (await newToken(s.t, alice.cookie, 'alice box', false)).token;
     // (An agent without ultralytics is offered nothing: ADR 0021.)
@@ -253,7 +254,7 @@ describe('sightline-agent against the real server', () => {
   });
 
   it('legacy client verbs: POST /v1/models/{id}/export, /get-export, /model-reset', async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const key = (await api('POST', '/v1/api-keys', user.cookie, { name: 'legacy' })).json().data.legacyKey as string;
     const modelId = await uploadPt(user.cookie);
     await onlineAgent(agent());

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { auditLog, users } from '../src/platform/db/schema.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * The audit log (issue 15): each security-relevant action writes exactly one entry with the right
@@ -9,12 +10,12 @@ import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
  * cannot be changed through any API (none exists) nor through SQL (a trigger refuses).
  */
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof signUpUser>>;
+let admin: Awaited<ReturnType<typeof buildUser>>;
 const UA = 'audit-test-agent/1.0';
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signUpUser(t.app);
+  admin = await buildUser(t.app);
 });
 afterAll(async () => {
   await t.close();
@@ -39,7 +40,7 @@ async function only(action: string) {
 
 describe('audit entries: exactly one per action, right actor and target', () => {
   it('sign-in (success and failure without the password) and sign-out', async () => {
-    const u = await signUpUser(t.app, { password: 'correct-horse-9' });
+    const u = await buildUser(t.app, { password: 'correct-horse-9' });
     await newEntries();
     const ok = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: 'correct-horse-9' }, headers: { 'user-agent': UA }, remoteAddress: '203.0.113.9' });
     expect(ok.statusCode).toBe(200);
@@ -63,7 +64,7 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   });
 
   it('password and email change; API key created and revoked', async () => {
-    const u = await signUpUser(t.app, { password: 'correct-horse-9' });
+    const u = await buildUser(t.app, { password: 'correct-horse-9' });
     await newEntries();
     expect((await call('POST', '/v1/users/me/password', u.cookie, { currentPassword: 'correct-horse-9', newPassword: 'battery-staple-7' })).statusCode).toBe(200);
     expect(await only('account.password_change')).toMatchObject({ actorId: u.user.id, targetId: u.user.id, userId: u.user.id });
@@ -81,7 +82,7 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   });
 
   it('role grant and revoke by an admin; never the last admin', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     await newEntries();
     const granted = await call('POST', `/v1/admin/users/${u.user.id}/role`, admin.cookie, { role: 'admin', grant: true });
     expect(granted.statusCode).toBe(200);
@@ -97,7 +98,7 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   });
 
   it('plan change by an admin: one plan entry (not a second generic admin entry)', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     await newEntries();
     expect((await call('POST', `/v1/admin/billing/users/${u.user.id}/plan`, admin.cookie, { plan: 'pro', reason: 'Research grant' })).statusCode).toBe(200);
     const e = await only('user.plan_change');
@@ -105,7 +106,7 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   });
 
   it('deletion, restore and sharing of items', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const p = (await call('POST', '/v1/projects', u.cookie, { meta: { name: 'Audit me' } })).json().data as { id: string };
     await newEntries();
     expect((await call('POST', `/v1/projects/${p.id}/share`, u.cookie, { privacy: 'public' })).statusCode).toBe(200);
@@ -132,8 +133,8 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   });
 
   it('team membership: invite, accept, role change, removal', async () => {
-    const owner = await signUpUser(t.app);
-    const m = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
+    const m = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const team = (await call('POST', '/v1/teams', owner.cookie, { meta: { name: 'Crew' } })).json().data as { id: string };
     await newEntries();
@@ -148,7 +149,7 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   });
 
   it('admin actions on accounts: disable, enable, sign out everywhere, delete, restore; a disabled account is locked out', async () => {
-    const u = await signUpUser(t.app, { password: 'correct-horse-9' });
+    const u = await buildUser(t.app, { password: 'correct-horse-9' });
     const key = (await call('POST', '/v1/api-keys', u.cookie, { name: 'k' })).json().data.key as string;
     await newEntries();
     expect((await call('POST', `/v1/admin/users/${u.user.id}/disable`, admin.cookie, { reason: 'abuse' })).json().data.disabled).not.toBeNull();
@@ -219,7 +220,7 @@ describe('append-only, filterable, exportable; users see their own security even
   });
 
   it('a user sees their own security events and nobody else\'s', async () => {
-    const u = await signUpUser(t.app, { password: 'correct-horse-9' });
+    const u = await buildUser(t.app, { password: 'correct-horse-9' });
     await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: 'nope-nope-1' } });
     await call('POST', '/v1/api-keys', u.cookie, { name: 'mine' });
     const mine = (await call('GET', '/v1/users/me/security-events', u.cookie)).json().data.entries as Array<{ action: string; userId: string }>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUOTA_BATCH } from '../src/modules/inference/rate-limit.js';
 import { Invalidations } from '../src/platform/cache/invalidation.js';
-import { createTestCluster, FIXTURES, uniqueEmail, type TestCluster } from './helpers/harness.js';
+import { createTestCluster, FIXTURES, uniqueEmail, type TestCluster } from './support/harness.js';
 
 /**
  * Issue 18: sessions and API keys are answered from a per-instance cache, and every way of taking

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { credit, hold, ledgerSums, release, settle } from '../src/modules/billing/billing.ledger.js';
 import { users } from '../src/platform/db/schema.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildModel, buildUser } from './support/factories.js';
 
 /**
  * The wallet ledger against the real database (PGlite and PostgreSQL): holds never overdraw, even
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 const USD = 1_000_000;
 async function funded(amount: number) {
-  const u = await signUpUser(t.app);
+  const u = await buildUser(t.app);
   await credit(t.app.ctx, { userId: u.user.id, kind: 'top_up', amount, idempotencyKey: `seed-${u.user.id}`, paymentId: 'pi_seed' });
   return u;
 }
@@ -100,7 +101,7 @@ describe('wallet ledger', () => {
   });
 
   it('the database itself refuses a negative wallet', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     await expect(t.app.ctx.db.update(users).set({ walletBalance: -1 }).where(eq(users.id, u.user.id))).rejects.toThrow();
   });
 
@@ -115,13 +116,13 @@ describe('wallet ledger', () => {
     expect(page2.entries).toEqual([expect.objectContaining({ kind: 'top_up', cause: expect.objectContaining({ paymentId: 'pi_seed' }) })]);
     expect(page2.next).toBeNull();
     // another user's cursor is not a way in
-    const other = await signUpUser(t.app);
+    const other = await buildUser(t.app);
     expect((await t.app.inject({ method: 'GET', url: `/v1/billing/ledger?before=${page1.next}`, headers: { cookie: other.cookie } })).statusCode).toBe(404);
   });
 
   it("the model page's cost: charged, on hold and returned for that model only", async () => {
     const u = await funded(10 * USD);
-    const model = (await t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: u.cookie }, payload: {} })).json().data;
+    const model = await buildModel(t.app, u.cookie, {});
     const run1 = await hold(t.app.ctx, { userId: u.user.id, modelId: model.id, amount: 2 * USD, idempotencyKey: 'c1' });
     await settle(t.app.ctx, { holdId: run1.holdId, amount: 1.25 * USD, epoch: 1, idempotencyKey: 'c1:1' });
     await release(t.app.ctx, { holdId: run1.holdId, idempotencyKey: 'c1:end' });

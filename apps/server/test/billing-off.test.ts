@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { analyticsEvents } from '../src/platform/db/schema.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * Billing off (no STRIPE_SECRET_KEY): the summary says so, nothing pretends to take money; admins
@@ -9,10 +10,10 @@ import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
  * drive the quotas through one function.
  */
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof signUpUser>>;
+let admin: Awaited<ReturnType<typeof buildUser>>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signUpUser(t.app); // the first account of a fresh server is its admin
+  admin = await buildUser(t.app); // the first account of a fresh server is its admin
   expect(admin.user.roles).toContain('admin');
 });
 afterAll(async () => {
@@ -23,7 +24,7 @@ const call = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, pay
 
 describe('billing off', () => {
   it('the summary says billing is off; checkout, portal, top-up and history answer billing/disabled', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const s = (await call('GET', '/v1/billing', u.cookie)).json().data;
     expect(s).toMatchObject({ enabled: false, plan: 'free', subscription: null, wallet: { balance: 0, held: 0 }, abilities: { upgrade: false, portal: false, topUp: false, history: false, cancel: false } });
     for (const [url, body] of [
@@ -42,7 +43,7 @@ describe('billing off', () => {
   });
 
   it('an admin sets a plan by hand (who and why); the user is pro at once; only admins may', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     expect((await call('POST', `/v1/admin/billing/users/${u.user.id}/plan`, u.cookie, { plan: 'pro', reason: 'self-service?' })).statusCode).toBe(403);
     const res = await call('POST', `/v1/admin/billing/users/${u.user.id}/plan`, admin.cookie, { plan: 'pro', reason: 'Research grant 2026' });
     expect(res.statusCode).toBe(200);
@@ -58,7 +59,7 @@ describe('billing off', () => {
   });
 
   it('an admin credits a wallet by hand: a ledger entry naming who and why', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     expect((await call('POST', `/v1/admin/billing/users/${u.user.id}/credit`, admin.cookie, { amount: 25, reason: '' })).statusCode).toBe(400);
     const res = await call('POST', `/v1/admin/billing/users/${u.user.id}/credit`, admin.cookie, { amount: 25.5, reason: 'Goodwill for the outage' });
     expect(res.statusCode).toBe(200);
@@ -71,7 +72,7 @@ describe('billing off', () => {
   });
 
   it('plan limits: defaults, admin overrides, and the storage and inference quotas follow them', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const plans = (await call('GET', '/v1/admin/billing/plans', admin.cookie)).json().data;
     expect(plans.map((p: { plan: string }) => p.plan)).toEqual(['free', 'pro', 'enterprise']);
     expect(plans[0]).toMatchObject({ limits: { storageBytes: 20 * 1024 ** 3, inferencePerHour: 100, teams: false }, overridden: [] });
@@ -90,7 +91,7 @@ describe('billing off', () => {
   });
 
   it('the plan model count holds: the limit is answered with its code, also under 10 concurrent creations', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     expect((await call('PATCH', '/v1/admin/billing/plans/pro', admin.cookie, { models: 3 })).statusCode).toBe(200);
     expect((await call('POST', `/v1/admin/billing/users/${u.user.id}/plan`, admin.cookie, { plan: 'pro', reason: 'model limit test' })).statusCode).toBe(200);
     const first = await call('POST', '/v1/models', u.cookie, { meta: { name: 'one' } });
@@ -108,12 +109,12 @@ describe('billing off', () => {
   });
 
   it('a model’s cost is its owner’s only', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const model = (await call('POST', '/v1/models', u.cookie, {})).json().data;
     const own = await call('GET', `/v1/billing/models/${model.id}/cost`, u.cookie);
     expect(own.statusCode).toBe(200);
     expect(own.json().data).toMatchObject({ modelId: model.id, charged: 0, held: 0, released: 0, records: [], entries: [] });
-    const other = await signUpUser(t.app);
+    const other = await buildUser(t.app);
     expect((await call('GET', `/v1/billing/models/${model.id}/cost`, other.cookie)).statusCode).toBe(404);
   });
 

@@ -7,8 +7,9 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { analyticsEvents, billingSubscriptions, stripeEvents, users } from '../src/platform/db/schema.js';
-import { FAKE_PRICES, signStripePayload, startFakeStripe, stripeEnv, type FakeStripe } from './helpers/fake-stripe.js';
-import { openTestDatabase, signUpUser, TestClock, testConfig } from './helpers/harness.js';
+import { FAKE_PRICES, signStripePayload, startFakeStripe, stripeEnv, type FakeStripe } from './support/fake-stripe.js';
+import { openTestDatabase, TestClock, testConfig } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * Billing with Stripe on: the official `stripe` package talks to a local fake Stripe over HTTP, and
@@ -52,7 +53,7 @@ const me = async (id: string) => (await app.ctx.db.select().from(users).where(eq
 
 /** A user who went through Checkout for pro: returns the user, cookie and Stripe subscription id. */
 async function proUser(interval: 'month' | 'year' = 'month') {
-  const u = await signUpUser(app);
+  const u = await buildUser(app);
   const res = await call('POST', '/v1/billing/checkout/pro', u.cookie, { interval });
   expect(res.statusCode).toBe(200);
   const session = fake.lastSession()!;
@@ -68,7 +69,7 @@ async function proUser(interval: 'month' | 'year' = 'month') {
 
 describe('checkout → webhook → plan', () => {
   it('a free user upgrades to pro through Checkout; the plan, customer, renewal date and analytics follow', async () => {
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     const before = await summary(u.cookie);
     expect(before).toMatchObject({ enabled: true, plan: 'free', subscription: null, abilities: { upgrade: true, portal: false, topUp: false, history: false } });
 
@@ -103,7 +104,7 @@ describe('checkout → webhook → plan', () => {
     expect(portal.return_url).toMatch(/\/settings\?tab=billing$/);
     expect(portal.customer).toBe((await me(u.user.id)).paymentCustomerId);
     // A free user without a customer has no portal.
-    const free = await signUpUser(app);
+    const free = await buildUser(app);
     expect((await call('POST', '/v1/billing/portal', free.cookie)).statusCode).toBe(403);
   });
 
@@ -190,14 +191,14 @@ describe('webhooks', () => {
 
 describe('top-up and history', () => {
   it('top-up: $5–$1,000, pro only, lands in the ledger with its payment and model', async () => {
-    const free = await signUpUser(app);
+    const free = await buildUser(app);
     expect((await call('POST', '/v1/billing/checkout/top-up', free.cookie, { amount: 20 })).statusCode).toBe(403);
 
     const u = await proUser();
     expect((await call('POST', '/v1/billing/checkout/top-up', u.cookie, { amount: 4.99 })).statusCode).toBe(400);
     expect((await call('POST', '/v1/billing/checkout/top-up', u.cookie, { amount: 1000.01 })).statusCode).toBe(400);
     const model = (await call('POST', '/v1/models', u.cookie, { meta: { name: 'm' } })).json().data;
-    const other = await signUpUser(app);
+    const other = await buildUser(app);
     const foreign = (await call('POST', '/v1/models', other.cookie, {})).json().data;
     expect((await call('POST', '/v1/billing/checkout/top-up', u.cookie, { amount: 50, modelId: foreign.id })).statusCode).toBe(404);
 
@@ -228,7 +229,7 @@ describe('top-up and history', () => {
     expect(second.invoices.map((i: { description: string }) => i.description)).toEqual(['Sightline Pro (monthly)']);
     expect(second.hasMore).toBe(false);
     // Free and never a customer: no history.
-    const free = await signUpUser(app);
+    const free = await buildUser(app);
     expect((await call('GET', '/v1/billing/history', free.cookie)).statusCode).toBe(403);
   });
 

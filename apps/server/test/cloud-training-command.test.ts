@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRAIN_FAMILIES, TRAIN_SIZES, trainDialogBody, type Dataset, type Model, type TrainDialogChoice } from '@sightline/contracts';
 import { datasets, modelFiles } from '../src/platform/db/schema.js';
 import { newId } from '../src/platform/ids.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
-import { adminWithSharedToken, enableCloud, newToken, setPlanAndWallet } from './agents-support.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
+import { adminWithSharedToken, enableCloud, newToken, setPlanAndWallet } from './support/agents.js';
 
 /**
  * Cloud training builds its `yolo train` command from what the web train dialog stores (ADR 0021):
@@ -48,7 +49,7 @@ async function readyDataset(userId: string, task: string, slug: string) {
 }
 
 async function proUser() {
-  const user = await signUpUser(t.app);
+  const user = await buildUser(t.app);
   await setPlanAndWallet(t, user.user.id, 'pro', 500_000_000);
   const project = (await api('POST', '/v1/projects', user.cookie, { name: 'Cloud' })).json().data as { id: string; slug: string };
   return { ...user, project };

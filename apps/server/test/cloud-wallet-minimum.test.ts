@@ -1,9 +1,10 @@
 import { CLOUD_MIN_WALLET_MICRO } from '@sightline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerSums } from '../src/modules/billing/billing.ledger.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
-import { shapes3Dataset } from './compat/wire.js';
-import { enableCloud, setPlanAndWallet, walletOf } from './agents-support.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
+import { shapes3Dataset } from './support/wire.js';
+import { enableCloud, setPlanAndWallet, walletOf } from './support/agents.js';
 
 /**
  * Cloud training's wallet minimum is checked by the ledger's hold, under the wallet's row lock,
@@ -13,7 +14,7 @@ import { enableCloud, setPlanAndWallet, walletOf } from './agents-support.js';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  const admin = await signUpUser(t.app); // the first account is an admin
+  const admin = await buildUser(t.app); // the first account is an admin
   const gpu = await t.app.inject({ method: 'PUT', url: '/v1/admin/gpu-types', headers: { cookie: admin.cookie }, payload: { id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 1 } });
   expect(gpu.statusCode).toBe(200);
   await enableCloud(t);
@@ -27,7 +28,7 @@ const body = { gpuType: 'rtx-4090', epochs: 1 };
 
 /** A pro user with `runs` untrained models on one dataset; the wallet covers the minimum plus two estimates, less one micro-dollar. */
 async function userWithModels(runs: number) {
-  const user = await signUpUser(t.app);
+  const user = await buildUser(t.app);
   await setPlanAndWallet(t, user.user.id, 'pro', 0);
   const ds = await shapes3Dataset(t, user.user.id, `shapes-${user.user.username.toLowerCase()}`);
   const project = (await api('POST', '/v1/projects', user.cookie, { name: 'Cloud' })).json().data;

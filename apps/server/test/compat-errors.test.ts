@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { PLAN_LIMITS } from '@sightline/contracts';
 import { datasets, modelFiles } from '../src/platform/db/schema.js';
 import { newId } from '../src/platform/ids.js';
-import { fakeWeights, rawRequest, requestsMultipart, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './compat/wire.js';
+import { fakeWeights, rawRequest, requestsMultipart, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
 
 /** Bad inputs on both training protocols, over real HTTP: every refusal is JSON and leaves no trace. */
 

@@ -4,10 +4,10 @@ import { modelStatus } from '@sightline/contracts';
 import { models as modelsTable, modelFiles } from '../src/platform/db/schema.js';
 import { newId } from '../src/platform/ids.js';
 import { markStaleRuns } from '../src/modules/training/training.service.js';
-import { multipart } from './helpers/harness.js';
+import { multipart } from './support/harness.js';
 import { ensureNormalizedZip } from '../src/modules/datasets/datasets.export.js';
 import { datasetsRepository } from '../src/modules/datasets/datasets.repository.js';
-import { fakeWeights, loadTrace, requestsMultipart, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer, type WireResponse } from './compat/wire.js';
+import { fakeWeights, loadTrace, requestsMultipart, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer, type WireResponse } from './support/wire.js';
 
 /**
  * Conformance of the legacy Ultralytics HUB protocol (ultralytics 8.3.166 + hub-sdk): the recorded

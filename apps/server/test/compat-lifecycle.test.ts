@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeWeights, requestsMultipart, send, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './compat/wire.js';
+import { fakeWeights, requestsMultipart, send, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
 
 /**
  * Issue 16, defect 9, over real HTTP as the ultralytics clients speak: a Stop applies to the run it

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelStatus } from '@sightline/contracts';
 import type { DomainEvent } from '../src/platform/realtime/event-bus.js';
-import { fakeWeights, loadTrace, rawRequest, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './compat/wire.js';
+import { fakeWeights, loadTrace, rawRequest, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
 
 /**
  * Conformance of the Ultralytics Platform protocol (ultralytics ≥ 8.4.115): the recorded composite

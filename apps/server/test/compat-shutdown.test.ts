@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startLiveServer } from './compat/wire.js';
+import { startLiveServer } from './support/wire.js';
 
 /**
  * The Platform upload sniffer (compat/platform/lenient-upload.ts) reads each new connection's first

@@ -9,7 +9,8 @@ import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db/client.js';
 import { migrate } from '../src/platform/db/migrate.js';
 import { newId } from '../src/platform/ids.js';
-import { signUpUser, TEST_PG_URL, testConfig } from './helpers/harness.js';
+import { TEST_PG_URL, testConfig } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * A database that heals (ADR 0024): the embedded PostgreSQL killed under a running server is
@@ -64,7 +65,7 @@ describe('the embedded PostgreSQL supervised (ADR 0024)', () => {
     // itself can lose the last milliseconds of commits (ADR 0024), which this test did see.
     const { app, dataDir } = await embeddedApp({}, { EMBEDDED_DB_SYNC_COMMIT: 'on' });
     expect(app.ctx.database.driver).toBe('postgres');
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     const names = ['before-kill-1', 'before-kill-2', 'before-kill-3'];
     for (const name of names) expect((await app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie }, payload: { name } })).statusCode).toBe(201);
 
@@ -85,7 +86,7 @@ describe('the embedded PostgreSQL supervised (ADR 0024)', () => {
   it('a cluster that cannot be restarted: 503 meanwhile, then onDatabaseFatal (main.ts exits non-zero)', { timeout: 180_000 }, async () => {
     let fatal: Error | null = null;
     const { app, dataDir } = await embeddedApp({ onDatabaseFatal: (err: Error) => void (fatal = err), databaseRestarts: { retries: 3, firstDelayMs: 200 } });
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     const cluster = path.join(dataDir, 'postgres');
     const pid = postmasterPid(dataDir);
     process.kill(pid, 'SIGKILL');
@@ -200,7 +201,7 @@ describe('an external database that goes away (ADR 0024)', () => {
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     });
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     expect((await app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie }, payload: { name: 'kept' } })).statusCode).toBe(201);
 
     await proxy.cut();

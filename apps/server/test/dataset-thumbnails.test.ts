@@ -5,7 +5,8 @@ import { datasetImages, datasets } from '../src/platform/db/schema.js';
 import { blobKeys } from '../src/platform/storage/blob-keys.js';
 import { newId } from '../src/platform/ids.js';
 import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * Issue 18: thumbnails are made on first view and kept, not in a stage after Ready. A Ready dataset
@@ -64,7 +65,7 @@ const get = (url: string, headers: Record<string, string> = {}) => t.app.inject(
 
 describe('thumbnails on first view', () => {
   it('none stored at Ready; the first view makes one ≤ 256 px JPEG, kept and served from storage after', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await readyDataset(u.user.id);
     const d = (await get(`/v1/datasets/${id}`, { cookie: u.cookie })).json().data;
     expect(d.status).toBe('Ready');
@@ -110,7 +111,7 @@ describe('thumbnails on first view', () => {
   });
 
   it('twenty requests at once for a preview not made yet make it once and all get the same bytes', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await readyDataset(u.user.id);
     const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
     const v = images.find((i) => i.name === 'v.png')!;
@@ -131,7 +132,7 @@ describe('thumbnails on first view', () => {
   });
 
   it('the preview link is the original signed link: tampered 403, expired 410, trashed 404, BMP route 404', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await readyDataset(u.user.id);
     const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
     const big = images.find((i) => i.name === 'big.jpg')!;
@@ -153,7 +154,7 @@ describe('thumbnails on first view', () => {
   });
 
   it('reprocessing removes the stored previews; a preview made for an image that is gone is not kept', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await readyDataset(u.user.id);
     const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
     const big = images.find((i) => i.name === 'big.jpg')!;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyticsEvents, datasets as datasetsTable, models as modelsTable } from '../src/platform/db/schema.js';
 import { buildZip } from '../src/modules/datasets/processing/test-archives.js';
-import { createTestApp, FIXTURES, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, FIXTURES, type TestApp } from './support/harness.js';
+import { buildDataset, buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,11 +20,6 @@ const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'HEAD', url: string, 
   t.app.inject({ method, url, headers, payload: payload as never });
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-async function newDataset(cookie: string, body: object = { meta: { name: 'Shapes' }, task: 'detect' }) {
-  const res = await req('POST', '/v1/datasets', { cookie }, body);
-  expect(res.statusCode).toBe(201);
-  return res.json().data;
-}
 
 /** The tus 1.0 requests tus-js-client sends: create, then PATCH chunks from the server's offset. */
 async function tusUpload(cookie: string, token: string, filename: string, bytes: Buffer, opts: { chunk?: number; stopAfter?: number } = {}) {
@@ -66,8 +62,8 @@ async function processNow(cookie: string, id: string) {
 
 describe('datasets end to end over HTTP', () => {
   it('create → token → resumable upload → process → Ready with stats, images and original bytes', async () => {
-    const u = await signUpUser(t.app);
-    const d = await newDataset(u.cookie);
+    const u = await buildUser(t.app);
+    const d = await buildDataset(t.app, u.cookie);
     expect(d).toMatchObject({ status: 'Initiating', task: 'detect', schemaVersion: 2, provider: 'hub', meta: { privacy: 'private' } });
     const zip = fs.readFileSync(path.join(FIXTURES, 'shapes3.zip'));
     const tok = await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/shapes3.zip`, bytes: zip.length });
@@ -108,8 +104,8 @@ describe('datasets end to end over HTTP', () => {
   });
 
   it('a broken archive fails with a per-file, per-line report; retry after fixing works', async () => {
-    const u = await signUpUser(t.app);
-    const d = await newDataset(u.cookie, { meta: { name: 'Broken' }, task: 'detect' });
+    const u = await buildUser(t.app);
+    const d = await buildDataset(t.app, u.cookie, { meta: { name: 'Broken' }, task: 'detect' });
     const png = fs.readFileSync(path.join(FIXTURES, 'test-images/test_0000.png'));
     const bad = buildZip([
       { name: 'data.yaml', data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' },
@@ -150,8 +146,8 @@ describe('datasets end to end over HTTP', () => {
   });
 
   it('storage checks: too little for the token, and storage used up mid-upload', async () => {
-    const u = await signUpUser(t.app);
-    const d = await newDataset(u.cookie);
+    const u = await buildUser(t.app);
+    const d = await buildDataset(t.app, u.cookie);
     await req('POST', '/v1/models', { cookie: u.cookie }, { meta: { name: 'filler' } });
     await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 500_000 }).where(eq(modelsTable.userId, u.user.id));
     const tooBig = await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/big.zip`, bytes: 600_000 });
@@ -172,9 +168,9 @@ describe('datasets end to end over HTTP', () => {
   });
 
   it('bad inputs: no archive, wrong path, someone else’s dataset, forged token, not a zip', async () => {
-    const u = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
-    const d = await newDataset(u.cookie);
+    const u = await buildUser(t.app);
+    const other = await buildUser(t.app);
+    const d = await buildDataset(t.app, u.cookie);
     const noArchive = await req('POST', `/v1/datasets/${d.id}/process`, { cookie: u.cookie });
     expect(noArchive.json().error.code).toBe('NoArchiveProvided');
     const notArchive = await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/photo.jpg`, bytes: 10 });
@@ -198,8 +194,8 @@ describe('datasets end to end over HTTP', () => {
 describe('resuming across a server restart', () => {
   it('an upload interrupted by a restart continues at its offset on the new process, no byte lost', async () => {
     const { buildApp } = await import('../src/app.js');
-    const u = await signUpUser(t.app);
-    const d = await newDataset(u.cookie);
+    const u = await buildUser(t.app);
+    const d = await buildDataset(t.app, u.cookie);
     const zip = fs.readFileSync(path.join(FIXTURES, 'shapes3.zip'));
     const tok = (await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/shapes3.zip`, bytes: zip.length })).json().data.token;
     const first = await tusUpload(u.cookie, tok, 'shapes3.zip', zip, { chunk: 100_000, stopAfter: 300_000 });
@@ -220,9 +216,9 @@ describe('resuming across a server restart', () => {
 
 describe('dataset sharing and authorization', () => {
   it('private: others cannot read, list, update, delete or download; unlisted: by id; public: listed', async () => {
-    const owner = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
-    const d = await newDataset(owner.cookie, { meta: { name: 'Secret' }, task: 'detect' });
+    const owner = await buildUser(t.app);
+    const other = await buildUser(t.app);
+    const d = await buildDataset(t.app, owner.cookie, { meta: { name: 'Secret' }, task: 'detect' });
     await uploadArchive(owner, d.id, 'shapes3.zip', fs.readFileSync(path.join(FIXTURES, 'shapes3.zip')));
     await processNow(owner.cookie, d.id);
     const imgUrl = (await req('GET', `/v1/datasets/${d.id}/images?limit=1`, { cookie: owner.cookie })).json().data.results[0].url;
@@ -263,9 +259,9 @@ describe('dataset sharing and authorization', () => {
   });
 
   it('lists filter by task and privacy', async () => {
-    const u = await signUpUser(t.app);
-    await newDataset(u.cookie, { meta: { name: 'd1' }, task: 'detect' });
-    const c = await newDataset(u.cookie, { meta: { name: 'c1' }, task: 'classify' });
+    const u = await buildUser(t.app);
+    await buildDataset(t.app, u.cookie, { meta: { name: 'd1' }, task: 'detect' });
+    const c = await buildDataset(t.app, u.cookie, { meta: { name: 'c1' }, task: 'classify' });
     await req('POST', `/v1/datasets/${c.id}/share`, { cookie: u.cookie }, { privacy: 'public' });
     expect((await req('GET', '/v1/datasets?task=classify', { cookie: u.cookie })).json().data.results.map((x: { id: string }) => x.id)).toEqual([c.id]);
     expect((await req('GET', '/v1/datasets?privacy=public', { cookie: u.cookie })).json().data.total).toBe(1);
@@ -277,8 +273,8 @@ describe('normalized zip for training clients', () => {
     const { ensureNormalizedZip } = await import('../src/modules/datasets/datasets.export.js');
     const { processArchive } = await import('../src/modules/datasets/processing/index.js');
     const { datasetsRepository } = await import('../src/modules/datasets/datasets.repository.js');
-    const u = await signUpUser(t.app);
-    const d = await newDataset(u.cookie, { meta: { name: 'Robo Flow' }, task: 'detect' });
+    const u = await buildUser(t.app);
+    const d = await buildDataset(t.app, u.cookie, { meta: { name: 'Robo Flow' }, task: 'detect' });
     const png = fs.readFileSync(path.join(FIXTURES, 'test-images/test_0000.png'));
     // Roboflow export layout: train/valid/test folders with a yaml pointing at ../train/images
     const robo = buildZip([

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainEvents, deliverAfterCommit, type DomainEvent } from '../src/platform/events/domain-events.js';
-import { createTestApp, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
 
 /** Domain events after commit (ADR 0031), on the app's real database handle. */
 let t: TestApp;

@@ -6,9 +6,10 @@ import { enqueueJob } from '../src/modules/agents/agents.service.js';
 import { agentsRepository } from '../src/modules/agents/agents.repository.js';
 import { ExportWorker, exportWorkerOf } from '../src/modules/exports/exports.local-worker.js';
 import type { AppContext } from '../src/context.js';
-import { FIXTURES, multipart, signUpUser } from './helpers/harness.js';
-import { requestsMultipart, send, startLiveServer, userWithKey, type LiveServer } from './compat/wire.js';
-import { STANDIN_YOLO, waitFor } from './agents-support.js';
+import { FIXTURES, multipart } from './support/harness.js';
+import { buildUser } from './support/factories.js';
+import { requestsMultipart, send, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
+import { STANDIN_YOLO, waitFor } from './support/agents.js';
 
 /**
  * Export and preview out of the box (ADR 0022): an uploaded `.pt` and a finished client run get
@@ -51,7 +52,7 @@ describe('automatic ONNX exports and the worker state (no worker)', () => {
   });
 
   it('a .pt upload queues its ONNX export by itself; the exports API says no worker can run it', async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const id = await uploadPt(s, user.cookie);
     const body = (await get(s, `/v1/models/${id}/exports`, user.cookie)).json().data;
     expect(body.exports).toHaveLength(1);
@@ -66,7 +67,7 @@ describe('automatic ONNX exports and the worker state (no worker)', () => {
   });
 
   it('an uploaded model shows no training configuration (origin uploaded, image size unknown); a model made here does', async () => {
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     const id = await uploadPt(s, user.cookie);
     const model = (await get(s, `/v1/models/${id}`, user.cookie)).json().data;
     expect(model).toMatchObject({ origin: 'uploaded', imageSize: null, task: null, names: [] });
@@ -123,7 +124,7 @@ describe('the built-in export worker', () => {
     expect(worker.version).toBe('8.4.190');
     // Ready but not started: nothing runs before the first export job.
     expect(await agentsRepository.listAgents(s.t.app.ctx.db)).toEqual([]);
-    const user = await signUpUser(s.t.app);
+    const user = await buildUser(s.t.app);
     expect((await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: user.cookie }, payload: { meta: { name: 'x' } } })).statusCode).toBe(201);
     const id = await uploadPt(s, user.cookie);
     expect((await get(s, `/v1/models/${id}/exports`, user.cookie)).json().data.worker).toMatchObject({ available: true });

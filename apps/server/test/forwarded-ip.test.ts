@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../src/config.js';
-import { createTestApp, signUpUser, uniqueEmail, type TestApp } from './helpers/harness.js';
+import { createTestApp, uniqueEmail, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * The client's address behind a reverse proxy (ADR 0025, docs/deploy.md). TRUST_PROXY used to be
@@ -23,7 +24,7 @@ const signIn = (email: string, password: string, forwardedFor: string, remoteAdd
 describe('client address behind the proxy', () => {
   // 57 sign-ins, each hashing a password: slow on a loaded machine.
   it('throttles the real client whatever X-Forwarded-For it sends, and not the other clients of the proxy', { timeout: 120_000 }, async () => {
-    const victim = await signUpUser(t.app);
+    const victim = await buildUser(t.app);
     const statuses: number[] = [];
     // 55 wrong sign-ins, each on another account (so only the per-address rule of the throttle
     // policy can stop them) and each with a new client-chosen X-Forwarded-For; the proxy appended

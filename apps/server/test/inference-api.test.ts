@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyticsEvents, inferenceUsage, users } from '../src/platform/db/schema.js';
-import { createTestApp, FIXTURES, multipart, sessionCookie, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, FIXTURES, multipart, sessionCookie, type TestApp } from './support/harness.js';
+import { buildApiKey, buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,7 +32,7 @@ function predict(modelId: string, headers: Record<string, string>, fields: Recor
 
 describe('POST /v1/predict/{modelId}', () => {
   it('answers HUB-shaped results matching ultralytics, with rate-limit headers, via session or API key', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await upload(u.cookie, 'shapes3-detect.onnx');
     const res = await predict(id, { cookie: u.cookie }, { conf: '0.25', iou: '0.45', imgsz: '640' });
     expect(res.statusCode).toBe(200);
@@ -50,7 +51,7 @@ describe('POST /v1/predict/{modelId}', () => {
       const [x1, y1, x2, y2] = expected[i]!.box_xyxy;
       expect(Math.max(Math.abs(r.box.x1 - x1!), Math.abs(r.box.y1 - y1!), Math.abs(r.box.x2 - x2!), Math.abs(r.box.y2 - y2!))).toBeLessThan(1);
     }
-    const key = (await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: u.cookie }, payload: { name: 'ci' } })).json().data.key;
+    const key = (await buildApiKey(t.app, u.cookie, { name: 'ci' })).key;
     const viaKey = await predict(id, { 'x-api-key': key });
     expect(viaKey.statusCode).toBe(200);
     expect(viaKey.headers['x-ratelimit-remaining']).toBe('98');
@@ -64,7 +65,7 @@ describe('POST /v1/predict/{modelId}', () => {
   });
 
   it('segment and classify models answer per task', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const seg = await upload(u.cookie, 'shapes3-seg.onnx');
     const s = (await predict(seg, { cookie: u.cookie })).json().images[0].results;
     expect(s.length).toBeGreaterThan(0);
@@ -77,7 +78,7 @@ describe('POST /v1/predict/{modelId}', () => {
   });
 
   it('bad inputs each get a clear error', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await upload(u.cookie, 'shapes3-detect.onnx');
     for (const [fields, msg] of [
       [{ imgsz: '16' }, /imgsz/],
@@ -108,8 +109,8 @@ describe('POST /v1/predict/{modelId}', () => {
   });
 
   it("someone else's private model is not found; a public one runs on the caller's quota", async () => {
-    const owner = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
+    const other = await buildUser(t.app);
     const priv = await upload(owner.cookie, 'shapes3-detect.onnx');
     expect((await predict(priv, { cookie: other.cookie })).statusCode).toBe(404);
     const pub = await upload(owner.cookie, 'shapes3-detect.onnx', 'public');
@@ -120,7 +121,7 @@ describe('POST /v1/predict/{modelId}', () => {
   });
 
   it('429 with Retry-After once the hourly quota is used', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await upload(u.cookie, 'shapes3-cls.onnx');
     const now = t.clock.now();
     await t.database.db.insert(inferenceUsage).values({ userId: u.user.id, apiKeyId: '', bucket: `h:${now.toISOString().slice(0, 13)}`, count: 100 });
@@ -135,7 +136,7 @@ describe('POST /v1/predict/{modelId}', () => {
 
 describe('dedicated inference endpoints', () => {
   it('need pro and the flag; run in an isolated worker; stop', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const id = await upload(u.cookie, 'shapes3-detect.onnx');
     const free = await t.app.inject({ method: 'POST', url: `/v1/models/${id}/endpoint`, headers: { cookie: u.cookie } });
     expect(free.json().error.code).toBe('error/plan-required');

@@ -7,8 +7,9 @@ import { EXTERNAL_FETCH_LIMIT, EXTERNAL_PREVIEW_LIMIT } from '@sightline/contrac
 import { buildApp, loggerOptions } from '../src/app.js';
 import { PREVIEW_LIMIT, PROJECT_LIMIT } from '../src/modules/integrations/integrations.service.js';
 import { datasets, integrations, jobs, roboflowImports, subscriptions } from '../src/platform/db/schema.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
-import { FakeRoboflow, instanceCounts, sampleDetectionProject, type FakeProject } from './helpers/fake-roboflow.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
+import { FakeRoboflow, instanceCounts, sampleDetectionProject, type FakeProject } from './support/fake-roboflow.js';
 
 const KEY = 'priv4teKEYsightline0123456789';
 const OTHER_KEY = 'otherWSkey000111222333444';
@@ -67,7 +68,7 @@ async function call(method: Method, url: string, cookie: string, payload?: unkno
 }
 const P = '/v1/integrations/roboflow/projects';
 async function linked() {
-  const u = await signUpUser(app);
+  const u = await buildUser(app);
   const res = await call('POST', '/v1/integrations/roboflow/workspaces', u.cookie, { apiKey: KEY });
   expect(res.statusCode).toBe(201);
   return { ...u, integration: res.json().data };
@@ -78,7 +79,7 @@ const datasetCount = async (userId: string) => Number((await t.database.db.selec
 
 describe('linking a workspace', () => {
   it('checks the key at the root endpoint, stores it encrypted, never returns it; replace and remove', async () => {
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     const bad = await call('POST', '/v1/integrations/roboflow/workspaces', u.cookie, { apiKey: BAD_KEY });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatchObject({ code: 'roboflow/invalid-key' });
@@ -109,21 +110,21 @@ describe('linking a workspace', () => {
     expect(after.apiKeyEnc).not.toBe(stored.apiKeyEnc);
 
     // someone else cannot see or remove it
-    const other = await signUpUser(app);
+    const other = await buildUser(app);
     expect((await call('DELETE', `/v1/integrations/${stored.id}`, other.cookie)).statusCode).toBe(404);
     expect((await call('DELETE', `/v1/integrations/${stored.id}`, u.cookie)).statusCode).toBe(200);
     expect((await call('GET', '/v1/integrations', u.cookie)).json().data.integrations).toEqual([]);
   });
 
   it('stores the uploadAllWeights setting', async () => {
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     const res = await call('PATCH', '/v1/integrations/settings', u.cookie, { uploadAllWeights: true });
     expect(res.json().data).toEqual({ uploadAllWeights: true });
     expect((await call('GET', '/v1/integrations', u.cookie)).json().data.settings).toEqual({ uploadAllWeights: true });
   });
 
   it('a 429 is retried, and a lasting one gets a clear message', async () => {
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     fake.fail('root', { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate limited' } });
     expect((await call('POST', '/v1/integrations/roboflow/workspaces', u.cookie, { apiKey: KEY })).statusCode).toBe(201);
     fake.fail('root', { status: 429, headers: { 'retry-after': '0' } }, 10);
@@ -183,7 +184,7 @@ describe('browsing', () => {
     // Universe: never GET /<foreign workspace>
     expect(fake.requests.some((r) => r.path === '/universe-owner')).toBe(false);
 
-    const noKeyUser = await signUpUser(app);
+    const noKeyUser = await buildUser(app);
     const needKey = await call('POST', '/v1/integrations/roboflow/subscriptions', noKeyUser.cookie, { project: 'universe-owner/public-shapes' });
     expect(needKey.json().error.code).toBe('roboflow/not-linked');
     expect((await call('DELETE', `/v1/integrations/roboflow/subscriptions/${sub.json().data.id}`, u.cookie)).statusCode).toBe(200);
@@ -207,7 +208,7 @@ describe('browsing', () => {
     const search = fake.requests.find((r) => r.path === '/acme/shapes-4ckfl/search');
     expect(search?.method).toBe('POST');
 
-    const stranger = await signUpUser(app);
+    const stranger = await buildUser(app);
     const denied = await call('GET', `${P}/acme/shapes-4ckfl`, stranger.cookie);
     expect(denied.statusCode).toBe(404);
     expect(denied.json().error.code).toBe('roboflow/not-linked');
@@ -376,7 +377,7 @@ describe('importing', () => {
 describe('the key stays secret', () => {
   it('appears in no response, log line, stored error or job record', async () => {
     // one more round with every kind of failure that could echo it
-    const u = await signUpUser(app);
+    const u = await buildUser(app);
     await call('POST', '/v1/integrations/roboflow/workspaces', u.cookie, { apiKey: BAD_KEY });
     await call('POST', '/v1/integrations/roboflow/workspaces', u.cookie, { apiKey: PUBLISHABLE });
     await call('POST', '/v1/integrations/roboflow/workspaces', u.cookie, { apiKey: KEY });

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, loggerOptions } from '../src/app.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildApiKey, buildUser } from './support/factories.js';
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -26,8 +27,8 @@ afterAll(async () => {
 
 describe('logs keep secrets out', () => {
   it('redacts tokens and signatures in URLs, and API keys and cookies in headers', async () => {
-    const u = await signUpUser(app);
-    const key = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: u.cookie }, payload: { name: 'k' } })).json().data.key as string;
+    const u = await buildUser(app);
+    const key = (await buildApiKey(app, u.cookie, { name: 'k' })).key;
     await app.inject({ method: 'GET', url: '/v1/auth/verify?token=verify-secret-123456' });
     await app.inject({ method: 'GET', url: '/reset-password?token=reset-secret-654321' });
     await app.inject({ method: 'GET', url: '/v1/blobs/users/x/y.bin?exp=1&sig=signature-secret' });
@@ -46,8 +47,8 @@ describe('logs keep secrets out', () => {
   });
 
   it('an API key a client put in the URL path is not written to the log (ADR 0023)', async () => {
-    const u = await signUpUser(app);
-    const created = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: u.cookie }, payload: { name: 'k' } })).json().data as { key: string; legacyKey: string };
+    const u = await buildUser(app);
+    const created = await buildApiKey(app, u.cookie, { name: 'k' });
     await app.inject({ method: 'GET', url: `/v1/models/${created.key}` });
     await app.inject({ method: 'GET', url: `/api/${created.legacyKey}/settings` });
     const log = lines.join('');

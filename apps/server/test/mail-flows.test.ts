@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/platform/db/schema.js';
-import { createTestApp, sessionCookie, uniqueEmail, type TestApp } from './helpers/harness.js';
-import { linkIn, startSmtpSink } from './helpers/smtp-sink.js';
+import { createTestApp, sessionCookie, uniqueEmail, type TestApp } from './support/harness.js';
+import { linkIn, startSmtpSink } from './support/smtp-sink.js';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;

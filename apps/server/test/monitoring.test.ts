@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { isMonitoringInitialised } from '../src/platform/monitoring/index.js';
-import { openTestDatabase, testConfig } from './helpers/harness.js';
+import { openTestDatabase, testConfig } from './support/harness.js';
 
 /**
  * Error monitoring (issue 15): a local HTTP server plays the Sentry ingest endpoint. Without

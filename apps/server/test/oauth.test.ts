@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import Provider, { type Configuration } from 'oidc-provider';
 import type { LightMyRequestResponse } from 'fastify';
 import { authIdentities, users } from '../src/platform/db/schema.js';
-import { createTestApp, sessionCookie, uniqueEmail, type TestApp } from './helpers/harness.js';
+import { createTestApp, sessionCookie, uniqueEmail, type TestApp } from './support/harness.js';
 
 /**
  * Social sign-in end to end against a real OpenID provider (oidc-provider) on loopback: discovery,

@@ -8,7 +8,8 @@ import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db/client.js';
 import { migrate } from '../src/platform/db/migrate.js';
 import { newId } from '../src/platform/ids.js';
-import { signUpUser, TEST_PG_URL, testConfig } from './helpers/harness.js';
+import { TEST_PG_URL, testConfig } from './support/harness.js';
+import { buildApiKey, buildUser } from './support/factories.js';
 
 /**
  * node-postgres queues a query issued on a client that is still running another and warns
@@ -57,7 +58,7 @@ afterAll(async () => {
 
 describe('no query on a busy PostgreSQL client (docs/adr/0024)', () => {
   it('10 users setting up projects and models in parallel, with profile writes and reads between, then 10 training runs at once', async () => {
-    const users = await Promise.all(Array.from({ length: 10 }, () => signUpUser(app)));
+    const users = await Promise.all(Array.from({ length: 10 }, () => buildUser(app)));
     busy.length = 0;
     const api = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) => app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
     const statuses = await Promise.all(
@@ -72,7 +73,7 @@ describe('no query on a busy PostgreSQL client (docs/adr/0024)', () => {
       }),
     );
     // 10 training runs set up at once through the Platform protocol (the ultralytics client's training_started).
-    const key = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: users[0]!.cookie, origin: 'http://localhost:3000' }, payload: { name: 'runs' } })).json().data.key as string;
+    const key = (await buildApiKey(app, { cookie: users[0]!.cookie, origin: 'http://localhost:3000' }, { name: 'runs' })).key;
     const runs = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: { event: 'training_started', project: `${users[0]!.user.username}/parallel`, name: `run-${i}`, data: { trainArgs: { epochs: 3 } } } }),

@@ -16,7 +16,8 @@ import { jobs } from '../src/platform/db/schema.js';
 import { storableJson } from '../src/platform/db/storable.js';
 import { processArchive } from '../src/modules/datasets/processing/index.js';
 import { buildTar, buildZip, makeImage, type TarEntrySpec, type ZipEntrySpec } from '../src/modules/datasets/processing/test-archives.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 16);
 const COUNT = Number(process.env.FUZZ_COUNT ?? 1200);
@@ -185,7 +186,7 @@ describe('fuzzing upload + processing with hostile archives', () => {
     const thrown: string[] = [];
     const fiveHundreds: string[] = [];
     const sample: Array<{ id: string; kind: string }> = [];
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const tmpBefore = new Set(fs.readdirSync(os.tmpdir()));
 
     const call = async (method: 'GET' | 'POST' | 'PATCH' | 'HEAD', url: string, headers: Record<string, string>, payload?: unknown) => {

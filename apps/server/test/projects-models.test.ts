@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { analyticsEvents, models as modelsTable, users } from '../src/platform/db/schema.js';
-import { createTestApp, FIXTURES, multipart, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, FIXTURES, multipart, type TestApp } from './support/harness.js';
+import { buildModel, buildProject, buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,16 +19,6 @@ const req = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, h
   t.app.inject({ method, url, headers, payload: payload as never });
 const as = (cookie: string) => ({ cookie });
 
-async function createProject(cookie: string, body: object = {}) {
-  const res = await req('POST', '/v1/projects', as(cookie), body);
-  expect(res.statusCode).toBe(201);
-  return res.json().data;
-}
-async function createModel(cookie: string, body: object) {
-  const res = await req('POST', '/v1/models', as(cookie), body);
-  expect(res.statusCode).toBe(201);
-  return res.json().data;
-}
 async function uploadModel(cookie: string, fields: Record<string, string>, file: string, filename = path.basename(file)) {
   const mp = multipart(fields, { filename, content: fs.readFileSync(file) });
   return t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...mp.headers, cookie }, payload: mp.payload });
@@ -35,18 +26,18 @@ async function uploadModel(cookie: string, fields: Record<string, string>, file:
 
 describe('projects', () => {
   it('defaults: name Untitled, private, slug unique per owner', async () => {
-    const u = await signUpUser(t.app);
-    const p1 = await createProject(u.cookie);
+    const u = await buildUser(t.app);
+    const p1 = await buildProject(t.app, u.cookie);
     expect(p1.meta).toEqual({ name: 'Untitled', description: '', privacy: 'private' });
     expect(p1.owner.uid).toBe(u.user.id);
     expect(p1.abilities).toEqual({ canEdit: true, canDelete: true, canShare: true });
-    const p2 = await createProject(u.cookie);
+    const p2 = await buildProject(t.app, u.cookie);
     expect(p1.slug).toBe('untitled');
     expect(p2.slug).toBe('untitled-2');
   });
 
   it('projects, models and datasets created in parallel with one name all succeed with distinct slugs', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const n = 8;
     const projects = await Promise.all(Array.from({ length: n }, () => req('POST', '/v1/projects', as(u.cookie), { meta: { name: 'Race' } })));
     const models = await Promise.all(Array.from({ length: n }, () => req('POST', '/v1/models', as(u.cookie), { meta: { name: 'Race' } })));
@@ -58,8 +49,8 @@ describe('projects', () => {
   });
 
   it('edits name and description; records analytics', async () => {
-    const u = await signUpUser(t.app);
-    const p = await createProject(u.cookie, { meta: { name: 'Cats', description: 'all the cats' } });
+    const u = await buildUser(t.app);
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'Cats', description: 'all the cats' } });
     const res = await req('PATCH', `/v1/projects/${p.id}`, as(u.cookie), { meta: { name: 'Dogs' } });
     expect(res.json().data.meta.name).toBe('Dogs');
     const names = (await t.database.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, u.user.id))).map((e) => e.name);
@@ -67,20 +58,20 @@ describe('projects', () => {
   });
 
   it('privacy change propagates to all its models', async () => {
-    const u = await signUpUser(t.app);
-    const p = await createProject(u.cookie);
-    const m1 = await createModel(u.cookie, { project: { id: p.id } });
-    const m2 = await createModel(u.cookie, { project: { id: p.id }, meta: { name: 'second' } });
+    const u = await buildUser(t.app);
+    const p = await buildProject(t.app, u.cookie);
+    const m1 = await buildModel(t.app, u.cookie, { project: { id: p.id } });
+    const m2 = await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'second' } });
     const res = await req('POST', `/v1/projects/${p.id}/share`, as(u.cookie), { privacy: 'public' });
     expect(res.json().data.meta.privacy).toBe('public');
     for (const m of [m1, m2]) expect((await req('GET', `/v1/models/${m.id}`, as(u.cookie))).json().data.meta.privacy).toBe('public');
   });
 
   it('delete cascades to its models; restore brings them back; trash lists both', async () => {
-    const u = await signUpUser(t.app);
-    const p = await createProject(u.cookie, { meta: { name: 'Doomed' } });
-    const m = await createModel(u.cookie, { project: { id: p.id } });
-    const alreadyDeleted = await createModel(u.cookie, { project: { id: p.id }, meta: { name: 'gone before' } });
+    const u = await buildUser(t.app);
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'Doomed' } });
+    const m = await buildModel(t.app, u.cookie, { project: { id: p.id } });
+    const alreadyDeleted = await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'gone before' } });
     await req('DELETE', `/v1/models/${alreadyDeleted.id}`, as(u.cookie));
     expect((await req('DELETE', `/v1/projects/${p.id}`, as(u.cookie))).statusCode).toBe(200);
     const list = (await req('GET', '/v1/projects', as(u.cookie))).json().data.results;
@@ -99,41 +90,41 @@ describe('projects', () => {
   });
 
   it('orders project models by order when any has one, else most recently updated first', async () => {
-    const u = await signUpUser(t.app);
-    const p = await createProject(u.cookie);
-    const a = await createModel(u.cookie, { project: { id: p.id }, meta: { name: 'a' } });
+    const u = await buildUser(t.app);
+    const p = await buildProject(t.app, u.cookie);
+    const a = await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'a' } });
     t.clock.advance(1000);
-    const b = await createModel(u.cookie, { project: { id: p.id }, meta: { name: 'b' } });
+    const b = await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'b' } });
     t.clock.advance(1000);
-    const c = await createModel(u.cookie, { project: { id: p.id }, meta: { name: 'c' } });
+    const c = await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'c' } });
     const ids = async () => (await req('GET', `/v1/projects/${p.id}/models`, as(u.cookie))).json().data.map((m: { id: string }) => m.id);
     expect(await ids()).toEqual([c.id, b.id, a.id]);
     expect((await req('PUT', `/v1/projects/${p.id}/order`, as(u.cookie), { modelIds: [b.id, a.id, c.id] })).statusCode).toBe(200);
     expect(await ids()).toEqual([b.id, a.id, c.id]);
     const orders = (await req('GET', `/v1/projects/${p.id}/models`, as(u.cookie))).json().data.map((m: { order: number }) => m.order);
     expect(orders).toEqual([1, 2, 3]);
-    const other = await signUpUser(t.app);
+    const other = await buildUser(t.app);
     expect((await req('PUT', `/v1/projects/${p.id}/order`, as(other.cookie), { modelIds: [a.id] })).statusCode).toBe(404);
     expect((await req('PUT', `/v1/projects/${p.id}/order`, as(u.cookie), { modelIds: ['x'.repeat(20)] })).statusCode).toBe(400);
   });
 
   it('transfers a model to another of my projects, not to someone else’s', async () => {
-    const u = await signUpUser(t.app);
-    const p1 = await createProject(u.cookie);
-    const p2 = await createProject(u.cookie, { meta: { name: 'target' } });
-    const m = await createModel(u.cookie, { project: { id: p1.id } });
+    const u = await buildUser(t.app);
+    const p1 = await buildProject(t.app, u.cookie);
+    const p2 = await buildProject(t.app, u.cookie, { meta: { name: 'target' } });
+    const m = await buildModel(t.app, u.cookie, { project: { id: p1.id } });
     const res = await req('POST', `/v1/models/${m.id}/transfer`, as(u.cookie), { projectId: p2.id });
     expect(res.json().data.project).toEqual({ id: p2.id, name: 'target' });
-    const other = await signUpUser(t.app);
-    const theirs = await createProject(other.cookie);
+    const other = await buildUser(t.app);
+    const theirs = await buildProject(t.app, other.cookie);
     expect((await req('POST', `/v1/models/${m.id}/transfer`, as(u.cookie), { projectId: theirs.id })).statusCode).toBe(404);
   });
 });
 
 describe('models', () => {
   it('a new model gets the spec defaults', async () => {
-    const u = await signUpUser(t.app);
-    const m = await createModel(u.cookie, {});
+    const u = await buildUser(t.app);
+    const m = await buildModel(t.app, u.cookie, {});
     expect(m.meta).toMatchObject({ name: 'Unnamed Model', privacy: 'private' });
     expect(m.config).toMatchObject({ batchSize: -1, epochs: 300, imageSize: 640, patience: 100, cache: null, time: null });
     expect(m.status).toBe('new');
@@ -148,8 +139,8 @@ describe('models', () => {
   });
 
   it('keeps lineage, dataset reference and advanced config', async () => {
-    const u = await signUpUser(t.app);
-    const m = await createModel(u.cookie, {
+    const u = await buildUser(t.app);
+    const m = await buildModel(t.app, u.cookie, {
       lineage: { architecture: { id: 'yolo11n', name: 'YOLO11n' }, parent: { name: 'yolo11n.pt' } },
       dataset: { name: 'coco8.yaml' },
       config: { epochs: 10, advanced: { lr0: 0.02 } },
@@ -163,9 +154,9 @@ describe('models', () => {
   });
 
   it('hub-sdk list shape with keyset pagination', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     for (let i = 0; i < 5; i++) {
-      await createModel(u.cookie, { meta: { name: `m${i}` } });
+      await buildModel(t.app, u.cookie, { meta: { name: `m${i}` } });
       t.clock.advance(10);
     }
     const first = (await req('GET', '/v1/models?limit=2', as(u.cookie))).json().data;
@@ -176,8 +167,8 @@ describe('models', () => {
   });
 
   it('uploads the fixture .onnx: reads metadata, Trained, counted in storage and project totals', async () => {
-    const u = await signUpUser(t.app);
-    const p = await createProject(u.cookie, { meta: { name: 'uploads' } });
+    const u = await buildUser(t.app);
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'uploads' } });
     const res = await uploadModel(u.cookie, { model_name: 'shapes', project_id: p.id, project_name: '' }, path.join(FIXTURES, 'shapes3-detect.onnx'));
     expect(res.statusCode).toBe(201);
     const id = res.json().data.id;
@@ -196,7 +187,7 @@ describe('models', () => {
   });
 
   it('uploads the fixture .pt into a new project named by project_name', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const res = await uploadModel(u.cookie, { model_name: 'pt model', project_id: '', project_name: 'From Upload' }, path.join(FIXTURES, 'shapes3-cls.pt'));
     expect(res.statusCode).toBe(201);
     const m = (await req('GET', `/v1/models/${res.json().data.id}`, as(u.cookie))).json().data;
@@ -205,7 +196,7 @@ describe('models', () => {
   });
 
   it('rejects a renamed text file, and a file bigger than the storage left, keeping nothing', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const mp = multipart({ model_name: 'fake' }, { filename: 'weights.pt', content: Buffer.from('this is not a model, just text\n'.repeat(10)) });
     const res = await t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...mp.headers, cookie: u.cookie }, payload: mp.payload });
     expect(res.statusCode).toBe(400);
@@ -215,7 +206,7 @@ describe('models', () => {
 
     // fill the storage (free plan: 20 GB) with a fake accounting row, leaving 1 kB
     await t.database.db.update(users).set({ plan: 'free' }).where(eq(users.id, u.user.id));
-    await createModel(u.cookie, { meta: { name: 'filler' } });
+    await buildModel(t.app, u.cookie, { meta: { name: 'filler' } });
     await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 1024 }).where(eq(modelsTable.userId, u.user.id));
     const big = await uploadModel(u.cookie, { model_name: 'too big' }, path.join(FIXTURES, 'shapes3-detect.onnx'));
     expect(big.statusCode).toBe(403);
@@ -230,7 +221,7 @@ describe('models', () => {
 
 describe('trash', () => {
   it('delete permanently, empty trash (empty_trash), and the 30-day purge', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const up = await uploadModel(u.cookie, { model_name: 'to purge', project_name: 'purge me' }, path.join(FIXTURES, 'shapes3-cls.onnx'));
     const id = up.json().data.id;
     const m = (await req('GET', `/v1/models/${id}`, as(u.cookie))).json().data;
@@ -250,10 +241,10 @@ describe('trash', () => {
     expect(await t.app.ctx.blobs.head(`users/${u.user.id}/models/${id}/model.onnx`)).toBeNull();
     expect((await req('GET', `/v1/models/${m.id}`, as(u.cookie))).statusCode).toBe(404);
 
-    const p = await createProject(u.cookie, { meta: { name: 'bin' } });
-    await createModel(u.cookie, { project: { id: p.id } });
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'bin' } });
+    await buildModel(t.app, u.cookie, { project: { id: p.id } });
     await req('DELETE', `/v1/projects/${p.id}`, as(u.cookie));
-    const notTrashed = await createModel(u.cookie, {});
+    const notTrashed = await buildModel(t.app, u.cookie, {});
     expect((await req('DELETE', `/v1/trash/model/${notTrashed.id}`, as(u.cookie))).json().error.code).toBe('error/not-in-trash');
     const emptied = await req('DELETE', '/v1/trash', as(u.cookie));
     expect(emptied.json().data.removed).toBeGreaterThan(0);
@@ -266,9 +257,9 @@ describe('trash', () => {
 describe('authorization matrix: owner / other / anonymous × private / unlisted / public', () => {
   const cases = ['private', 'unlisted', 'public'] as const;
   it.each(cases)('%s project and model', async (privacy) => {
-    const owner = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
-    const p = await createProject(owner.cookie, { meta: { name: `p-${privacy}`, privacy } });
+    const owner = await buildUser(t.app);
+    const other = await buildUser(t.app);
+    const p = await buildProject(t.app, owner.cookie, { meta: { name: `p-${privacy}`, privacy } });
     const up = await uploadModel(owner.cookie, { model_name: `m-${privacy}`, project_id: p.id }, path.join(FIXTURES, 'shapes3-cls.onnx'));
     const mid = up.json().data.id;
     const readable = privacy !== 'private';
@@ -310,10 +301,10 @@ describe('authorization matrix: owner / other / anonymous × private / unlisted 
   });
 
   it('a private model inside an unlisted project is readable through the project (spec §6)', async () => {
-    const owner = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
-    const p = await createProject(owner.cookie, { meta: { privacy: 'unlisted' } });
-    const m = await createModel(owner.cookie, { project: { id: p.id }, meta: { privacy: 'private' } });
+    const owner = await buildUser(t.app);
+    const other = await buildUser(t.app);
+    const p = await buildProject(t.app, owner.cookie, { meta: { privacy: 'unlisted' } });
+    const m = await buildModel(t.app, owner.cookie, { project: { id: p.id }, meta: { privacy: 'private' } });
     expect((await req('GET', `/v1/models/${m.id}`, as(other.cookie))).statusCode).toBe(200);
     await req('POST', `/v1/projects/${p.id}/share`, as(owner.cookie), { privacy: 'private' });
     expect((await req('GET', `/v1/models/${m.id}`, as(other.cookie))).statusCode).toBe(404);

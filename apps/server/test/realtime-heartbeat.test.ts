@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * Server-side heartbeats on realtime sockets (ADR 0025): the server pings every interval and closes a
@@ -39,8 +40,8 @@ const waitFor = async (check: () => Promise<boolean>, ms: number) => {
 };
 
 it('closes a socket that stops answering pings and marks its user offline; a live one stays', async () => {
-  const silent = await signUpUser(t.app);
-  const live = await signUpUser(t.app);
+  const silent = await buildUser(t.app);
+  const live = await buildUser(t.app);
   const dead = await open(silent.cookie, false); // never answers the server's pings: a vanished client
   const alive = await open(live.cookie, true);
   expect(await waitFor(() => online(silent.cookie), 2000)).toBe(true);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '@sightline/contracts';
-import { createTestCluster, signUpUser, type ClusterNode, type TestCluster } from './helpers/harness.js';
+import { createTestCluster, type ClusterNode, type TestCluster } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * Realtime across instances: two servers on one database, each listening on loopback. A change made
@@ -88,8 +89,8 @@ describe('realtime across two instances', () => {
   });
 
   it('a profile update made on A reaches a socket held by B, and only its owner', async () => {
-    const u = await signUpUser(a.app);
-    const other = await signUpUser(a.app);
+    const u = await buildUser(a.app);
+    const other = await buildUser(a.app);
     const mine = await Client.connect(b, u.cookie);
     const theirs = await Client.connect(b, other.cookie);
     try {
@@ -114,7 +115,7 @@ describe('realtime across two instances', () => {
   });
 
   it('events also reach sockets on the instance that made the change', async () => {
-    const u = await signUpUser(b.app);
+    const u = await buildUser(b.app);
     const onA = await Client.connect(a, u.cookie);
     const onB = await Client.connect(b, u.cookie);
     try {
@@ -142,7 +143,7 @@ describe('socket protocol', () => {
   });
 
   it('answers ping with pong', async () => {
-    const u = await signUpUser(a.app);
+    const u = await buildUser(a.app);
     const c = await Client.connect(b, u.cookie);
     try {
       await c.next(isType('hello'));
@@ -154,8 +155,8 @@ describe('socket protocol', () => {
   });
 
   it("refuses a subscription to someone else's user topic, and delivers nothing from it", async () => {
-    const u = await signUpUser(a.app);
-    const victim = await signUpUser(a.app);
+    const u = await buildUser(a.app);
+    const victim = await buildUser(a.app);
     const c = await Client.connect(b, u.cookie);
     try {
       await c.next(isType('hello'));
@@ -173,7 +174,7 @@ describe('socket protocol', () => {
   });
 
   it('allows subscribing to its own topics', async () => {
-    const u = await signUpUser(a.app);
+    const u = await buildUser(a.app);
     const c = await Client.connect(b, u.cookie);
     try {
       await c.next(isType('hello'));
@@ -185,8 +186,8 @@ describe('socket protocol', () => {
   });
 
   it('model, dataset and project topics follow the read rules; a model update arrives on its topic', async () => {
-    const owner = await signUpUser(a.app);
-    const other = await signUpUser(a.app);
+    const owner = await buildUser(a.app);
+    const other = await buildUser(a.app);
     const mk = async (url: string, payload: object) => (await a.app.inject({ method: 'POST', url, headers: { cookie: owner.cookie }, payload })).json().data.id as string;
     const privModel = await mk('/v1/models', { meta: { name: 'secret' } });
     const pubModel = await mk('/v1/models', { meta: { name: 'open', privacy: 'public' } });
@@ -214,7 +215,7 @@ describe('socket protocol', () => {
   });
 
   it('rejects malformed messages without dropping the connection', async () => {
-    const u = await signUpUser(a.app);
+    const u = await buildUser(a.app);
     const c = await Client.connect(b, u.cookie);
     try {
       await c.next(isType('hello'));
@@ -230,7 +231,7 @@ describe('socket protocol', () => {
 
 describe('presence', () => {
   it('is online with a connected time and platform web while a socket is open, offline after', async () => {
-    const u = await signUpUser(a.app);
+    const u = await buildUser(a.app);
     const before = await presenceOf(a, u.cookie);
     expect(before).toMatchObject({ online: false, connected: null, platform: 'web' });
 
@@ -266,7 +267,7 @@ describe('presence', () => {
   });
 
   it('stays online while a second tab is still connected', async () => {
-    const u = await signUpUser(a.app);
+    const u = await buildUser(a.app);
     const tab1 = await Client.connect(a, u.cookie);
     const tab2 = await Client.connect(b, u.cookie);
     await tab1.next(isType('hello'));
@@ -286,7 +287,7 @@ describe('presence', () => {
   });
 
   it('counts signed-out visitors under the guests presence (spec §7 presence/guests), across instances', async () => {
-    const admin = await signUpUser(a.app);
+    const admin = await buildUser(a.app);
     await cluster.database.query(`UPDATE users SET roles = ARRAY['admin'] WHERE id = $1`, [admin.user.id]);
     const guests = async () => {
       const res = await a.app.inject({ method: 'GET', url: '/v1/presence/guests', headers: { cookie: admin.cookie } });

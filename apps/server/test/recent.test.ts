@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/platform/db/schema.js';
-import { createTestApp, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
+import { buildDataset, buildModel, buildProject, buildTeam, buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,18 +22,18 @@ const names = (res: { json(): { data: { results: Array<{ kind: string; name: str
 
 describe('GET /v1/recent', () => {
   it('lists datasets, projects and models across collections, the last changed first, without other users’ or deleted items', async () => {
-    const u = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
-    await ok(other.cookie, 'POST', '/v1/projects', { meta: { name: 'Not mine' } });
-    const d = await ok(u.cookie, 'POST', '/v1/datasets', { meta: { name: 'Shapes' }, task: 'detect' });
+    const u = await buildUser(t.app);
+    const other = await buildUser(t.app);
+    await buildProject(t.app, other.cookie, { meta: { name: 'Not mine' } });
+    const d = await buildDataset(t.app, u.cookie, { meta: { name: 'Shapes' }, task: 'detect' });
     t.clock.advance(1000);
-    const p = await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Traffic' } });
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'Traffic' } });
     t.clock.advance(1000);
-    const m = await ok(u.cookie, 'POST', '/v1/models', { project: { id: p.id }, meta: { name: 'yolo' } });
+    const m = await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'yolo' } });
     t.clock.advance(1000);
     await ok(u.cookie, 'PATCH', `/v1/models/${m.id}`, { meta: { name: 'yolo-small' } });
     t.clock.advance(1000);
-    const gone = await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Deleted one' } });
+    const gone = await buildProject(t.app, u.cookie, { meta: { name: 'Deleted one' } });
     await ok(u.cookie, 'DELETE', `/v1/projects/${gone.id}`);
 
     const res = await req(u.cookie, 'GET', '/v1/recent?limit=3');
@@ -55,15 +56,15 @@ describe('GET /v1/recent', () => {
 
 describe('GET /v1/search', () => {
   it('finds datasets, projects, models and teams by part of the name, any case, prefix matches first; % and _ are literal', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, u.user.id));
-    const other = await signUpUser(t.app);
-    await ok(other.cookie, 'POST', '/v1/projects', { meta: { name: 'Zebra of someone else' } });
-    await ok(u.cookie, 'POST', '/v1/datasets', { meta: { name: 'Wild zebras' }, task: 'detect' });
-    const p = await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Zebra crossing' } });
-    await ok(u.cookie, 'POST', '/v1/models', { project: { id: p.id }, meta: { name: 'zebra-v8n' } });
-    await ok(u.cookie, 'POST', '/v1/teams', { meta: { name: 'Zebra team' } });
-    await ok(u.cookie, 'POST', '/v1/projects', { meta: { name: 'Horses' } });
+    const other = await buildUser(t.app);
+    await buildProject(t.app, other.cookie, { meta: { name: 'Zebra of someone else' } });
+    await buildDataset(t.app, u.cookie, { meta: { name: 'Wild zebras' }, task: 'detect' });
+    const p = await buildProject(t.app, u.cookie, { meta: { name: 'Zebra crossing' } });
+    await buildModel(t.app, u.cookie, { project: { id: p.id }, meta: { name: 'zebra-v8n' } });
+    await buildTeam(t.app, u.cookie, { meta: { name: 'Zebra team' } });
+    await buildProject(t.app, u.cookie, { meta: { name: 'Horses' } });
 
     const res = await req(u.cookie, 'GET', '/v1/search?q=ZEBRA');
     expect(res.statusCode).toBe(200);

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { modelStatus, type Model } from '@sightline/contracts';
-import { signUpUser } from './helpers/harness.js';
+import { buildUser } from './support/factories.js';
 import { ledgerSums } from '../src/modules/billing/billing.ledger.js';
 import { sweep } from '../src/modules/agents/agents.service.js';
 import { markStaleRuns } from '../src/modules/training/training.service.js';
-import { send, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './compat/wire.js';
-import { adminWithSharedToken, enableCloud, epochsDone, newToken, REAL_YOLO, setPlanAndWallet, startAgent, waitFor, walletOf, yoloChildOf, type AgentProcess } from './agents-support.js';
+import { send, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
+import { adminWithSharedToken, enableCloud, epochsDone, newToken, REAL_YOLO, setPlanAndWallet, startAgent, waitFor, walletOf, yoloChildOf, type AgentProcess } from './support/agents.js';
 
 /**
  * The run lifecycle of ADR 0020 over real HTTP: cloud runs (the real agent CLI running the stand-in
@@ -44,7 +44,7 @@ const statusOf = (m: Model) => modelStatus(m.dates, s.t.clock.now(), m.training)
 const cloudOf = async (cookie: string, id: string) => (await api('GET', `/v1/models/${id}/cloud`, cookie)).json().data as Record<string, any> | null;
 
 async function cloudUser(walletMicro = 50_000_000) {
-  const user = await signUpUser(s.t.app);
+  const user = await buildUser(s.t.app);
   await setPlanAndWallet(s.t, user.user.id, 'pro', walletMicro);
   const ds = await shapes3Dataset(s.t, user.user.id, `shapes-${user.user.username.toLowerCase()}`);
   const project = (await api('POST', '/v1/projects', user.cookie, { name: 'Lifecycle' })).json().data;

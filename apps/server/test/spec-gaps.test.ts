@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/platform/db/schema.js';
-import { createTestApp, multipart, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, multipart, type TestApp } from './support/harness.js';
+import { buildDataset, buildModel, buildProject, buildTeam, buildUser } from './support/factories.js';
 
 /**
  * Spec items that were written down but never reachable: usage counters in the user document
@@ -27,15 +28,15 @@ const me = async (cookie: string) => (await req(cookie, 'GET', '/v1/users/me')).
 
 describe('usage counters per collection in the user document (spec §3)', () => {
   it('counts datasets, projects, models and owned teams not in the trash, and keeps the count true after changes', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     expect((await me(u.cookie)).usage).toEqual({ datasets: 0, projects: 0, models: 0, teams: 0 });
 
-    const project = await created(u.cookie, '/v1/projects', { meta: { name: 'Birds' } });
-    await created(u.cookie, '/v1/models', { meta: { name: 'm1' }, project: { id: project.id } });
-    await created(u.cookie, '/v1/models', { meta: { name: 'm2' }, project: { id: project.id } });
-    await created(u.cookie, '/v1/datasets', { meta: { name: 'Cats' } });
+    const project = await buildProject(t.app, u.cookie, { meta: { name: 'Birds' } });
+    await buildModel(t.app, u.cookie, { meta: { name: 'm1' }, project: { id: project.id } });
+    await buildModel(t.app, u.cookie, { meta: { name: 'm2' }, project: { id: project.id } });
+    await buildDataset(t.app, u.cookie, { meta: { name: 'Cats' } });
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, u.user.id));
-    await created(u.cookie, '/v1/teams', { meta: { name: 'Crew' } });
+    await buildTeam(t.app, u.cookie, { meta: { name: 'Crew' } });
     // The counts are cached per instance and evicted by the triggers' NOTIFY (migration 0024).
     await vi.waitFor(async () => expect((await me(u.cookie)).usage).toEqual({ datasets: 1, projects: 1, models: 2, teams: 1 }), { timeout: 5000 });
 
@@ -52,9 +53,9 @@ describe('usage counters per collection in the user document (spec §3)', () => 
 describe('archiving as a user action (spec §4: dates.archived, lists hide archived)', () => {
   for (const kind of ['datasets', 'projects', 'models'] as const) {
     it(`archives and unarchives ${kind}: hidden from the list unless includeArchived=true`, async () => {
-      const u = await signUpUser(t.app);
-      const other = await signUpUser(t.app);
-      const project = kind === 'models' ? await created(u.cookie, '/v1/projects', { meta: { name: 'Home of the model' } }) : null;
+      const u = await buildUser(t.app);
+      const other = await buildUser(t.app);
+      const project = kind === 'models' ? await buildProject(t.app, u.cookie, { meta: { name: 'Home of the model' } }) : null;
       const item = await created(u.cookie, `/v1/${kind}`, { meta: { name: `${kind} one` }, ...(project ? { project: { id: project.id } } : {}) });
       const listed = async (extra = '') => ((await req(u.cookie, 'GET', `/v1/${kind}?limit=100${extra}`)).json().data.results as Array<{ id: string; dates: { archived: string | null } }>).map((r) => [r.id, r.dates.archived !== null]);
 
@@ -76,13 +77,13 @@ describe('archiving as a user action (spec §4: dates.archived, lists hide archi
   }
 
   it('lets a team member who may not delete the item not archive it either (403)', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
-    const mate = await signUpUser(t.app);
-    const team = await created(owner.cookie, '/v1/teams', { meta: { name: 'Crew' } });
+    const mate = await buildUser(t.app);
+    const team = await buildTeam(t.app, owner.cookie, { meta: { name: 'Crew' } });
     expect((await req(owner.cookie, 'POST', `/api_v1/teams/${team.id}/invite`, { data: { email: mate.email, role: 'member' }, parent: { collection: 'teams', id: team.id, name: 'Crew' } })).statusCode).toBe(201);
     expect((await req(mate.cookie, 'POST', `/api_v1/teams/${team.id}/invite/accept`)).statusCode).toBe(200);
-    const project = await created(owner.cookie, '/v1/projects', { meta: { name: 'Shared' } });
+    const project = await buildProject(t.app, owner.cookie, { meta: { name: 'Shared' } });
     const added = await req(owner.cookie, 'POST', `/v1/teams/${team.id}/items`, { kind: 'project', id: project.id });
     expect(added.statusCode, added.body).toBeLessThan(300);
     expect((await req(mate.cookie, 'POST', `/v1/projects/${project.id}/archive`)).statusCode).toBe(403);
@@ -105,10 +106,10 @@ const svgFile = (content: Buffer, filename = 'logo.svg') => multipart({}, { file
 
 describe('SVG images for profile, project and team (spec §3 images; §8 SVG messages)', () => {
   it('accepts an SVG cover, profile image and team logo, drawn into a PNG without its script, handlers or outside references', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, u.user.id));
-    const project = await created(u.cookie, '/v1/projects', { meta: { name: 'Covered' } });
-    const team = await created(u.cookie, '/v1/teams', { meta: { name: 'Logos' } });
+    const project = await buildProject(t.app, u.cookie, { meta: { name: 'Covered' } });
+    const team = await buildTeam(t.app, u.cookie, { meta: { name: 'Logos' } });
     const urls: string[] = [];
     for (const url of [`/v1/projects/${project.id}/image`, '/v1/users/me/image', `/v1/teams/${team.id}/image`]) {
       const body = svgFile(hostileSvg);
@@ -127,8 +128,8 @@ describe('SVG images for profile, project and team (spec §3 images; §8 SVG mes
   });
 
   it("answers 'Loaded file is not valid SVG' for a file sent as SVG that is not one, and for entity declarations", async () => {
-    const u = await signUpUser(t.app);
-    const project = await created(u.cookie, '/v1/projects', { meta: { name: 'Broken' } });
+    const u = await buildUser(t.app);
+    const project = await buildProject(t.app, u.cookie, { meta: { name: 'Broken' } });
     for (const content of [
       Buffer.from('<html><body>not an svg</body></html>'),
       Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/>'),
@@ -143,7 +144,7 @@ describe('SVG images for profile, project and team (spec §3 images; §8 SVG mes
   });
 
   it("answers 'Error loading SVG' for an SVG document that cannot be drawn", async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const body = svgFile(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"><rect width="1" height="1"/></svg>'));
     const res = await t.app.inject({ method: 'POST', url: '/v1/users/me/image', headers: { cookie: u.cookie, ...body.headers }, payload: body.payload });
     expect(res.statusCode, res.body).toBe(400);

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ACTIONS, OBJECT_KINDS, TEAM_ROLES, VISIBILITIES, can, subjectForRole, type Action, type ObjectKind, type Subject, type TeamMemberRole, type Visibility } from '@sightline/contracts';
 import { users } from '../src/platform/db/schema.js';
-import { createTestApp, multipart, signUpUser, type TestApp } from './helpers/harness.js';
-import { shapes3Dataset } from './compat/wire.js';
+import { createTestApp, multipart, type TestApp } from './support/harness.js';
+import { buildDataset, buildModel, buildProject, buildTeam, buildUser } from './support/factories.js';
+import { shapes3Dataset } from './support/wire.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
@@ -93,7 +94,7 @@ async function joinAs(owner: string, teamId: string, cookie: string, email: stri
 
 async function world(): Promise<World> {
   const mk = async (plan = 'free') => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     if (plan !== 'free') await t.database.db.update(users).set({ plan }).where(eq(users.id, u.user.id));
     return u;
   };
@@ -101,8 +102,8 @@ async function world(): Promise<World> {
   const cookies = { anonymous: null } as Record<Caller, string | null>;
   const emails: Record<string, string> = {};
   const uids: Record<string, string> = {};
-  const team = await ok(teamOwner.cookie, 'POST', '/v1/teams', { meta: { name: 'Matrix' } });
-  const otherTeam = await ok(teamOwner.cookie, 'POST', '/v1/teams', { meta: { name: 'Elsewhere' } });
+  const team = await buildTeam(t.app, teamOwner.cookie, { meta: { name: 'Matrix' } });
+  const otherTeam = await buildTeam(t.app, teamOwner.cookie, { meta: { name: 'Elsewhere' } });
   for (const caller of CALLERS) {
     if (caller === 'anonymous') continue;
     const u = caller === 'role:owner' ? teamOwner : await mk();
@@ -115,7 +116,7 @@ async function world(): Promise<World> {
     }
   }
   const ownProject: Partial<Record<Caller, string>> = {};
-  for (const caller of CALLERS) if (cookies[caller]) ownProject[caller] = (await ok(cookies[caller]!, 'POST', '/v1/projects', { meta: { name: 'own' } })).id;
+  for (const caller of CALLERS) if (cookies[caller]) ownProject[caller] = (await buildProject(t.app, cookies[caller]!, { meta: { name: 'own' } })).id;
   return { cookies, emails, uids, teamId: team.id, otherTeamId: otherTeam.id, ownProject };
 }
 
@@ -125,7 +126,7 @@ async function makeItem(w: World, kind: ObjectKind, vis: Visibility): Promise<It
   const privacy = vis === 'team' ? 'private' : vis;
   if (kind === 'team') {
     const owner = w.cookies['role:owner']!;
-    const team = await ok(owner, 'POST', '/v1/teams', { meta: { name: 'Matrix object' } });
+    const team = await buildTeam(t.app, owner, { meta: { name: 'Matrix object' } });
     for (const caller of CALLERS) {
       if (caller === 'role:owner' || caller === 'user' || caller === 'anonymous') continue;
       await joinAs(owner, team.id, w.cookies[caller]!, w.emails[caller]!, caller === 'itemOwner' ? ITEM_OWNER_ROLE : (caller.slice(5) as TeamMemberRole));
@@ -134,17 +135,17 @@ async function makeItem(w: World, kind: ObjectKind, vis: Visibility): Promise<It
     return { id: team.id, teamId: team.id };
   }
   let id: string;
-  if (kind === 'dataset') id = (await ok(o, 'POST', '/v1/datasets', { meta: { name: 'm', privacy } })).id;
-  else if (kind === 'project') id = (await ok(o, 'POST', '/v1/projects', { meta: { name: 'm', privacy } })).id;
+  if (kind === 'dataset') id = (await buildDataset(t.app, o, { meta: { name: 'm', privacy } })).id;
+  else if (kind === 'project') id = (await buildProject(t.app, o, { meta: { name: 'm', privacy } })).id;
   else {
     const project = async () => {
-      const p = (await ok(o, 'POST', '/v1/projects', { meta: { name: 'm' } })).id as string;
+      const p = (await buildProject(t.app, o, { meta: { name: 'm' } })).id as string;
       await ok(o, 'POST', `/v1/projects/${p}/share`, { privacy });
       if (vis !== 'private') await ok(o, 'POST', `/v1/teams/${w.teamId}/items`, { kind: 'project', id: p });
       return p;
     };
     const [p, sibling] = [await project(), await project()];
-    id = (await ok(o, 'POST', '/v1/models', { project: { id: p }, meta: { name: 'm' } })).id;
+    id = (await buildModel(t.app, o, { project: { id: p }, meta: { name: 'm' } })).id;
     return { id, projectId: p, sibling };
   }
   await ok(o, 'POST', `/v1/${COLLECTION[kind]}/${id}/share`, { privacy });
@@ -336,9 +337,9 @@ describe('permission matrix over HTTP', () => {
  */
 describe('links of a removed team member', () => {
   it('every removable role: its four links die within 1 s of the removal; a remaining member\'s live on', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
-    const team = await ok(owner.cookie, 'POST', '/v1/teams', { meta: { name: 'Links' } });
+    const team = await buildTeam(t.app, owner.cookie, { meta: { name: 'Links' } });
     const dataset = await shapes3Dataset(t, owner.user.id, 'links-team');
     const weights = Buffer.alloc(4096, 3);
     weights.write('PK\u0003\u0004', 0, 'latin1');
@@ -363,12 +364,12 @@ describe('links of a removed team member', () => {
     };
     const allOk = { images: 200, thumbnails: 200, archive: 200, weights: 200 };
 
-    const stays = await signUpUser(t.app);
+    const stays = await buildUser(t.app);
     await joinAs(owner.cookie, team.id, stays.cookie, stays.email, 'viewer');
     const staying = await linksOf(stays.cookie);
     let cases = 0;
     for (const role of TEAM_ROLES.filter((r) => r !== 'owner')) {
-      const member = await signUpUser(t.app);
+      const member = await buildUser(t.app);
       await joinAs(owner.cookie, team.id, member.cookie, member.email, role);
       const links = await linksOf(member.cookie);
       expect(await statuses(links), role).toEqual(allOk);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from './helpers/harness.js';
+import { openTestDatabase } from './support/harness.js';
 import type { Database } from '../src/platform/db/client.js';
 
 let db: { database: Database; drop(): Promise<void> };

@@ -3,7 +3,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import { TEAM_INVITE_TTL_MS, topics } from '@sightline/contracts';
 import { analyticsEvents, mailOutbox, teamMembers, users } from '../src/platform/db/schema.js';
 import type { DomainEvent } from '../src/platform/realtime/event-bus.js';
-import { createTestApp, multipart, signUpUser, uniqueEmail, type TestApp } from './helpers/harness.js';
+import { createTestApp, multipart, uniqueEmail, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 let t: TestApp;
 const events: DomainEvent[] = [];
@@ -19,7 +20,7 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 const req = (cookie: string, method: Method, url: string, payload?: unknown) => t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
 
 async function user(plan: 'free' | 'pro' | 'enterprise' = 'free', email?: string) {
-  const u = await signUpUser(t.app, email ? { email } : {});
+  const u = await buildUser(t.app, email ? { email } : {});
   if (plan !== 'free') await t.database.db.update(users).set({ plan }).where(eq(users.id, u.user.id));
   return u;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, sessionCookie, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, sessionCookie, type TestApp } from './support/harness.js';
+import { buildUser } from './support/factories.js';
 
 /**
  * Every secret check is throttled (ADR 0024): the current password asked again, reset and
@@ -12,7 +13,7 @@ const freshIp = () => `10.24.0.${++ipSeq}`;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await signUpUser(t.app); // the first account is the admin
+  await buildUser(t.app); // the first account is the admin
 });
 afterAll(async () => {
   await t.close();
@@ -22,7 +23,7 @@ const origin = 'http://localhost:3000';
 
 describe('throttles on every secret check', () => {
   it('POST /v1/users/me/password: 60 wrong current passwords are not 60 guesses; the block holds for the right one too', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const ip = freshIp();
     const codes: number[] = [];
     for (let i = 0; i < 60; i++) {
@@ -62,7 +63,7 @@ describe('throttles on every secret check', () => {
 
 describe('sign-in throttling does not lock the real user out', () => {
   it('guesses from 40 addresses block the account for new devices; the browser that signed in before still signs in', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     // The user's own browser signed in before: it holds the device cookie.
     const first = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: u.password }, remoteAddress: '10.24.1.1' });
     expect(first.statusCode).toBe(200);
@@ -81,13 +82,13 @@ describe('sign-in throttling does not lock the real user out', () => {
       expect(mine.statusCode, mine.body).toBe(200);
     }
     // The cookie is bound to its account: it does not help with another one.
-    const other = await signUpUser(t.app);
+    const other = await buildUser(t.app);
     for (let i = 0; i < 3; i++) await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: other.email, password: 'wrong-one-x' }, cookies: { sl_device: device!.value }, remoteAddress: '10.24.4.1' });
     expect((await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: other.email, password: 'wrong-one-x' }, cookies: { sl_device: device!.value }, remoteAddress: '10.24.4.1' })).statusCode).toBe(429);
   });
 
   it('a device guessing is slowed too (its own progressive delays)', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const first = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: u.password }, remoteAddress: '10.24.5.1' });
     const device = first.cookies.find((c) => c.name === 'sl_device')!;
     const codes: number[] = [];

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, FIXTURES, multipart, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, FIXTURES, multipart, type TestApp } from './support/harness.js';
+import { buildProject, buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,9 +22,9 @@ async function upload(cookie: string, projectId: string, name: string) {
 
 describe('trash sizes (issue 17: the total counted models twice)', () => {
   it('a project counts the models deleted with it; a model deleted before its project counts once, on its own row', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const h = { cookie: u.cookie };
-    const p = (await t.app.inject({ method: 'POST', url: '/v1/projects', headers: h, payload: { meta: { name: 'P' } } })).json().data;
+    const p = await buildProject(t.app, h, { meta: { name: 'P' } });
     const alone = await upload(u.cookie, p.id, 'alone');
     await upload(u.cookie, p.id, 'with-project');
     const size = fs.statSync(path.join(FIXTURES, 'shapes3-detect.onnx')).size;

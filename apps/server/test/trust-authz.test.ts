@@ -9,8 +9,9 @@ import { UNSAFE_NAME_MESSAGE } from '@sightline/contracts';
 import { buildApp, loggerOptions } from '../src/app.js';
 import { newRunKey } from '../src/modules/agents/agents.service.js';
 import { users } from '../src/platform/db/schema.js';
-import { shapes3Dataset } from './compat/wire.js';
-import { createTestApp, createTestCluster, multipart, signUpUser, type TestApp, type TestCluster } from './helpers/harness.js';
+import { shapes3Dataset } from './support/wire.js';
+import { createTestApp, createTestCluster, multipart, type TestApp, type TestCluster } from './support/harness.js';
+import { buildApiKey, buildUser } from './support/factories.js';
 
 /**
  * Trust (ADR 0023): where an item lives changes only through the matrix's own actions; links are
@@ -64,9 +65,9 @@ async function linksOf(headers: Record<string, string>, datasetId: string, model
 
 describe('where a team item lives changes only through the matrix (move / transfer)', () => {
   it('a member cannot take a team model into their own project; the team keeps it; an admin moves it only within the team', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
-    const [member, admin, viewer] = [await signUpUser(t.app), await signUpUser(t.app), await signUpUser(t.app)];
+    const [member, admin, viewer] = [await buildUser(t.app), await buildUser(t.app), await buildUser(t.app)];
     const o = { cookie: owner.cookie };
     const team = await ok(o, 'POST', '/v1/teams', { meta: { name: 'Keep' } });
     for (const [u, role] of [[member, 'member'], [admin, 'admin'], [viewer, 'viewer']] as const) {
@@ -100,7 +101,7 @@ describe('where a team item lives changes only through the matrix (move / transf
 
 describe('links bound to their holder', () => {
   it('a signed-out session\'s four links stop within 1 s; the owner signed in elsewhere keeps working ones', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     const dataset = await shapes3Dataset(t, owner.user.id, 'holder-session');
     const modelId = await modelWithWeights(owner.cookie, 'holder-session');
     const other = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: owner.email, password: owner.password } });
@@ -116,7 +117,7 @@ describe('links bound to their holder', () => {
   });
 
   it('a deleted API key\'s links stop, the training client\'s dataset link included', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     const dataset = await shapes3Dataset(t, owner.user.id, 'holder-key');
     const modelId = await modelWithWeights(owner.cookie, 'holder-key');
     const created = await ok({ cookie: owner.cookie }, 'POST', '/v1/api-keys', { name: 'client' });
@@ -135,7 +136,7 @@ describe('links bound to their holder', () => {
 
 describe('a cloud run\'s key reaches only its run\'s dataset and model', () => {
   it('reads its dataset and model; cannot read, edit or delete the user\'s other datasets, nor list them', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     const runDataset = await shapes3Dataset(t, owner.user.id, 'run-data');
     const unrelated = await shapes3Dataset(t, owner.user.id, 'unrelated');
     const o = { cookie: owner.cookie };
@@ -168,7 +169,7 @@ describe('a cloud run\'s key reaches only its run\'s dataset and model', () => {
 
 describe('names carry no control characters or terminal escapes', () => {
   it('every name field answers 400 with the rule\'s message', async () => {
-    const owner = await signUpUser(t.app);
+    const owner = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const o = { cookie: owner.cookie };
     const project = (await ok(o, 'POST', '/v1/projects', { meta: { name: 'ok' } })).id as string;
@@ -223,8 +224,8 @@ describe('secrets a client puts in a URL path are not logged', () => {
   });
 
   it('API keys in both spellings, session tokens and agent tokens in a path never reach the log or the 404 message', async () => {
-    const u = await signUpUser(app);
-    const created = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: u.cookie }, payload: { name: 'k' } })).json().data as { key: string; legacyKey: string };
+    const u = await buildUser(app);
+    const created = await buildApiKey(app, u.cookie, { name: 'k' });
     const session = u.cookie.split('=')[1]!;
     const secrets = [created.key, created.legacyKey, session, 'sla_0123456789abcdefABCDEF'];
     for (const secret of secrets) {
@@ -252,9 +253,9 @@ describe('a removal ends links on every instance', () => {
 
   it('a member\'s weights link warmed on instance B dies there within 1 s of the removal made on instance A', async () => {
     const [a, b] = [cluster.nodes[0]!.app, cluster.nodes[1]!.app];
-    const owner = await signUpUser(a);
+    const owner = await buildUser(a);
     await cluster.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
-    const member = await signUpUser(a);
+    const member = await buildUser(a);
     const on = (app: FastifyInstance, cookie: string, method: Method, url: string, payload?: unknown) => app.inject({ method, url, headers: { cookie }, payload: payload as never });
     const team = (await on(a, owner.cookie, 'POST', '/v1/teams', { meta: { name: 'Two' } })).json().data;
     await on(a, owner.cookie, 'POST', `/v1/teams/${team.id}/invites`, { email: member.email, role: 'member' });

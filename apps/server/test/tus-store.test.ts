@@ -4,8 +4,9 @@ import { Readable } from 'node:stream';
 import { Upload } from '@tus/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobTusStore } from '../src/platform/uploads/blob-tus-store.js';
-import { createTestApp, createTestCluster, FIXTURES, signUpUser, type ClusterNode, type TestCluster } from './helpers/harness.js';
-import { startS3rver } from './helpers/s3rver.js';
+import { createTestApp, createTestCluster, FIXTURES, type ClusterNode, type TestCluster } from './support/harness.js';
+import { buildUser } from './support/factories.js';
+import { startS3rver } from './support/s3rver.js';
 /**
  * The tus FileStore used to create its folder with an fs.mkdir whose error it threw from the callback:
  * when the data folder went away right after the first upload request (a quick test teardown, a wiped
@@ -15,7 +16,7 @@ import { startS3rver } from './helpers/s3rver.js';
 it('the data folder removed right after a first tus request takes nothing down', async () => {
   for (let i = 0; i < 5; i++) {
     const t = await createTestApp();
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const r = await t.app.inject({ method: 'OPTIONS', url: '/v1/uploads/tus', headers: { cookie: u.cookie, 'tus-resumable': '1.0.0' } });
     expect(r.statusCode).toBeLessThan(300);
     fs.rmSync(t.config.dataDir, { recursive: true, force: true });
@@ -46,7 +47,7 @@ describe('resumable uploads across instances on a shared blob store', () => {
     const [a, b] = cluster.nodes as [ClusterNode, ClusterNode];
     const data = async (res: Response) => ((await res.json()) as { data: { id: string; token: string; storage: { path: string; bytes: number } } }).data;
     const call = (node: ClusterNode, method: string, url: string, headers: Record<string, string>, body?: Buffer | string) => fetch(`${node.url}${url}`, { method, headers, body });
-    const u = await signUpUser(a.app);
+    const u = await buildUser(a.app);
     const json = { cookie: u.cookie, 'content-type': 'application/json' };
     const d = await data(await call(a, 'POST', '/v1/datasets', json, JSON.stringify({ meta: { name: 'Shapes' }, task: 'detect' })));
     const zip = fs.readFileSync(path.join(FIXTURES, 'shapes3.zip'));

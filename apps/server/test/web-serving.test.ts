@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/harness.js';
+import { createTestApp, type TestApp } from './support/harness.js';
 
 let t: TestApp;
 let dist: string;

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseWebhookSignature, WEBHOOK_TOLERANCE_S } from '@sightline/contracts';
 import { setResolver } from '../src/modules/webhooks/webhooks.service.js';
 import { buildZip } from '../src/modules/datasets/processing/test-archives.js';
-import { userWithKey } from './compat/wire.js';
-import { createTestApp, FIXTURES, signUpUser, type TestApp } from './helpers/harness.js';
+import { userWithKey } from './support/wire.js';
+import { createTestApp, FIXTURES, type TestApp } from './support/harness.js';
+import { buildUser, buildWebhook } from './support/factories.js';
 
 /**
  * Outgoing webhooks against a real receiver on a loopback port (issue 15): the documented signature
@@ -57,7 +58,7 @@ const RETRY_BASE_MS = 1000;
 const MAX_ATTEMPTS = 4;
 
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof signUpUser>>;
+let admin: Awaited<ReturnType<typeof buildUser>>;
 const receiver = new Receiver();
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -65,11 +66,6 @@ const call = (method: Method, url: string, cookie: string, payload?: unknown) =>
 const drain = () => t.app.ctx.jobs.drain();
 const allowPrivate = async (allow: boolean) => expect((await call('PUT', '/v1/admin/webhooks/settings', admin.cookie, { allowPrivateUrls: allow })).statusCode).toBe(200);
 
-async function createHook(cookie: string, body: object) {
-  const res = await call('POST', '/v1/webhooks', cookie, body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { id: string; secret: string; url: string };
-}
 /** A real domain event: the user creates a model and deletes it (model.deleted). */
 async function deleteAModel(cookie: string) {
   const created = await call('POST', '/v1/models', cookie, { meta: { name: `m-${Date.now()}` } });
@@ -95,7 +91,7 @@ function verifySignature(secret: string, header: string, rawBody: string, nowS: 
 beforeAll(async () => {
   await receiver.start();
   t = await createTestApp({ WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS), WEBHOOK_MAX_ATTEMPTS: String(MAX_ATTEMPTS) });
-  admin = await signUpUser(t.app); // the first account is the admin
+  admin = await buildUser(t.app); // the first account is the admin
   expect(admin.user.roles).toContain('admin');
 });
 afterAll(async () => {
@@ -111,7 +107,7 @@ beforeEach(() => {
 describe('URLs that reach internal addresses', () => {
   it('are refused at save: 127.0.0.1, 169.254.169.254, a name resolving to them, mapped IPv6, localhost', async () => {
     await allowPrivate(false);
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     setResolver(t.app.ctx, async (host) => {
       if (host === 'loop.example.test') return [{ address: '127.0.0.1', family: 4 }];
       if (host === 'metadata.example.test') return [{ address: '169.254.169.254', family: 4 }];
@@ -142,10 +138,10 @@ describe('URLs that reach internal addresses', () => {
 
   it('are refused at delivery when the name is rebound to 127.0.0.1 or 169.254.169.254 after saving', async () => {
     await allowPrivate(false);
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     let answer = '93.184.216.34';
     setResolver(t.app.ctx, async () => [{ address: answer, family: 4 }]);
-    const hook = await createHook(u.cookie, { url: 'http://rebind.example.test/hook', events: ['model.deleted'] });
+    const hook = await buildWebhook(t.app, u.cookie, { url: 'http://rebind.example.test/hook', events: ['model.deleted'] });
     for (const internal of ['127.0.0.1', '169.254.169.254']) {
       answer = internal;
       await deleteAModel(u.cookie);
@@ -166,11 +162,11 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
   beforeEach(() => allowPrivate(true));
 
   it('are signed as documented: t=…,v1=HMAC-SHA256(secret, t + "." + body)', async () => {
-    const u = await signUpUser(t.app);
-    const other = await signUpUser(t.app);
-    const hook = await createHook(u.cookie, { url: `${receiver.url}/hook`, events: ['model.deleted', 'dataset.processed'], description: 'CI' });
+    const u = await buildUser(t.app);
+    const other = await buildUser(t.app);
+    const hook = await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/hook`, events: ['model.deleted', 'dataset.processed'], description: 'CI' });
     expect(hook.secret).toMatch(/^whsec_[\w-]{20,}$/);
-    await createHook(other.cookie, { url: `${receiver.url}/other`, events: ['model.deleted'] });
+    await buildWebhook(t.app, other.cookie, { url: `${receiver.url}/other`, events: ['model.deleted'] });
     // The secret is shown once: never in the list.
     const listed = (await call('GET', '/v1/webhooks', u.cookie)).json().data;
     expect(listed).toHaveLength(1);
@@ -206,8 +202,8 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
   });
 
   it('a receiver answering 500 gets retries with exponential backoff, then the delivery fails; redeliver sends it again', async () => {
-    const u = await signUpUser(t.app);
-    const hook = await createHook(u.cookie, { url: `${receiver.url}/flaky`, events: ['model.deleted'] });
+    const u = await buildUser(t.app);
+    const hook = await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/flaky`, events: ['model.deleted'] });
     receiver.mode = 'fail';
     await deleteAModel(u.cookie);
 
@@ -259,8 +255,8 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
   });
 
   it('a receiver that takes 10 s does not hold the server, and the attempt times out cleanly', async () => {
-    const u = await signUpUser(t.app);
-    const hook = await createHook(u.cookie, { url: `${receiver.url}/slow`, events: ['model.deleted'] });
+    const u = await buildUser(t.app);
+    const hook = await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/slow`, events: ['model.deleted'] });
     receiver.mode = 'slow';
     await deleteAModel(u.cookie);
     const started = Date.now();
@@ -291,8 +287,8 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
   });
 
   it('dataset processing announces dataset.processed and dataset.failed (tus upload, process job)', async () => {
-    const u = await signUpUser(t.app);
-    const hook = await createHook(u.cookie, { url: `${receiver.url}/datasets`, events: ['dataset.processed', 'dataset.failed'] });
+    const u = await buildUser(t.app);
+    const hook = await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/datasets`, events: ['dataset.processed', 'dataset.failed'] });
     const png = fs.readFileSync(path.join(FIXTURES, 'test-images/test_0000.png'));
     const yaml = { name: 'data.yaml', data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' };
     const good = buildZip([yaml, { name: 'images/train/x.png', data: png }, { name: 'labels/train/x.txt', data: '0 0.5 0.5 0.2 0.2\n' }, { name: 'images/val/y.png', data: png }, { name: 'labels/val/y.txt', data: '1 0.5 0.5 0.1 0.1\n' }]);
@@ -327,7 +323,7 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
 
   it('a training run over the Platform client protocol announces started, each epoch, and completed', async () => {
     const u = await userWithKey(t);
-    await createHook(u.cookie, { url: `${receiver.url}/training`, events: ['training.started', 'training.epoch', 'training.completed', 'training.failed'] });
+    await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/training`, events: ['training.started', 'training.epoch', 'training.completed', 'training.failed'] });
     const report = async (body: object) => {
       const res = await t.app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { authorization: `Bearer ${u.key}` }, payload: body as never });
       expect(res.statusCode, res.body).toBeLessThan(300);
@@ -349,10 +345,10 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
   });
 
   it('owners edit, disable and delete; instance-wide endpoints are for admins and hear everyone', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     expect((await call('POST', '/v1/webhooks', u.cookie, { url: `${receiver.url}/x`, events: ['model.deleted'], scope: 'instance' })).statusCode).toBe(403);
-    const instance = await createHook(admin.cookie, { url: `${receiver.url}/instance`, events: ['model.deleted'], scope: 'instance' });
-    const own = await createHook(u.cookie, { url: `${receiver.url}/own`, events: ['model.deleted'] });
+    const instance = await buildWebhook(t.app, admin.cookie, { url: `${receiver.url}/instance`, events: ['model.deleted'], scope: 'instance' });
+    const own = await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/own`, events: ['model.deleted'] });
     const off = await call('PATCH', `/v1/webhooks/${own.id}`, u.cookie, { active: false });
     expect(off.json().data.active).toBe(false);
     await deleteAModel(u.cookie);

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { datasets } from '../../src/platform/db/schema.js';
 import { newId } from '../../src/platform/ids.js';
-import { startLiveServer, type LiveServer } from '../../test/compat/wire.js';
-import { adminWithSharedToken, enableCloud, newToken, setPlanAndWallet } from '../../test/agents-support.js';
-import { signUpUser } from '../../test/helpers/harness.js';
+import { startLiveServer, type LiveServer } from '../../test/support/wire.js';
+import { adminWithSharedToken, enableCloud, newToken, setPlanAndWallet } from '../../test/support/agents.js';
+import { buildUser } from '../../test/support/factories.js';
 import { REPO_ROOT, withClient, type Client } from './clients.js';
 
 export interface CloudHub {
@@ -37,7 +37,7 @@ export async function sharedToken(hub: CloudHub, name: string) {
 }
 
 export async function proUser(hub: CloudHub) {
-  const user = await signUpUser(hub.s.t.app);
+  const user = await buildUser(hub.s.t.app);
   await setPlanAndWallet(hub.s.t, user.user.id, 'pro', 100_000_000);
   const project = (await hub.api('POST', '/v1/projects', user.cookie, { name: 'Cloud' })).json().data as { id: string; slug: string };
   return { ...user, project };

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { exportWorkerOf } from '../../src/modules/exports/exports.local-worker.js';
-import { startLiveServer, type LiveServer } from '../../test/compat/wire.js';
+import { startLiveServer, type LiveServer } from '../../test/support/wire.js';
 import type { Client } from './clients.js';
 
 /** The client's `yolo` as one executable: its env.sh sourced, then yolo with the words given. */

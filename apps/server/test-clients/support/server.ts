@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../src/context.js';
-import { createTestApp, type TestApp } from '../../test/helpers/harness.js';
+import { createTestApp, type TestApp } from '../../test/support/harness.js';
 import { newId } from '../../src/platform/ids.js';
 import { withClient, REPO_ROOT, type Client } from './clients.js';
 import { makeDatasetZip, type DatasetSpec } from './datasets.js';

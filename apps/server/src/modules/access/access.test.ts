@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS } from '@sightline/contracts';
-import { openTestDatabase } from '../../../test/helpers/harness.js';
+import { openTestDatabase } from '../../../test/support/harness.js';
 import type { Database } from '../../platform/db/client.js';
 import { abilitiesOf, allows, viewerOf, type AccessItem, type Viewer } from './access.policy.js';
 import { abilitiesFor, authorize, may, viewerFor } from './access.service.js';

@@ -3,3 +3,4 @@ export { abilitiesOf, accessItem, allows, anonymousViewer, subjectOf, viewerOf, 
 export { abilitiesFor, authorize, cachedViewerFor, may, viewerFor, type AuthorizeOptions } from './access.service.js';
 export { currentLinkHolder, itemLinkVersion, linkVersionOf, parseLinkAccess, shortBlobUrl, teamLinkVersionOf } from './link-version.js';
 export { linkGrants } from './link-grants.js';
+export { inTeamsOf } from './access.repository.js';

@@ -62,6 +62,28 @@ function kindOf(ctx: Pick<AppContext, 'registry'>, job: AgentJobRow): JobKind {
   return k;
 }
 
+/**
+ * What the exports module reads and writes of the agents' tables (its model_exports rows, the export
+ * jobs, the built-in agent): the repository stays private to agents (ADR 0033).
+ */
+export const agentQueries = {
+  exportById: agentsRepository.exportById,
+  exportsOfModel: agentsRepository.exportsOfModel,
+  exportsWithBlob: agentsRepository.exportsWithBlob,
+  insertExport: agentsRepository.insertExport,
+  updateExport: agentsRepository.updateExport,
+  latestExport: agentsRepository.latestExport,
+  latestTrainJob: agentsRepository.latestTrainJob,
+  modelsNeedingOnnx: agentsRepository.modelsNeedingOnnx,
+  onlineAgents: agentsRepository.onlineAgents,
+  userPlan: agentsRepository.userPlan,
+  builtinAgent: agentsRepository.builtinAgent,
+  insertAgent: agentsRepository.insertAgent,
+  updateAgent: agentsRepository.updateAgent,
+  queuedExportJobs: agentsRepository.queuedExportJobs,
+};
+export type { AgentJobRow, AgentRow, ModelExportRow } from './agents.repository.js';
+
 export const agentEvents = new EventEmitter();
 agentEvents.setMaxListeners(1000);
 const WAKE = 'wake';

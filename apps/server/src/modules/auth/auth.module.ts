@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.js';
 import { authContext } from '../../platform/http/auth-context.js';
 import { originGuard } from '../../platform/http/origin-guard.js';
 import { RUN_KEY_ROUTES } from '../api-keys/api-keys.scope.js';
-import { accountRoutes } from './account.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { resolveApiKey, resolveSession } from './auth.service.js';
 import { mailLinksRoutes } from './mail-links.routes.js';
@@ -14,7 +13,7 @@ import { apiKeyFailureGuard } from './throttle.service.js';
 /**
  * Who is calling: the caller resolved once per request (cookie session, x-api-key, Bearer; run keys
  * limited to their routes), throttled bad keys, same-origin cookie writes; then sign-up/in/out,
- * OAuth, account changes, mail links and the security failures page. First in app.ts: every other
+ * OAuth, the credential checks of account changes (users/account.routes.ts), mail links and the security failures page. First in app.ts: every other
  * module's routes rely on `request.principal`.
  */
 export async function register(app: FastifyInstance, ctx: AppContext) {
@@ -25,6 +24,5 @@ export async function register(app: FastifyInstance, ctx: AppContext) {
   await app.register(securityRoutes);
   await app.register(authRoutes);
   await app.register(oauthRoutes);
-  await app.register(accountRoutes);
   await app.register(mailLinksRoutes);
 }

@@ -6,6 +6,7 @@ import { clearSessionCookie, setSessionCookie } from '../../platform/http/auth-c
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/http/errors.js';
 import { linkOriginOf } from '../../platform/http/link-origin.js';
+import { accountRoutes } from '../users/account.routes.js';
 import { presentUser } from '../users/users.presenter.js';
 import * as auth from './auth.service.js';
 import { callerOf, setDeviceCookie, trustedDevice } from './throttle.service.js';
@@ -17,6 +18,13 @@ export async function authRoutes(app: FastifyInstance) {
   const small = { bodyLimit: 16 * 1024 };
   // Links in mails: PUBLIC_URL, else the origin the browser used (ADR 0018).
   const linkOrigin = (req: FastifyRequest) => linkOriginOf(req, ctx.config.trustProxy.length > 0);
+
+  // Account changes are filed with the user's routes (users/account.routes.ts); their credential checks are auth's.
+  accountRoutes(app, {
+    updatePassword: (req, p, current, next) => auth.updatePassword(ctx, p.user, current, next, p.sessionId, callerOf(req)),
+    changeEmail: (req, p, email, password) => auth.changeEmail(ctx, p.user, email, password, linkOrigin(req), callerOf(req)),
+    deleteAccount: (req, p, password) => auth.deleteAccount(ctx, p.user, password, callerOf(req)),
+  });
 
   r.post('/v1/auth/signup', { ...small, schema: { tags: ['auth'], body: signUpBody, response: { 201: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
     const user = await auth.signUp(ctx, req.body, linkOrigin(req));

@@ -3,8 +3,8 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../platform/http/auth-context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId, newToken, sha256 } from '../../platform/ids.js';
-import { apiKeysRepository } from '../api-keys/api-keys.repository.js';
-import { usersRepository, type UserRow } from '../users/users.repository.js';
+import { apiKeyQueries } from '../api-keys/index.js';
+import { userQueries, type UserRow } from '../users/index.js';
 import { markDeleted } from '../users/users.service.js';
 import { credentialCache, credentialTags, evictUser } from './auth.cache.js';
 import { authRepository } from './auth.repository.js';
@@ -38,10 +38,10 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
   const user = await ctx.db.transaction(async (tx) => {
     // Serialises sign-ups so exactly one "first account" becomes admin.
     await authRepository.lockSignUps(tx);
-    if (await usersRepository.byEmail(tx, input.email)) throw errors.conflict(ErrorCode.InUse, 'This email address is already in use');
-    if (await usersRepository.byUsername(tx, input.username)) throw errors.conflict(ErrorCode.UsernameInUse, 'This username is already taken');
-    const first = (await usersRepository.count(tx)) === 0;
-    const row = await usersRepository.insert(tx, {
+    if (await userQueries.byEmail(tx, input.email)) throw errors.conflict(ErrorCode.InUse, 'This email address is already in use');
+    if (await userQueries.byUsername(tx, input.username)) throw errors.conflict(ErrorCode.UsernameInUse, 'This username is already taken');
+    const first = (await userQueries.count(tx)) === 0;
+    const row = await userQueries.insert(tx, {
       id: newId(),
       email: input.email,
       username: input.username,
@@ -52,7 +52,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
       createdAt: ctx.clock.now(),
       updatedAt: ctx.clock.now(),
     });
-    await usersRepository.insertSettings(tx, row.id);
+    await userQueries.insertSettings(tx, row.id);
     return row;
   });
   await ctx.events.emit('user.signedUp', user.id, { userId: user.id, provider: 'password' });
@@ -64,7 +64,7 @@ export async function signUp(ctx: AppContext, input: { email: string; password: 
 export async function signIn(ctx: AppContext, email: string, password: string, caller: Caller = { ip: null }) {
   // Counted before the check, so parallel guesses cannot all slip in before the first failure lands.
   const counted = await attempt(ctx, 'signin', { ...caller, account: email });
-  const user = await usersRepository.byEmail(ctx.db, email);
+  const user = await userQueries.byEmail(ctx.db, email);
   if (!user) {
     await burnPasswordCheck(password);
     throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
@@ -92,7 +92,7 @@ export async function createSession(ctx: AppContext, userId: string, userAgent?:
     expiresAt: new Date(now.getTime() + ctx.config.sessionTtlMs),
     userAgent: userAgent?.slice(0, 300) ?? null,
   });
-  await usersRepository.update(ctx.db, userId, { lastLoginAt: now });
+  await userQueries.update(ctx.db, userId, { lastLoginAt: now });
   return token;
 }
 
@@ -142,7 +142,7 @@ export async function resolveApiKey(ctx: AppContext, presented: string): Promise
   let hit = cache.get(`k:${hash}`);
   if (!hit) {
     const since = cache.mark();
-    const row = await apiKeysRepository.activeWithUser(ctx.db, hash);
+    const row = await apiKeyQueries.activeWithUser(ctx.db, hash);
     if (!row || row.user.deletedAt || row.user.disabledAt) return null;
     hit = { principal: { user: row.user, via: 'api-key', apiKeyId: row.key.id, scope: row.key.scope ?? null }, expiresAt: Infinity, touchedAt: row.key.lastUsedAt?.getTime() ?? -Infinity };
     cache.set(`k:${hash}`, hit, credentialTags(row.user.id), since);
@@ -150,7 +150,7 @@ export async function resolveApiKey(ctx: AppContext, presented: string): Promise
   const now = ctx.clock.now().getTime();
   if (now - hit.touchedAt > 60_000) {
     hit.touchedAt = now;
-    await apiKeysRepository.touch(ctx.db, hit.principal.apiKeyId!, new Date(now));
+    await apiKeyQueries.touch(ctx.db, hit.principal.apiKeyId!, new Date(now));
   }
   return hit.principal;
 }
@@ -190,7 +190,7 @@ async function sendVerification(ctx: AppContext, user: UserRow, origin?: string 
 export async function resendVerification(ctx: AppContext, email: string, caller: Caller = { ip: null }, origin?: string | null) {
   // Counted whether or not the account exists, so the limit tells nothing about accounts either.
   await attempt(ctx, 'verify', { ...caller, account: email });
-  const user = await usersRepository.byEmail(ctx.db, email);
+  const user = await userQueries.byEmail(ctx.db, email);
   // Same answer whether or not the account exists: no account enumeration.
   if (!user || user.emailVerifiedAt || user.deletedAt || !verificationRequired(ctx)) return;
   await sendVerification(ctx, user, origin);
@@ -218,15 +218,15 @@ async function readMailToken(ctx: AppContext, token: string, purpose: 'verify' |
 
 export async function verifyEmail(ctx: AppContext, token: string, caller: Caller = { ip: null }) {
   const row = await consumeMailToken(ctx, token, 'verify', caller);
-  const user = await usersRepository.byId(ctx.db, row.userId);
+  const user = await userQueries.byId(ctx.db, row.userId);
   if (!user || user.email !== row.email) throw new AppError(400, ErrorCode.InvalidToken, 'This link is no longer valid for this account');
-  return (await usersRepository.update(ctx.db, user.id, { emailVerifiedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }))!;
+  return (await userQueries.update(ctx.db, user.id, { emailVerifiedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }))!;
 }
 
 /** The reset mail; its link starts with PUBLIC_URL, else with `origin`, the one the browser used (ADR 0018). */
 export async function requestPasswordReset(ctx: AppContext, email: string, caller: Caller = { ip: null }, origin?: string | null) {
   await attempt(ctx, 'reset', { ...caller, account: email });
-  const user = await usersRepository.byEmail(ctx.db, email);
+  const user = await userQueries.byEmail(ctx.db, email);
   if (!user || user.deletedAt) return;
   const token = await issueMailToken(ctx, user, 'reset', RESET_TTL_MS);
   const link = `${ctx.baseUrl(origin ?? undefined)}/reset-password?token=${encodeURIComponent(token)}`;
@@ -243,7 +243,7 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
   const row = await consumeMailToken(ctx, token, 'reset', caller);
   const now = ctx.clock.now();
   // Following the mailed link proves the address, so it also verifies it.
-  await usersRepository.update(ctx.db, row.userId, { passwordHash, updatedAt: now, emailVerifiedAt: now });
+  await userQueries.update(ctx.db, row.userId, { passwordHash, updatedAt: now, emailVerifiedAt: now });
   await endAllSessions(ctx, row.userId);
   await ctx.events.emit('user.passwordChanged', row.userId, { userId: row.userId, via: 'reset' });
 }
@@ -258,7 +258,7 @@ async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: st
 export async function updatePassword(ctx: AppContext, user: UserRow, currentPassword: string, newPassword: string, keepSessionId?: string, caller: Caller = { ip: null }) {
   await checkCurrentPassword(ctx, user, currentPassword, caller, 'The current password is wrong');
   const passwordHash = await hashPassword(newPassword);
-  await usersRepository.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
+  await userQueries.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
   // Other sessions end: a password change is how people lock out a stolen session.
   await authRepository.deleteSessionsOf(ctx.db, user.id, keepSessionId);
   evictUser(ctx, user.id);
@@ -272,9 +272,9 @@ export async function changeEmail(ctx: AppContext, user: UserRow | null, email: 
   if (user.passwordHash) await checkCurrentPassword(ctx, user, password, caller, 'The password is wrong');
   try {
     const updated = await ctx.db.transaction(async (tx) => {
-      const taken = await usersRepository.byEmail(tx, email);
+      const taken = await userQueries.byEmail(tx, email);
       if (taken) throw errors.conflict(ErrorCode.InUse, 'This email address is already in use');
-      return usersRepository.update(tx, user.id, {
+      return userQueries.update(tx, user.id, {
         email,
         emailVerifiedAt: verificationRequired(ctx) ? null : user.emailVerifiedAt,
         updatedAt: ctx.clock.now(),

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { usersRepository, type UserRow } from '../users/users.repository.js';
+import { userQueries, type UserRow } from '../users/index.js';
 import { authRepository } from './auth.repository.js';
 
 export type ProviderKind = 'google' | 'github' | 'apple' | 'oidc';
@@ -159,29 +159,29 @@ export type SocialResult =
  * `auth/account-exists-with-different-credential:<method>` (spec §4, §8).
  */
 export async function socialSignIn(ctx: AppContext, provider: string, profile: ExternalProfile): Promise<SocialResult> {
-  const linked = await usersRepository.identity(ctx.db, provider, profile.subject);
+  const linked = await userQueries.identity(ctx.db, provider, profile.subject);
   if (linked) {
-    const user = await usersRepository.byId(ctx.db, linked.userId);
+    const user = await userQueries.byId(ctx.db, linked.userId);
     if (!user) return { kind: 'error', code: ErrorCode.Unknown };
     if (user.deletedAt) return { kind: 'error', code: ErrorCode.AccountDeleted };
     await ctx.events.emit('user.signedIn', user.id, { userId: user.id, provider });
     return { kind: 'ok', user, result: 'signin-successful' };
   }
   if (!profile.email || !profile.emailVerified) return { kind: 'error', code: ErrorCode.UnverifiedProviderEmail };
-  const existing = await usersRepository.byEmail(ctx.db, profile.email);
+  const existing = await userQueries.byEmail(ctx.db, profile.email);
   if (existing) {
-    const ids = await usersRepository.identities(ctx.db, existing.id);
+    const ids = await userQueries.identities(ctx.db, existing.id);
     const method = existing.passwordHash ? 'password' : (ids[0]?.provider ?? 'password');
     return { kind: 'error', code: `${ErrorCode.AccountExistsWithDifferentCredential}:${method}` };
   }
   const email = profile.email;
   const user = await ctx.db.transaction(async (tx) => {
     await authRepository.lockSignUps(tx);
-    const first = (await usersRepository.count(tx)) === 0;
+    const first = (await userQueries.count(tx)) === 0;
     const base = (email.split('@')[0] ?? 'user').replace(/[^a-zA-Z0-9_-]/g, '').slice(0, 24) || 'user';
     let username = base.length >= 3 ? base : `${base}user`;
-    for (let i = 2; await usersRepository.byUsername(tx, username); i++) username = `${base}${i}`;
-    const row = await usersRepository.insert(tx, {
+    for (let i = 2; await userQueries.byUsername(tx, username); i++) username = `${base}${i}`;
+    const row = await userQueries.insert(tx, {
       id: newId(),
       email,
       username,
@@ -195,8 +195,8 @@ export async function socialSignIn(ctx: AppContext, provider: string, profile: E
       createdAt: ctx.clock.now(),
       updatedAt: ctx.clock.now(),
     });
-    await usersRepository.addIdentity(tx, { provider, subject: profile.subject, userId: row.id, email });
-    await usersRepository.insertSettings(tx, row.id);
+    await userQueries.addIdentity(tx, { provider, subject: profile.subject, userId: row.id, email });
+    await userQueries.insertSettings(tx, row.id);
     return row;
   });
   await ctx.events.emit('user.signedUp', user.id, { userId: user.id, provider });

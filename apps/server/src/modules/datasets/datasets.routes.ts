@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createDatasetBody, datasetReportSchema, datasetSchema, listQuerySchema, pageSchema, shareBody, updateDatasetBody, uploadTokenBody, uploadTokenResponse, activeJobsSchema, storageUsageSchema, datasetImagesPageSchema } from '@sightline/contracts';
+import { createDatasetBody, datasetReportSchema, datasetSchema, listQuerySchema, pageSchema, shareBody, updateDatasetBody, uploadTokenBody, uploadTokenResponse, datasetImagesPageSchema } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { tusRoutes } from '../../platform/uploads/tus.routes.js';
-import { storageRemaining } from '../storage/usage.service.js';
 import { releaseStorage, reserveResumable } from '../storage/reservations.service.js';
 import { reportToText } from './processing/index.js';
 import * as ds from './datasets.service.js';
@@ -27,16 +26,9 @@ export async function datasetsRoutes(app: FastifyInstance) {
     release: (uploadId) => releaseStorage(ctx, uploadId),
   });
 
-  r.get('/v1/users/me/storage', { config: { auth: 'user' }, schema: { tags: ['users'], response: { 200: z.object({ data: storageUsageSchema }), ...errorResponses } } }, async (req) => ({
-    data: await storageRemaining(ctx, requireUser(req).user),
-  }));
-
   r.post('/v1/uploads/token', { config: { auth: 'user' }, schema: { tags: ['datasets'], body: uploadTokenBody, response: { 200: z.object({ data: uploadTokenResponse }), ...errorResponses } } }, async (req) => ({
     data: await ds.uploadToken(ctx, requireUser(req).user, req.body.path, req.body.bytes),
   }));
-
-  // /active-jobs: uploads in flight and dataset processing of the user.
-  r.get('/v1/active-jobs', { config: { auth: 'user' }, schema: { tags: ['datasets'], response: { 200: z.object({ data: activeJobsSchema }), ...errorResponses } } }, async (req) => ({ data: await ds.activeJobs(ctx, requireUser(req).user.id) }));
 
   r.get('/v1/datasets', {
     schema: {

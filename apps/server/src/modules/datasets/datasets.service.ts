@@ -8,11 +8,11 @@ import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
 import { TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
-import { uploadsRepository } from '../../platform/uploads/uploads.repository.js';
+import { uploadQueries } from '../../platform/uploads/index.js';
 import { abilitiesFor, allows, itemLinkVersion, linkGrants, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
-import { usersRepository } from '../users/users.repository.js';
+import { userQueries } from '../users/index.js';
 import { assertStorage, storageRemaining } from '../storage/usage.service.js';
 import { imageUrl, thumbnailUrl, verifyImageSignature } from './datasets.image-urls.js';
 import { hasThumbnail, openOriginal, thumbnailOf } from './datasets.thumbnails.js';
@@ -230,7 +230,7 @@ export async function uploadToken(ctx: AppContext, user: { id: string; plan: str
 export async function finishUpload(ctx: AppContext, upload: FinishedUpload) {
   const datasetId = blobKeys.datasetIdOf(upload.path);
   const row = await datasetsPolicy.hidden(ctx, upload.uid, datasetId ? await datasetsRepository.byId(ctx.db, datasetId) : null, 'update');
-  const user = { id: upload.uid, plan: (await usersRepository.byId(ctx.db, upload.uid))?.plan ?? 'free' };
+  const user = { id: upload.uid, plan: (await userQueries.byId(ctx.db, upload.uid))?.plan ?? 'free' };
   // The archive replaces any previous one, so only the difference has to fit.
   const { remaining } = await storageRemaining(ctx, user, upload.id); // besides the upload's own reservation
   if (upload.bytes - row.bytes > remaining) throw errors.insufficientStorage(remaining, upload.bytes);
@@ -265,7 +265,7 @@ export async function requestProcessing(ctx: AppContext, userId: string, id: str
 
 /** /active-jobs: the user's uploads in flight and datasets being processed. */
 export async function activeJobs(ctx: AppContext, userId: string) {
-  const all = await uploadsRepository.recentOf(ctx.db, userId, 50);
+  const all = await uploadQueries.recentOf(ctx.db, userId, 50);
   // A partial upload whose dataset got its archive another way (a new upload of the file, from another
   // browser) or went to the trash waits for nothing: it is not listed (issue 17).
   const waiting = new Set(await datasetsRepository.awaitingArchive(ctx.db, [...new Set(all.filter((u) => u.status === 'uploading' && u.datasetId).map((u) => u.datasetId!))]));

@@ -1,10 +1,10 @@
 import type { AppContext } from '../../context.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { accessItem, itemLinkVersion, linkGrants, teamLinkVersionOf, type AccessItem } from '../access/index.js';
-import { datasetsRepository } from '../datasets/datasets.repository.js';
-import { modelsRepository } from '../models/models.repository.js';
-import { projectsRepository } from '../projects/projects.repository.js';
-import { teamsRepository } from '../teams/teams.repository.js';
+import { datasetQueries } from '../datasets/index.js';
+import { modelQueries } from '../models/index.js';
+import { projectQueries } from '../projects/index.js';
+import { teamQueries } from '../teams/index.js';
 
 /**
  * What the blob route asks before serving a signed link (issue 16, ADR 0014 and 0023): a file of a
@@ -31,14 +31,14 @@ interface LinkTarget {
 /** The item a blob belongs to; null when its item is gone, undefined when the blob belongs to no item. */
 async function linkTarget(ctx: Pick<AppContext, 'db'>, key: string): Promise<LinkTarget | null | undefined> {
   const datasetId = blobKeys.datasetIdOf(key);
-  if (datasetId) return targetOf('dataset', await datasetsRepository.byId(ctx.db, datasetId));
+  if (datasetId) return targetOf('dataset', await datasetQueries.byId(ctx.db, datasetId));
   const modelId = blobKeys.modelIdOf(key);
-  if (modelId) return targetOf('model', await modelsRepository.byId(ctx.db, modelId));
+  if (modelId) return targetOf('model', await modelQueries.byId(ctx.db, modelId));
   const projectId = blobKeys.projectIdOf(key);
-  if (projectId) return targetOf('project', await projectsRepository.byId(ctx.db, projectId));
+  if (projectId) return targetOf('project', await projectQueries.byId(ctx.db, projectId));
   const teamId = blobKeys.teamIdOf(key);
   if (teamId) {
-    const team = await teamsRepository.byId(ctx.db, teamId);
+    const team = await teamQueries.byId(ctx.db, teamId);
     return team ? { item: null, version: teamLinkVersionOf(team) } : null;
   }
   return undefined;

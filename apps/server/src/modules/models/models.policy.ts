@@ -2,7 +2,7 @@ import type { Action } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { accessItem, authorize, type AccessItem } from '../access/index.js';
 import { projectItem } from '../projects/projects.policy.js';
-import type { ProjectRow } from '../projects/projects.repository.js';
+import type { ProjectRow } from '../projects/index.js';
 import type { ModelRow } from './models.repository.js';
 
 type Ctx = Pick<AppContext, 'db'>;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { inTeamsOf } from '../access/access.repository.js';
+import { inTeamsOf } from '../access/index.js';
 import { modelFiles, modelMetrics, models, modelTraining, users } from '../../platform/db/schema.js';
 
 export type ModelRow = typeof models.$inferSelect;

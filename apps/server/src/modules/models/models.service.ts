@@ -7,8 +7,8 @@ import { planLimits } from '../billing/billing.plans.js';
 import { abilitiesFor, linkVersionOf } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { readableProject } from '../projects/projects.service.js';
-import { projectsRepository } from '../projects/projects.repository.js';
-import { datasetsRepository } from '../datasets/datasets.repository.js';
+import { projectQueries } from '../projects/index.js';
+import { datasetQueries } from '../datasets/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { hubModelFields } from './models.hub-fields.js';
@@ -53,7 +53,7 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
   let privacy: Privacy = input.privacy ?? MODEL_DEFAULTS.privacy;
   let teamId: string | null = null;
   if (input.projectId) {
-    const project = await projectsPolicy.addModels(ctx, userId, await projectsRepository.byId(ctx.db, input.projectId));
+    const project = await projectsPolicy.addModels(ctx, userId, await projectQueries.byId(ctx.db, input.projectId));
     // A new model follows its project's privacy (privacy propagates from projects).
     privacy = input.privacy ?? project.privacy;
     // A model made in a team's project belongs to that team (issue 11).
@@ -94,7 +94,7 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
       updatedAt: now,
     });
   });
-  if (row.projectId) await projectsRepository.update(ctx.db, row.projectId, { updatedAt: now });
+  if (row.projectId) await projectQueries.update(ctx.db, row.projectId, { updatedAt: now });
   await ctx.events.emit('model.created', row.userId, { model: modelState(row), actorId: userId });
   return row;
 }
@@ -102,7 +102,7 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
 export async function readableModel(ctx: AppContext, viewerId: string | null, id: string) {
   const row = await modelsRepository.byId(ctx.db, id);
   if (!row) throw errors.notFound('Model');
-  const project = row.projectId ? await projectsRepository.byId(ctx.db, row.projectId) : null;
+  const project = row.projectId ? await projectQueries.byId(ctx.db, row.projectId) : null;
   return modelsPolicy.read(ctx, viewerId, row, project);
 }
 
@@ -110,7 +110,7 @@ export async function readableModel(ctx: AppContext, viewerId: string | null, id
 export async function ownedModel(ctx: AppContext, userId: string, id: string, action: Action = 'update') {
   const row = await modelsRepository.byId(ctx.db, id);
   if (!row) throw errors.notFound('Model');
-  const project = row.projectId ? await projectsRepository.byId(ctx.db, row.projectId) : null;
+  const project = row.projectId ? await projectQueries.byId(ctx.db, row.projectId) : null;
   return modelsPolicy.act(ctx, userId, row, project, action);
 }
 
@@ -123,10 +123,10 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
   const [files, owners, projectNames, trainingRows, abilities, datasetNames] = await Promise.all([
     modelsRepository.files(ctx.db, ids),
     ownerNames(ctx, rows.map((r) => r.userId)),
-    projectsRepository.names(ctx.db, projectIds),
+    projectQueries.names(ctx.db, projectIds),
     modelsRepository.trainingStates(ctx.db, ids),
     abilitiesFor(ctx, viewerId, rows.map((r) => modelItem(r))),
-    datasetsRepository.names(ctx.db, unnamedDatasets),
+    datasetQueries.names(ctx.db, unnamedDatasets),
   ]);
   const now = ctx.clock.now();
   const training = new Map(trainingRows.map((t) => [t.modelId, presentTraining(t)]));
@@ -234,7 +234,7 @@ export async function deleteModel(ctx: AppContext, userId: string, id: string, h
 export async function restoreModel(ctx: AppContext, userId: string, id: string) {
   const row = await modelsPolicy.hidden(ctx, userId, await modelsRepository.byId(ctx.db, id), 'restore');
   if (row.projectId) {
-    const project = await projectsRepository.byId(ctx.db, row.projectId);
+    const project = await projectQueries.byId(ctx.db, row.projectId);
     if (project?.deletedAt) throw errors.conflict(ErrorCode.ParentDeleted, `Restore the project "${project.name}" first`);
   }
   const restored = await modelsRepository.update(ctx.db, id, { deletedAt: null, deletedWithProject: false });
@@ -257,16 +257,16 @@ export async function purgeModel(ctx: AppContext, row: ModelRow) {
 export async function transferModel(ctx: AppContext, userId: string, id: string, projectId: string) {
   const found = await modelsRepository.byId(ctx.db, id);
   if (!found) throw errors.notFound('Model');
-  const project = found.projectId ? await projectsRepository.byId(ctx.db, found.projectId) : null;
+  const project = found.projectId ? await projectQueries.byId(ctx.db, found.projectId) : null;
   const row = await modelsPolicy.relocate(ctx, userId, found, project, 'move');
-  const target = await projectsPolicy.addModels(ctx, userId, await projectsRepository.byId(ctx.db, projectId));
+  const target = await projectsPolicy.addModels(ctx, userId, await projectQueries.byId(ctx.db, projectId));
   if (row.projectId === projectId) return row;
   if (!row.teamId || target.teamId !== row.teamId) await modelsPolicy.relocate(ctx, userId, row, project, 'transfer');
   const now = ctx.clock.now();
   const slug = await uniqueModelSlug(ctx, userId, projectId, row.slug);
   const updated = await ctx.db.transaction(async (tx) => {
-    if (row.projectId) await projectsRepository.update(tx, row.projectId, { updatedAt: now });
-    await projectsRepository.update(tx, projectId, { updatedAt: now });
+    if (row.projectId) await projectQueries.update(tx, row.projectId, { updatedAt: now });
+    await projectQueries.update(tx, projectId, { updatedAt: now });
     // The model follows its new project's privacy and team.
     return modelsRepository.update(tx, id, { projectId, slug, order: null, privacy: target.privacy, teamId: target.teamId, updatedAt: now });
   });

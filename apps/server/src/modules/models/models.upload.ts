@@ -11,7 +11,7 @@ import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { readOnnxMetadata, parseUltralyticsMetadata } from '../inference/onnx-metadata.js';
 import { MULTIPART_SLACK_BYTES, StreamReservation } from '../storage/reservations.service.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
-import { projectsRepository } from '../projects/projects.repository.js';
+import { projectQueries } from '../projects/index.js';
 import { createProject } from '../projects/projects.service.js';
 import { modelsRepository } from './models.repository.js';
 import { createModel } from './models.service.js';
@@ -138,7 +138,7 @@ export async function createUploadedModel(
 ) {
   let projectId = input.projectId?.trim() || null;
   if (projectId) {
-    await projectsPolicy.addModels(ctx, userId, await projectsRepository.byId(ctx.db, projectId));
+    await projectsPolicy.addModels(ctx, userId, await projectQueries.byId(ctx.db, projectId));
   } else {
     projectId = (await createProject(ctx, userId, { name: input.projectName?.trim() || undefined })).id;
   }

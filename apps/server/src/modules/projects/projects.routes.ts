@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorCode, createProjectBody, listQuerySchema, pageSchema, projectSchema, reorderBody, shareBody, updateProjectBody } from '@sightline/contracts';
+import type { AppContext } from '../../context.js';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
@@ -11,6 +12,22 @@ import * as projects from './projects.service.js';
 const idParams = z.object({ id: z.string().max(40) });
 const one = z.object({ data: projectSchema });
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/svg+xml']);
+
+/** Hard deletion (`?hard=true`) or the move to the trash, as the trash module carries them out. */
+export type DeleteProject = (ctx: AppContext, userId: string, id: string, hard: boolean) => Promise<void>;
+
+/**
+ * DELETE /v1/projects/{id}, filed with the project's routes. Deleting a project takes its models
+ * along, so the operation belongs to the trash module (above projects and models); trash.routes.ts
+ * registers this route with it, and projects imports nothing of trash (no folder cycle).
+ */
+export function projectDeleteRoute(app: FastifyInstance, deleteProject: DeleteProject) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.delete('/v1/projects/:id', { config: { auth: 'user' }, schema: { tags: ['projects'], params: idParams, querystring: z.object({ hard: z.enum(['True', 'False', 'true', 'false']).optional() }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
+    await deleteProject(app.ctx, requireUser(req).user.id, req.params.id, req.query.hard?.toLowerCase() === 'true');
+    return ok;
+  });
+}
 
 export async function projectsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { datasets, models, projects, teams } from '../../platform/db/schema.js';
-import { inTeamsOf } from '../access/access.repository.js';
+import { inTeamsOf } from '../access/index.js';
 
 export interface RecentRow {
   kind: 'dataset' | 'project' | 'model' | 'team';

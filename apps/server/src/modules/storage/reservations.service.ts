@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { planLimits } from '../billing/billing.plans.js';
-import { usersRepository } from '../users/users.repository.js';
+import { userQueries } from '../users/index.js';
 import { storageRepository } from './storage.repository.js';
 
 /**
@@ -111,6 +111,6 @@ export class StreamReservation {
  */
 export async function reserveResumable(ctx: Pick<AppContext, 'db' | 'clock'>, userId: string, uploadId: string, bytes: number) {
   if (await extendReservation(ctx, uploadId, RESUMABLE_RESERVATION_TTL_MS)) return;
-  const user = await usersRepository.byId(ctx.db, userId);
+  const user = await userQueries.byId(ctx.db, userId);
   await reserveStorage(ctx, { id: userId, plan: user?.plan ?? 'free' }, { id: uploadId, purpose: 'dataset-upload', bytes, ttlMs: RESUMABLE_RESERVATION_TTL_MS });
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { planLimits } from '../billing/billing.plans.js';
-import { usersRepository } from '../users/users.repository.js';
+import { userQueries } from '../users/index.js';
 import { storageRepository } from './storage.repository.js';
 
 /**
@@ -15,7 +15,7 @@ export async function storageUsed(ctx: Pick<AppContext, 'db'> & Partial<Pick<App
 
 /** Storage of a user known only by id (their plan is looked up): the upload server's check. */
 export async function storageRemainingOf(ctx: Pick<AppContext, 'db'>, userId: string) {
-  const user = await usersRepository.byId(ctx.db, userId);
+  const user = await userQueries.byId(ctx.db, userId);
   return storageRemaining(ctx, { id: userId, plan: user?.plan ?? 'free' });
 }
 

@@ -1,5 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { datasets, models, projects, teamInvites, teamMembers, teams, users, type TeamRole } from '../../platform/db/schema.js';
 import type { TeamItemKind } from '@sightline/contracts';
@@ -12,14 +11,6 @@ export type TeamMemberRow = typeof teamMembers.$inferSelect;
 const live = and(isNull(teams.deletedAt), sql`NOT EXISTS (SELECT 1 FROM users u WHERE u.id = ${teams.ownerId} AND u.deleted_at IS NOT NULL)`);
 const pending = (now: Date) => and(isNull(teamInvites.acceptedAt), isNull(teamInvites.rejectedAt), isNull(teamInvites.cancelledAt), gt(teamInvites.expiresAt, now));
 const open = and(isNull(teamInvites.acceptedAt), isNull(teamInvites.rejectedAt), isNull(teamInvites.cancelledAt));
-
-/**
- * The team-membership condition that lists of datasets, projects and models add: the item's
- * team is one the user belongs to. Exported so those repositories stay free of team knowledge.
- */
-export function inTeamsOf(userId: string, teamIdColumn: AnyPgColumn): SQL {
-  return sql`${teamIdColumn} IN (SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id AND t.deleted_at IS NULL WHERE tm.user_id = ${userId})`;
-}
 
 const itemTables = { dataset: datasets, project: projects, model: models } as const;
 

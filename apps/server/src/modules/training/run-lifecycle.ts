@@ -1,7 +1,7 @@
 import type { RunState } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { addListener, slot } from '../../platform/registry.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
 import { trainingRepository, type Protocol, type TrainingPatch, type TrainingRow } from './training.repository.js';
 
 /**
@@ -146,7 +146,7 @@ export async function applyRunEvent(ctx: AppContext, modelId: string, protocol: 
   const now = ctx.clock.now();
   const result = await ctx.db.transaction(async (tx) => {
     await trainingRepository.lockModel(tx, modelId);
-    const model = await modelsRepository.byId(tx, modelId);
+    const model = await modelQueries.byId(tx, modelId);
     if (!model) return null;
     const before = await trainingRepository.get(tx, modelId);
     const t = transition(before?.outcome ?? null, event);
@@ -165,7 +165,7 @@ export async function applyRunEvent(ctx: AppContext, modelId: string, protocol: 
       updatedAt: now,
     });
     if (t.to === 'queued') await trainingRepository.clearRunData(tx, modelId);
-    const updated = (await modelsRepository.update(tx, modelId, modelPatch(model, t, event, now))) ?? model;
+    const updated = (await modelQueries.update(tx, modelId, modelPatch(model, t, event, now))) ?? model;
     return { run, model: updated, change: { modelId, userId: model.userId, from: t.from, to: t.to, error: t.error, event: event.type } satisfies Change };
   });
   if (!result) return null;

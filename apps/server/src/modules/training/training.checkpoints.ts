@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
 import { modelBlobKey, modelBlobPrefix } from './training.args.js';
 import { streamIntoStore } from './training.files.js';
 import { trainingRepository } from './training.repository.js';
@@ -63,8 +63,8 @@ export async function promoteFile(ctx: AppContext, model: Pick<ModelRow, 'id'>, 
       skipped = true;
       return null;
     }
-    await modelsRepository.upsertFile(tx, { modelId: model.id, kind: file.kind, name: file.name, blobKey: file.key, bytes: file.bytes, epoch: file.epoch, createdAt: now });
-    await modelsRepository.refreshBytes(tx, model.id);
+    await modelQueries.upsertFile(tx, { modelId: model.id, kind: file.kind, name: file.name, blobKey: file.key, bytes: file.bytes, epoch: file.epoch, createdAt: now });
+    await modelQueries.refreshBytes(tx, model.id);
     await trainingRepository.touchModel(tx, model.id, now);
     return old ?? null;
   });

@@ -5,9 +5,9 @@ import { accessItem, itemLinkVersion, linkGrants, linkVersionOf } from '../acces
 import { datasetById, datasetBySlug, datasetNdjson, datasetZipKey, datasetZipName } from '../datasets/datasets.training-export.js';
 import { fileUrl } from '../models/models.presenter.js';
 import { modelsPolicy } from '../models/models.policy.js';
-import { modelsRepository } from '../models/models.repository.js';
-import { projectsRepository } from '../projects/projects.repository.js';
-import { usersRepository } from '../users/users.repository.js';
+import { modelQueries } from '../models/index.js';
+import { projectQueries } from '../projects/index.js';
+import { userQueries } from '../users/index.js';
 import { fileOf } from './training.checkpoints.js';
 import { trainingRepository } from './training.repository.js';
 
@@ -34,10 +34,10 @@ export async function readyDatasetBySlug(ctx: AppContext, viewerId: string | nul
 
 /** A model named by owner, project and model slugs, its best weights and a signed URL for them (living `ttlMs`); 409 without weights. */
 export async function bestWeightsBySlugs(ctx: AppContext, viewerId: string | null, ref: { owner: string; project: string; model: string }, baseUrl: string, ttlMs: number) {
-  const ownerRow = await usersRepository.byUsername(ctx.db, ref.owner);
+  const ownerRow = await userQueries.byUsername(ctx.db, ref.owner);
   if (!ownerRow || ownerRow.deletedAt) throw errors.notFound('Model');
-  const project = await projectsRepository.bySlug(ctx.db, ownerRow.id, ref.project);
-  const model = await modelsPolicy.read(ctx, viewerId, project ? await modelsRepository.bySlug(ctx.db, ownerRow.id, project.id, ref.model) : null, project);
+  const project = await projectQueries.bySlug(ctx.db, ownerRow.id, ref.project);
+  const model = await modelsPolicy.read(ctx, viewerId, project ? await modelQueries.bySlug(ctx.db, ownerRow.id, project.id, ref.model) : null, project);
   const best = await fileOf(ctx, model.id, 'best');
   if (!best) throw errors.conflict(ErrorCode.ModelNotReady, 'Resource not ready: the model has no weights yet');
   return { best, url: fileUrl(best, { secret: ctx.secret, baseUrl, now: ctx.clock.now(), access: linkVersionOf(model) }, ttlMs) };
@@ -60,8 +60,8 @@ export async function clientDatasetFile(ctx: AppContext, datasetId: string, file
 
 /** The owner of a model a signed upload link names, with the model (null when either is gone). */
 export async function modelForSignedUpload(ctx: AppContext, modelId: string) {
-  const model = modelId ? await modelsRepository.byId(ctx.db, modelId) : null;
-  const owner = model ? await usersRepository.byId(ctx.db, model.userId) : null;
+  const model = modelId ? await modelQueries.byId(ctx.db, modelId) : null;
+  const owner = model ? await userQueries.byId(ctx.db, model.userId) : null;
   if (!model || model.deletedAt || !owner) return null;
   return { model, owner };
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { ModelRow } from '../models/models.repository.js';
+import type { ModelRow } from '../models/index.js';
 
 /**
  * What training tells the rest of the app, as domain events (ADR 0031); training.listeners.ts turns

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
 import { trainingRepository, type Protocol, type TrainingPatch } from './training.repository.js';
 import { consoleAppended, metricsRecorded, modelRef } from './training.events.js';
 
@@ -76,7 +76,7 @@ export async function recordEpochMetrics(ctx: AppContext, model: ModelRow, proto
       staleAt: null,
       updatedAt: now,
     });
-    return modelsRepository.update(tx, model.id, {
+    return modelQueries.update(tx, model.id, {
       epochsDone: Math.max(model.epochsDone, lastEpoch + 1),
       bestMetrics: bestMetrics && Object.keys(bestMetrics).length ? bestMetrics : model.bestMetrics,
       ...(model.trainEnd ? {} : { trainHeartbeat: now, trainInitialized: model.trainInitialized ?? now, trainStart: model.trainStart ?? now }),

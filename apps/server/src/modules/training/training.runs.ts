@@ -4,7 +4,7 @@ import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { datasetById, datasetBySlug } from '../datasets/datasets.training-export.js';
 import { createModel, ownedModel } from '../models/models.service.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
 import { createProject } from '../projects/projects.service.js';
 import { slugify } from '../projects/slugs.js';
 import { configFromTrainArgs, projectSlugOf } from './training.args.js';
@@ -59,7 +59,7 @@ async function projectForRun(ctx: AppContext, userId: string, projectArg: string
 
 /** A model made in the web app (train dialog) that no client has reported for yet. */
 async function unstartedModel(ctx: AppContext, userId: string, projectId: string, slug: string) {
-  const row = await modelsRepository.bySlug(ctx.db, userId, projectId, slug);
+  const row = await modelQueries.bySlug(ctx.db, userId, projectId, slug);
   if (!row || row.deletedAt || row.trainStart || row.trainEnd || row.hubStatus !== 'new') return null;
   // A cloud run queued for it (a first run, or training again: ADR 0020) is the run now starting.
   const run = await trainingRepository.get(ctx.db, row.id);
@@ -90,7 +90,7 @@ export async function touchRun(ctx: AppContext, model: ModelRow, protocol: Proto
   let current = applied.model;
   if (!applied.change && applied.run.outcome === 'running' && !current.trainEnd) {
     current =
-      (await modelsRepository.update(ctx.db, model.id, {
+      (await modelQueries.update(ctx.db, model.id, {
         trainHeartbeat: now,
         trainInitialized: current.trainInitialized ?? now,
         trainStart: current.trainStart ?? now,
@@ -113,7 +113,7 @@ export async function resumeRun(ctx: AppContext, modelId: string, protocol: Prot
 export async function markResumable(ctx: AppContext, model: ModelRow) {
   if (model.hubStatus === 'trained') return model;
   const now = ctx.clock.now();
-  return (await modelsRepository.update(ctx.db, model.id, { hubStatus: 'training', updatedAt: now })) ?? model;
+  return (await modelQueries.update(ctx.db, model.id, { hubStatus: 'training', updatedAt: now })) ?? model;
 }
 
 /** What a run's start says: where it reports (project and run name), its args, and what they name. */
@@ -147,7 +147,7 @@ export async function startRun(ctx: AppContext, userId: string, protocol: Protoc
   const runId = `run_${newId()}`;
   let model: ModelRow | null = await unstartedModel(ctx, userId, project.id, slugify(runName));
   if (model) {
-    model = (await modelsRepository.update(ctx.db, model.id, {
+    model = (await modelQueries.update(ctx.db, model.id, {
       config: { ...(model.config as object), ...configFromTrainArgs(args) },
       datasetId: model.datasetId ?? dataset?.id ?? null,
       datasetName: model.datasetName ?? dataset?.name ?? null,
@@ -218,7 +218,7 @@ export async function finishRun(
     ...input.extra,
   });
   const outcome = applied?.run.outcome === 'cancelled' ? 'cancelled' : 'completed';
-  const updated = await modelsRepository.update(ctx.db, model.id, {
+  const updated = await modelQueries.update(ctx.db, model.id, {
     trainEnd: model.trainEnd ?? now,
     trainStart: model.trainStart ?? now,
     hubStatus: best ? 'trained' : model.hubStatus,
@@ -255,7 +255,7 @@ async function datasetClassNames(ctx: AppContext, datasetId: string | null): Pro
 export async function markStaleRuns(ctx: AppContext): Promise<string[]> {
   const marked = await sweepSilentRuns(ctx);
   for (const id of marked) {
-    const model = await modelsRepository.byId(ctx.db, id);
+    const model = await modelQueries.byId(ctx.db, id);
     if (model) await runChanged(ctx, model);
   }
   return marked;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
 import { promoteFile, type CheckpointKind } from './training.checkpoints.js';
 import { appendConsole, recordEpochMetrics, type EpochEntry } from './training.metrics.js';
 import { runChanged } from './training.events.js';
@@ -31,7 +31,7 @@ export { modelBlobKey } from './training.args.js';
 
 /** The model as stored now (after other steps of the same request changed it). */
 export async function reloadModel(ctx: AppContext, model: ModelRow) {
-  return (await modelsRepository.byId(ctx.db, model.id)) ?? model;
+  return (await modelQueries.byId(ctx.db, model.id)) ?? model;
 }
 
 /** Tells open pages the model changed (status, dates, files). */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { emptyTrashResponseSchema, trashItemSchema } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
+import { projectDeleteRoute } from '../projects/projects.routes.js';
 import { deleteForever, deleteProject, emptyTrash, listTrash, restoreItem } from './trash.service.js';
 
 const itemParams = z.object({ type: z.enum(['dataset', 'project', 'model']), id: z.string().max(40) });
@@ -11,11 +12,8 @@ const itemParams = z.object({ type: z.enum(['dataset', 'project', 'model']), id:
 export async function trashRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
-  // A project's deletion takes its models along, so it lives here, above projects and models.
-  r.delete('/v1/projects/:id', { config: { auth: 'user' }, schema: { tags: ['projects'], params: z.object({ id: z.string().max(40) }), querystring: z.object({ hard: z.enum(['True', 'False', 'true', 'false']).optional() }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await deleteProject(ctx, requireUser(req).user.id, req.params.id, req.query.hard?.toLowerCase() === 'true');
-    return ok;
-  });
+  // DELETE /v1/projects/{id} is filed with the projects' routes; its deletion takes the models along, so it is carried out here.
+  projectDeleteRoute(app, deleteProject);
   r.get('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.array(trashItemSchema) }), ...errorResponses } } }, async (req) => ({
     data: await listTrash(ctx, requireUser(req).user.id),
   }));

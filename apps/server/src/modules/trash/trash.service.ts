@@ -3,12 +3,12 @@ import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { purgeModel, restoreModel } from '../models/models.service.js';
 import { deleteProject as softDeleteProject, restoreProject } from '../projects/projects.service.js';
-import { projectsRepository, type ProjectRow } from '../projects/projects.repository.js';
+import { projectQueries, type ProjectRow } from '../projects/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { datasetsPolicy } from '../datasets/datasets.policy.js';
 import { modelsPolicy } from '../models/models.policy.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
-import { datasetsRepository, type DatasetRow } from '../datasets/datasets.repository.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
+import { datasetQueries, type DatasetRow } from '../datasets/index.js';
 import { purgeDataset } from '../datasets/datasets.service.js';
 import { trashRepository } from './trash.repository.js';
 
@@ -46,30 +46,30 @@ export async function restoreItem(ctx: AppContext, userId: string, type: TrashIt
   // Projects and models are audited by their restore functions; the dataset is restored here.
   if (type === 'project') return void (await restoreProject(ctx, userId, id));
   if (type === 'model') return void (await restoreModel(ctx, userId, id));
-  await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'restore');
-  await datasetsRepository.update(ctx.db, id, { deletedAt: null });
+  await datasetsPolicy.hidden(ctx, userId, await datasetQueries.byId(ctx.db, id), 'restore');
+  await datasetQueries.update(ctx.db, id, { deletedAt: null });
   await ctx.events.emit('dataset.restored', userId, { dataset: { id }, actorId: userId });
 }
 
 export async function purgeProject(ctx: AppContext, row: ProjectRow) {
-  for (const m of await modelsRepository.inProject(ctx.db, row.id, true)) await purgeModel(ctx, m);
+  for (const m of await modelQueries.inProject(ctx.db, row.id, true)) await purgeModel(ctx, m);
   if (row.imageKey) await ctx.blobs.delete(row.imageKey);
-  await projectsRepository.remove(ctx.db, row.id);
+  await projectQueries.remove(ctx.db, row.id);
 }
 
 /** DELETE /v1/projects/{id}: to the trash with its models, or (`hard`) gone for good with them. */
 export async function deleteProject(ctx: AppContext, userId: string, id: string, hard: boolean) {
   if (!hard) return void (await softDeleteProject(ctx, userId, id));
-  await purgeProject(ctx, await projectsPolicy.trash(ctx, userId, await projectsRepository.byId(ctx.db, id), 'delete'));
+  await purgeProject(ctx, await projectsPolicy.trash(ctx, userId, await projectQueries.byId(ctx.db, id), 'delete'));
 }
 
 export async function deleteForever(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {
   const row =
     type === 'dataset'
-      ? await datasetsPolicy.hidden(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'delete')
+      ? await datasetsPolicy.hidden(ctx, userId, await datasetQueries.byId(ctx.db, id), 'delete')
       : type === 'project'
-        ? await projectsPolicy.trash(ctx, userId, await projectsRepository.byId(ctx.db, id), 'delete')
-        : await modelsPolicy.hidden(ctx, userId, await modelsRepository.byId(ctx.db, id), 'delete');
+        ? await projectsPolicy.trash(ctx, userId, await projectQueries.byId(ctx.db, id), 'delete')
+        : await modelsPolicy.hidden(ctx, userId, await modelQueries.byId(ctx.db, id), 'delete');
   if (!row.deletedAt) throw errors.conflict(ErrorCode.NotInTrash, 'Move the item to the trash first');
   if (type === 'dataset') await purgeDataset(ctx, row as DatasetRow);
   else if (type === 'project') await purgeProject(ctx, row as ProjectRow);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { jobs } from '../db/schema.js';
 import { JobQueue } from './job-queue.js';
-import { createTestApp, type TestApp } from '../../../test/helpers/harness.js';
+import { createTestApp, type TestApp } from '../../../test/support/harness.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createTestApp, FIXTURES, multipart, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, FIXTURES, multipart, type TestApp } from './support/harness.js';
+import { buildApiKey, buildProject, buildUser } from './support/factories.js';
 
 let t: TestApp;
 let cookie: string;
@@ -18,12 +19,11 @@ let projectId: string;
 let teamId: string;
 beforeAll(async () => {
   t = await createTestApp();
-  const u = await signUpUser(t.app);
+  const u = await buildUser(t.app);
   cookie = u.cookie;
   const h = { cookie, origin: 'http://localhost:3000' };
-  const key = await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: h, payload: { name: 'malformed' } });
-  apiKey = key.json().data.key;
-  projectId = (await t.app.inject({ method: 'POST', url: '/v1/projects', headers: h, payload: { name: 'Malformed' } })).json().data.id;
+  apiKey = (await buildApiKey(t.app, h, { name: 'malformed' })).key;
+  projectId = (await buildProject(t.app, h, { name: 'Malformed' })).id;
   await t.database.db.execute(sql`UPDATE users SET plan = 'pro' WHERE id = ${u.user.id}`);
   const team = await t.app.inject({ method: 'POST', url: '/v1/teams', headers: h, payload: { meta: { name: 'Malformed' } } });
   expect(team.statusCode, team.body).toBe(201);

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { TestApp } from './helpers/harness.js';
-import { credit } from '../src/modules/billing/billing.ledger.js';
-import { newId } from '../src/platform/ids.js';
-import { parseNvidiaSmi } from '../../agent/src/system.js';
-import { signUpUser } from './helpers/harness.js';
+import type { TestApp } from './harness.js';
+import { credit } from '../../src/modules/billing/billing.ledger.js';
+import { newId } from '../../src/platform/ids.js';
+import { parseNvidiaSmi } from '../../../agent/src/system.js';
+import { buildAgent, buildUser } from './factories.js';
 
-const AGENT_DIR = path.resolve(import.meta.dirname, '../../agent');
+const AGENT_DIR = path.resolve(import.meta.dirname, '../../../agent');
 const ROOT = path.resolve(AGENT_DIR, '../..');
 export const STANDIN_YOLO = path.join(AGENT_DIR, 'test', 'yolo-standin.mjs');
 
@@ -96,16 +96,13 @@ export async function walletOf(t: TestApp, userId: string) {
 
 /** An admin (the first account of a fresh database is one) and a shared-pool agent token. */
 export async function adminWithSharedToken(t: TestApp, name = 'gpu-1') {
-  const admin = await signUpUser(t.app);
+  const admin = await buildUser(t.app);
   if (!admin.user.roles.includes('admin')) await t.database.db.execute(sql`UPDATE users SET roles = ARRAY['admin'] WHERE id = ${admin.user.id}`);
   return { admin, token: await newToken(t, admin.cookie, name, true) };
 }
 
-export async function newToken(t: TestApp, cookie: string, name: string, shared: boolean) {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/agents', headers: { cookie }, payload: { name, shared } });
-  if (res.statusCode !== 201) throw new Error(`agent token: ${res.statusCode} ${res.body}`);
-  return res.json().data as { agent: { id: string }; token: string };
-}
+/** An agent registration and its token (factories.ts buildAgent). */
+export const newToken = (t: TestApp, cookie: string, name: string, shared: boolean) => buildAgent(t.app, cookie, { name, shared });
 
 export function pythonHasUltralytics() {
   return spawnSync('python3', ['-c', 'import ultralytics'], { stdio: 'ignore' }).status === 0;

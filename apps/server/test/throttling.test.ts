@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, createTestCluster, signUpUser, uniqueEmail, type TestApp } from './helpers/harness.js';
+import { createTestApp, createTestCluster, uniqueEmail, type TestApp } from './support/harness.js';
+import { buildApiKey, buildUser } from './support/factories.js';
 
 /**
- * Issue 16, defects 4 and 8: sign-in, reset mail, verification mail and API-key failures are
+ * Throttling (ADR 0024) and cross-site writes (ADR 0014): sign-in, reset mail, verification mail and API-key failures are
  * throttled per account (and client) and per IP in PostgreSQL (policy: ADR 0024) (429 + Retry-After, visible to admins), and
  * cookie-authenticated writes refuse cross-site forms.
  */
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof signUpUser>>;
+let admin: Awaited<ReturnType<typeof buildUser>>;
 let ipSeq = 0;
 /** Each test its own client address, so the per-IP counters of one test do not touch another. */
 const freshIp = () => `10.16.0.${++ipSeq}`;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signUpUser(t.app); // the first account is the admin
+  admin = await buildUser(t.app); // the first account is the admin
 });
 afterAll(async () => {
   await t.close();
@@ -25,7 +26,7 @@ const signIn = (email: string, password: string, ip: string) =>
 
 describe('sign-in throttling', () => {
   it('slows one client guessing one account with progressive delays; the right password from another client still works (ADR 0024)', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const ip = freshIp();
     for (let i = 1; i <= 3; i++) expect((await signIn(u.email, `wrong-password-${i}`, ip)).statusCode, `attempt ${i}`).toBe(401);
     const fourth = await signIn(u.email, 'wrong-password-4', ip);
@@ -57,7 +58,7 @@ describe('sign-in throttling', () => {
       else expect(res.statusCode).toBe(401);
     }
     expect(firstRefused).toBe(51);
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     expect((await signIn(u.email, u.password, ip)).statusCode).toBe(429);
     expect((await signIn(u.email, u.password, freshIp())).statusCode).toBe(200);
   });
@@ -83,7 +84,7 @@ describe('sign-in throttling', () => {
 
 describe('mail floods', () => {
   it('sends at most 5 reset mails per account in 15 minutes; 50 fast requests do not send 50 mails', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const ip = freshIp();
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => t.app.inject({ method: 'POST', url: '/v1/auth/password/request', payload: { email: u.email }, remoteAddress: ip })),
@@ -112,9 +113,8 @@ describe('mail floods', () => {
 
 describe('API-key failures', () => {
   it('answers 429 after 20 invalid keys from one address; valid keys from elsewhere keep working', async () => {
-    const u = await signUpUser(t.app);
-    const created = await t.app.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'ci' }, headers: { cookie: u.cookie } });
-    const key = created.json().data.key as string;
+    const u = await buildUser(t.app);
+    const key = (await buildApiKey(t.app, u.cookie, { name: 'ci' })).key;
     const ip = freshIp();
     const codes = [];
     for (let i = 0; i < 22; i++) {
@@ -138,14 +138,14 @@ describe('admins see repeated failures', () => {
     expect(signin.some((r) => r.total >= 3 && r.strikes >= 1 && r.lastIp?.startsWith('10.16.0.'))).toBe(true);
     expect(rows.some((r) => r.kind === 'apikey' && r.subject.startsWith('ip:') && r.strikes >= 1)).toBe(true);
     expect(rows.some((r) => r.kind === 'reset')).toBe(true);
-    const other = await signUpUser(t.app);
+    const other = await buildUser(t.app);
     expect((await t.app.inject({ method: 'GET', url: '/v1/admin/security/failures', headers: { cookie: other.cookie } })).statusCode).toBe(403);
   });
 });
 
 describe('cross-site writes with the session cookie (defect 8)', () => {
   it('refuses a form-encoded cross-site POST /v1/projects and creates nothing', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const forged = await t.app.inject({
       method: 'POST',
       url: '/v1/projects',
@@ -167,7 +167,7 @@ describe('cross-site writes with the session cookie (defect 8)', () => {
   });
 
   it('lets the web app (JSON, or same-origin forms) and API-key clients through', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const json = await t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }, payload: { name: 'From the app' } });
     expect(json.statusCode).toBe(201);
     const sameOriginForm = await t.app.inject({
@@ -177,7 +177,7 @@ describe('cross-site writes with the session cookie (defect 8)', () => {
       payload: 'name=same-origin',
     });
     expect(sameOriginForm.statusCode).not.toBe(403);
-    const key = (await t.app.inject({ method: 'POST', url: '/v1/api-keys', payload: { name: 'k' }, headers: { cookie: u.cookie } })).json().data.key as string;
+    const key = (await buildApiKey(t.app, u.cookie, { name: 'k' })).key;
     const viaKey = await t.app.inject({
       method: 'POST',
       url: '/v1/projects',

@@ -1,5 +1,5 @@
 /**
- * Issue 16, defects 5 and 7: one input guard for the whole API. Every operation of the served OpenAPI
+ * One input guard (ADR 0013) for the whole API. Every operation of the served OpenAPI
  * document that takes input is called with a NUL in each path parameter, query parameter and body
  * field, and (when it takes a body) with JSON nested 5,000 deep: all must answer 400 naming the
  * field, none 5xx. Then the named cases (upload file names, model config, training metrics) and the
@@ -7,14 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_MAX } from '@sightline/contracts';
-import { createTestApp, multipart, signUpUser, type TestApp } from './helpers/harness.js';
+import { createTestApp, multipart, type TestApp } from './support/harness.js';
+import { buildModel, buildUser } from './support/factories.js';
 
 let t: TestApp;
 let cookie: string;
 let apiKey: string;
 beforeAll(async () => {
   t = await createTestApp();
-  const u = await signUpUser(t.app);
+  const u = await buildUser(t.app);
   cookie = u.cookie;
   const key = await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie, origin: 'http://localhost:3000' }, payload: { name: 'guard' } });
   expect(key.statusCode).toBe(201);
@@ -115,7 +116,7 @@ describe('defect 5: NUL and deep JSON answer 400 on every endpoint of the OpenAP
   });
 
   it('the named cases: model config, training metrics (HUB and Platform protocols), a body over the size limit', async () => {
-    const model = (await t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie, origin: 'http://localhost:3000' }, payload: { meta: { name: 'deep' } } })).json().data;
+    const model = await buildModel(t.app, { cookie, origin: 'http://localhost:3000' }, { meta: { name: 'deep' } });
     const deepConfig = `{"config":${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}}`;
     for (const [method, url, payload] of [
       ['PATCH', `/v1/models/${model.id}`, deepConfig],

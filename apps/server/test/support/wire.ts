@@ -6,7 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { datasets } from '../../src/platform/db/schema.js';
 import { newId } from '../../src/platform/ids.js';
-import { createTestApp, FIXTURES, signUpUser, type TestApp } from '../helpers/harness.js';
+import { createTestApp, FIXTURES, type TestApp } from './harness.js';
+import { buildUser } from './factories.js';
 
 /**
  * Real-HTTP plumbing for the conformance tests: the server listens on loopback like in production,
@@ -154,7 +155,7 @@ export function fakeWeights(size: number, seed: string): Buffer {
 
 /** A signed-up user with a fresh API key in both spellings. */
 export async function userWithKey(t: TestApp, username?: string) {
-  const u = await signUpUser(t.app, username ? { username } : {});
+  const u = await buildUser(t.app, username ? { username } : {});
   const res = await t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: u.cookie }, payload: { name: 'trainer' } });
   if (res.statusCode !== 201) throw new Error(`api key: ${res.statusCode} ${res.body}`);
   const data = res.json().data as { id: string; key: string; legacyKey: string };

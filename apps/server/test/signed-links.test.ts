@@ -3,25 +3,26 @@ import WebSocket from 'ws';
 import type { ServerMessage } from '@sightline/contracts';
 import { blobKeys } from '../src/platform/storage/blob-keys.js';
 import { signBlobUrl } from '../src/platform/storage/signed-url.js';
-import { multipart, signUpUser } from './helpers/harness.js';
-import { shapes3Dataset, startLiveServer, type LiveServer } from './compat/wire.js';
+import { multipart } from './support/harness.js';
+import { buildApiKey, buildProject, buildUser } from './support/factories.js';
+import { shapes3Dataset, startLiveServer, type LiveServer } from './support/wire.js';
 
 /**
- * Issue 16, defect 3: links die with access. Thumbnail, raw image, archive and weights links handed
+ * Signed links die with access (ADR 0014). Thumbnail, raw image, archive and weights links handed
  * out while an item was public stop working the moment it turns private or goes to the trash (they
  * carry the item's access version), live minutes, and the API hands out working ones again. A
  * realtime subscriber of an item stops receiving its events when it turns private.
  */
 let s: LiveServer;
-let owner: Awaited<ReturnType<typeof signUpUser>>;
-let other: Awaited<ReturnType<typeof signUpUser>>;
+let owner: Awaited<ReturnType<typeof buildUser>>;
+let other: Awaited<ReturnType<typeof buildUser>>;
 let datasetId: string;
 let modelId: string;
 
 beforeAll(async () => {
   s = await startLiveServer();
-  owner = await signUpUser(s.t.app);
-  other = await signUpUser(s.t.app);
+  owner = await buildUser(s.t.app);
+  other = await buildUser(s.t.app);
   datasetId = (await shapes3Dataset(s.t, owner.user.id)).id;
   const weights = Buffer.alloc(4096, 3);
   weights.write('PK\u0003\u0004', 0, 'latin1');
@@ -111,7 +112,7 @@ describe('signed links die with access', () => {
 
 describe('project cover links', () => {
   it('live minutes and die when the project turns private or goes to the trash; the owner gets a working one again', async () => {
-    const p = (await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: owner.cookie }, payload: { meta: { name: 'Covered' } } })).json().data as { id: string };
+    const p = await buildProject(s.t.app, owner.cookie, { meta: { name: 'Covered' } });
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
     const mp = multipart({}, { filename: 'cover.png', content: png, contentType: 'image/png' });
     const up = await s.t.app.inject({ method: 'POST', url: `/v1/projects/${p.id}/image`, headers: { cookie: owner.cookie, ...mp.headers }, payload: mp.payload });
@@ -139,8 +140,7 @@ describe('project cover links', () => {
 
 describe('training-client dataset links', () => {
   it('the HUB zip and Platform NDJSON links of a dataset die when its privacy changes; new ones work', async () => {
-    const created = await s.t.app.inject({ method: 'POST', url: '/v1/api-keys', headers: { cookie: owner.cookie }, payload: { name: 'trainer' } });
-    const { key, legacyKey } = created.json().data as { key: string; legacyKey: string };
+    const { key, legacyKey } = await buildApiKey(s.t.app, owner.cookie, { name: 'trainer' });
     const m = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: owner.cookie }, payload: { dataset: { id: datasetId }, config: { epochs: 1 } } });
     const hubDoc = async () => (await s.t.app.inject({ method: 'GET', url: `/v1/models/${m.json().data.id}`, headers: { 'x-api-key': legacyKey } })).json().data;
     const slug = (await get(`/v1/datasets/${datasetId}`, owner.cookie)).json().data.slug as string;

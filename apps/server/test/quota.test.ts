@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, multipart, signUpUser, type TestApp } from './helpers/harness.js';
-import { fakeWeights, requestsMultipart, send, startLiveServer, userWithKey, type LiveServer } from './compat/wire.js';
+import { createTestApp, multipart, type TestApp } from './support/harness.js';
+import { buildDataset, buildModel, buildUser } from './support/factories.js';
+import { fakeWeights, requestsMultipart, send, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
 
 /**
- * Issue 16, defect 2: storage is reserved when an upload starts and settled or released when it
+ * Storage quota (ADR 0014): storage is reserved when an upload starts and settled or released when it
  * ends, so parallel uploads can never together pass the quota; abandoned reservations expire.
  */
 const SIZE = 512 * 1024;
@@ -11,10 +12,10 @@ const SIZE = 512 * 1024;
 const QUOTA = 2 * SIZE + 32 * 1024;
 
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof signUpUser>>;
+let admin: Awaited<ReturnType<typeof buildUser>>;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await signUpUser(t.app);
+  admin = await buildUser(t.app);
   const res = await t.app.inject({ method: 'PATCH', url: '/v1/admin/billing/plans/free', headers: { cookie: admin.cookie }, payload: { storageBytes: QUOTA } });
   expect(res.statusCode).toBe(200);
 });
@@ -36,9 +37,7 @@ const weights = (seed: number) => {
 
 let datasetSeq = 0;
 async function newDataset(cookie: string) {
-  const res = await req('POST', '/v1/datasets', { cookie }, { meta: { name: `Quota ${++datasetSeq}` }, task: 'detect' });
-  expect(res.statusCode).toBe(201);
-  return res.json().data.id as string;
+  return (await buildDataset(t.app, cookie, { meta: { name: `Quota ${++datasetSeq}` }, task: 'detect' })).id;
 }
 
 async function uploadToken(u: { cookie: string; user: { id: string } }, datasetId: string, bytes: number) {
@@ -55,7 +54,7 @@ const tusPatch = (cookie: string, location: string, body: Buffer) =>
 
 describe('POST /v1/models/upload in parallel', () => {
   it('10 parallel uploads against a quota for 2: exactly 2 are accepted, the others get 403 InsufficientStorageError (not a retried 5xx) and leave nothing', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
         // (each into its own new project: parallel creations of one project name are not what this tests)
@@ -81,7 +80,7 @@ describe('POST /v1/models/upload in parallel', () => {
 
 describe('tus uploads in parallel', () => {
   it('10 parallel uploads against a quota for 2: exactly 2 finish, 8 are refused at creation', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const datasets: string[] = [];
     for (let i = 0; i < 10; i++) datasets.push(await newDataset(u.cookie));
     // Every token is granted (nothing is used yet): the reservation at tus creation is what holds.
@@ -103,7 +102,7 @@ describe('tus uploads in parallel', () => {
   });
 
   it('an abandoned upload holds its bytes until its reservation expires; resumed after, it must fit again', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const [a, b] = [await newDataset(u.cookie), await newDataset(u.cookie)];
     const abandoned = await tusCreate(u.cookie, await uploadToken(u, a, 2 * SIZE), 2 * SIZE);
     expect(abandoned.statusCode).toBe(201);
@@ -125,7 +124,7 @@ describe('training uploads in parallel (both client protocols)', () => {
   let s: LiveServer;
   beforeAll(async () => {
     s = await startLiveServer();
-    const boss = await signUpUser(s.t.app);
+    const boss = await buildUser(s.t.app);
     await s.t.app.inject({ method: 'PATCH', url: '/v1/admin/billing/plans/free', headers: { cookie: boss.cookie }, payload: { storageBytes: QUOTA } });
   });
   afterAll(async () => {
@@ -135,7 +134,7 @@ describe('training uploads in parallel (both client protocols)', () => {
   it('HUB final uploads to 10 models at once: 2 stored, the rest 403; storage never passes the quota', async () => {
     const dave = await userWithKey(s.t);
     const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: dave.cookie }, payload: {} })).json().data.id as string);
+    for (let i = 0; i < 10; i++) ids.push((await buildModel(s.t.app, dave.cookie, {})).id);
     const answers = await Promise.all(
       ids.map((id, i) => {
         const mp = requestsMultipart([['epoch', '0'], ['type', 'final'], ['map', '0.5']], { name: 'best.pt', content: fakeWeights(SIZE, `hub${i}`) });

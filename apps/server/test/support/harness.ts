@@ -106,22 +106,6 @@ export function sessionCookie(res: LightMyRequestResponse): string {
   return `sl_session=${c.value}`;
 }
 
-/** Factory: a signed-up, signed-in user (verification off) with its cookie. */
-export async function signUpUser(app: FastifyInstance, overrides: Partial<{ email: string; password: string; username: string; firstName: string }> = {}) {
-  const email = overrides.email ?? uniqueEmail();
-  const body = {
-    email,
-    password: overrides.password ?? 'correct-horse-9',
-    username: overrides.username ?? `u${newId().slice(0, 10)}`,
-    firstName: overrides.firstName ?? 'Test',
-  };
-  const res = await app.inject({ method: 'POST', url: '/v1/auth/signup', payload: body });
-  if (res.statusCode !== 201) throw new Error(`signup failed ${res.statusCode}: ${res.body}`);
-  const data = res.json().data;
-  const cookie = data.verificationRequired ? '' : sessionCookie(res);
-  return { user: data.user as { id: string; email: string; username: string; roles: string[] }, cookie, password: body.password, email };
-}
-
 export interface ClusterNode {
   app: FastifyInstance;
   /** http://127.0.0.1:<port> of this instance */

@@ -1,5 +1,5 @@
 /**
- * Issue 16, defects 1, 6 and 7: no job outlives its attempt limit, every failure ends terminal with a
+ * Job failures (ADR 0013): no job outlives its attempt limit, every failure ends terminal with a
  * readable (storable) error, processing names hostile entries, yaml bombs fail once, recovery after
  * kill -9 takes seconds, and the smaller validation gaps. Planted through HTTP on PGlite and PostgreSQL.
  */
@@ -12,7 +12,8 @@ import { eq, sql } from 'drizzle-orm';
 import { jobs } from '../src/platform/db/schema.js';
 import { buildTar, buildZip, makeImage, type ZipEntrySpec } from '../src/modules/datasets/processing/test-archives.js';
 import { newId } from '../src/platform/ids.js';
-import { createTestApp, signUpUser, TEST_DB, TEST_PG_URL, type TestApp } from './helpers/harness.js';
+import { createTestApp, TEST_DB, TEST_PG_URL, type TestApp } from './support/harness.js';
+import { buildDataset, buildUser } from './support/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,9 +28,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 type User = { cookie: string; user: { id: string } };
 
 async function newDataset(app: TestApp['app'], cookie: string, name = 'Hostile') {
-  const res = await app.inject({ method: 'POST', url: '/v1/datasets', headers: { cookie }, payload: { meta: { name }, task: 'detect' } });
-  expect(res.statusCode).toBe(201);
-  return res.json().data as { id: string; status: string };
+  return buildDataset(app, cookie, { meta: { name }, task: 'detect' });
 }
 
 /** Token, then the tus create + one PATCH that tus-js-client sends. */
@@ -68,7 +67,7 @@ describe('defect 1: every failure ends terminal with a readable error', () => {
     // Jobs on, as in production: the poll loop, not a test drain, has to finish it.
     const live = await createTestApp({ JOBS_ENABLED: 'true' });
     try {
-      const u = await signUpUser(live.app);
+      const u = await buildUser(live.app);
       const d = await newDataset(live.app, u.cookie);
       await upload(live.app, u, d.id, 'nul.zip', await yoloZip([{ name: 'images/train/evil\0name.png', data: 'x' }]));
       const started = Date.now();
@@ -93,7 +92,7 @@ describe('defect 1: every failure ends terminal with a readable error', () => {
   });
 
   it('other control characters in names are refused with a per-file error naming the entry', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
     await upload(t.app, u, d.id, 'bell.zip', await yoloZip([{ name: 'images/val/ring\u0007\u001b[31m.png', data: 'x' }]));
     await t.app.inject({ method: 'POST', url: `/v1/datasets/${d.id}/process`, headers: { cookie: u.cookie } });
@@ -105,7 +104,7 @@ describe('defect 1: every failure ends terminal with a readable error', () => {
   });
 
   it('a "billion laughs" data.yaml fails once, clearly, with no retry', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
     const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let i = 1; i < 9; i++) {
@@ -127,7 +126,7 @@ describe('defect 1: every failure ends terminal with a readable error', () => {
   });
 
   it('a job claimed past its attempt limit (holder died on the last try) fails for good and leaves the dataset Failed', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
     await upload(t.app, u, d.id, 'ok.zip', await yoloZip());
     await t.app.inject({ method: 'POST', url: `/v1/datasets/${d.id}/process`, headers: { cookie: u.cookie } });
@@ -193,7 +192,7 @@ describe('defect 6: leases name their holder; a starting instance takes back job
 
 describe('defect 7: validation gaps', () => {
   it('a corrupt image fails the dataset with an error that names the file', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
     await upload(t.app, u, d.id, 'corrupt.zip', await yoloZip([{ name: 'images/train/broken.jpg', data: Buffer.from('\xff\xd8\xff\xe0 not really a jpeg', 'latin1') }]));
     await t.app.inject({ method: 'POST', url: `/v1/datasets/${d.id}/process`, headers: { cookie: u.cookie } });
@@ -204,7 +203,7 @@ describe('defect 7: validation gaps', () => {
   });
 
   it('a GNU sparse tar entry is reported as an unsupported sparse entry, not as a link', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
     const png = await makeImage('png', 32, 24);
     const tar = buildTar([
@@ -227,7 +226,7 @@ describe('defect 7: validation gaps', () => {
   });
 
   it('an upload token for a Ready dataset leaves it Ready', async () => {
-    const u = await signUpUser(t.app);
+    const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
     await upload(t.app, u, d.id, 'ok.zip', await yoloZip());
     await t.app.inject({ method: 'POST', url: `/v1/datasets/${d.id}/process`, headers: { cookie: u.cookie } });
