@@ -5,12 +5,17 @@
  *                                                  transaction) on a db/tx handle outside *.repository.ts
  *   files importing the schema outside repositories non-test files importing platform/db/schema
  *   module import cycles                           cycles between server folders (modules/<x>,
- *                                                  compat/<x>, platform/<x>) and between files (server, web)
+ *                                                  compat/<x>, platform/<x>) and between files (server, web),
+ *                                                  type-only imports included (ADR 0032)
  *   routes without a response schema (JSON)        route registrations whose options lack
  *                                                  schema.response and whose handler answers JSON
  *   error codes answered but not in the contract   code literals the server sends that ErrorCode lacks
  *   bus.publish/track outside listeners            realtime and analytics calls outside *.listeners.ts
  *                                                  (outbound-calls.ts, ADR 0031)
+ *   compat imports of module internals             compat-entries.ts: an adapter importing a module file
+ *                                                  other than its public entry (ADR 0032)
+ *   app.ts imports of module internals             app-modules.ts: app.ts importing a module file other
+ *                                                  than its <x>.module.ts (ADR 0032)
  *   imports of another module's repository         foreign-repositories.ts: a repository is private to
  *                                                  its folder, type-only imports included (ADR 0033)
  *   schema drift                                   schema-drift.ts: a fresh PGlite migrated with the SQL
@@ -24,6 +29,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { checkOutboundCalls, outboundCount, printOutbound } from './outbound-calls.js';
+import { appModuleInternals } from './app-modules.js';
+import { compatInternalImports } from './compat-entries.js';
 import { foreignRepositoryImports } from './foreign-repositories.js';
 import { schemaDrift } from './schema-drift.js';
 
@@ -190,7 +197,7 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
         if (side === 'server' && (target === schemaFile || target.startsWith(schemaDir)) && !isRepository(file) && !isDbPlatform(rel)) {
           report.schemaImportsOutsideRepositories.push(at(root, sf, imp.node));
         }
-        if (imp.typeOnly) continue;
+        // Type-only imports count too (ADR 0032): a type cycle still ties the two files' designs together.
         edges.add(target);
         if (side === 'server' && target.startsWith(serverSrc)) {
           const a = serverUnit(serverSrc, file);
@@ -330,10 +337,19 @@ async function main() {
   const root = path.resolve(import.meta.dirname, '../..');
   const { ErrorCode } = (await import(pathToFileURL(path.join(root, 'packages/contracts/src/errors.ts')).href)) as { ErrorCode: Record<string, string> };
   const report = check(root, new Set(Object.values(ErrorCode)));
+  const compat = compatInternalImports(root);
+  const appInternals = appModuleInternals(root);
   const outbound = checkOutboundCalls(root, listFiles(path.join(root, 'apps/server/src')));
   const foreign = foreignRepositoryImports(root);
   const drift = await schemaDrift(root);
-  const c = { ...counts(report), outboundOutsideListeners: outboundCount(outbound), foreignRepositoryImports: foreign.length, schemaDrift: drift.length };
+  const c = {
+    ...counts(report),
+    outboundOutsideListeners: outboundCount(outbound),
+    compatInternalImports: compat.length,
+    appModuleInternals: appInternals.length,
+    foreignRepositoryImports: foreign.length,
+    schemaDrift: drift.length,
+  };
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(c));
   } else {
@@ -350,6 +366,10 @@ async function main() {
     console.log(`error codes answered but not in the contract   ${c.codesNotInContract}`);
     if (c.codesNotInContract) console.log(list(report.codesNotInContract));
     console.log(printOutbound(outbound));
+    console.log(`compat imports of module internals             ${c.compatInternalImports}`);
+    if (c.compatInternalImports) console.log(list(compat));
+    console.log(`app.ts imports of module internals             ${c.appModuleInternals}`);
+    if (c.appModuleInternals) console.log(list(appInternals));
     console.log(`imports of another module's repository        ${c.foreignRepositoryImports}`);
     if (c.foreignRepositoryImports) console.log(list(foreign));
     console.log(`schema drift (migrations vs drizzle tables)    ${c.schemaDrift}`);

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Invalidations } from './platform/cache/invalidation.js';
 import type { Database, Db } from './platform/db/client.js';
@@ -7,6 +7,7 @@ import type { JobQueue } from './platform/jobs/job-queue.js';
 import type { EventBus } from './platform/realtime/event-bus.js';
 import type { BlobStore } from './platform/storage/blob-store.js';
 import type { DomainEvents } from './platform/events/domain-events.js';
+import type { Registry } from './platform/registry.js';
 
 export interface Clock {
   now(): Date;
@@ -28,7 +29,17 @@ export interface AppContext {
   events: DomainEvents;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** per-app extension points modules fill from register(): agent job kinds, run and upload listeners (ADR 0032) */
+  registry: Registry;
   /** Public base URL for links in mails and signed URLs (PUBLIC_URL, else derived per request). */
   baseUrl(requestOrigin?: string): string;
   secret: string;
+}
+
+/**
+ * A module as the app sees it (ADR 0032): `modules/<x>/<x>.module.ts` exports one `register`, which
+ * adds the module's routes, jobs, topic authorisers and listeners to this app. app.ts lists them.
+ */
+export interface AppModule {
+  register(app: FastifyInstance, ctx: AppContext): Promise<void> | void;
 }

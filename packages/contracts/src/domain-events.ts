@@ -83,6 +83,17 @@ export interface DomainEventCatalog {
   'training.epoch': { model: ModelRef; epoch: number; epochsDone: number; metrics: Record<string, number>; final: boolean };
   'training.completed': { model: ModelRef; outcome: string; bestMetrics: Record<string, number> | null; epochsDone: number };
   'training.failed': { model: { id: string }; cloud: boolean; error: string | null };
+  /** a run's state or the model's training dates, status or files changed (realtime: the model's page and its owner's list refetch) */
+  'training.runChanged': { model: ModelState };
+  /** epochs stored (realtime: the charts refetch; `final`: the run's final metrics came with them) */
+  'training.metricsRecorded': { model: ModelState; epochs: number[]; final: boolean };
+  /** a console chunk stored (realtime: the console reads on) */
+  'training.consoleAppended': { model: ModelState; chunkId: number };
+
+  // ---- agents and exports --------------------------------------------------------------------------
+  /** a cloud run or an export of the model changed (realtime: the model's page refetches them) */
+  'model.jobsChanged': { modelId: string };
+  'export.requested': { modelId: string; actorId: string; format: string; auto: boolean };
 
   // ---- trash ---------------------------------------------------------------------------------------
   'trash.emptied': { actorId: string; items: number };

@@ -31,6 +31,35 @@ export type Topic = ReturnType<(typeof topics)[keyof typeof topics]>;
 /** The entity kind a topic is about: `model:<id>` → 'model', `user:<uid>:datasets` → 'user'. */
 export const topicKind = (topic: string) => topic.split(':')[0]!;
 
+/** Item topics a module authorises (`model:<id>`, …): who may read the item may listen. */
+export const ITEM_TOPIC_KINDS = ['model', 'dataset', 'project', 'team'] as const;
+export type ItemTopicKind = (typeof ITEM_TOPIC_KINDS)[number];
+export type ParsedTopic =
+  /** `user:<uid>` and every `user:<uid>:<rest>` (`rest` null for the user's own record). */
+  | { kind: 'user'; userId: string; rest: string | null }
+  | { kind: 'presence'; userId: string }
+  | { kind: 'config' }
+  | { kind: ItemTopicKind; id: string };
+
+/**
+ * The one reading of a topic string (the inverse of `topics.*`): the server's authorisers get the
+ * parsed id, never slice strings themselves. Null for anything `topics.*` does not build.
+ */
+export function parseTopic(topic: string): ParsedTopic | null {
+  if (topic === topics.config()) return { kind: 'config' };
+  const colon = topic.indexOf(':');
+  if (colon <= 0) return null;
+  const kind = topic.slice(0, colon);
+  const rest = topic.slice(colon + 1);
+  if (!rest) return null;
+  if (kind === 'user') {
+    const next = rest.indexOf(':');
+    return next < 0 ? { kind, userId: rest, rest: null } : next > 0 ? { kind, userId: rest.slice(0, next), rest: rest.slice(next + 1) } : null;
+  }
+  if (kind === 'presence') return { kind, userId: rest };
+  return (ITEM_TOPIC_KINDS as readonly string[]).includes(kind) ? { kind: kind as ItemTopicKind, id: rest } : null;
+}
+
 const idOnly = z.object({ id: z.string() });
 const datasetEvent = z.object({ id: z.string(), status: z.string() });
 const modelEvent = z.object({ id: z.string(), projectId: z.string().nullable() });

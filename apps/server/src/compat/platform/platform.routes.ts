@@ -5,18 +5,21 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { listApiKeys } from '../../modules/api-keys/api-keys.service.js';
 import * as training from '../../modules/training/training.service.js';
-import { baseUrlFor } from '../../platform/http/signed-links.js';
+import { baseUrlFor, signCompatUrl } from '../../platform/http/signed-links.js';
+import { datasetNdjsonPath } from './platform.formats.js';
 import { presentAccountSummary, presentApiKeys, presentError, presentSettings } from './platform.presenter.js';
 import { accountSummaryResponse, apiKeysResponse, datasetExportResponse, modelFilesResponse, modelParams, settingsResponse, slugParams } from './platform.schemas.js';
 import { platformUploadRoutes } from './platform.uploads.js';
 import { platformWebhookRoutes } from './platform.webhooks.js';
 
+const MODEL_URL_TTL_MS = 24 * 3_600_000;
+
 /**
  * Ultralytics Platform protocol (ultralytics ≥ 8.4.115), platform-protocol.md and the recorded trace:
  * login checks, the training webhook with its five events (platform.webhooks.ts), signed checkpoint
  * uploads with the client's Content-Length + Transfer-Encoding quirk (platform.uploads.ts), `ul://`
- * resolution in both client generations and the dataset as NDJSON. A thin adapter over
- * training.service. Errors are `{"error": "..."}` JSON, and 401 only ever means a bad key: the client
+ * resolution in both client generations and the dataset as NDJSON. An adapter that owns the
+ * Platform's formats (platform.formats.ts) over the training lifecycle (training.service). Errors are `{"error": "..."}` JSON, and 401 only ever means a bad key: the client
  * disables tracking for the whole process on a 401 (§4.2).
  */
 export async function platformCompatRoutes(app: FastifyInstance) {
@@ -55,8 +58,13 @@ export async function platformCompatRoutes(app: FastifyInstance) {
     if (req.credentialError) requireUser(req);
     return req.principal?.user.id ?? null;
   }
-  const datasetUrl = (req: FastifyRequest, p: z.infer<typeof slugParams>) => training.datasetExportUrl(ctx, viewerOf(req), p.owner, p.dataset, baseUrlFor(ctx, req));
-  const weights = (req: FastifyRequest, p: z.infer<typeof modelParams>) => training.modelWeightsBySlugs(ctx, viewerOf(req), p.owner, p.project, p.model, baseUrlFor(ctx, req));
+  // `ul://<owner>/datasets/<slug>` → a signed NDJSON URL; 409 while processing.
+  const datasetUrl = async (req: FastifyRequest, p: z.infer<typeof slugParams>) => {
+    const dataset = await training.readyDatasetBySlug(ctx, viewerOf(req), p.owner, p.dataset);
+    return signCompatUrl(ctx, baseUrlFor(ctx, req), datasetNdjsonPath(dataset), undefined, dataset.access);
+  };
+  // `ul://<owner>/<project>/<model>` → the model's best weights and a signed URL for them; 409 without weights.
+  const weights = (req: FastifyRequest, p: z.infer<typeof modelParams>) => training.bestWeightsBySlugs(ctx, viewerOf(req), p, baseUrlFor(ctx, req), MODEL_URL_TTL_MS);
 
   app.route({
     method: ['GET', 'HEAD'],

@@ -1,14 +1,57 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { requireUser } from '../../platform/http/auth-context.js';
-import { AppError } from '../../platform/http/errors.js';
+import { ErrorCode } from '@sightline/contracts';
+import type { AppContext } from '../../context.js';
+import { AppError, errors } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
 import * as training from '../../modules/training/training.service.js';
-import { baseUrlFor, verifyCompatUrl } from '../../platform/http/signed-links.js';
+import { baseUrlFor, signCompatUrl, verifyCompatUrl } from '../../platform/http/signed-links.js';
 import { installLenientUploadSink, type RawUploadRequest } from './lenient-upload.js';
+import { CHECKPOINT_UPLOAD_PREFIX as UPLOAD_PREFIX, parseUploadPath, platformStoredName, storedKind, uploadPath } from './platform.formats.js';
 import { presentError } from './platform.presenter.js';
 import { modelRefOf, uploadBody, uploadResponse, type UploadBody } from './platform.schemas.js';
 
-const UPLOAD_PREFIX = training.CHECKPOINT_UPLOAD_PREFIX;
+const UPLOAD_URL_TTL_MS = 24 * 3_600_000;
+
+/**
+ * Step 1 (platform-protocol §4.6): a signed PUT URL for a new, versioned blob of the model. Clients
+ * without a runId never send checkpoint_saved: their upload is promoted when it lands (mode `a`);
+ * the others wait for checkpoint_saved (mode `m`). The key is what the client echoes as modelPath.
+ */
+export async function issueCheckpointUpload(ctx: AppContext, userId: string, ref: training.ModelRef, input: { filename: string; runId?: string | null }, baseUrl: string) {
+  const model = await training.resolveModel(ctx, userId, ref);
+  const uploadId = newId();
+  const storedName = platformStoredName(model.slug, input.filename, uploadId);
+  if (!storedName) throw errors.validation('filename: use letters, digits, dot, dash and underscore');
+  const path = uploadPath({ modelId: model.id, uploadId, mode: input.runId ? 'm' : 'a', storedName });
+  return { uploadUrl: signCompatUrl(ctx, baseUrl, path, UPLOAD_URL_TTL_MS), key: training.modelBlobKey(model, storedName) };
+}
+
+/**
+ * Step 2: the body of a PUT to a path issueCheckpointUpload signed (the caller checked the
+ * signature). Streams into storage within the owner's quota; null when the model is gone. An
+ * interrupted body stores nothing (atomic put); the client's retry sends it again.
+ */
+export async function receiveCheckpointUpload(ctx: AppContext, path: string, body: Readable, declaredBytes: number | undefined): Promise<{ bytes: number } | null> {
+  const { modelId, mode, storedName } = parseUploadPath(path);
+  const found = await training.modelForSignedUpload(ctx, modelId);
+  if (!found || !storedName) {
+    body.resume();
+    return null;
+  }
+  const { model, owner } = found;
+  const kind = storedKind(model, storedName);
+  try {
+    const { key, bytes, settle } = await training.receiveCheckpoint(ctx, owner, model, { kind, name: storedName }, body, { declaredBytes, settleLater: mode === 'a' });
+    if (mode === 'a') await training.promoteFile(ctx, model, { kind, key, name: storedName, bytes, epoch: null }).finally(settle);
+    return { bytes };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    ctx.log.warn({ err, modelId: model.id }, 'checkpoint upload interrupted');
+    throw new AppError(400, ErrorCode.UploadInterrupted, 'The upload did not complete; send it again');
+  }
+}
 
 /** Checkpoint uploads (platform-protocol §4.6): a signed URL first, then the PUT of the file to it. */
 export function platformUploadRoutes(app: FastifyInstance) {
@@ -17,7 +60,7 @@ export function platformUploadRoutes(app: FastifyInstance) {
   app.post('/api/webhooks/models/upload', { config: { auth: 'user' }, schema: { tags: ['compat'], body: uploadBody, response: { 200: uploadResponse } } }, async (req) => {
     const { user } = requireUser(req);
     const body = req.body as UploadBody;
-    const { uploadUrl, key } = await training.issueCheckpointUpload(ctx, user.id, modelRefOf(body), body, baseUrlFor(ctx, req));
+    const { uploadUrl, key } = await issueCheckpointUpload(ctx, user.id, modelRefOf(body), body, baseUrlFor(ctx, req));
     return { uploadUrl, gcsPath: key, uploadPath: key };
   });
 
@@ -29,7 +72,7 @@ export function platformUploadRoutes(app: FastifyInstance) {
       return { status: verdict === 'expired' ? 410 : 403, body: { error: verdict === 'expired' ? 'This upload link has expired' : 'This upload link is invalid' } };
     }
     try {
-      const stored = await training.receiveCheckpointUpload(ctx, target.split('?', 1)[0]!, body, declared);
+      const stored = await receiveCheckpointUpload(ctx, target.split('?', 1)[0]!, body, declared);
       return stored ? { status: 200, body: { ok: true, bytes: stored.bytes } } : { status: 404, body: { error: 'Model not found' } };
     } catch (err) {
       if (err instanceof AppError) return { status: err.statusCode, body: presentError(err) };

@@ -6,8 +6,9 @@ import type { CredentialScope } from '../../platform/http/auth-context.js';
 import { apiKeys, sessions, teamMembers, teams, users } from '../../platform/db/schema.js';
 
 /**
- * SQL condition: the row's team (`teamIdColumn`) is a live team the user belongs to. Item lists use
- * it to show team items to members (issue 11) without knowing more about teams.
+ * SQL condition: the row's team (`teamIdColumn`) is a live team the user belongs to. The item lists
+ * of datasets, projects, models and recent use it (through access/index.ts) to show team items to
+ * members without knowing more about teams; the one definition (ADR 0033).
  */
 export function inTeamsOf(userId: string, teamIdColumn: AnyPgColumn): SQL {
   return sql`${teamIdColumn} IN (SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id AND t.deleted_at IS NULL WHERE tm.user_id = ${userId})`;

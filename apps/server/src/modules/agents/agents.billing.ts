@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { hold, release, settle } from '../billing/billing.ledger.js';
 import { newId } from '../../platform/ids.js';
-import { modelsRepository } from '../models/models.repository.js';
+import { modelQueries } from '../models/index.js';
 import { agentsRepository, type AgentJobRow } from './agents.repository.js';
 import { publishModelChange } from './agents.events.js';
 
@@ -26,7 +26,7 @@ export async function settleRun(ctx: AppContext, job: AgentJobRow, opts: { freez
   if (!job.charged || !job.pricePerEpochMicro || !job.holdId) return job;
   // A requested stop freezes the bill at the moment of the request (settled once, with freeze).
   if (job.cancelRequestedAt && !opts.freeze) return job;
-  const model = await modelsRepository.byId(ctx.db, job.modelId);
+  const model = await modelQueries.byId(ctx.db, job.modelId);
   if (!model) return job;
   const epochs = Math.min(model.epochsDone, job.epochs ?? Number.MAX_SAFE_INTEGER);
   let settled = job.settledMicro;

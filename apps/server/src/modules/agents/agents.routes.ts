@@ -26,7 +26,7 @@ import {
 } from '@sightline/contracts';
 import { requireAdmin, requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
-import { baseUrlFor } from '../training/training.files.js';
+import { baseUrlFor } from '../../platform/http/signed-links.js';
 import {
   agentByToken,
   appendLog,

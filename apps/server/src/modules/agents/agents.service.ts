@@ -6,6 +6,7 @@ import type { agentFinishBody, agentRegisterBody, gpuTypeBody } from '@sightline
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId, sha256 } from '../../platform/ids.js';
+import { addListener, slot } from '../../platform/registry.js';
 import { revokeApiKey } from '../api-keys/api-keys.service.js';
 import { createRunKey } from '../api-keys/api-keys.scope.js';
 import { allPlanLimits } from '../billing/billing.plans.js';
@@ -25,8 +26,8 @@ import { currentAuditScope } from '../audit/audit.context.js';
 
 /**
  * What a kind of job adds to the common lifecycle: the command the agent runs, and hooks at claim,
- * end and requeue. exports.service registers `export`, cloud-training.service `train` (so this
- * file depends on neither).
+ * end and requeue. The exports module registers `export`, cloud training `train`, each on the app's
+ * ctx from its register() (so this file depends on neither).
  */
 export interface JobKind {
   command(ctx: AppContext, job: AgentJobRow, baseUrl: string): Promise<{ args: string[]; env: Record<string, string>; inputs: Array<{ name: string; url: string }>; artifact: string | null }>;
@@ -38,25 +39,50 @@ export interface JobKind {
   afterFinished?(ctx: AppContext, job: AgentJobRow): Promise<void>;
 }
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled';
-const kinds = new Map<AgentJobRow['kind'], JobKind>();
-const sweepers: Array<(ctx: AppContext) => Promise<void>> = [];
-const finishListeners: Array<(ctx: AppContext, job: AgentJobRow) => Promise<void>> = [];
+/** What other modules add to agent jobs, per app (ADR 0032): kinds, sweep work, listeners of finished jobs. */
+const extensions = slot('agents.jobs', () => ({
+  kinds: new Map<AgentJobRow['kind'], JobKind>(),
+  sweepers: [] as Array<(ctx: AppContext) => Promise<void>>,
+  finishListeners: [] as Array<(ctx: AppContext, job: AgentJobRow) => Promise<void>>,
+}));
 /** Called after any job ends (exports: a finished training run queues its ONNX export). */
-export function onJobFinished(fn: (ctx: AppContext, job: AgentJobRow) => Promise<void>) {
-  if (!finishListeners.includes(fn)) finishListeners.push(fn);
+export function onJobFinished(ctx: Pick<AppContext, 'registry'>, fn: (ctx: AppContext, job: AgentJobRow) => Promise<void>) {
+  addListener(ctx.registry.of(extensions).finishListeners, fn);
 }
-export function registerJobKind(kind: AgentJobRow['kind'], handlers: JobKind) {
-  kinds.set(kind, handlers);
+export function registerJobKind(ctx: Pick<AppContext, 'registry'>, kind: AgentJobRow['kind'], handlers: JobKind) {
+  ctx.registry.of(extensions).kinds.set(kind, handlers);
 }
 /** Work done on every sweep (exports: queue automatic ONNX exports). */
-export function onSweep(fn: (ctx: AppContext) => Promise<void>) {
-  if (!sweepers.includes(fn)) sweepers.push(fn);
+export function onSweep(ctx: Pick<AppContext, 'registry'>, fn: (ctx: AppContext) => Promise<void>) {
+  addListener(ctx.registry.of(extensions).sweepers, fn);
 }
-function kindOf(job: AgentJobRow): JobKind {
-  const k = kinds.get(job.kind);
+function kindOf(ctx: Pick<AppContext, 'registry'>, job: AgentJobRow): JobKind {
+  const k = ctx.registry.of(extensions).kinds.get(job.kind);
   if (!k) throw new Error(`No handler for ${job.kind} jobs`);
   return k;
 }
+
+/**
+ * What the exports module reads and writes of the agents' tables (its model_exports rows, the export
+ * jobs, the built-in agent): the repository stays private to agents (ADR 0033).
+ */
+export const agentQueries = {
+  exportById: agentsRepository.exportById,
+  exportsOfModel: agentsRepository.exportsOfModel,
+  exportsWithBlob: agentsRepository.exportsWithBlob,
+  insertExport: agentsRepository.insertExport,
+  updateExport: agentsRepository.updateExport,
+  latestExport: agentsRepository.latestExport,
+  latestTrainJob: agentsRepository.latestTrainJob,
+  modelsNeedingOnnx: agentsRepository.modelsNeedingOnnx,
+  onlineAgents: agentsRepository.onlineAgents,
+  userPlan: agentsRepository.userPlan,
+  builtinAgent: agentsRepository.builtinAgent,
+  insertAgent: agentsRepository.insertAgent,
+  updateAgent: agentsRepository.updateAgent,
+  queuedExportJobs: agentsRepository.queuedExportJobs,
+};
+export type { AgentJobRow, AgentRow, ModelExportRow } from './agents.repository.js';
 
 export const agentEvents = new EventEmitter();
 agentEvents.setMaxListeners(1000);
@@ -286,7 +312,7 @@ async function settle(ctx: AppContext, job: AgentJobRow, status: 'succeeded' | '
   const now = ctx.clock.now();
   let finalStatus = status;
   let finalReason = reason;
-  const hooks = kindOf(job);
+  const hooks = kindOf(ctx, job);
   if (hooks.onFinished) {
     const outcome = await hooks.onFinished(ctx, (await agentsRepository.job(ctx.db, job.id)) ?? job, status, reason);
     finalStatus = outcome.status;
@@ -300,7 +326,7 @@ async function settle(ctx: AppContext, job: AgentJobRow, status: 'succeeded' | '
   );
   if (!updated) return (await agentsRepository.job(ctx.db, job.id))!;
   await hooks.afterFinished?.(ctx, updated);
-  for (const fn of finishListeners) await fn(ctx, updated);
+  for (const fn of ctx.registry.of(extensions).finishListeners) await fn(ctx, updated);
   await dropRunKey(ctx, updated);
   await publishModelChange(ctx, job.modelId);
   return updated;
@@ -327,7 +353,7 @@ async function loseJob(ctx: AppContext, job: AgentJobRow, reason: string) {
     );
     if (requeued) {
       await agentsRepository.appendLog(ctx.db, job.id, 1_000_000 + job.attempts, `[hub] ${reason}; queued again (attempt ${job.attempts + 1} of ${job.maxAttempts})\n`, now);
-      await kindOf(requeued).onRequeued?.(ctx, requeued);
+      await kindOf(ctx, requeued).onRequeued?.(ctx, requeued);
       wakeAgents();
       return requeued;
     }
@@ -347,7 +373,7 @@ export async function sweep(ctx: AppContext, force = false) {
     const silentFor = job.heartbeatAt ? Math.round((now.getTime() - job.heartbeatAt.getTime()) / 1000) : null;
     await loseJob(ctx, job, `The agent${agent ? ` "${agent.name}"` : ''} stopped responding${silentFor !== null ? ` (no heartbeat for ${silentFor} s)` : ''}`);
   }
-  for (const fn of sweepers) await fn(ctx);
+  for (const fn of ctx.registry.of(extensions).sweepers) await fn(ctx);
 }
 
 // ---- jobs seen by people
@@ -406,7 +432,7 @@ export function newRunKey(ctx: AppContext, userId: string, modelId: string) {
 export async function claimForAgent(ctx: AppContext, agent: AgentRow, waitMs: number, baseUrl: string, signal?: AbortSignal) {
   const job = await claim(ctx, agent, waitMs, signal);
   if (!job) return null;
-  const hooks = kindOf(job);
+  const hooks = kindOf(ctx, job);
   const spec = await hooks.command(ctx, job, baseUrl);
   await hooks.onClaimed?.(ctx, job);
   await publishModelChange(ctx, job.modelId);

@@ -3,18 +3,18 @@ import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { planLimits } from '../billing/billing.plans.js';
-import { datasetsRepository } from '../datasets/datasets.repository.js';
+import { datasetQueries } from '../datasets/index.js';
 import { isEnabled } from '../flags/flags.service.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
 import { ownedModel, readableModel } from '../models/models.service.js';
-import { projectsRepository } from '../projects/projects.repository.js';
+import { projectQueries } from '../projects/index.js';
 import { agentsRepository, type AgentJobRow } from './agents.repository.js';
 import { publishModelChange } from './agents.events.js';
 import { finishRunBilling, holdForRun, resumeRunBilling, suspendRunBilling } from './agents.billing.js';
-import { dropRunKey, enqueueJob, newRunKey, registerJobKind, requestCancel, tailOf, type FinalStatus } from './agents.service.js';
+import { dropRunKey, enqueueJob, newRunKey, registerJobKind, requestCancel, tailOf, type FinalStatus, type JobKind } from './agents.service.js';
 import { cloudTrainArgs, CommandError, trainWords } from './cloud-training.command.js';
 import { applyRunEvent, onRunChange, refusalToTrainAgain, type Change } from '../training/run-lifecycle.js';
-import { trainingRepository } from '../training/training.repository.js';
+import { runOf } from '../training/training.service.js';
 
 /**
  * Cloud training (plan pro/enterprise + flag cloudTraining): the run is an agent job on the shared
@@ -34,7 +34,7 @@ export async function estimate(ctx: AppContext, user: { id: string; plan: string
   const model = await ownedModel(ctx, user.id, modelId);
   const gpu = await agentsRepository.gpuType(ctx.db, body.gpuType);
   if (!gpu || !gpu.enabled) throw errors.validation(`Unknown GPU type ${body.gpuType}`);
-  const dataset = model.datasetId ? await datasetsRepository.byId(ctx.db, model.datasetId) : null;
+  const dataset = model.datasetId ? await datasetQueries.byId(ctx.db, model.datasetId) : null;
   const imgsz = Number((model.config as { imageSize?: number }).imageSize ?? 640) || 640;
   const secondsPerEpoch = (imagesPerEpoch(dataset?.stats ?? null) * (imgsz / 640) ** 2) / gpu.imagesPerSecond + EPOCH_OVERHEAD_S;
   const ratePerSecond = gpu.hourlyRateMicro / 3600;
@@ -76,9 +76,9 @@ async function parentUri(ctx: AppContext, ownerId: string, model: ModelRow): Pro
   if (!model.parentId) return null;
   const parent = await readableModel(ctx, ownerId, model.parentId).catch(() => null);
   if (!parent || parent.deletedAt) throw errors.validation('The parent model this model starts from is gone or not readable: choose another one');
-  const best = (await modelsRepository.files(ctx.db, [parent.id])).find((f) => f.kind === 'best');
+  const best = (await modelQueries.files(ctx.db, [parent.id])).find((f) => f.kind === 'best');
   if (!best) throw errors.conflict(ErrorCode.ModelNotReady, `The parent model "${parent.name}" has no trained weights yet`);
-  const project = parent.projectId ? await projectsRepository.byId(ctx.db, parent.projectId) : null;
+  const project = parent.projectId ? await projectQueries.byId(ctx.db, parent.projectId) : null;
   const owner = await agentsRepository.userPlan(ctx.db, parent.userId);
   if (!project || !owner) throw errors.validation(`The parent model "${parent.name}" is in no project, so a run cannot fetch it`);
   return `ul://${owner.username}/${project.slug}/${parent.slug}`;
@@ -91,7 +91,7 @@ export async function startCloudTraining(ctx: AppContext, user: { id: string; pl
   if (untrainable) throw new AppError(400, ErrorCode.TaskNotTrainable, untrainable);
   if (!est.canStart) throw new AppError(402, ErrorCode.CloudTrainingRefused, est.reason!);
   // Stopped, Failed and timed-out models train again (ADR 0020); a trained or live one does not.
-  const run = await trainingRepository.get(ctx.db, model.id);
+  const run = await runOf(ctx, model.id);
   const refusal = refusalToTrainAgain(run, model);
   if (refusal === 'trained') throw errors.conflict(ErrorCode.TrainingStarted, 'This model has already been trained; create a new model to train again');
   const live = await agentsRepository.latestTrainJob(ctx.db, model.id);
@@ -99,7 +99,7 @@ export async function startCloudTraining(ctx: AppContext, user: { id: string; pl
   // A run stopped from the page may still be winding down on its agent: it no longer counts. A timed-out
   // one is replaced: its job is stopped first (its hold was already given back).
   if (refusal === 'running' || (liveJob && run?.outcome !== 'timeout')) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is already queued or running');
-  const project = model.projectId ? await projectsRepository.byId(ctx.db, model.projectId) : null;
+  const project = model.projectId ? await projectQueries.byId(ctx.db, model.projectId) : null;
   const owner = (await agentsRepository.userPlan(ctx.db, user.id))!;
   let args: Record<string, unknown>;
   try {
@@ -190,9 +190,14 @@ async function billingFollowsRun(ctx: AppContext, change: Change) {
     await applyRunEvent(ctx, job.modelId, 'platform', { type: 'stop', reason: 'Stopped: the wallet no longer covers the rest of the run' }, { cancelRequestedAt: stopped.cancelRequestedAt ?? ctx.clock.now() });
   } else if (change.to === 'cancelled' || change.to === 'failed' || change.to === 'completed') await finishRunBilling(ctx, job);
 }
-onRunChange(billingFollowsRun);
 
-registerJobKind('train', {
+/** Cloud training on this app's ctx (ADR 0032): the `train` agent-job kind, and billing that follows the run's states. */
+export function registerCloudTraining(ctx: AppContext) {
+  onRunChange(ctx, billingFollowsRun);
+  registerJobKind(ctx, 'train', trainJobKind);
+}
+
+const trainJobKind: JobKind = {
   command: trainCommand,
   async onFinished(ctx: AppContext, job: AgentJobRow, status: FinalStatus, reason: string | null) {
     let error = reason;
@@ -207,4 +212,4 @@ registerJobKind('train', {
     await endRunOf(ctx, job, status, error);
     return { status, error };
   },
-});
+};

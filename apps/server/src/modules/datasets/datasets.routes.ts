@@ -8,7 +8,6 @@ import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { tusRoutes } from '../../platform/uploads/tus.routes.js';
 import { releaseStorage, reserveResumable } from '../storage/reservations.service.js';
 import { reportToText } from './processing/index.js';
-import { registerDatasetProcessing } from './datasets.process.js';
 import * as ds from './datasets.service.js';
 
 const idParams = z.object({ id: z.string().max(40) });
@@ -21,8 +20,6 @@ export async function datasetsRoutes(app: FastifyInstance) {
   const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
   const present = (req: FastifyRequest, id: string) => ds.presentDatasetById(ctx, viewer(req), id);
 
-  registerDatasetProcessing(ctx, ds.PROCESS_QUEUE);
-  app.topics.register('dataset', (uid, topic) => ds.readableDataset(ctx, uid, topic.slice('dataset:'.length)).then(() => true, () => false));
   await app.register(tusRoutes, {
     onFinished: (upload) => ds.finishUpload(ctx, upload),
     reserve: (uid, uploadId, bytes) => reserveResumable(ctx, uid, uploadId, bytes),

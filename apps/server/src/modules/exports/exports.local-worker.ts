@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { newId, sha256 } from '../../platform/ids.js';
-import { agentsRepository } from '../agents/agents.repository.js';
+import { agentQueries } from '../agents/agents.service.js';
 
 /**
  * The built-in export worker (ADR 0022): on a machine where the ultralytics CLI runs, the server
@@ -80,7 +80,7 @@ export class ExportWorker {
     this.state = 'ready';
     this.reason = null;
     this.ctx.log.info({ yolo: this.yolo, ultralytics: version }, 'built-in export worker ready (starts with the first export)');
-    if (await agentsRepository.queuedExportJobs(this.ctx.db)) await this.start();
+    if (await agentQueries.queuedExportJobs(this.ctx.db)) await this.start();
   }
 
   /** An export job was queued: the worker starts when it is ready and not running yet. */
@@ -96,7 +96,7 @@ export class ExportWorker {
   private async launch() {
     if (this.state !== 'ready' || !this.hub || this.closed) return;
     const hostname = os.hostname();
-    const row = await agentsRepository.builtinAgent(this.ctx.db, hostname);
+    const row = await agentQueries.builtinAgent(this.ctx.db, hostname);
     if (row?.revokedAt) {
       this.state = 'revoked';
       this.reason = 'An admin revoked the built-in export worker';
@@ -105,9 +105,9 @@ export class ExportWorker {
     // A fresh token per start, known only to this process and its child (stored hashed).
     const token = `sla_${randomBytes(20).toString('hex')}`;
     const auth = { tokenHash: sha256(token), tokenPrefix: token.slice(0, 10) };
-    if (row) await agentsRepository.updateAgent(this.ctx.db, row.id, auth);
+    if (row) await agentQueries.updateAgent(this.ctx.db, row.id, auth);
     else {
-      await agentsRepository.insertAgent(this.ctx.db, {
+      await agentQueries.insertAgent(this.ctx.db, {
         id: newId(),
         name: `Built-in export worker (${hostname})`,
         ownerUserId: null,
@@ -145,7 +145,7 @@ export class ExportWorker {
       this.child = null;
       if (this.closed) return;
       // Revoked by an admin (the agent stops on 401): stays off. Otherwise the next export restarts it.
-      const after = await agentsRepository.builtinAgent(this.ctx.db, hostname).catch(() => null);
+      const after = await agentQueries.builtinAgent(this.ctx.db, hostname).catch(() => null);
       this.state = after?.revokedAt ? 'revoked' : 'ready';
       this.reason = after?.revokedAt ? 'An admin revoked the built-in export worker' : null;
     });

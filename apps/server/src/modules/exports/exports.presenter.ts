@@ -1,5 +1,5 @@
 import type { ExportFormat, ExportOptions, ModelExport } from '@sightline/contracts';
-import type { ModelExportRow } from '../agents/agents.repository.js';
+import type { ModelExportRow } from '../agents/agents.service.js';
 
 export function presentExport(row: ModelExportRow, canEdit: boolean): ModelExport {
   return {

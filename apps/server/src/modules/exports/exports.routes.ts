@@ -7,9 +7,9 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
 import { errorResponses, ok } from '../../platform/http/schemas.js';
 import { resolveApiKey } from '../auth/auth.service.js';
-import { sendBlob } from '../training/training.files.js';
+import { sendBlob } from '../../platform/http/send-blob.js';
 import { agentByToken } from '../agents/agents.service.js';
-import { createExport, exportInputKey, latestExport, listExports, queueOnnxExport, readableExport, resetModel, retryExport, storeArtifact } from './exports.service.js';
+import { createExport, exportInputKey, latestExport, listExports, readableExport, resetModel, retryExport, storeArtifact } from './exports.service.js';
 import { attachExportWorker } from './exports.local-worker.js';
 import { presentExport } from './exports.presenter.js';
 
@@ -25,11 +25,6 @@ export async function exportsRoutes(app: FastifyInstance) {
   const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
   // The built-in export worker of this instance (started by startExportWorker after listen; ADR 0022).
   attachExportWorker(app, ctx);
-  // A client run ended with weights: its ONNX export is queued at once (Preview needs it).
-  ctx.events.on(async (event) => {
-    const modelId = (event.data.model as { id?: unknown } | undefined)?.id;
-    if (event.name === 'training.completed' && typeof modelId === 'string') await queueOnnxExport(ctx, modelId);
-  });
 
   r.get('/v1/models/:id/exports', { schema: { tags, params: modelParams, response: { 200: envelope(modelExportsSchema), ...errorResponses } } }, async (req) => {
     const { model, rows, agentsOnline, worker } = await listExports(ctx, viewer(req), req.params.id);

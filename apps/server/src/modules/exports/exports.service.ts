@@ -7,14 +7,13 @@ import { ErrorCode, EXPORT_OUTPUTS, type ExportFormat, type ExportOptions } from
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { track } from '../analytics/analytics.service.js';
 import { ownedModel, readableModel } from '../models/models.service.js';
-import { modelsRepository } from '../models/models.repository.js';
+import { modelQueries } from '../models/index.js';
 import { streamIntoStore } from '../training/training.files.js';
 import { fileOf } from '../training/training.service.js';
-import { agentsRepository, type AgentJobRow, type ModelExportRow } from '../agents/agents.repository.js';
-import { enqueueJob, heldJob, onJobFinished, onlineSince, onSweep, registerJobKind, tailOf } from '../agents/agents.service.js';
-import type { AgentRow } from '../agents/agents.repository.js';
+import type { AgentJobRow, ModelExportRow } from '../agents/agents.service.js';
+import { agentQueries, enqueueJob, heldJob, onJobFinished, onlineSince, onSweep, registerJobKind, tailOf } from '../agents/agents.service.js';
+import type { AgentRow } from '../agents/agents.service.js';
 import { publishModelChange } from '../agents/agents.events.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { parseUltralyticsMetadata, readOnnxMetadata } from '../inference/onnx-metadata.js';
@@ -33,8 +32,8 @@ const AUTO_ONNX_WINDOW_MS = 24 * 3_600_000;
 
 export async function listExports(ctx: AppContext, viewerId: string | null, modelId: string) {
   const model = await readableModel(ctx, viewerId, modelId);
-  const rows = await agentsRepository.exportsOfModel(ctx.db, model.id);
-  const online = await agentsRepository.onlineAgents(ctx.db, onlineSince(ctx), model.userId);
+  const rows = await agentQueries.exportsOfModel(ctx.db, model.id);
+  const online = await agentQueries.onlineAgents(ctx.db, onlineSince(ctx), model.userId);
   return { model, rows, agentsOnline: online.length, worker: exportWorkerAvailability(ctx, online.length) };
 }
 
@@ -63,7 +62,7 @@ export async function createExport(ctx: AppContext, userId: string, modelId: str
     args: { format: input.format, options: input.options },
     maxAttempts: EXPORT_ATTEMPTS,
   });
-  const row = await agentsRepository.insertExport(ctx.db, {
+  const row = await agentQueries.insertExport(ctx.db, {
     id,
     modelId: model.id,
     userId: model.userId,
@@ -76,7 +75,7 @@ export async function createExport(ctx: AppContext, userId: string, modelId: str
     createdAt: now,
     updatedAt: now,
   });
-  await track(ctx, userId, 'export_model', { modelId: model.id, format: input.format, auto: input.auto ?? false });
+  await ctx.events.emit('export.requested', model.userId, { modelId: model.id, actorId: userId, format: input.format, auto: input.auto ?? false });
   await publishModelChange(ctx, model.id);
   exportWorkerOf(ctx)?.exportQueued();
   return row;
@@ -88,7 +87,7 @@ export async function retryExport(ctx: AppContext, userId: string, modelId: stri
   if (row.status !== 'failed' && row.status !== 'cancelled') throw errors.conflict(ErrorCode.ExportNotFailed, `This export is ${row.status}; only failed or cancelled exports can be retried`);
   const job = await enqueueJob(ctx, { kind: 'export', userId: row.userId, modelId: row.modelId, exportId: row.id, args: { format: row.format, options: row.options }, maxAttempts: EXPORT_ATTEMPTS });
   const now = ctx.clock.now();
-  const updated = (await agentsRepository.updateExport(ctx.db, row.id, { status: 'queued', jobId: job.id, error: null, attempts: row.attempts + 1, finishedAt: null, updatedAt: now }))!;
+  const updated = (await agentQueries.updateExport(ctx.db, row.id, { status: 'queued', jobId: job.id, error: null, attempts: row.attempts + 1, finishedAt: null, updatedAt: now }))!;
   await publishModelChange(ctx, row.modelId);
   exportWorkerOf(ctx)?.exportQueued();
   return updated;
@@ -96,14 +95,14 @@ export async function retryExport(ctx: AppContext, userId: string, modelId: stri
 
 export async function ownedExport(ctx: AppContext, userId: string, modelId: string, exportId: string) {
   const model = await ownedModel(ctx, userId, modelId);
-  const row = await agentsRepository.exportById(ctx.db, exportId);
+  const row = await agentQueries.exportById(ctx.db, exportId);
   if (!row || row.modelId !== model.id) throw errors.notFound('Export');
   return row;
 }
 
 export async function readableExport(ctx: AppContext, viewerId: string | null, modelId: string, exportId: string) {
   const model = await readableModel(ctx, viewerId, modelId);
-  const row = await agentsRepository.exportById(ctx.db, exportId);
+  const row = await agentQueries.exportById(ctx.db, exportId);
   if (!row || row.modelId !== model.id) throw errors.notFound('Export');
   return { model, row };
 }
@@ -111,7 +110,7 @@ export async function readableExport(ctx: AppContext, viewerId: string | null, m
 /** Latest export of a format (legacy `POST /get-export`). */
 export async function latestExport(ctx: AppContext, userId: string, modelId: string, format: string) {
   const model = await ownedModel(ctx, userId, modelId);
-  const row = await agentsRepository.latestExport(ctx.db, model.id, format);
+  const row = await agentQueries.latestExport(ctx.db, model.id, format);
   if (!row) throw errors.notFound('Export');
   return row;
 }
@@ -142,18 +141,18 @@ export async function exportInputKey(ctx: AppContext, agent: AgentRow, jobId: st
 export async function storeArtifact(ctx: AppContext, agent: AgentRow, jobId: string, name: string, body: Readable, declaredBytes?: number) {
   const job = await heldJob(ctx, agent, jobId);
   if (job.kind !== 'export' || !job.exportId) throw errors.validation('Only export jobs upload artifacts');
-  const row = (await agentsRepository.exportById(ctx.db, job.exportId))!;
-  const owner = await agentsRepository.userPlan(ctx.db, job.userId);
+  const row = (await agentQueries.exportById(ctx.db, job.exportId))!;
+  const owner = await agentQueries.userPlan(ctx.db, job.userId);
   const safe = name.replace(/[^\w.-]+/g, '_').slice(0, 200) || 'artifact';
   const key = blobKeys.modelFile(job.userId, job.modelId, `exports/${row.id}/${job.id}-${safe}`);
   const { bytes } = await streamIntoStore(ctx, { id: job.userId, plan: owner?.plan ?? 'free' }, key, body, { declaredBytes });
-  await agentsRepository.updateExport(ctx.db, row.id, { fileName: safe, blobKey: key, bytes, updatedAt: ctx.clock.now() });
+  await agentQueries.updateExport(ctx.db, row.id, { fileName: safe, blobKey: key, bytes, updatedAt: ctx.clock.now() });
   return { bytes };
 }
 
 /** The export row follows its job's end; success needs the uploaded file. */
 export async function onExportJobFinished(ctx: AppContext, job: AgentJobRow, status: 'succeeded' | 'failed' | 'cancelled', reason: string | null) {
-  const row = job.exportId ? await agentsRepository.exportById(ctx.db, job.exportId) : null;
+  const row = job.exportId ? await agentQueries.exportById(ctx.db, job.exportId) : null;
   if (!row || row.jobId !== job.id) return { status, error: reason };
   const now = ctx.clock.now();
   let finalStatus = status;
@@ -168,7 +167,7 @@ export async function onExportJobFinished(ctx: AppContext, job: AgentJobRow, sta
   }
   if (finalStatus === 'succeeded') await promoteExport(ctx, row);
   else if (row.blobKey) await ctx.blobs.delete(row.blobKey).catch(() => undefined);
-  await agentsRepository.updateExport(ctx.db, row.id, {
+  await agentQueries.updateExport(ctx.db, row.id, {
     status: finalStatus,
     error: error?.slice(0, 4000) ?? null,
     finishedAt: now,
@@ -182,23 +181,23 @@ export async function onExportJobFinished(ctx: AppContext, job: AgentJobRow, sta
 
 export async function onExportJobRequeued(ctx: AppContext, job: AgentJobRow) {
   if (!job.exportId) return;
-  const row = await agentsRepository.exportById(ctx.db, job.exportId);
+  const row = await agentQueries.exportById(ctx.db, job.exportId);
   if (!row || row.jobId !== job.id) return;
   if (row.blobKey) await ctx.blobs.delete(row.blobKey).catch(() => undefined);
-  await agentsRepository.updateExport(ctx.db, row.id, { status: 'queued', blobKey: null, bytes: null, fileName: null, updatedAt: ctx.clock.now() });
+  await agentQueries.updateExport(ctx.db, row.id, { status: 'queued', blobKey: null, bytes: null, fileName: null, updatedAt: ctx.clock.now() });
 }
 
 /** The export becomes the model's file of kind `<format>`; for onnx that is the inference file. */
 async function promoteExport(ctx: AppContext, row: ModelExportRow) {
-  const model = await modelsRepository.byId(ctx.db, row.modelId);
+  const model = await modelQueries.byId(ctx.db, row.modelId);
   if (!model) return;
   const previous = await fileOf(ctx, model.id, row.format);
   await ctx.db.transaction(async (tx) => {
-    await modelsRepository.upsertFile(tx, { modelId: model.id, kind: row.format, name: row.fileName ?? `best.${row.format}`, blobKey: row.blobKey!, bytes: row.bytes!, epoch: null, createdAt: ctx.clock.now() });
-    await modelsRepository.refreshBytes(tx, model.id);
+    await modelQueries.upsertFile(tx, { modelId: model.id, kind: row.format, name: row.fileName ?? `best.${row.format}`, blobKey: row.blobKey!, bytes: row.bytes!, epoch: null, createdAt: ctx.clock.now() });
+    await modelQueries.refreshBytes(tx, model.id);
   });
   // The replaced export's file stays downloadable from its own row; a blob no row points at goes.
-  if (previous && previous.blobKey !== row.blobKey && (await agentsRepository.exportsWithBlob(ctx.db, previous.blobKey)).length === 0) {
+  if (previous && previous.blobKey !== row.blobKey && (await agentQueries.exportsWithBlob(ctx.db, previous.blobKey)).length === 0) {
     await ctx.blobs.delete(previous.blobKey).catch(() => undefined);
   }
   if (row.format === 'onnx') await learnFromOnnx(ctx, model.id, row.blobKey!).catch((err: unknown) => ctx.log.warn({ err, modelId: model.id }, 'ONNX metadata not read'));
@@ -215,7 +214,7 @@ async function learnFromOnnx(ctx: AppContext, modelId: string, blobKey: string) 
   try {
     if (tmp) await pipeline((await ctx.blobs.get(blobKey)).stream, fs.createWriteStream(tmp));
     const meta = parseUltralyticsMetadata((await readOnnxMetadata((local ?? tmp)!)).metadataProps);
-    const model = await modelsRepository.byId(ctx.db, modelId);
+    const model = await modelQueries.byId(ctx.db, modelId);
     if (!model) return;
     const config = model.config as { imageSize?: unknown };
     const patch = {
@@ -223,7 +222,7 @@ async function learnFromOnnx(ctx: AppContext, modelId: string, blobKey: string) 
       ...(model.names.length || !meta.names.length ? {} : { names: meta.names }),
       ...(typeof config.imageSize === 'number' || !meta.imgsz[0] ? {} : { config: { ...model.config, imageSize: meta.imgsz[0] } }),
     };
-    if (Object.keys(patch).length) await modelsRepository.update(ctx.db, modelId, { ...patch, updatedAt: ctx.clock.now() });
+    if (Object.keys(patch).length) await modelQueries.update(ctx.db, modelId, { ...patch, updatedAt: ctx.clock.now() });
   } finally {
     if (tmp) fs.rmSync(tmp, { force: true });
   }
@@ -239,7 +238,7 @@ export async function queueAutoOnnxExports(ctx: AppContext) {
   if (autoRunning) return;
   autoRunning = true;
   try {
-    const candidates = await agentsRepository.modelsNeedingOnnx(ctx.db, new Date(ctx.clock.now().getTime() - AUTO_ONNX_WINDOW_MS));
+    const candidates = await agentQueries.modelsNeedingOnnx(ctx.db, new Date(ctx.clock.now().getTime() - AUTO_ONNX_WINDOW_MS));
     for (const c of candidates) await queueOnnxExport(ctx, c.id);
   } finally {
     autoRunning = false;
@@ -248,10 +247,10 @@ export async function queueAutoOnnxExports(ctx: AppContext) {
 
 /** Queues a model's ONNX export unless it has an ONNX file, has had an ONNX export, or has no weights. */
 export async function queueOnnxExport(ctx: AppContext, modelId: string) {
-  const model = await modelsRepository.byId(ctx.db, modelId);
+  const model = await modelQueries.byId(ctx.db, modelId);
   if (!model || model.deletedAt) return null;
   if ((await fileOf(ctx, model.id, 'onnx')) || !(await fileOf(ctx, model.id, 'best'))) return null;
-  if (await agentsRepository.latestExport(ctx.db, model.id, 'onnx')) return null;
+  if (await agentQueries.latestExport(ctx.db, model.id, 'onnx')) return null;
   return createExport(ctx, model.userId, model.id, { format: 'onnx', options: {}, auto: true }).catch((err: unknown) => {
     ctx.log.warn({ err, modelId: model.id }, 'auto ONNX export not queued');
     return null;
@@ -260,7 +259,7 @@ export async function queueOnnxExport(ctx: AppContext, modelId: string) {
 
 export async function onExportJobClaimed(ctx: AppContext, job: AgentJobRow) {
   if (!job.exportId) return;
-  await agentsRepository.updateExport(ctx.db, job.exportId, { status: 'running', updatedAt: ctx.clock.now() });
+  await agentQueries.updateExport(ctx.db, job.exportId, { status: 'running', updatedAt: ctx.clock.now() });
 }
 
 /**
@@ -270,20 +269,27 @@ export async function onExportJobClaimed(ctx: AppContext, job: AgentJobRow) {
  */
 export async function resetModel(ctx: AppContext, userId: string, modelId: string) {
   const model = await ownedModel(ctx, userId, modelId);
-  const live = await agentsRepository.latestTrainJob(ctx.db, model.id);
+  const live = await agentQueries.latestTrainJob(ctx.db, model.id);
   if (live && ['queued', 'claimed', 'running'].includes(live.status)) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is queued or running; stop it first');
-  const updated = await modelsRepository.update(ctx.db, model.id, { hubStatus: 'new', trainStart: null, trainEnd: null, trainHeartbeat: null, trainInitialized: null, epochsDone: 0, updatedAt: ctx.clock.now() });
+  const updated = await modelQueries.update(ctx.db, model.id, { hubStatus: 'new', trainStart: null, trainEnd: null, trainHeartbeat: null, trainInitialized: null, epochsDone: 0, updatedAt: ctx.clock.now() });
   await publishModelChange(ctx, model.id);
   return updated ?? model;
 }
 
-registerJobKind('export', { command: exportCommand, onClaimed: onExportJobClaimed, onFinished: onExportJobFinished, onRequeued: onExportJobRequeued });
-onSweep(queueAutoOnnxExports);
-// A cloud run's weights arrived over the Platform protocol: its ONNX export (for Preview) follows at once.
-onJobFinished(async (ctx, job) => {
-  if (job.kind === 'train' && job.status === 'succeeded') await queueAutoOnnxExports(ctx);
-});
-// Uploaded `.pt` weights: Preview needs their ONNX file (ADR 0022).
-onWeightsUploaded(async (ctx, upload) => {
-  if (upload.format === 'pt') await queueOnnxExport(ctx, upload.modelId);
-});
+/**
+ * What exports add to other modules, on this app's ctx (ADR 0032): the `export` agent-job kind, the
+ * sweep that queues automatic ONNX exports, and the ONNX export that follows a cloud run's weights and
+ * an uploaded `.pt`.
+ */
+export function registerExportJobs(ctx: AppContext) {
+  registerJobKind(ctx, 'export', { command: exportCommand, onClaimed: onExportJobClaimed, onFinished: onExportJobFinished, onRequeued: onExportJobRequeued });
+  onSweep(ctx, queueAutoOnnxExports);
+  // A cloud run's weights arrived over the Platform protocol: its ONNX export (for Preview) follows at once.
+  onJobFinished(ctx, async (ctx, job) => {
+    if (job.kind === 'train' && job.status === 'succeeded') await queueAutoOnnxExports(ctx);
+  });
+  // Uploaded `.pt` weights: Preview needs their ONNX file (ADR 0022).
+  onWeightsUploaded(ctx, async (ctx, upload) => {
+    if (upload.format === 'pt') await queueOnnxExport(ctx, upload.modelId);
+  });
+}

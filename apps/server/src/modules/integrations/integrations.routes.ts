@@ -19,7 +19,6 @@ import {
 import { requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import * as svc from './integrations.service.js';
-import { registerRoboflowImportJob } from './roboflow.import-job.js';
 
 const slug = z.string().min(1).max(100).regex(/^[A-Za-z0-9][\w-]*$/);
 const idParams = z.object({ id: z.string().max(40) });
@@ -35,7 +34,6 @@ export async function integrationsRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const auth = { auth: 'user' as const };
   const uid = (req: Parameters<typeof requireUser>[0]) => requireUser(req).user.id;
-  registerRoboflowImportJob(ctx);
 
   r.get('/v1/integrations', { config: auth, schema: { tags, response: { 200: data(integrationsOverviewSchema), ...errorResponses } } }, async (req) => ({
     data: await svc.overview(ctx, uid(req)),

@@ -19,7 +19,6 @@ export async function modelsRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const viewer = (req: FastifyRequest) => req.principal?.user.id ?? null;
   // Live model updates: whoever may read the model may watch it.
-  app.topics.register('model', (uid, topic) => models.readableModel(ctx, uid, topic.slice('model:'.length)).then(() => true, () => false));
   const present = (req: FastifyRequest, id: string) => models.presentModelById(ctx, viewer(req), id);
 
   r.get('/v1/models', { schema: { tags: ['models'], querystring: listQuerySchema.extend({ projectId: z.string().max(40).optional() }), response: { 200: z.object({ data: pageSchema(modelSchema) }), ...errorResponses } } }, async (req) => {

@@ -6,6 +6,7 @@ import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
+import { addListener, slot } from '../../platform/registry.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { readOnnxMetadata, parseUltralyticsMetadata } from '../inference/onnx-metadata.js';
 import { MULTIPART_SLACK_BYTES, StreamReservation } from '../storage/reservations.service.js';
@@ -115,13 +116,13 @@ export async function attachWeights(ctx: AppContext, modelId: string, stored: { 
 export type StoredWeights = Awaited<ReturnType<typeof storeWeights>>;
 
 type UploadListener = (ctx: AppContext, upload: { userId: string; modelId: string; format: WeightsFormat }) => Promise<void>;
-const uploadListeners: UploadListener[] = [];
+const uploadListeners = slot('models.weightsUploaded', () => [] as UploadListener[]);
 /**
  * Called after an upload made its model (exports: a `.pt` gets its ONNX export queued, ADR 0022),
- * so this module imports none of its listeners.
+ * so this module imports none of its listeners; per app (ADR 0032).
  */
-export function onWeightsUploaded(fn: UploadListener) {
-  if (!uploadListeners.includes(fn)) uploadListeners.push(fn);
+export function onWeightsUploaded(ctx: Pick<AppContext, 'registry'>, fn: UploadListener) {
+  addListener(ctx.registry.of(uploadListeners), fn);
 }
 
 /**
@@ -157,7 +158,7 @@ export async function createUploadedModel(
   await attachWeights(ctx, modelId, stored, input.filename);
   // Settled: the model's bytes count in place of the reservation.
   await stored.reservation.release();
-  for (const fn of uploadListeners) {
+  for (const fn of ctx.registry.of(uploadListeners)) {
     await fn(ctx, { userId, modelId, format: stored.format }).catch((err: unknown) => ctx.log.warn({ err, modelId }, 'after-upload step failed'));
   }
 }

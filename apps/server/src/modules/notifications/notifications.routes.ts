@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { notificationCountSchema, notificationsPageSchema, notificationsQuery } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses } from '../../platform/http/schemas.js';
-import { registerNotificationListeners } from './notifications.listeners.js';
 import * as svc from './notifications.service.js';
 
 const tags = ['notifications'];
@@ -23,7 +22,6 @@ export async function notificationsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const auth = { auth: 'user' as const };
-  registerNotificationListeners(ctx);
 
   r.get('/v1/notifications', { config: auth, schema: { tags, querystring: notificationsQuery, response: { 200: z.object({ data: notificationsPageSchema }), ...errorResponses } } }, async (req) => ({
     data: await svc.list(ctx, recipientOf(req), req.query),

@@ -33,7 +33,6 @@ export async function projectsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
   const viewer = (req: { principal: { user: { id: string } } | null }) => req.principal?.user.id ?? null;
-  app.topics.register('project', (uid, topic) => projects.readableProject(ctx, uid, topic.slice('project:'.length)).then(() => true, () => false));
 
   // hub-sdk list shape; `public=True` lists everyone's public projects.
   r.get('/v1/projects', { schema: { tags: ['projects'], querystring: listQuerySchema, response: { 200: z.object({ data: pageSchema(projectSchema) }), ...errorResponses } } }, async (req) => {

@@ -19,7 +19,6 @@ import {
   teamItemKindSchema,
   teamMemberSchema,
   teamSchema,
-  topics,
   updateMemberBody,
   updateTeamBody,
 } from '@sightline/contracts';
@@ -67,12 +66,6 @@ export async function teamsRoutes(app: FastifyInstance) {
     const { team } = await teams.visibleTeam(ctx, caller, id);
     return { data: (await teams.presentTeams(ctx, caller, [team]))[0]! };
   };
-
-  app.topics.register('team', async (uid, topic) => {
-    const id = topic.slice('team:'.length);
-    const caller = await teams.callerById(ctx, uid);
-    return caller ? teams.visibleTeam(ctx, caller, id).then(() => topic === topics.team(id), () => false) : false;
-  });
 
   r.get('/v1/teams', { config: auth, schema: { tags, response: responses(200, z.object({ data: z.array(teamSchema) })) } }, async (req) => {
     const caller = callerOf(req);

@@ -1,6 +1,7 @@
 import type { RunState } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
-import { modelsRepository, type ModelRow } from '../models/models.repository.js';
+import { addListener, slot } from '../../platform/registry.js';
+import { modelQueries, type ModelRow } from '../models/index.js';
 import { trainingRepository, type Protocol, type TrainingPatch, type TrainingRow } from './training.repository.js';
 
 /**
@@ -108,10 +109,10 @@ export interface Change {
   event: RunEvent['type'];
 }
 type Listener = (ctx: AppContext, change: Change) => Promise<void>;
-const listeners: Listener[] = [];
-/** Called after every change of a run's state, once committed (cloud billing follows the states through this). */
-export function onRunChange(fn: Listener) {
-  if (!listeners.includes(fn)) listeners.push(fn);
+const listeners = slot('training.runChanges', () => [] as Listener[]);
+/** Called after every change of a run's state, once committed (cloud billing follows the states through this); per app. */
+export function onRunChange(ctx: Pick<AppContext, 'registry'>, fn: Listener) {
+  addListener(ctx.registry.of(listeners), fn);
 }
 
 /** What a state means for the model row (spec §4 dates, the HUB status field). */
@@ -145,7 +146,7 @@ export async function applyRunEvent(ctx: AppContext, modelId: string, protocol: 
   const now = ctx.clock.now();
   const result = await ctx.db.transaction(async (tx) => {
     await trainingRepository.lockModel(tx, modelId);
-    const model = await modelsRepository.byId(tx, modelId);
+    const model = await modelQueries.byId(tx, modelId);
     if (!model) return null;
     const before = await trainingRepository.get(tx, modelId);
     const t = transition(before?.outcome ?? null, event);
@@ -164,11 +165,11 @@ export async function applyRunEvent(ctx: AppContext, modelId: string, protocol: 
       updatedAt: now,
     });
     if (t.to === 'queued') await trainingRepository.clearRunData(tx, modelId);
-    const updated = (await modelsRepository.update(tx, modelId, modelPatch(model, t, event, now))) ?? model;
+    const updated = (await modelQueries.update(tx, modelId, modelPatch(model, t, event, now))) ?? model;
     return { run, model: updated, change: { modelId, userId: model.userId, from: t.from, to: t.to, error: t.error, event: event.type } satisfies Change };
   });
   if (!result) return null;
-  if (result.change) for (const fn of listeners) await fn(ctx, result.change);
+  if (result.change) for (const fn of ctx.registry.of(listeners)) await fn(ctx, result.change);
   return result;
 }
 

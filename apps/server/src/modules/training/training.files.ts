@@ -1,50 +1,13 @@
-import { parseRange } from '../../platform/storage/blob-download.routes.js';
 import { Transform, type Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
-import { BlobNotFoundError, BlobRangeError } from '../../platform/storage/blob-store.js';
 import { MULTIPART_SLACK_BYTES, StreamReservation } from '../storage/reservations.service.js';
 
 /**
- * Files handed to and received from the ultralytics client: in-memory and blob bodies with HEAD and
- * Range, and uploads streamed into storage within the owner's quota. The signed links themselves
- * are platform/http/signed-links.ts.
+ * Uploads from the ultralytics client (and an agent's artifacts) streamed into storage within the
+ * owner's quota. Sending files back is platform/http/send-blob.ts; the signed links themselves are
+ * platform/http/signed-links.ts.
  */
-
-/** @deprecated import it from platform/http/signed-links.ts (kept for modules that still import it from here) */
-export { baseUrlFor } from '../../platform/http/signed-links.js';
-
-/** Sends an in-memory body with HEAD, Range and Content-Length handled. */
-export function sendBuffer(request: FastifyRequest, reply: FastifyReply, body: Buffer, contentType: string) {
-  const range = parseRange(request.headers.range, body.length);
-  reply.header('accept-ranges', 'bytes').header('content-type', contentType).header('cache-control', 'private, no-store');
-  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${body.length}`).send();
-  const slice = range ? body.subarray(range.start, range.end + 1) : body;
-  if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${body.length}`);
-  reply.header('content-length', slice.length);
-  return reply.send(request.method === 'HEAD' ? undefined : slice);
-}
-
-/** Streams a blob with HEAD, Range and Content-Length handled (the dataset zip of the HUB protocol). */
-export async function sendBlob(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, key: string, contentType: string) {
-  const head = await ctx.blobs.head(key);
-  if (!head) throw errors.notFound('File');
-  const range = parseRange(request.headers.range, head.bytes);
-  reply.header('accept-ranges', 'bytes').header('content-type', contentType).header('cache-control', 'private');
-  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${head.bytes}`).send();
-  reply.header('content-length', range ? range.end - range.start + 1 : head.bytes);
-  if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${head.bytes}`);
-  if (request.method === 'HEAD') return reply.send();
-  try {
-    const blob = await ctx.blobs.get(key, range);
-    return reply.send(blob.stream);
-  } catch (err) {
-    if (err instanceof BlobNotFoundError) throw errors.notFound('File');
-    if (err instanceof BlobRangeError) return reply.code(416).header('content-range', `bytes */${err.bytes}`).send();
-    throw err;
-  }
-}
 
 /**
  * Streams a client upload into the blob store without ever holding it in memory, within the user's
@@ -102,6 +65,10 @@ export async function streamIntoStore(
   };
   body.once('error', onError);
   body.once('close', onClose);
+  // A body that failed or closed before these listeners (the client gave up while the quota was
+  // checked) fails the put too, instead of leaving it waiting for bytes that will never come.
+  if (body.errored) onError(body.errored);
+  else if (body.destroyed) onClose();
   const settle = () => reservation.release();
   try {
     const { bytes } = await ctx.blobs.put(key, body.pipe(guard), { contentType: 'application/octet-stream', contentLength: opts.declaredBytes });

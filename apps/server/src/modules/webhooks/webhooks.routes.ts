@@ -23,7 +23,6 @@ export async function webhooksRoutes(app: FastifyInstance) {
   const auth = { auth: 'user' as const };
   const admin = { auth: 'admin' as const };
   const actor = (req: Parameters<typeof requireUser>[0]) => requireUser(req).user;
-  svc.registerDeliveryJob(ctx);
 
   const presentAll = async (rows: Awaited<ReturnType<typeof svc.list>>) => {
     const last = await svc.lastDeliveries(

@@ -1,9 +1,9 @@
 import os from 'node:os';
-import type { AppContext } from '../../context.js';
+import type { FastifyBaseLogger } from 'fastify';
 import { storableText } from '../db/storable.js';
 import { newId } from '../ids.js';
 
-import type { Db } from '../db/client.js';
+import type { Database, Db } from '../db/client.js';
 import { jobsRepository, type JobRow } from './jobs.repository.js';
 
 export type { JobRow };
@@ -17,6 +17,14 @@ export interface JobHelpers {
   fenced<T>(write: (tx: Db) => Promise<T>): Promise<T>;
   /** Aborted when the lease is found lost (a heartbeat or a write refused): stop working. */
   signal: AbortSignal;
+}
+/** What the queue needs of the app (a part of AppContext; platform names no app type, so no cycle). */
+export interface JobQueueDeps {
+  db: Db;
+  database: Database;
+  clock: { now(): Date };
+  log: FastifyBaseLogger;
+  config?: { jobLeaseMs?: number };
 }
 export type JobHandler = (job: JobRow, helpers: JobHelpers) => Promise<void>;
 export interface JobQueueOptions {
@@ -92,7 +100,7 @@ export class JobQueue {
   private idle: Array<() => void> = [];
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'db' | 'database' | 'clock' | 'log'> & { config?: { jobLeaseMs?: number } },
+    private readonly ctx: JobQueueDeps,
     private readonly opts: { concurrency?: number; pollMs?: number; leaseMs?: number; heartbeatMs?: number } = {},
   ) {
     LIVE_INSTANCES.add(this.instance);

@@ -1,29 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ErrorCode, clientMessageSchema, type ServerMessage, topics } from '@sightline/contracts';
+import { ErrorCode, clientMessageSchema, parseTopic, topics, type ItemTopicKind, type ServerMessage } from '@sightline/contracts';
 import type { DomainEvent } from './event-bus.js';
 
-export type TopicAuthorizer = (userId: string, topic: string) => Promise<boolean>;
+/** May this user listen to the item `id`'s topic (its id parsed by the contract's parseTopic). */
+export type TopicAuthorizer = (userId: string, id: string) => Promise<boolean>;
 
-/**
- * Who may subscribe to what. Modules add authorizers for their topics (model:<id>, dataset:<id>);
- * a user's own topics are always allowed.
- */
 /** A user's own topics (and the public config topic): always allowed, never re-checked. */
 function isOwnTopic(userId: string, topic: string) {
-  return topic === topics.user(userId) || topic.startsWith(`${topics.user(userId)}:`) || topic === topics.presence(userId) || topic === topics.config();
+  const t = parseTopic(topic);
+  return t !== null && (t.kind === 'config' || ((t.kind === 'user' || t.kind === 'presence') && t.userId === userId));
 }
 
+/**
+ * Who may subscribe to what. Modules add authorizers for their item topics (model:<id>,
+ * dataset:<id>, …) from their register(); a user's own topics are always allowed.
+ */
 export class TopicRegistry {
-  private authorizers = new Map<string, TopicAuthorizer>();
-  register(prefix: string, fn: TopicAuthorizer) {
-    this.authorizers.set(prefix, fn);
+  private authorizers = new Map<ItemTopicKind, TopicAuthorizer>();
+  register(kind: ItemTopicKind, fn: TopicAuthorizer) {
+    this.authorizers.set(kind, fn);
   }
   async allowed(userId: string, topic: string): Promise<boolean> {
     if (isOwnTopic(userId, topic)) return true;
-    const prefix = topic.split(':')[0]!;
-    const fn = this.authorizers.get(prefix);
-    return fn ? fn(userId, topic) : false;
+    const t = parseTopic(topic);
+    if (!t || t.kind === 'user' || t.kind === 'presence' || t.kind === 'config') return false;
+    const fn = this.authorizers.get(t.kind);
+    return fn ? fn(userId, t.id) : false;
   }
 }
 

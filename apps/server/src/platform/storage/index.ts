@@ -4,7 +4,6 @@ import { LocalBlobStore } from './local-blob-store.js';
 import type { S3BlobStoreConfig } from './s3-blob-store.js';
 
 export * from './blob-store.js';
-export { blobDownloadRoutes, type BlobDownloadOptions } from './blob-download.routes.js';
 export { LocalBlobStore } from './local-blob-store.js';
 export type { S3BlobStoreConfig } from './s3-blob-store.js';
 export * from './signed-url.js';

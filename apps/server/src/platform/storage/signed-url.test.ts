@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blobDownloadRoutes } from './blob-download.routes.js';
+import { blobDownloadRoutes } from '../http/blob-download.routes.js';
 import { LocalBlobStore } from './local-blob-store.js';
 import { signBlobUrl, verifyBlobUrl } from './signed-url.js';
 

@@ -1,8 +1,8 @@
 import { ErrorCode } from '@sightline/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../http/errors.js';
-import { assertBlobKey, BlobNotFoundError, BlobRangeError, type BlobObject, type BlobStore } from './blob-store.js';
-import { BLOB_ROUTE_PREFIX, verifyBlobUrl } from './signed-url.js';
+import { errorBody } from './errors.js';
+import { assertBlobKey, BlobNotFoundError, BlobRangeError, type BlobObject, type BlobStore } from '../storage/blob-store.js';
+import { BLOB_ROUTE_PREFIX, verifyBlobUrl } from '../storage/signed-url.js';
 
 export interface BlobDownloadOptions {
   store: BlobStore;
