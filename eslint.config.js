@@ -22,12 +22,19 @@ const PENDING = new Set([]);
 const guard = (name) => (process.env.ARCH_GUARDS === 'all' || !PENDING.has(name) ? 'error' : 'off');
 
 const schemaFiles = [`${server}/platform/db/schema.ts`, `${server}/platform/db/schema`];
-const drizzle = { patterns: [{ group: ['drizzle-orm', 'drizzle-orm/*'], message: 'Routes and compat adapters call a service; SQL lives in <module>.repository.ts.' }] };
+const drizzle = {
+  patterns: [{ group: ['drizzle-orm', 'drizzle-orm/*'], message: 'Routes and compat adapters call a service; SQL lives in <module>.repository.ts.' }],
+};
 
 /** Web features talk to each other only through the other feature's public index.ts. */
 function featureZones() {
   const dir = path.join(base, features);
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+  const names = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
   return names.flatMap((target) =>
     names
       .filter((from) => from !== target)
@@ -67,7 +74,10 @@ export default tseslint.config(
     plugins: { 'import-x': importX, 'arch-routes': importX, 'arch-platform': importX, 'arch-modules': importX, 'arch-features': importX },
     settings: {
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ noWarnOnMultipleProjects: true, project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json', 'packages/contracts/tsconfig.json'].map((p) => path.join(root, p)) }),
+        createTypeScriptImportResolver({
+          noWarnOnMultipleProjects: true,
+          project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json', 'packages/contracts/tsconfig.json'].map((p) => path.join(root, p)),
+        }),
       ],
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
     },
@@ -89,7 +99,16 @@ export default tseslint.config(
     rules: {
       'arch-platform/no-restricted-paths': [
         guard('platform-no-modules'),
-        { basePath: base, zones: [{ target: `./${server}/platform`, from: [`./${server}/modules`, `./${server}/compat`], message: 'platform/ is infrastructure: it imports no module; modules register with it.' }] },
+        {
+          basePath: base,
+          zones: [
+            {
+              target: `./${server}/platform`,
+              from: [`./${server}/modules`, `./${server}/compat`],
+              message: 'platform/ is infrastructure: it imports no module; modules register with it.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -98,7 +117,12 @@ export default tseslint.config(
     rules: {
       'arch-modules/no-restricted-paths': [
         guard('modules-no-compat'),
-        { basePath: base, zones: [{ target: `./${server}/modules`, from: `./${server}/compat`, message: 'Modules do not know the client protocols; compat adapters call modules.' }] },
+        {
+          basePath: base,
+          zones: [
+            { target: `./${server}/modules`, from: `./${server}/compat`, message: 'Modules do not know the client protocols; compat adapters call modules.' },
+          ],
+        },
       ],
     },
   },
@@ -115,7 +139,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         guard('topic-builders'),
         {
-          selector: "CallExpression[callee.property.name=/^(publish|subscribe)$/] > TemplateLiteral, CallExpression[callee.name='useTopic'] > TemplateLiteral, CallExpression[callee.name='useTopic'] > ConditionalExpression > TemplateLiteral",
+          selector:
+            "CallExpression[callee.property.name=/^(publish|subscribe)$/] > TemplateLiteral, CallExpression[callee.name='useTopic'] > TemplateLiteral, CallExpression[callee.name='useTopic'] > ConditionalExpression > TemplateLiteral",
           message: 'Build realtime topics with topics.* from @sightline/contracts.',
         },
       ],

@@ -39,12 +39,37 @@ const cleanups: Array<() => Promise<void>> = [];
 async function runCleanups() {
   while (cleanups.length) await cleanups.pop()!().catch((err: unknown) => log(`cleanup failed: ${(err as Error).message}`));
 }
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => void runCleanups().finally(() => process.exit(code)));
 }
 
 const NOW = new Date('2026-11-25T12:00:00Z');
-const NAMES = ['sign_up', 'sign_in', 'sign_out', 'update_profile', 'update_password', 'update_plan', 'create_dataset', 'update_dataset', 'delete_dataset', 'share_dataset', 'create_project', 'update_project', 'delete_project', 'share_project', 'create_model', 'update_model', 'delete_model', 'share_model', 'export_model', 'infer_model', 'empty_trash'];
+const NAMES = [
+  'sign_up',
+  'sign_in',
+  'sign_out',
+  'update_profile',
+  'update_password',
+  'update_plan',
+  'create_dataset',
+  'update_dataset',
+  'delete_dataset',
+  'share_dataset',
+  'create_project',
+  'update_project',
+  'delete_project',
+  'share_project',
+  'create_model',
+  'update_model',
+  'delete_model',
+  'share_model',
+  'export_model',
+  'infer_model',
+  'empty_trash',
+];
 
 async function open(kind: DbKind): Promise<Database> {
   if (kind === 'pglite') return openDatabase({ url: null, pgliteDir: null });
@@ -140,7 +165,8 @@ async function measure(kind: DbKind) {
     userSearch: { p50Ms: search.p50Ms, limitMs: TARGET_MS, ratio: round(search.p50Ms / TARGET_MS, 2), ok: search.p50Ms < TARGET_MS },
     userListSortedByEmail: { p50Ms: list.p50Ms, limitMs: TARGET_MS, ratio: round(list.p50Ms / TARGET_MS, 2), ok: list.p50Ms < TARGET_MS },
   };
-  for (const [name, v] of Object.entries(targets)) log(`${v.ok ? 'PASS' : 'FAIL'} ${kind} ${name}: p50 ${v.p50Ms} ms = ${v.ratio}× of the ${v.limitMs} ms target`);
+  for (const [name, v] of Object.entries(targets))
+    log(`${v.ok ? 'PASS' : 'FAIL'} ${kind} ${name}: p50 ${v.p50Ms} ms = ${v.ratio}× of the ${v.limitMs} ms target`);
   log(`info ${kind} eventsOverTime90d first call (fills the rollup): ${chart90ColdMs} ms`);
   log(`info ${kind} eventsOverTime365dWeekly: p50 ${chartYear.p50Ms} ms, first call ${chartYearColdMs} ms (all ${EVENTS} events)`);
   return { db: kind, chart90: { ...chart90, coldMs: chart90ColdMs }, chartYear: { ...chartYear, coldMs: chartYearColdMs }, search, list, targets };

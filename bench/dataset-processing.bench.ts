@@ -77,13 +77,23 @@ async function makeDataset(file: string) {
   const variants: Array<{ data: Buffer; crc: number }> = [];
   for (let i = 0; i < 64; i++) {
     const noise = crypto.randomBytes(160 * 120 * 3);
-    const big = await sharp(noise, { raw: { width: 160, height: 120, channels: 3 } }).resize(640, 480).raw().toBuffer();
-    const data = await sharp(big, { raw: { width: 640, height: 480, channels: 3 } }).blur(1).jpeg({ quality: 70 }).toBuffer();
+    const big = await sharp(noise, { raw: { width: 160, height: 120, channels: 3 } })
+      .resize(640, 480)
+      .raw()
+      .toBuffer();
+    const data = await sharp(big, { raw: { width: 640, height: 480, channels: 3 } })
+      .blur(1)
+      .jpeg({ quality: 70 })
+      .toBuffer();
     variants.push({ data, crc: zlib.crc32(data) });
   }
   const fd = fs.openSync(file, 'w');
   const zip = new ZipWriter(fd);
-  zip.add('bench/data.yaml', Buffer.from('names: [a, b, c]\ntrain: images/train\nval: images/val\n'), zlib.crc32('names: [a, b, c]\ntrain: images/train\nval: images/val\n'));
+  zip.add(
+    'bench/data.yaml',
+    Buffer.from('names: [a, b, c]\ntrain: images/train\nval: images/val\n'),
+    zlib.crc32('names: [a, b, c]\ntrain: images/train\nval: images/val\n'),
+  );
   for (let i = 0; i < IMAGES; i++) {
     const split = i % 10 === 0 ? 'val' : 'train';
     const v = variants[i % variants.length]!;
@@ -140,32 +150,73 @@ async function main() {
     const port = 3400 + Math.floor(Math.random() * 400);
     server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(dir, 'data'),
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
-      if (await fetch(`${base}/alive`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/alive`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 120) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 500));
     }
     const rssIdle = rssMb(server.pid!, 'VmRSS');
-    const signup = await fetch(`${base}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'b@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'B' }) });
+    const signup = await fetch(`${base}/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'b@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'B' }),
+    });
     const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
     const uid = ((await signup.json()) as { data: { user: { id: string } } }).data.user.id;
-    const ds = ((await (await fetch(`${base}/v1/datasets`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ meta: { name: 'bench' }, task: 'detect' }) })).json()) as { data: { id: string } }).data;
-    const tok = ((await (await fetch(`${base}/v1/uploads/token`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ path: `users/${uid}/datasets/${ds.id}/bench.zip`, bytes }) })).json()) as { data: { token: string } }).data.token;
+    const ds = (
+      (await (
+        await fetch(`${base}/v1/datasets`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ meta: { name: 'bench' }, task: 'detect' }),
+        })
+      ).json()) as { data: { id: string } }
+    ).data;
+    const tok = (
+      (await (
+        await fetch(`${base}/v1/uploads/token`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ path: `users/${uid}/datasets/${ds.id}/bench.zip`, bytes }),
+        })
+      ).json()) as { data: { token: string } }
+    ).data.token;
 
     t = performance.now();
     const b64 = (s: string) => Buffer.from(s).toString('base64');
-    const create = await fetch(`${base}/v1/uploads/tus`, { method: 'POST', headers: { cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes), 'upload-metadata': `token ${b64(tok)},filename ${b64('bench.zip')}` } });
+    const create = await fetch(`${base}/v1/uploads/tus`, {
+      method: 'POST',
+      headers: { cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes), 'upload-metadata': `token ${b64(tok)},filename ${b64('bench.zip')}` },
+    });
     const location = new URL(create.headers.get('location')!, base).href;
     const CHUNK = 16 * 1024 * 1024;
     const fd = fs.openSync(zipPath, 'r');
     for (let offset = 0; offset < bytes; offset += CHUNK) {
       const buf = Buffer.alloc(Math.min(CHUNK, bytes - offset));
       fs.readSync(fd, buf, 0, buf.length, offset);
-      const res = await fetch(location, { method: 'PATCH', headers: { cookie, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body: buf });
+      const res = await fetch(location, {
+        method: 'PATCH',
+        headers: { cookie, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: buf,
+      });
       if (res.status !== 204) throw new Error(`PATCH answered ${res.status}: ${await res.text()}`);
     }
     fs.closeSync(fd);
@@ -180,7 +231,8 @@ async function main() {
     await fetch(`${base}/v1/datasets/${ds.id}/process`, { method: 'POST', headers: { cookie } });
     let status = '';
     for (;;) {
-      const d = ((await (await fetch(`${base}/v1/datasets/${ds.id}`, { headers: { cookie } })).json()) as { data: { status: string; error: string | null } }).data;
+      const d = ((await (await fetch(`${base}/v1/datasets/${ds.id}`, { headers: { cookie } })).json()) as { data: { status: string; error: string | null } })
+        .data;
       status = d.status;
       if (status === 'Ready' || status === 'Failed') {
         if (status === 'Failed') throw new Error(`processing failed: ${d.error}`);
@@ -194,7 +246,11 @@ async function main() {
     // does: six connections to one host). Then the same page again (stored previews), then every
     // image's preview viewed once, for the record.
     const viewPage = async (offset: number, limit: number) => {
-      const page = ((await (await fetch(`${base}/v1/datasets/${ds.id}/images?limit=${limit}&offset=${offset}`, { headers: { cookie } })).json()) as { data: { results: Array<{ thumbUrl: string | null }> } }).data;
+      const page = (
+        (await (await fetch(`${base}/v1/datasets/${ds.id}/images?limit=${limit}&offset=${offset}`, { headers: { cookie } })).json()) as {
+          data: { results: Array<{ thumbUrl: string | null }> };
+        }
+      ).data;
       const urls = page.results.map((i) => i.thumbUrl);
       if (urls.some((u) => !u)) throw new Error('an image has no preview link');
       let next = 0;
@@ -227,9 +283,15 @@ async function main() {
     const targets = {
       readyVsUnzip: { ratio: round(processS / unzipS, 2), limit: 4, ok: processS / unzipS <= 4 },
       thumbnailsVsUnzip: { ratio: round(thumbsS / unzipS, 2), limit: 8, ok: thumbsS / unzipS <= 8 },
-      rssGrowthMB: { value: growth, limit: 150, ok: growth <= 150, measured: peakReset ? 'peak during processing and the first view' : 'peak since start (clear_refs not allowed)' },
+      rssGrowthMB: {
+        value: growth,
+        limit: 150,
+        ok: growth <= 150,
+        measured: peakReset ? 'peak during processing and the first view' : 'peak since start (clear_refs not allowed)',
+      },
     };
-    for (const [name, v] of Object.entries(targets)) log(`${v.ok ? 'PASS' : 'FAIL'} ${name}: ${'ratio' in v ? `${v.ratio}× (≤ ${v.limit}×)` : `${v.value} MB (≤ ${v.limit} MB)`}`);
+    for (const [name, v] of Object.entries(targets))
+      log(`${v.ok ? 'PASS' : 'FAIL'} ${name}: ${'ratio' in v ? `${v.ratio}× (≤ ${v.limit}×)` : `${v.value} MB (≤ ${v.limit} MB)`}`);
     console.log(
       JSON.stringify({
         bench: 'dataset-processing',
@@ -245,7 +307,13 @@ async function main() {
           everyImageViewedOnce: { seconds: round(sweepS), ratioToUnzip: round(sweepS / unzipS, 1), imagesPerSec: Math.round(IMAGES / sweepS) },
         },
         unzipTest: { seconds: round(unzipS, 2), runs: unzipRuns.map((x) => round(x, 2)), MBps: round(mb / unzipS) },
-        serverRssMB: { idle: rssIdle, peakAfterUpload: rssUpload, atProcessStart: rssBefore, peakDuringProcessingAndFirstView: rssProcess, peakAfterEveryPreview: rssMb(server.pid!) },
+        serverRssMB: {
+          idle: rssIdle,
+          peakAfterUpload: rssUpload,
+          atProcessStart: rssBefore,
+          peakDuringProcessingAndFirstView: rssProcess,
+          peakAfterEveryPreview: rssMb(server.pid!),
+        },
         targets,
       }),
     );

@@ -78,8 +78,16 @@ async function main() {
   const variants: Buffer[] = [];
   for (let i = 0; i < 64; i++) {
     const noise = crypto.randomBytes(160 * 120 * 3);
-    const big = await sharp(noise, { raw: { width: 160, height: 120, channels: 3 } }).resize(640, 480).raw().toBuffer();
-    variants.push(await sharp(big, { raw: { width: 640, height: 480, channels: 3 } }).blur(1).jpeg({ quality: 80 }).toBuffer());
+    const big = await sharp(noise, { raw: { width: 160, height: 120, channels: 3 } })
+      .resize(640, 480)
+      .raw()
+      .toBuffer();
+    variants.push(
+      await sharp(big, { raw: { width: 640, height: 480, channels: 3 } })
+        .blur(1)
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    );
   }
   const images = Array.from({ length: IMAGES }, (_, i) => variants[i % variants.length]!);
   const yaml = `names: [${meta.names.map((n) => JSON.stringify(n)).join(', ')}]\ntrain: images/train\nval: images/val\n`;
@@ -87,13 +95,23 @@ async function main() {
   entries.push({ name: 'bench/images/train/t.jpg', data: variants[0]! }, { name: 'bench/labels/train/t.txt', data: Buffer.from('0 0.5 0.5 0.2 0.3\n') });
   images.forEach((data, i) => {
     entries.push({ name: `bench/images/val/img_${String(i).padStart(5, '0')}.jpg`, data });
-    entries.push({ name: `bench/labels/val/img_${String(i).padStart(5, '0')}.txt`, data: Buffer.from(`${i % 3} 0.5 0.5 0.2 0.3\n${(i + 1) % 3} 0.3 0.3 0.1 0.1\n`) });
+    entries.push({
+      name: `bench/labels/val/img_${String(i).padStart(5, '0')}.txt`,
+      data: Buffer.from(`${i % 3} 0.5 0.5 0.2 0.3\n${(i + 1) % 3} 0.3 0.3 0.1 0.1\n`),
+    });
   });
   const zip = zipOf(entries);
   log(`dataset: ${IMAGES} images, ${(zip.length / 1024 ** 2).toFixed(1)} MB`);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-eval-'));
-  const env: Record<string, string> = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00', JOBS_ENABLED: 'false', PORT: '0' };
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    JOBS_ENABLED: 'false',
+    PORT: '0',
+  };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   const app = await buildApp({ config: loadConfig(env), logger: false });
   await app.ready();
@@ -113,17 +131,33 @@ async function main() {
     form.set('model_name', 'yolov8n');
     form.set('file', new Blob([fs.readFileSync(MODEL)]), 'yolov8n.onnx');
     const formReq = new Request('http://x', { method: 'POST', body: form });
-    const up = await call('POST', '/v1/models/upload', { cookie, 'content-type': formReq.headers.get('content-type')! }, Buffer.from(await formReq.arrayBuffer()));
+    const up = await call(
+      'POST',
+      '/v1/models/upload',
+      { cookie, 'content-type': formReq.headers.get('content-type')! },
+      Buffer.from(await formReq.arrayBuffer()),
+    );
     const modelId = up.json().data.id as string;
 
     const datasetId = (await call('POST', '/v1/datasets', { cookie }, { meta: { name: 'bench' }, task: 'detect' })).json().data.id as string;
-    const token = (await call('POST', '/v1/uploads/token', { cookie }, { path: `users/${uid}/datasets/${datasetId}/bench.zip`, bytes: zip.length })).json().data.token as string;
+    const token = (await call('POST', '/v1/uploads/token', { cookie }, { path: `users/${uid}/datasets/${datasetId}/bench.zip`, bytes: zip.length })).json().data
+      .token as string;
     const b64 = (s: string) => Buffer.from(s).toString('base64');
-    const created = await call('POST', '/v1/uploads/tus', { cookie, 'tus-resumable': '1.0.0', 'upload-length': String(zip.length), 'upload-metadata': `token ${b64(token)},filename ${b64('bench.zip')}` });
+    const created = await call('POST', '/v1/uploads/tus', {
+      cookie,
+      'tus-resumable': '1.0.0',
+      'upload-length': String(zip.length),
+      'upload-metadata': `token ${b64(token)},filename ${b64('bench.zip')}`,
+    });
     const tusUrl = new URL(String(created.headers.location), 'http://x').pathname;
-    for (let offset = 0; offset < zip.length; ) {
+    for (let offset = 0; offset < zip.length;) {
       const chunk = zip.subarray(offset, offset + 16 * 1024 * 1024);
-      await call('PATCH', tusUrl, { cookie, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, chunk);
+      await call(
+        'PATCH',
+        tusUrl,
+        { cookie, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        chunk,
+      );
       offset += chunk.length;
     }
     await call('POST', `/v1/datasets/${datasetId}/process`, { cookie });
@@ -140,7 +174,16 @@ async function main() {
       const geo = valLetterboxGeometry(img.width, img.height, [h!, w!]);
       const out = await session.run({ [session.inputNames[0]!]: new Tensor('float32', letterboxToChw(img, geo), [1, 3, geo.output.height, geo.output.width]) });
       const head = out[session.outputNames[0]!] as Tensor;
-      return decodeDetections(head.data as Float32Array, head.dims, { nc: head.dims[1]! - 4, extra: 0, end2end: false, conf: 0.001, iou: 0.7, maxDet: 300, agnostic: false, multiLabel: true }).length;
+      return decodeDetections(head.data as Float32Array, head.dims, {
+        nc: head.dims[1]! - 4,
+        extra: 0,
+        end2end: false,
+        conf: 0.001,
+        iou: 0.7,
+        maxDet: 300,
+        agnostic: false,
+        multiLabel: true,
+      }).length;
     };
     for (let i = 0; i < 5; i++) await floorOnce(images[i]!);
 

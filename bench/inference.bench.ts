@@ -119,27 +119,26 @@ async function main() {
 
   const cpus = os.cpus();
   console.log(
-    JSON.stringify(
-      {
-        bench: 'inference-engine',
-        note:
-          'Fixture models have fixed input shapes: imgsz-640 letterboxes a 640x480 JPEG down to the model input, so it measures decode + resize of a larger image, not inference at 640.',
-        node: process.version,
-        onnxruntime: env.versions.node ?? env.versions.common,
-        cpu: cpus[0]?.model,
-        cores: cpus.length,
-        loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100,
-        intraOpNumThreads: threads ?? 'onnxruntime default',
-        models: results,
-        cache: { hits: stats.hits, misses: stats.misses, evictions: stats.evictions },
-        totalSeconds: Math.round((performance.now() - started) / 100) / 10,
-      },
-    ),
+    JSON.stringify({
+      bench: 'inference-engine',
+      note: 'Fixture models have fixed input shapes: imgsz-640 letterboxes a 640x480 JPEG down to the model input, so it measures decode + resize of a larger image, not inference at 640.',
+      node: process.version,
+      onnxruntime: env.versions.node ?? env.versions.common,
+      cpu: cpus[0]?.model,
+      cores: cpus.length,
+      loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100,
+      intraOpNumThreads: threads ?? 'onnxruntime default',
+      models: results,
+      cache: { hits: stats.hits, misses: stats.misses, evictions: stats.evictions },
+      totalSeconds: Math.round((performance.now() - started) / 100) / 10,
+    }),
   );
 }
 
 function readdirFirst(dir: string): string {
-  return readdirSync(path.join(FIXTURES, dir)).filter((f) => f.endsWith('.png')).sort()[0];
+  return readdirSync(path.join(FIXTURES, dir))
+    .filter((f) => f.endsWith('.png'))
+    .sort()[0];
 }
 
 await main();

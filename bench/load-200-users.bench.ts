@@ -31,19 +31,38 @@ async function main() {
   let server: ReturnType<typeof spawn> | null = null;
   try {
     const port = 3800 + Math.floor(Math.random() * 400);
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(dir, 'data'),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    };
     server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
     const base = `http://127.0.0.1:${port}`;
     const started = performance.now();
     for (let i = 0; ; i++) {
-      if (await fetch(`${base}/alive`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/alive`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 240) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 250));
     }
     const startS = (performance.now() - started) / 1000;
     await new Promise((r) => setTimeout(r, 5000));
-    const idle = { ...treeMemoryMb(server.pid!), serverRss: Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024) };
-    log(`started in ${round(startS)} s; idle: server process RSS ${idle.serverRss} MB; with its database processes RSS ${idle.rss} MB, PSS ${idle.pss} MB (${idle.processes} processes)`);
+    const idle = {
+      ...treeMemoryMb(server.pid!),
+      serverRss: Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024),
+    };
+    log(
+      `started in ${round(startS)} s; idle: server process RSS ${idle.serverRss} MB; with its database processes RSS ${idle.rss} MB, PSS ${idle.pss} MB (${idle.processes} processes)`,
+    );
 
     log(`signing up ${USERS} users…`);
     const cookies: string[] = [];
@@ -52,9 +71,18 @@ async function main() {
       Array.from({ length: 4 }, async () => {
         while (n < USERS) {
           const i = n++;
-          const res = await fetch(`${base}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `u${i}@example.com`, password: 'bench-pass-1', username: `load_${i}`, firstName: 'Load' }) });
+          const res = await fetch(`${base}/v1/auth/signup`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: `u${i}@example.com`, password: 'bench-pass-1', username: `load_${i}`, firstName: 'Load' }),
+          });
           if (res.status !== 201) throw new Error(`signup answered ${res.status}: ${await res.text()}`);
-          cookies.push(res.headers.getSetCookie().find((c) => c.startsWith('sl_session='))!.split(';')[0]!);
+          cookies.push(
+            res.headers
+              .getSetCookie()
+              .find((c) => c.startsWith('sl_session='))!
+              .split(';')[0]!,
+          );
         }
       }),
     );
@@ -66,7 +94,11 @@ async function main() {
     const call = async (kind: string, cookie: string, method: string, url: string, body?: unknown) => {
       const t = performance.now();
       try {
-        const res = await fetch(`${base}${url}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+        const res = await fetch(`${base}${url}`, {
+          method,
+          headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
         const text = await res.text();
         const ms = performance.now() - t;
         latencies.push(ms);

@@ -29,12 +29,23 @@ const pct = (xs: number[], p: number) => {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-predict-'));
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00', JOBS_ENABLED: 'false', PORT: '0' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    JOBS_ENABLED: 'false',
+    PORT: '0',
+  });
   const app = await buildApp({ config, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {
-    const signup = await fetch(`${base}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' }) });
+    const signup = await fetch(`${base}/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' }),
+    });
     const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
     // Benchmarks must not hit the plan quota.
     const { users } = await import('../apps/server/src/platform/db/schema.js');
@@ -44,7 +55,11 @@ async function main() {
     const models = [
       { file: 'shapes3-detect.onnx', image: fs.readFileSync(path.join(FIXTURES, 'test-images/test_0003.png')), size: 160 },
       { file: 'shapes3-seg.onnx', image: fs.readFileSync(path.join(FIXTURES, 'test-images/test_0003.png')), size: 160 },
-      { file: 'shapes3-cls.onnx', image: fs.readFileSync(path.join(FIXTURES, 'test-images-cls/red_square', fs.readdirSync(path.join(FIXTURES, 'test-images-cls/red_square'))[0]!)), size: 64 },
+      {
+        file: 'shapes3-cls.onnx',
+        image: fs.readFileSync(path.join(FIXTURES, 'test-images-cls/red_square', fs.readdirSync(path.join(FIXTURES, 'test-images-cls/red_square'))[0]!)),
+        size: 64,
+      },
     ];
     const results = [];
     const engine = new InferenceEngine();
@@ -72,7 +87,10 @@ async function main() {
         await engine.bareRun(modelPath, tensor, [1, 3, inputShape[2]!, inputShape[3]!]);
         bare.push(performance.now() - t);
       }
-      for (const [label, image, imgsz] of [[`trained-${m.size}`, m.image, m.size], ['upload-640', bigJpeg, 640]] as const) {
+      for (const [label, image, imgsz] of [
+        [`trained-${m.size}`, m.image, m.size],
+        ['upload-640', bigJpeg, 640],
+      ] as const) {
         const send = async () => {
           const f = new FormData();
           f.set('imgsz', String(imgsz));
@@ -98,11 +116,25 @@ async function main() {
             }),
           );
           const secs = (performance.now() - start) / 1000;
-          byConcurrency.push({ concurrency: c, requests: lat.length, throughputRps: Math.round((lat.length / secs) * 10) / 10, p50Ms: pct(lat, 50), p99Ms: pct(lat, 99) });
+          byConcurrency.push({
+            concurrency: c,
+            requests: lat.length,
+            throughputRps: Math.round((lat.length / secs) * 10) / 10,
+            p50Ms: pct(lat, 50),
+            p99Ms: pct(lat, 99),
+          });
         }
         const floor = pct(bare, 50) + (label === 'upload-640' ? 0 : pct(decode, 50));
         const e2eP50 = byConcurrency[0]!.p50Ms;
-        results.push({ model: m.file, case: label, bareRunP50Ms: pct(bare, 50), decodeP50Ms: pct(decode, 50), e2eP50Ms: e2eP50, ratioToBarePlusDecode: Math.round((e2eP50 / floor) * 100) / 100, byConcurrency });
+        results.push({
+          model: m.file,
+          case: label,
+          bareRunP50Ms: pct(bare, 50),
+          decodeP50Ms: pct(decode, 50),
+          e2eP50Ms: e2eP50,
+          ratioToBarePlusDecode: Math.round((e2eP50 / floor) * 100) / 100,
+          byConcurrency,
+        });
         log(`${m.file} ${label}: e2e p50 ${e2eP50} ms vs bare ${pct(bare, 50)} + decode ${pct(decode, 50)}`);
       }
     }

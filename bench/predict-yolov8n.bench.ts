@@ -74,21 +74,38 @@ function clientRun(job: ClientJob): Promise<ClientResult> {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-yolo-'));
-  const env: Record<string, string> = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00', JOBS_ENABLED: 'false', PORT: '0' };
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    JOBS_ENABLED: 'false',
+    PORT: '0',
+  };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   const app = await buildApp({ config: loadConfig(env), logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {
-    const signup = await fetch(`${base}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' }) });
+    const signup = await fetch(`${base}/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' }),
+    });
     const cookie = signup.headers.get('set-cookie')!.split(';')[0]!;
     // Benchmarks must not hit the plan quota.
     const { users } = await import('../apps/server/src/platform/db/schema.js');
     await app.ctx.db.update(users).set({ plan: 'enterprise' });
 
-    const raw = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#808080' } }).raw().toBuffer();
+    const raw = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#808080' } })
+      .raw()
+      .toBuffer();
     for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24;
-    const jpeg = await sharp(raw, { raw: { width: 160, height: 120, channels: 3 } }).resize(640, 480).blur(1).jpeg({ quality: 90 }).toBuffer();
+    const jpeg = await sharp(raw, { raw: { width: 160, height: 120, channels: 3 } })
+      .resize(640, 480)
+      .blur(1)
+      .jpeg({ quality: 90 })
+      .toBuffer();
 
     const results = [];
     for (const c of CASES) {
@@ -118,13 +135,30 @@ async function main() {
         }
         const out = await session.run({ [session.inputNames[0]!]: new Tensor('float32', input, dims) });
         const head = out[session.outputNames[0]!] as Tensor;
-        if (c.task === 'detect') decodeDetections(head.data as Float32Array, head.dims, { nc: head.dims[1]! - 4, extra: 0, end2end: false, conf: 0.25, iou: 0.45, maxDet: 300, agnostic: false });
+        if (c.task === 'detect')
+          decodeDetections(head.data as Float32Array, head.dims, {
+            nc: head.dims[1]! - 4,
+            extra: 0,
+            end2end: false,
+            conf: 0.25,
+            iou: 0.45,
+            maxDet: 300,
+            agnostic: false,
+          });
         else topK(Array.from(head.data as Float32Array), 5);
         return performance.now() - t;
       };
       // The client runs in its own thread (http-client.worker.ts): its multipart and fetch work is not the server's.
       const predict = (requests: number, concurrency: number) =>
-        clientRun({ url: `${base}/v1/predict/${modelId}`, headers: { cookie }, fields: { imgsz: String(c.size) }, file: jpeg, fileName: 'image.jpg', requests, concurrency });
+        clientRun({
+          url: `${base}/v1/predict/${modelId}`,
+          headers: { cookie },
+          fields: { imgsz: String(c.size) },
+          file: jpeg,
+          fileName: 'image.jpg',
+          requests,
+          concurrency,
+        });
       for (let i = 0; i < 5; i++) await floorOnce();
       await predict(5, 1);
 
@@ -138,7 +172,9 @@ async function main() {
           byConcurrency[conc] = { p50: pct(lat, 50), p99: pct(lat, 99), rps: lat.length / seconds };
         }
         rounds.push({ floorP50: pct(floor, 50), byConcurrency });
-        log(`${c.name} round ${r + 1}: floor ${round(pct(floor, 50), 1)} ms, e2e p50 ${round(byConcurrency[1]!.p50, 1)} ms, req/s c1 ${round(byConcurrency[1]!.rps, 1)} c4 ${round(byConcurrency[4]!.rps, 1)} c8 ${round(byConcurrency[8]!.rps, 1)}`);
+        log(
+          `${c.name} round ${r + 1}: floor ${round(pct(floor, 50), 1)} ms, e2e p50 ${round(byConcurrency[1]!.p50, 1)} ms, req/s c1 ${round(byConcurrency[1]!.rps, 1)} c4 ${round(byConcurrency[4]!.rps, 1)} c8 ${round(byConcurrency[8]!.rps, 1)}`,
+        );
       }
       await session.release();
       const floorP50 = median(rounds.map((r) => r.floorP50));
@@ -157,10 +193,20 @@ async function main() {
         targets.rpsC4VsC1 = { ratio: round(c4.rps / c1.rps), limit: 1, ok: c4.rps >= c1.rps };
         targets.rpsC8VsC1 = { ratio: round(c8.rps / c1.rps), limit: 1, ok: c8.rps >= c1.rps };
       }
-      for (const [name, v] of Object.entries(targets)) log(`${v.ok ? 'PASS' : 'FAIL'} ${c.name} ${name}: ${v.ratio}× (${name.startsWith('rps') ? '≥' : '≤'} ${v.limit}×)`);
+      for (const [name, v] of Object.entries(targets))
+        log(`${v.ok ? 'PASS' : 'FAIL'} ${c.name} ${name}: ${v.ratio}× (${name.startsWith('rps') ? '≥' : '≤'} ${v.limit}×)`);
       results.push({ case: c.name, model: c.file, floorP50Ms: round(floorP50, 1), c1, c4, c8, targets });
     }
-    console.log(JSON.stringify({ bench: 'predict-yolov8n', load: os.loadavg().map((x) => round(x)), database: process.env.DATABASE_URL ? 'postgres' : 'embedded', rounds: ROUNDS, requests: REQUESTS, results }));
+    console.log(
+      JSON.stringify({
+        bench: 'predict-yolov8n',
+        load: os.loadavg().map((x) => round(x)),
+        database: process.env.DATABASE_URL ? 'postgres' : 'embedded',
+        rounds: ROUNDS,
+        requests: REQUESTS,
+        results,
+      }),
+    );
   } finally {
     await client.terminate();
     await app.close();

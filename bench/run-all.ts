@@ -44,7 +44,10 @@ const files = fs
   .sort();
 
 let current: { pid: number } | null = null;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     if (current) killGroup(current.pid, 'SIGTERM');
     process.exit(code);

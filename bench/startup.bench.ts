@@ -44,7 +44,13 @@ async function startOnce(way: Way, env: NodeJS.ProcessEnv, base: string): Promis
   const proc = spawn(way.command, way.args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${way.name} exited with ${proc.exitCode} before it was ready`);
-    if (await fetch(`${base}/ready`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/ready`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (performance.now() - t0 > 120_000) throw new Error(`${way.name} was not ready after 120 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -74,11 +80,23 @@ async function stop(proc: ChildProcess): Promise<number | null> {
 async function main() {
   log('building what is stale (npm run build)…');
   execFileSync(process.execPath, ['scripts/start.mjs', '--build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  const results: Record<string, { firstStartS: number; restartsS: number[]; medianRestartS: number; exitCodes: (number | null)[]; idle?: ReturnType<typeof treeMemoryMb> }> = {};
+  const results: Record<
+    string,
+    { firstStartS: number; restartsS: number[]; medianRestartS: number; exitCodes: (number | null)[]; idle?: ReturnType<typeof treeMemoryMb> }
+  > = {};
   for (const way of WAYS) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-startup-'));
     const port = 3800 + Math.floor(Math.random() * 400);
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00', EXPORT_WORKER: 'off' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(dir, 'data'),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      EXPORT_WORKER: 'off',
+    };
     const base = `http://127.0.0.1:${port}`;
     try {
       const first = await startOnce(way, env, base);
@@ -94,8 +112,16 @@ async function main() {
         }
         exitCodes.push(await stop(run.proc));
       }
-      results[way.name] = { firstStartS: round(first.seconds), restartsS: restarts.map((s) => round(s)), medianRestartS: round(median(restarts)), exitCodes, idle };
-      log(`${way.name}: first start ${round(first.seconds)} s, restarts ${restarts.map((s) => round(s)).join(', ')} s, exit codes on SIGTERM ${exitCodes.join(',')}`);
+      results[way.name] = {
+        firstStartS: round(first.seconds),
+        restartsS: restarts.map((s) => round(s)),
+        medianRestartS: round(median(restarts)),
+        exitCodes,
+        idle,
+      };
+      log(
+        `${way.name}: first start ${round(first.seconds)} s, restarts ${restarts.map((s) => round(s)).join(', ')} s, exit codes on SIGTERM ${exitCodes.join(',')}`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -108,8 +134,11 @@ async function main() {
     idlePssMB: { value: service.idle!.pss, limit: 220, ratio: round(service.idle!.pss / 220), ok: service.idle!.pss <= 220 },
     cleanExitOnSigterm: { value: service.exitCodes.filter((c) => c !== 0).length, limit: 0, ok: service.exitCodes.every((c) => c === 0) },
   };
-  for (const [name, v] of Object.entries(targets)) log(`${v.ok ? 'PASS' : 'FAIL'} ${name}: ${v.value} (limit ${v.limit}${'ratio' in v ? `, ${v.ratio}×` : ''})`);
-  log(`tsx reference: restart ${results.tsx!.medianRestartS} s → the service command takes ${round(service.medianRestartS / results.tsx!.medianRestartS)}× of it`);
+  for (const [name, v] of Object.entries(targets))
+    log(`${v.ok ? 'PASS' : 'FAIL'} ${name}: ${v.value} (limit ${v.limit}${'ratio' in v ? `, ${v.ratio}×` : ''})`);
+  log(
+    `tsx reference: restart ${results.tsx!.medianRestartS} s → the service command takes ${round(service.medianRestartS / results.tsx!.medianRestartS)}× of it`,
+  );
   console.log(JSON.stringify({ bench: 'startup', load: os.loadavg().map((x) => round(x)), results, targets }));
   if (!Object.values(targets).every((t) => t.ok)) process.exitCode = 1;
 }

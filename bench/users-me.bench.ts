@@ -69,7 +69,10 @@ async function runCleanups() {
     await fn().catch((err: unknown) => log(`cleanup failed: ${(err as Error).message}`));
   }
 }
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     log(`${signal}: cleaning up`);
     void runCleanups().finally(() => process.exit(code));
@@ -186,8 +189,11 @@ const targets = pgRun
       postgresVsBare: { ratio: Math.round((pgRun.requestsPerSec / bareRps) * 1000) / 1000, limit: 0.2, ok: pgRun.requestsPerSec / bareRps >= 0.2 },
     }
   : null;
-for (const [name, v] of Object.entries(targets ?? {})) log(`${v.ok ? 'PASS' : 'FAIL'} ${name}: ${'ratio' in v ? `${v.ratio}× (≥ ${v.limit}×)` : `${v.value} req/s (≥ ${v.limit})`}`);
-process.stdout.write(`${JSON.stringify({ bench: 'users-me', load: os.loadavg().map((x) => Math.round(x * 100) / 100), bareFastifyRps: bareRps, results, targets })}\n`);
+for (const [name, v] of Object.entries(targets ?? {}))
+  log(`${v.ok ? 'PASS' : 'FAIL'} ${name}: ${'ratio' in v ? `${v.ratio}× (≥ ${v.limit}×)` : `${v.value} req/s (≥ ${v.limit})`}`);
+process.stdout.write(
+  `${JSON.stringify({ bench: 'users-me', load: os.loadavg().map((x) => Math.round(x * 100) / 100), bareFastifyRps: bareRps, results, targets })}\n`,
+);
 // Any failed database, error or non-2xx makes the run fail, so run-all reports it as such.
 const bad = results.some((r) => 'error' in r || r.errors > 0 || r.non2xx > 0);
 process.exitCode = bad ? 1 : 0;

@@ -13,11 +13,26 @@ import { chromium } from '@playwright/test';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-web-'));
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00', JOBS_ENABLED: 'false' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+    JOBS_ENABLED: 'false',
+  });
   const app = await buildApp({ config, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -42,7 +57,10 @@ async function main() {
         scripts: scripts.length,
         wireKB: kb(scripts.reduce((a, s) => a + s.wire, 0)),
         gzipKB: kb(scripts.reduce((a, s) => a + s.gzip, 0)),
-        largest: scripts.sort((a, b) => b.gzip - a.gzip).slice(0, 3).map((s) => ({ file: path.basename(s.url), gzipKB: kb(s.gzip) })),
+        largest: scripts
+          .sort((a, b) => b.gzip - a.gzip)
+          .slice(0, 3)
+          .map((s) => ({ file: path.basename(s.url), gzipKB: kb(s.gzip) })),
       });
     }
     console.log(JSON.stringify({ bench: 'web-initial-js', targetGzipKB: 250, results }));

@@ -91,7 +91,10 @@ async function buildServer() {
         let text = fs.readFileSync(args.path, 'utf8');
         if (text.includes('import.meta.dirname')) {
           const rel = path.relative(SERVER_DIST, path.dirname(args.path)).split(path.sep).join('/');
-          text = text.replaceAll('import.meta.dirname', `decodeURIComponent(new URL(${JSON.stringify(`${rel}/`)}, import.meta.url).pathname).replace(/\\/$/, '')`);
+          text = text.replaceAll(
+            'import.meta.dirname',
+            `decodeURIComponent(new URL(${JSON.stringify(`${rel}/`)}, import.meta.url).pathname).replace(/\\/$/, '')`,
+          );
         }
         return { contents: text, loader: 'ts' };
       });

@@ -19,7 +19,11 @@ const smtp = new SMTPServer({
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), text: decodeQp(Buffer.concat(chunks).toString('utf8')), received: new Date().toISOString() });
+      mails.push({
+        to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+        text: decodeQp(Buffer.concat(chunks).toString('utf8')),
+        received: new Date().toISOString(),
+      });
       callback();
     });
   },

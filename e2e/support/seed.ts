@@ -45,7 +45,12 @@ export async function datasetWithUpload(request: APIRequestContext, base: string
   const bytes = fs.readFileSync(file);
   const dataset = await post<{ id: string }>(request, `${base}/v1/datasets`, { meta: { name }, task: 'detect' });
   const filename = path.basename(file);
-  const token = await post<{ token: string; uploadUrl: string }>(request, `${base}/v1/uploads/token`, { path: `users/${uid}/datasets/${dataset.id}/${filename}`, bytes: bytes.length }, 200);
+  const token = await post<{ token: string; uploadUrl: string }>(
+    request,
+    `${base}/v1/uploads/token`,
+    { path: `users/${uid}/datasets/${dataset.id}/${filename}`, bytes: bytes.length },
+    200,
+  );
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   const created = await request.post(new URL(token.uploadUrl, base).href, {
     headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(bytes.length), 'Upload-Metadata': `token ${b64(token.token)},filename ${b64(filename)}` },
@@ -66,7 +71,12 @@ export async function datasetWithUpload(request: APIRequestContext, base: string
     uploadUrl,
     /** Sends the whole file again as a new upload (another browser: the partial one is left behind) and asks for processing. */
     async finishFresh() {
-      const again = await post<{ token: string; uploadUrl: string }>(request, `${base}/v1/uploads/token`, { path: `users/${uid}/datasets/${dataset.id}/${filename}`, bytes: bytes.length }, 200);
+      const again = await post<{ token: string; uploadUrl: string }>(
+        request,
+        `${base}/v1/uploads/token`,
+        { path: `users/${uid}/datasets/${dataset.id}/${filename}`, bytes: bytes.length },
+        200,
+      );
       const res = await request.post(new URL(again.uploadUrl, base).href, {
         headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(bytes.length), 'Upload-Metadata': `token ${b64(again.token)},filename ${b64(filename)}` },
       });

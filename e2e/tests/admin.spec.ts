@@ -14,10 +14,81 @@ const SERVER_PORT = Number(process.env.E2E_PORT ?? 3100) + 2;
 
 const now = new Date().toISOString();
 const SAMPLE_JOBS = [
-  { id: 'Jq0aFailedProcess01', source: 'queue', kind: 'dataset.process', status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'error/processing: central directory not found (truncated archive?)', logTail: ['{"phase":"reading","done":120,"total":480}'], userId: 'u1', user: { id: 'u1', username: 'ada' }, model: null, dataset: { id: 'd1', name: 'Harbour cranes' }, created: now, updated: now, canRetry: true, canCancel: false },
-  { id: 'Jq0bQueuedImport002', source: 'queue', kind: 'roboflow.import', status: 'queued', attempts: 1, maxAttempts: 3, lastError: 'Roboflow answered 503, retrying', logTail: [], userId: 'u2', user: { id: 'u2', username: 'bob' }, model: null, dataset: null, created: now, updated: now, canRetry: false, canCancel: true },
-  { id: 'Ja0cRunningTrain003', source: 'agent', kind: 'train', status: 'running', attempts: 1, maxAttempts: 1, lastError: null, logTail: ['      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size', '       3/50      2.31G      1.204      1.873      1.312         41        640: 100%'], userId: 'u3', user: { id: 'u3', username: 'cleo' }, model: { id: 'm3', name: 'crane-detector' }, dataset: null, created: now, updated: now, canRetry: false, canCancel: true },
-  { id: 'Ja0dFailedExport004', source: 'agent', kind: 'export', status: 'failed', attempts: 2, maxAttempts: 2, lastError: 'exit code 1: TensorRT not available on this agent', logTail: ['Ultralytics 8.3.40 🚀 Python-3.11.9 torch-2.4.1', 'ERROR: export failure: TensorRT requires a GPU'], userId: 'u1', user: { id: 'u1', username: 'ada' }, model: { id: 'm4', name: 'crane-detector-v2' }, dataset: null, created: now, updated: now, canRetry: true, canCancel: false },
+  {
+    id: 'Jq0aFailedProcess01',
+    source: 'queue',
+    kind: 'dataset.process',
+    status: 'failed',
+    attempts: 3,
+    maxAttempts: 3,
+    lastError: 'error/processing: central directory not found (truncated archive?)',
+    logTail: ['{"phase":"reading","done":120,"total":480}'],
+    userId: 'u1',
+    user: { id: 'u1', username: 'ada' },
+    model: null,
+    dataset: { id: 'd1', name: 'Harbour cranes' },
+    created: now,
+    updated: now,
+    canRetry: true,
+    canCancel: false,
+  },
+  {
+    id: 'Jq0bQueuedImport002',
+    source: 'queue',
+    kind: 'roboflow.import',
+    status: 'queued',
+    attempts: 1,
+    maxAttempts: 3,
+    lastError: 'Roboflow answered 503, retrying',
+    logTail: [],
+    userId: 'u2',
+    user: { id: 'u2', username: 'bob' },
+    model: null,
+    dataset: null,
+    created: now,
+    updated: now,
+    canRetry: false,
+    canCancel: true,
+  },
+  {
+    id: 'Ja0cRunningTrain003',
+    source: 'agent',
+    kind: 'train',
+    status: 'running',
+    attempts: 1,
+    maxAttempts: 1,
+    lastError: null,
+    logTail: [
+      '      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size',
+      '       3/50      2.31G      1.204      1.873      1.312         41        640: 100%',
+    ],
+    userId: 'u3',
+    user: { id: 'u3', username: 'cleo' },
+    model: { id: 'm3', name: 'crane-detector' },
+    dataset: null,
+    created: now,
+    updated: now,
+    canRetry: false,
+    canCancel: true,
+  },
+  {
+    id: 'Ja0dFailedExport004',
+    source: 'agent',
+    kind: 'export',
+    status: 'failed',
+    attempts: 2,
+    maxAttempts: 2,
+    lastError: 'exit code 1: TensorRT not available on this agent',
+    logTail: ['Ultralytics 8.3.40 🚀 Python-3.11.9 torch-2.4.1', 'ERROR: export failure: TensorRT requires a GPU'],
+    userId: 'u1',
+    user: { id: 'u1', username: 'ada' },
+    model: { id: 'm4', name: 'crane-detector-v2' },
+    dataset: null,
+    created: now,
+    updated: now,
+    canRetry: true,
+    canCancel: false,
+  },
 ];
 
 let server: SpawnedServer;
@@ -101,7 +172,12 @@ test('a non-admin never sees the Admin link and the admin API answers 403', asyn
   await page.goto(`${server.url}/`);
   await expect(page.getByRole('link', { name: 'Datasets' }).first()).toBeVisible();
   await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
-  for (const url of ['/v1/admin/users/search', '/v1/admin/audit', '/v1/admin/analytics/events?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z', '/v1/admin/jobs']) {
+  for (const url of [
+    '/v1/admin/users/search',
+    '/v1/admin/audit',
+    '/v1/admin/analytics/events?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z',
+    '/v1/admin/jobs',
+  ]) {
     expect((await page.request.get(`${server.url}${url}`)).status(), url).toBe(403);
   }
   expect((await page.request.post(`${server.url}/v1/admin/users/${user.id}/role`, { data: { role: 'admin', grant: true } })).status()).toBe(403);

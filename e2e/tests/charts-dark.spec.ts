@@ -26,7 +26,10 @@ test('dark theme: chart axis labels and legends meet WCAG AA contrast on their b
     const result = await page.getByTestId(chart).evaluate((el) => {
       const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).slice(0, 4).map(Number);
       const lum = ([r, g, b]: number[]) =>
-        [r!, g!, b!].map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+        [r!, g!, b!]
+          .map((v) => v / 255)
+          .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+          .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i]!, 0);
       let bgEl: Element | null = el;
       let bg = 'rgba(0, 0, 0, 0)';
       while (bgEl) {

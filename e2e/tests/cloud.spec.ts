@@ -30,7 +30,9 @@ async function startServer(port: number, env: Record<string, string>): Promise<S
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sightline-e2e-cloud-`));
   fs.chmodSync(dataDir, 0o755);
   const url = `http://localhost:${port}`;
-  const db = process.env.E2E_CLOUD_DATABASE_URL ? { DATABASE_URL: process.env.E2E_CLOUD_DATABASE_URL, DATABASE_SCHEMA: `e2e_cloud_${Date.now().toString(36)}` } : {};
+  const db = process.env.E2E_CLOUD_DATABASE_URL
+    ? { DATABASE_URL: process.env.E2E_CLOUD_DATABASE_URL, DATABASE_SCHEMA: `e2e_cloud_${Date.now().toString(36)}` }
+    : {};
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...db, ...env },
@@ -40,7 +42,13 @@ async function startServer(port: number, env: Record<string, string>): Promise<S
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server on ${port} exited with ${child.exitCode}`);
-    if (await fetch(`http://127.0.0.1:${port}/alive`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${port}/alive`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`server on ${port} did not start`);
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -85,10 +93,27 @@ function startAgent(token: string) {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-e2e-agent-'));
   agent = spawn(
     process.execPath,
-    ['--import', 'tsx', 'apps/agent/src/cli.ts', '--hub', server.url, '--token', token, '--yolo', path.join(ROOT, 'apps/agent/test/yolo-standin.mjs'), '--work-dir', workDir],
+    [
+      '--import',
+      'tsx',
+      'apps/agent/src/cli.ts',
+      '--hub',
+      server.url,
+      '--token',
+      token,
+      '--yolo',
+      path.join(ROOT, 'apps/agent/test/yolo-standin.mjs'),
+      '--work-dir',
+      workDir,
+    ],
     {
       cwd: ROOT,
-      env: { ...process.env, PATH: `${path.join(ROOT, 'apps/agent/test/bin')}:${process.env.PATH}`, STANDIN_EPOCH_MS: '2500', STANDIN_ONNX: path.join(FIXTURES, 'shapes3-detect.onnx') },
+      env: {
+        ...process.env,
+        PATH: `${path.join(ROOT, 'apps/agent/test/bin')}:${process.env.PATH}`,
+        STANDIN_EPOCH_MS: '2500',
+        STANDIN_ONNX: path.join(FIXTURES, 'shapes3-detect.onnx'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -107,15 +132,27 @@ async function processedDataset(api: APIRequestContext, uid: string) {
   const zip = fs.readFileSync(path.join(FIXTURES, 'shapes3.zip'));
   const token = await api.post(`${base}/v1/uploads/token`, { data: { path: `users/${uid}/datasets/${id}/shapes3.zip`, bytes: zip.length } });
   const create = await api.post(`${base}/v1/uploads/tus`, {
-    headers: { 'tus-resumable': '1.0.0', 'upload-length': String(zip.length), 'upload-metadata': `token ${b64(((await token.json()) as { data: { token: string } }).data.token)},filename ${b64('shapes3.zip')}` },
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': String(zip.length),
+      'upload-metadata': `token ${b64(((await token.json()) as { data: { token: string } }).data.token)},filename ${b64('shapes3.zip')}`,
+    },
   });
   expect(create.status()).toBe(201);
   const location = create.headers().location!;
   const url = location.startsWith('http') ? location : `${base}${location}`;
-  const res = await api.patch(url, { headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, data: zip });
+  const res = await api.patch(url, {
+    headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    data: zip,
+  });
   expect(res.status()).toBe(204);
   expect((await api.post(`${base}/v1/datasets/${id}/process`, { data: {} })).status()).toBe(202);
-  await expect.poll(async () => ((await (await api.get(`${base}/v1/datasets/${id}`)).json()) as { data: { status: string } }).data.status, { timeout: 60_000, intervals: [500] }).toBe('Ready');
+  await expect
+    .poll(async () => ((await (await api.get(`${base}/v1/datasets/${id}`)).json()) as { data: { status: string } }).data.status, {
+      timeout: 60_000,
+      intervals: [500],
+    })
+    .toBe('Ready');
 }
 
 const dollars = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''));
@@ -145,7 +182,13 @@ test('admin sets a GPU type and an agent token; the agent comes online', async (
   await expect(row).toContainText('online', { timeout: 30_000 });
   await expect(row).toContainText('NVIDIA GeForce RTX 4090');
   await expect(row).toContainText('ultralytics 8.4.190');
-  await expect(section.getByTestId('gpu-types-table').getByRole('row', { name: /RTX 4090/ }).getByRole('cell').nth(3)).toHaveText('1', { timeout: 15_000 });
+  await expect(
+    section
+      .getByTestId('gpu-types-table')
+      .getByRole('row', { name: /RTX 4090/ })
+      .getByRole('cell')
+      .nth(3),
+  ).toHaveText('1', { timeout: 15_000 });
   await section.screenshot({ path: path.join(SHOTS, 'cloud-admin-agents-1440.png') });
   await admin.setViewportSize({ width: 390, height: 900 });
   await section.screenshot({ path: path.join(SHOTS, 'cloud-admin-agents-390.png') });
@@ -153,8 +196,12 @@ test('admin sets a GPU type and an agent token; the agent comes online', async (
   // A pro user with $50 (billing off: the admin sets the plan and credits the wallet).
   const userPage = await newPage(browser);
   const user = await signUp(userPage, 'clouduser');
-  expect((await admin.request.post(`${server.url}/v1/admin/billing/users/${user.id}/plan`, { data: { plan: 'pro', reason: 'e2e cloud training' } })).status()).toBe(200);
-  expect((await admin.request.post(`${server.url}/v1/admin/billing/users/${user.id}/credit`, { data: { amount: 50, reason: 'e2e cloud training' } })).status()).toBe(200);
+  expect(
+    (await admin.request.post(`${server.url}/v1/admin/billing/users/${user.id}/plan`, { data: { plan: 'pro', reason: 'e2e cloud training' } })).status(),
+  ).toBe(200);
+  expect(
+    (await admin.request.post(`${server.url}/v1/admin/billing/users/${user.id}/credit`, { data: { amount: 50, reason: 'e2e cloud training' } })).status(),
+  ).toBe(200);
   await userPage.context().storageState({ path: path.join(os.tmpdir(), `cloud-user-${PORT}.json`) });
   await userPage.close();
   await admin.close();

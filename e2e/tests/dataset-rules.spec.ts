@@ -77,7 +77,9 @@ test('a classification zip needs no manual task change', async ({ page }) => {
   test.setTimeout(45_000);
   await signIn(page, 'cls');
   const img = await makeImage('jpeg', 32, 32);
-  const zip = buildZip(['train/cat/1.jpg', 'train/cat/2.jpg', 'train/dog/3.jpg', 'val/cat/4.jpg', 'val/dog/5.jpg'].map((name) => ({ name: `pets/${name}`, data: img })));
+  const zip = buildZip(
+    ['train/cat/1.jpg', 'train/cat/2.jpg', 'train/dog/3.jpg', 'val/cat/4.jpg', 'val/dog/5.jpg'].map((name) => ({ name: `pets/${name}`, data: img })),
+  );
   const file = path.join(test.info().outputDir, 'pets.zip');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, zip);
@@ -107,7 +109,9 @@ test('an upload interrupted by closing the tab waits for its file, shows the sam
   await dialog.getByRole('button', { name: 'Create and upload' }).click();
   const sending = first.getByTestId('dataset-card').filter({ hasText: 'shapes3' });
   await expect(sending.getByTestId('upload-progress')).toBeVisible();
-  await expect.poll(async () => (await (await first.request.get('/v1/active-jobs')).json()).data.uploads[0]?.offset ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => (await (await first.request.get('/v1/active-jobs')).json()).data.uploads[0]?.offset ?? 0, { timeout: 20_000 })
+    .toBeGreaterThan(0);
   const id = (await sending.getAttribute('data-id'))!;
   await first.close({ runBeforeUnload: false });
 
@@ -117,14 +121,19 @@ test('an upload interrupted by closing the tab waits for its file, shows the sam
   const badge = card.getByTestId('dataset-status');
   await expect(badge).toHaveAttribute('data-waiting', 'true', { timeout: 20_000 });
   await expect(badge).toHaveText('Waiting for the file');
-  const upload = (await (await page.request.get('/v1/active-jobs')).json()).data.uploads.find((u: { datasetId: string }) => u.datasetId === id) as { offset: number; bytes: number };
+  const upload = (await (await page.request.get('/v1/active-jobs')).json()).data.uploads.find((u: { datasetId: string }) => u.datasetId === id) as {
+    offset: number;
+    bytes: number;
+  };
   expect(upload.offset).toBeGreaterThan(0);
   expect(upload.offset).toBeLessThan(upload.bytes);
   await expect(card.getByTestId('waiting-for-file')).toContainText(`${formatBytes(upload.offset)} of ${formatBytes(upload.bytes)} received`);
   await shot(page, 'waiting-card');
 
   await page.goto('/active-jobs');
-  await expect(page.getByTestId('job-interrupted').filter({ hasText: 'shapes3.zip' })).toContainText(`${formatBytes(upload.offset)} of ${formatBytes(upload.bytes)}`);
+  await expect(page.getByTestId('job-interrupted').filter({ hasText: 'shapes3.zip' })).toContainText(
+    `${formatBytes(upload.offset)} of ${formatBytes(upload.bytes)}`,
+  );
   await page.goto('/datasets');
   await card.getByRole('link', { name: 'Resume the upload of shapes3' }).click();
   await expect(page).toHaveURL(new RegExp(`/datasets/${id}$`));

@@ -14,7 +14,9 @@ fs.mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: path.join(SHOTS, `datasets-${name}.png`), fullPage });
 async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).exclude('[data-testid=notification]').analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -82,7 +84,11 @@ async function createThroughDialog(page: Page, file: string, expectCheck: RegExp
 
 const datasetIdOf = async (page: Page, name: string) => (await page.getByTestId('dataset-card').filter({ hasText: name }).getAttribute('data-id'))!;
 
-test('upload shapes3.zip through the UI: checked, progress, Ready, images with boxes, class chart, share unlisted, delete and undo', async ({ page, request, browser }) => {
+test('upload shapes3.zip through the UI: checked, progress, Ready, images with boxes, class chart, share unlisted, delete and undo', async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const user = await createVerifiedUser(request, 'ds');
   await signIn(page, user);
@@ -193,7 +199,10 @@ test('upload shapes3.zip through the UI: checked, progress, Ready, images with b
   expect((await (await page.request.get(`/v1/datasets/${id}`)).json()).data.dates.deleted).toBeNull();
 });
 
-test('an interrupted upload resumes with no byte lost: pause/resume in the browser, then a reload resumes from the stored fingerprint', async ({ page, request }) => {
+test('an interrupted upload resumes with no byte lost: pause/resume in the browser, then a reload resumes from the stored fingerprint', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(180_000);
   const user = await createVerifiedUser(request, 'resume');
   await signIn(page, user);
@@ -207,7 +216,8 @@ test('an interrupted upload resumes with no byte lost: pause/resume in the brows
   });
   let uploadUrl = '';
   page.on('response', (res) => {
-    if (res.request().method() === 'POST' && res.url().endsWith('/v1/uploads/tus') && res.status() === 201) uploadUrl = new URL(res.headers()['location']!, res.url()).href;
+    if (res.request().method() === 'POST' && res.url().endsWith('/v1/uploads/tus') && res.status() === 201)
+      uploadUrl = new URL(res.headers()['location']!, res.url()).href;
   });
   const serverOffset = async () => Number((await page.request.head(uploadUrl, { headers: { 'Tus-Resumable': '1.0.0' } })).headers()['upload-offset']);
 

@@ -83,13 +83,20 @@ async function check(page: Page, width: number, modelId: string) {
   await page.waitForTimeout(400); // the modal's fade-in, for the screenshots
 }
 
-test('a user evaluates a model, sees the confusion matrix and PR curve, and opens a false positive in the lightbox (390 and 1440 px)', async ({ page, request }) => {
+test('a user evaluates a model, sees the confusion matrix and PR curve, and opens a false positive in the lightbox (390 and 1440 px)', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(60_000);
   const user = await createVerifiedUser(request, 'evaluate');
   expect((await page.request.post('/v1/auth/signin', { data: { email: user.email, password: user.password } })).status()).toBe(200);
   const uid = (await (await page.request.get('/v1/users/me')).json()).data.id as string;
   const upload = await page.request.post('/v1/models/upload', {
-    multipart: { model_name: 'shapes3 detector', project_name: 'Evaluation e2e', file: { name: 'shapes3-detect.onnx', mimeType: 'application/octet-stream', buffer: fs.readFileSync(ONNX) } },
+    multipart: {
+      model_name: 'shapes3 detector',
+      project_name: 'Evaluation e2e',
+      file: { name: 'shapes3-detect.onnx', mimeType: 'application/octet-stream', buffer: fs.readFileSync(ONNX) },
+    },
   });
   expect(upload.status()).toBe(201);
   const modelId = ((await upload.json()) as { data: { id: string } }).data.id;
@@ -125,7 +132,11 @@ test('a user evaluates a model, sees the confusion matrix and PR curve, and open
   // Compare on the project page: a second model of the project evaluated on the same split.
   const projectId = (await (await page.request.get(`/v1/models/${modelId}`)).json()).data.project.id as string;
   const second = await page.request.post('/v1/models/upload', {
-    multipart: { model_name: 'second detector', project_id: projectId, file: { name: 'shapes3-detect.onnx', mimeType: 'application/octet-stream', buffer: fs.readFileSync(ONNX) } },
+    multipart: {
+      model_name: 'second detector',
+      project_id: projectId,
+      file: { name: 'shapes3-detect.onnx', mimeType: 'application/octet-stream', buffer: fs.readFileSync(ONNX) },
+    },
   });
   expect(second.status()).toBe(201);
   const secondId = ((await second.json()) as { data: { id: string } }).data.id;

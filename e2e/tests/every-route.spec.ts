@@ -36,7 +36,10 @@ let server: SpawnedServer;
 
 test.beforeAll(async () => {
   // E2E_WEB_DIST: a copy of the web build, for a run beside others who rebuild apps/web/dist.
-  server = await startServer(SERVER_PORT, { SMTP_URL: `smtp://127.0.0.1:${BASE_PORT + 1000}`, ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}) });
+  server = await startServer(SERVER_PORT, {
+    SMTP_URL: `smtp://127.0.0.1:${BASE_PORT + 1000}`,
+    ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+  });
 });
 test.afterAll(async () => {
   await server?.close();
@@ -70,7 +73,13 @@ async function seriousViolations(page: Page, contrastOnly = false): Promise<stri
   const result = await (contrastOnly ? axe.withRules(['color-contrast']) : axe.withTags(['wcag2a', 'wcag2aa'])).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` (${n.any[0].message})` : ''}`).slice(0, 4).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` (${n.any[0].message})` : ''}`)
+          .slice(0, 4)
+          .join(', ')}`,
+    );
 }
 
 /** Loads the route once, then checks it at every width in both schemes; returns what is wrong. */
@@ -137,7 +146,9 @@ async function seed(authed: BrowserContext) {
   await post(request, `${base}/v1/admin/billing/users/${me.id}/plan`, { plan: 'pro', reason: 'every-route e2e' }, 200);
   const upload = await datasetWithUpload(request, base, me.id, 'Shapes of the north junction cameras');
   await upload.finish();
-  const project = await post<{ id: string }>(request, `${base}/v1/projects`, { meta: { name: 'Traffic cameras at the north junction', description: 'Cars, buses and bicycles crossing the junction by day and night.' } });
+  const project = await post<{ id: string }>(request, `${base}/v1/projects`, {
+    meta: { name: 'Traffic cameras at the north junction', description: 'Cars, buses and bicycles crossing the junction by day and night.' },
+  });
   const model = await uploadedModel(request, base, project.id, 'yolo11n-north-junction-detector-v2-final');
   await post(request, `${base}/v1/models`, { project: { id: project.id }, meta: { name: 'second-try' } });
   const team = await post<{ id: string }>(request, `${base}/v1/teams`, { meta: { name: 'Vision crew of the north junction', description: 'We label cars.' } });

@@ -38,7 +38,12 @@ test.afterAll(async () => {
 });
 
 /** A signed-in context: the first one made is the admin (put on Pro for teams). */
-async function signedIn(browser: Browser, user: { email: string; password: string }, width = 1440, height = 900): Promise<{ context: BrowserContext; page: Page }> {
+async function signedIn(
+  browser: Browser,
+  user: { email: string; password: string },
+  width = 1440,
+  height = 900,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   expect((await page.request.post(`${base}/v1/auth/signin`, { data: { email: user.email, password: user.password } })).status()).toBe(200);
@@ -206,7 +211,9 @@ test('while a training run runs the header links to Active jobs; the bell counts
 
   // A legacy (HUB) client starts training: heartbeat, then its first epoch.
   const key = (await (await page.request.post(`${base}/v1/api-keys`, { data: { name: 'trainer' } })).json()).data.legacyKey as string;
-  const made = await page.request.post(`${base}/v1/models`, { data: { dataset: { id: upload.id }, lineage: { architecture: { name: 'yolo11n' } }, meta: { name: 'first run' }, config: { epochs: 3 } } });
+  const made = await page.request.post(`${base}/v1/models`, {
+    data: { dataset: { id: upload.id }, lineage: { architecture: { name: 'yolo11n' } }, meta: { name: 'first run' }, config: { epochs: 3 } },
+  });
   expect(made.status(), await made.text()).toBe(201);
   const modelId = (await made.json()).data.id as string;
   const hub = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { 'x-api-key': key } });

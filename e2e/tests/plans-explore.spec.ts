@@ -46,13 +46,19 @@ async function signUp(page: Page, prefix: string) {
 }
 
 async function shots(page: Page, name: string, ready: () => Promise<void>) {
-  for (const size of [{ width: 390, height: 844 }, { width: 1440, height: 900 }]) {
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 1440, height: 900 },
+  ]) {
     await page.setViewportSize(size);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
       await ready();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${name} @${size.width} scrolls sideways`).toBeLessThanOrEqual(1);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        `${name} @${size.width} scrolls sideways`,
+      ).toBeLessThanOrEqual(1);
       await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}-${scheme}.png`), fullPage: true, animations: 'disabled' });
     }
   }
@@ -123,12 +129,19 @@ test("the explore page lists another user's public dataset, searchable; admin jo
     expect(res.status(), await res.text()).toBe(201);
     return (await res.json()).data as { id: string };
   };
-  const shared = await post('/v1/datasets', { meta: { name: `Harbour boats ${tag}`, description: 'Boats in the harbour at dawn.', privacy: 'public' }, task: 'detect' });
+  const shared = await post('/v1/datasets', {
+    meta: { name: `Harbour boats ${tag}`, description: 'Boats in the harbour at dawn.', privacy: 'public' },
+    task: 'detect',
+  });
   await post('/v1/datasets', { meta: { name: `Private boats ${tag}`, privacy: 'private' }, task: 'detect' });
   const project = await post('/v1/projects', { meta: { name: `Harbour ${tag}` } });
   // A .pt upload queues its ONNX export; with no export worker it waits in the queue for an agent.
   const upload = await sharer.page.request.post(`${server.url}/v1/models/upload`, {
-    multipart: { project_id: project.id, model_name: `boats-detector-${tag}`, file: { name: 'weights.pt', mimeType: 'application/octet-stream', buffer: fs.readFileSync(path.join(FIXTURES, 'shapes3-detect.pt')) } },
+    multipart: {
+      project_id: project.id,
+      model_name: `boats-detector-${tag}`,
+      file: { name: 'weights.pt', mimeType: 'application/octet-stream', buffer: fs.readFileSync(path.join(FIXTURES, 'shapes3-detect.pt')) },
+    },
   });
   expect(upload.status(), await upload.text()).toBe(201);
   const model = (await upload.json()).data as { id: string };

@@ -34,7 +34,9 @@ async function shot(page: Page, name: string) {
 
 async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));

@@ -94,7 +94,7 @@ test('link a workspace, open a project, see 5 previews with labels, import a ver
   await expect(page.locator('[data-testid=roboflow-version][data-version="1"]').getByRole('button', { name: /^Import/ })).toHaveCount(0);
 });
 
-test('an import still on Roboflow\'s side shows on /active-jobs with its phase, and Cancel ends it', async ({ page }) => {
+test("an import still on Roboflow's side shows on /active-jobs with its phase, and Cancel ends it", async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUp(page);

@@ -46,7 +46,9 @@ test('archive and unarchive a project from its page; the list hides it until "Sh
   const user = await createVerifiedUser(request, 'archive');
   await signIn(page, user);
   const kept = await post(page.request, '/v1/projects', { meta: { name: 'Harbour cranes', description: 'cover drawn from an SVG' } });
-  const cover = await page.request.post(`/v1/projects/${kept.id}/image`, { multipart: { file: { name: 'cover.svg', mimeType: 'image/svg+xml', buffer: logoSvg } } });
+  const cover = await page.request.post(`/v1/projects/${kept.id}/image`, {
+    multipart: { file: { name: 'cover.svg', mimeType: 'image/svg+xml', buffer: logoSvg } },
+  });
   expect(cover.status(), await cover.text()).toBe(200);
   const old = await post(page.request, '/v1/projects', { meta: { name: 'Old survey 2019' } });
   const profile = await page.request.post('/v1/users/me/image', { multipart: { file: { name: 'me.svg', mimeType: 'image/svg+xml', buffer: logoSvg } } });
@@ -115,7 +117,10 @@ test("a broken SVG chosen as a cover says 'Loaded file is not valid SVG' and is 
   await page.getByRole('button', { name: 'More' }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByTestId('image-dropzone').locator('input[type=file]').setInputFiles({ name: 'broken.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect') });
+  await dialog
+    .getByTestId('image-dropzone')
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'broken.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect') });
   await expect(dialog.getByTestId('svg-error')).toHaveText('Loaded file is not valid SVG');
   await shots(page, 'svg-invalid');
   // A good one is taken and previewed.

@@ -70,7 +70,7 @@ async function signedInUser(page: Page, prefix: string) {
   return { ...user, id: me.id as string };
 }
 
-test('A creates a team and invites B; B joins from the mail link and from /notifications; removal drops B\'s team items live', async ({ browser }) => {
+test("A creates a team and invites B; B joins from the mail link and from /notifications; removal drops B's team items live", async ({ browser }) => {
   const base = server.url;
   const a = await newPage(browser);
   const alice = await signedInUser(a, 'teamowner'); // first account on this server: admin
@@ -118,7 +118,8 @@ test('A creates a team and invites B; B joins from the mail link and from /notif
 
   // A's project with two models, shared with the team from the team page (the project brings its models).
   const project = (await (await a.request.post(`${base}/v1/projects`, { data: { meta: { name: 'Cat detector' } } })).json()).data;
-  for (const name of ['cats-v1', 'cats-v2']) expect((await a.request.post(`${base}/v1/models`, { data: { project: { id: project.id }, meta: { name } } })).status()).toBe(201);
+  for (const name of ['cats-v1', 'cats-v2'])
+    expect((await a.request.post(`${base}/v1/models`, { data: { project: { id: project.id }, meta: { name } } })).status()).toBe(201);
   await card.getByTestId('team-card-link').click();
   await expect(a).toHaveURL(/\/teams\/\w{20}$/);
   const teamId = a.url().split('/').at(-1)!;
@@ -187,7 +188,13 @@ test('A creates a team and invites B; B joins from the mail link and from /notif
   const subscribed = userTopicSubscribed(b);
   await b.goto(`${base}/notifications`);
   await subscribed;
-  expect((await a.request.post(`${base}/api_v1/teams/${second.id}/invite`, { data: { data: { email: bob.email, role: 'member' }, parent: { collection: 'teams', id: second.id, name: 'Second crew' } } })).status()).toBe(201);
+  expect(
+    (
+      await a.request.post(`${base}/api_v1/teams/${second.id}/invite`, {
+        data: { data: { email: bob.email, role: 'member' }, parent: { collection: 'teams', id: second.id, name: 'Second crew' } },
+      })
+    ).status(),
+  ).toBe(201);
   await expect(b.getByText('invited you to join their team').first()).toBeVisible(); // realtime toast
   await b.goto(`${base}/settings?tab=teams`);
   await expect(b.getByTestId('team-card').filter({ hasText: 'Second crew' }).getByTestId('team-join')).toBeVisible();

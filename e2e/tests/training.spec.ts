@@ -23,18 +23,27 @@ async function processedDataset(api: APIRequestContext, uid: string, name: strin
   const token = await api.post('/v1/uploads/token', { data: { path: `users/${uid}/datasets/${id}/shapes3.zip`, bytes: zip.length } });
   expect(token.status()).toBe(200);
   const create = await api.post('/v1/uploads/tus', {
-    headers: { 'tus-resumable': '1.0.0', 'upload-length': String(zip.length), 'upload-metadata': `token ${b64(((await token.json()) as { data: { token: string } }).data.token)},filename ${b64('shapes3.zip')}` },
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': String(zip.length),
+      'upload-metadata': `token ${b64(((await token.json()) as { data: { token: string } }).data.token)},filename ${b64('shapes3.zip')}`,
+    },
   });
   expect(create.status()).toBe(201);
   const location = create.headers().location!;
   const url = location.startsWith('http') ? new URL(location).pathname : location;
   const CHUNK = 512 * 1024;
   for (let offset = 0; offset < zip.length; offset += CHUNK) {
-    const res = await api.patch(url, { headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, data: zip.subarray(offset, offset + CHUNK) });
+    const res = await api.patch(url, {
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      data: zip.subarray(offset, offset + CHUNK),
+    });
     expect(res.status()).toBe(204);
   }
   expect((await api.post(`/v1/datasets/${id}/process`, { data: {} })).status()).toBe(202);
-  await expect.poll(async () => ((await (await api.get(`/v1/datasets/${id}`)).json()) as { data: { status: string } }).data.status, { timeout: 60_000, intervals: [500] }).toBe('Ready');
+  await expect
+    .poll(async () => ((await (await api.get(`/v1/datasets/${id}`)).json()) as { data: { status: string } }).data.status, { timeout: 60_000, intervals: [500] })
+    .toBe('Ready');
   return id;
 }
 
@@ -75,7 +84,11 @@ test('train dialog → copied setup → a Platform client run moves the Training
   expect(key, copied).toBeTruthy();
   expect(copied).toContain(`export ULTRALYTICS_PLATFORM_URL=${baseURL}`);
   const train = copied.split('\n').find((l) => l.startsWith('yolo train '))!;
-  expect(train).toMatch(new RegExp(`^yolo train model=yolo11n\\.pt data=ul://${me.username}/datasets/shapes3 epochs=3 imgsz=320 batch=-1 patience=100 project=${me.username}/pets name=e2e-run$`));
+  expect(train).toMatch(
+    new RegExp(
+      `^yolo train model=yolo11n\\.pt data=ul://${me.username}/datasets/shapes3 epochs=3 imgsz=320 batch=-1 patience=100 project=${me.username}/pets name=e2e-run$`,
+    ),
+  );
   await dialog.getByRole('button', { name: 'Show key' }).click();
   await expect(snippet).toContainText(key!);
   await dialog.getByRole('tab', { name: /Older clients/ }).click();
@@ -105,7 +118,20 @@ test('train dialog → copied setup → a Platform client run moves the Training
     project: arg('project'),
     name: arg('name'),
     data: {
-      trainArgs: { task: 'detect', mode: 'train', model: arg('model'), data: arg('data'), epochs: '3', imgsz: '320', batch: '-1', patience: '100', project: arg('project'), name: arg('name'), device: 'None', cache: 'False' },
+      trainArgs: {
+        task: 'detect',
+        mode: 'train',
+        model: arg('model'),
+        data: arg('data'),
+        epochs: '3',
+        imgsz: '320',
+        batch: '-1',
+        patience: '100',
+        project: arg('project'),
+        name: arg('name'),
+        device: 'None',
+        cache: 'False',
+      },
       epochs: 3,
       device: 'cpu',
       environment: { ultralyticsVersion: '8.4.120', hostname: 'e2e', os: 'Linux', pythonVersion: '3.11.9' },
@@ -125,7 +151,11 @@ test('train dialog → copied setup → a Platform client run moves the Training
     await webhook({
       event: 'console_output',
       modelId,
-      data: { chunkId: epoch + 1, lineCount: 2, content: `[2026-05-01 12:0${epoch}:00] Epoch ${epoch + 1}/3 GPU_mem 0G box_loss ${losses[epoch]}\n[2026-05-01 12:0${epoch}:05] all 30 61 0.${5 + epoch} 0.${4 + epoch}` },
+      data: {
+        chunkId: epoch + 1,
+        lineCount: 2,
+        content: `[2026-05-01 12:0${epoch}:00] Epoch ${epoch + 1}/3 GPU_mem 0G box_loss ${losses[epoch]}\n[2026-05-01 12:0${epoch}:05] all 30 61 0.${5 + epoch} 0.${4 + epoch}`,
+      },
     });
     const answer = await webhook({
       event: 'epoch_end',
@@ -159,15 +189,32 @@ test('train dialog → copied setup → a Platform client run moves the Training
   await expect(panel.getByTestId('metric-chart')).toHaveCount(5);
 
   // Final weights (signed upload URL + PUT + checkpoint_saved), then training_complete.
-  const upload = (await (await client.post('/api/webhooks/models/upload', { data: { filename: 'best.pt', modelId, runId } })).json()) as { uploadUrl: string; gcsPath: string; uploadPath: string };
+  const upload = (await (await client.post('/api/webhooks/models/upload', { data: { filename: 'best.pt', modelId, runId } })).json()) as {
+    uploadUrl: string;
+    gcsPath: string;
+    uploadPath: string;
+  };
   // The signed URL authorises itself: no key goes with the PUT.
-  const put = await request.put(upload.uploadUrl, { headers: { 'content-type': 'application/octet-stream' }, data: fs.readFileSync(path.join(FIXTURES, 'shapes3-detect.pt')) });
+  const put = await request.put(upload.uploadUrl, {
+    headers: { 'content-type': 'application/octet-stream' },
+    data: fs.readFileSync(path.join(FIXTURES, 'shapes3-detect.pt')),
+  });
   expect(put.status()).toBe(200);
   await webhook({ event: 'checkpoint_saved', modelId, data: { modelPath: upload.gcsPath, runId, uploadPath: upload.uploadPath } });
   await webhook({
     event: 'training_complete',
     modelId,
-    data: { results: { metrics: { 'metrics/precision(B)': 0.8, 'metrics/recall(B)': 0.7, 'metrics/mAP50(B)': 0.75, 'metrics/mAP50-95(B)': 0.54, fitness: 0.54 }, bestEpoch: 2, bestFitness: 0.54, modelPath: upload.gcsPath }, classNames: ['red_square', 'green_circle', 'blue_triangle'], plots: [], runId },
+    data: {
+      results: {
+        metrics: { 'metrics/precision(B)': 0.8, 'metrics/recall(B)': 0.7, 'metrics/mAP50(B)': 0.75, 'metrics/mAP50-95(B)': 0.54, fitness: 0.54 },
+        bestEpoch: 2,
+        bestFitness: 0.54,
+        modelPath: upload.gcsPath,
+      },
+      classNames: ['red_square', 'green_circle', 'blue_triangle'],
+      plots: [],
+      runId,
+    },
   });
 
   await expect(panel).toHaveAttribute('data-status', 'Trained', LIVE);

@@ -10,7 +10,9 @@ async function signIn(page: Page, user: { email: string; password: string }) {
 
 async function seriousViolations(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test('sign up, verify by mail, sign in and land on home with the sidebar', async ({ page, request }) => {
@@ -90,7 +92,10 @@ test('profile: username change shows in the sidebar; the image drop zone refuses
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('sidebar-name')).toHaveText(name);
 
-  await page.getByTestId('image-dropzone').locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await page
+    .getByTestId('image-dropzone')
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect(page.getByText('Must be a valid image file!')).toBeVisible();
 });
 
@@ -156,7 +161,14 @@ test('inside an iframe every page but /403 redirects to /403', async ({ page }) 
   });
   const frame = page.frameLocator('#framed');
   await expect(frame.getByText('Sightline cannot be shown inside another site.')).toBeVisible();
-  await expect.poll(() => page.frames().find((f) => f.url().includes('/403'))?.url()).toContain('/403');
+  await expect
+    .poll(() =>
+      page
+        .frames()
+        .find((f) => f.url().includes('/403'))
+        ?.url(),
+    )
+    .toContain('/403');
 });
 
 test('a page chunk that fails to load makes the browser reload the target path once', async ({ page, request }) => {

@@ -22,7 +22,11 @@ export function appModuleInternals(root: string): Finding[] {
     const rel = path.relative(src, target).split(path.sep);
     if (rel[0] !== 'modules' && rel[0] !== 'compat') continue;
     if (rel.length === 3 && rel[2] === `${rel[1]}.module.ts`) continue;
-    out.push({ file: path.relative(root, file), line: sf.getLineAndCharacterOfPosition(st.getStart(sf)).line + 1, text: st.getText(sf).replace(/\s+/g, ' ').slice(0, 120) });
+    out.push({
+      file: path.relative(root, file),
+      line: sf.getLineAndCharacterOfPosition(st.getStart(sf)).line + 1,
+      text: st.getText(sf).replace(/\s+/g, ' ').slice(0, 120),
+    });
   }
   return out;
 }

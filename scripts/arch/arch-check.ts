@@ -91,7 +91,13 @@ function importsOf(sf: ts.SourceFile): ImportRef[] {
     if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
       const c = st.importClause;
       const typeOnly = Boolean(
-        c && (c.isTypeOnly || (!c.name && c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly))),
+        c &&
+        (c.isTypeOnly ||
+          (!c.name &&
+            c.namedBindings &&
+            ts.isNamedImports(c.namedBindings) &&
+            c.namedBindings.elements.length > 0 &&
+            c.namedBindings.elements.every((e) => e.isTypeOnly))),
       );
       out.push({ spec: st.moduleSpecifier.text, typeOnly, node: st });
     } else if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
@@ -185,7 +191,10 @@ export function check(root: string, contractCodes: Set<string>): ArchReport {
   const unitGraph = new Map<string, Set<string>>();
   const fileGraphs = { server: new Map<string, Set<string>>(), web: new Map<string, Set<string>>() };
 
-  for (const [side, src] of [['server', serverSrc], ['web', webSrc]] as const) {
+  for (const [side, src] of [
+    ['server', serverSrc],
+    ['web', webSrc],
+  ] as const) {
     for (const file of listFiles(src)) {
       if (isTest(path.relative(root, file))) continue;
       const sf = parse(file);
@@ -287,7 +296,7 @@ function routeOf(n: ts.Node, sf: ts.SourceFile): RouteDecl | null {
     opts = first;
     handler = prop(first, 'handler');
   } else return null;
-  if (opts && (prop(opts, 'websocket')?.kind === ts.SyntaxKind.TrueKeyword)) return null;
+  if (opts && prop(opts, 'websocket')?.kind === ts.SyntaxKind.TrueKeyword) return null;
   const schema = opts ? prop(opts, 'schema') : undefined;
   const hasResponse = Boolean(schema && (!ts.isObjectLiteralExpression(schema) || prop(schema, 'response')));
   const routeMethod = method === 'route' ? (prop(opts!, 'method')?.getText(sf).replace(/['"`]/g, '') ?? 'ROUTE') : method.toUpperCase();
@@ -330,7 +339,10 @@ export function counts(r: ArchReport) {
 function byFile(findings: Finding[]): string {
   const m = new Map<string, number>();
   for (const f of findings) m.set(f.file, (m.get(f.file) ?? 0) + 1);
-  return [...m].sort((a, b) => b[1] - a[1]).map(([f, n]) => `      ${n.toString().padStart(3)}  ${f}`).join('\n');
+  return [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([f, n]) => `      ${n.toString().padStart(3)}  ${f}`)
+    .join('\n');
 }
 
 async function main() {

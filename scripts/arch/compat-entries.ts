@@ -18,9 +18,12 @@ export function compatInternalImports(root: string): Finding[] {
     const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const specs: Array<{ spec: string; node: ts.Node }> = [];
     const visit = (n: ts.Node) => {
-      if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) specs.push({ spec: n.moduleSpecifier.text, node: n });
-      else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) specs.push({ spec: n.arguments[0].text, node: n });
-      else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) specs.push({ spec: n.argument.literal.text, node: n });
+      if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier))
+        specs.push({ spec: n.moduleSpecifier.text, node: n });
+      else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0]))
+        specs.push({ spec: n.arguments[0].text, node: n });
+      else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal))
+        specs.push({ spec: n.argument.literal.text, node: n });
       n.forEachChild(visit);
     };
     visit(sf);
@@ -30,7 +33,11 @@ export function compatInternalImports(root: string): Finding[] {
       const [name, ...rest] = path.relative(modulesDir, target).split(path.sep);
       const entry = rest.join('/');
       if (entry === `${name}.service.ts` || entry === 'index.ts') continue;
-      out.push({ file: path.relative(root, file), line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, text: node.getText(sf).replace(/\s+/g, ' ').slice(0, 120) });
+      out.push({
+        file: path.relative(root, file),
+        line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1,
+        text: node.getText(sf).replace(/\s+/g, ' ').slice(0, 120),
+      });
     }
   }
   return out;

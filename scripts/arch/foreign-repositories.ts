@@ -51,9 +51,12 @@ function resolve(from: string, spec: string): string | null {
 function specifiers(sf: ts.SourceFile): { spec: string; node: ts.Node }[] {
   const out: { spec: string; node: ts.Node }[] = [];
   const visit = (n: ts.Node) => {
-    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) out.push({ spec: n.moduleSpecifier.text, node: n });
-    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) out.push({ spec: n.arguments[0].text, node: n });
-    else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) out.push({ spec: n.argument.literal.text, node: n });
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier))
+      out.push({ spec: n.moduleSpecifier.text, node: n });
+    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0]))
+      out.push({ spec: n.arguments[0].text, node: n });
+    else if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal))
+      out.push({ spec: n.argument.literal.text, node: n });
     n.forEachChild(visit);
   };
   visit(sf);

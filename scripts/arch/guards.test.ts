@@ -57,7 +57,10 @@ describe('lint guards', () => {
     });
     const bad = await lint('apps/server/src/modules/users/bad.routes.ts');
     expect(bad).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^no-restricted-imports: .*drizzle-orm/), expect.stringMatching(/^arch-routes\/no-restricted-paths: .*schema/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^no-restricted-imports: .*drizzle-orm/),
+        expect.stringMatching(/^arch-routes\/no-restricted-paths: .*schema/),
+      ]),
     );
     expect(await lint('apps/server/src/modules/users/good.routes.ts')).toEqual([]);
     expect(await lint('apps/server/src/modules/users/users.repository.ts')).toEqual([]);
@@ -74,7 +77,9 @@ describe('lint guards', () => {
   });
 
   it('a module may not import compat', async () => {
-    plant({ 'apps/server/src/modules/users/users.presenter.ts': "import { presentHub } from '../../compat/hub/hub.presenter.js';\nexport const p = presentHub;\n" });
+    plant({
+      'apps/server/src/modules/users/users.presenter.ts': "import { presentHub } from '../../compat/hub/hub.presenter.js';\nexport const p = presentHub;\n",
+    });
     expect(await lint('apps/server/src/modules/users/users.presenter.ts')).toEqual([expect.stringMatching(/^arch-modules\/no-restricted-paths/)]);
   });
 
@@ -98,10 +103,15 @@ describe('lint guards', () => {
     plant({
       'apps/server/src/modules/users/users.events.ts':
         "declare const bus: { publish(t: string, e: string, d: unknown): void };\nexport const send = (id: string) => bus.publish(`user:${id}`, 'user.deleted', { id });\n",
-      'apps/web/src/features/models/hooks/use-live.ts': "declare function useTopic(t: string | null, h: () => void): void;\nexport const useLive = (id: string) => useTopic(id ? `model:${id}` : null, () => {});\n",
+      'apps/web/src/features/models/hooks/use-live.ts':
+        'declare function useTopic(t: string | null, h: () => void): void;\nexport const useLive = (id: string) => useTopic(id ? `model:${id}` : null, () => {});\n',
     });
-    expect(await lint('apps/server/src/modules/users/users.events.ts')).toEqual([expect.stringMatching(/^no-restricted-syntax: Build realtime topics with topics/)]);
-    expect(await lint('apps/web/src/features/models/hooks/use-live.ts')).toEqual([expect.stringMatching(/^no-restricted-syntax: Build realtime topics with topics/)]);
+    expect(await lint('apps/server/src/modules/users/users.events.ts')).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: Build realtime topics with topics/),
+    ]);
+    expect(await lint('apps/web/src/features/models/hooks/use-live.ts')).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: Build realtime topics with topics/),
+    ]);
   });
 
   it("a web feature uses another feature only through that feature's index.ts", async () => {
@@ -109,7 +119,9 @@ describe('lint guards', () => {
       'apps/web/src/features/projects/components/deep.ts': "import { ModelBadge } from '../../models/components/model-badge';\nexport const x = ModelBadge;\n",
       'apps/web/src/features/projects/components/public.ts': "import { ModelBadge } from '../../models';\nexport const x = ModelBadge;\n",
     });
-    expect(await lint('apps/web/src/features/projects/components/deep.ts')).toEqual([expect.stringMatching(/^arch-features\/no-restricted-paths: .*features\/projects may use features\/models only through its public index.ts/)]);
+    expect(await lint('apps/web/src/features/projects/components/deep.ts')).toEqual([
+      expect.stringMatching(/^arch-features\/no-restricted-paths: .*features\/projects may use features\/models only through its public index.ts/),
+    ]);
     expect(await lint('apps/web/src/features/projects/components/public.ts')).toEqual([]);
   });
 });
@@ -123,23 +135,44 @@ describe('arch:check counts', () => {
         fs.writeFileSync(path.join(root, rel), text);
       };
       put('apps/server/src/platform/db/schema.ts', 'export const users = {};\n');
-      put('apps/server/src/modules/users/users.repository.ts', "import { users } from '../../platform/db/schema.js';\nexport const byId = (db: any) => db.select().from(users);\n");
+      put(
+        'apps/server/src/modules/users/users.repository.ts',
+        "import { users } from '../../platform/db/schema.js';\nexport const byId = (db: any) => db.select().from(users);\n",
+      );
       put(
         'apps/server/src/modules/users/users.routes.ts',
         "import { z } from 'zod';\nexport function routes(r: any) {\n  r.get('/v1/a', { schema: { response: { 200: z.object({}) } } }, async () => ({}));\n  r.get('/v1/file', {}, async (_q: any, reply: any) => reply.type('image/png').send(Buffer.alloc(1)));\n}\n",
       );
-      put('apps/server/src/modules/users/users.service.ts', "export const e = () => { throw new AppError(409, 'error/in-use', 'x'); };\ndeclare class AppError { constructor(s: number, c: string, m: string) }\n");
+      put(
+        'apps/server/src/modules/users/users.service.ts',
+        "export const e = () => { throw new AppError(409, 'error/in-use', 'x'); };\ndeclare class AppError { constructor(s: number, c: string, m: string) }\n",
+      );
       const codes = new Set(['error/in-use']);
-      expect(counts(check(root, codes))).toEqual({ queriesOutsideRepositories: 0, schemaImportsOutsideRepositories: 0, moduleCycles: 0, routesWithoutResponseSchema: 0, codesNotInContract: 0 });
+      expect(counts(check(root, codes))).toEqual({
+        queriesOutsideRepositories: 0,
+        schemaImportsOutsideRepositories: 0,
+        moduleCycles: 0,
+        routesWithoutResponseSchema: 0,
+        codesNotInContract: 0,
+      });
 
       put(
         'apps/server/src/modules/users/users.service.ts',
         "import { users } from '../../platform/db/schema.js';\nimport { p } from '../projects/projects.service.js';\nexport const s = (ctx: any) => [ctx.db.select().from(users), ctx.db.transaction(async (tx: any) => tx.delete(users)), p];\nexport const e = () => { throw new AppError(409, 'error/made-up', 'x'); };\ndeclare class AppError { constructor(s: number, c: string, m: string) }\n",
       );
       put('apps/server/src/modules/projects/projects.service.ts', "import { s } from '../users/users.service.js';\nexport const p = () => s;\n");
-      put('apps/server/src/modules/users/more.routes.ts', "export function routes(r: any) {\n  r.post('/v1/b', { schema: {} }, async () => ({ ok: true }));\n}\n");
+      put(
+        'apps/server/src/modules/users/more.routes.ts',
+        "export function routes(r: any) {\n  r.post('/v1/b', { schema: {} }, async () => ({ ok: true }));\n}\n",
+      );
       const report = check(root, codes);
-      expect(counts(report)).toEqual({ queriesOutsideRepositories: 2, schemaImportsOutsideRepositories: 1, moduleCycles: 2, routesWithoutResponseSchema: 1, codesNotInContract: 1 });
+      expect(counts(report)).toEqual({
+        queriesOutsideRepositories: 2,
+        schemaImportsOutsideRepositories: 1,
+        moduleCycles: 2,
+        routesWithoutResponseSchema: 1,
+        codesNotInContract: 1,
+      });
       expect(report.moduleCycles).toEqual([['modules/projects', 'modules/users']]);
       expect(report.routesWithoutResponseSchema[0]!.text).toBe('POST /v1/b');
       expect(report.codesNotInContract[0]!.text).toBe("'error/made-up'");
@@ -162,15 +195,33 @@ describe('foreign repository imports (ADR 0033)', () => {
         fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
         fs.writeFileSync(path.join(root, rel), text);
       };
-      put('apps/server/src/modules/users/users.repository.ts', 'export type UserRow = { id: string };\nexport const usersRepository = { byId: (id: string) => ({ id }) };\n');
-      put('apps/server/src/modules/users/users.service.ts', "import { usersRepository } from './users.repository.js';\nexport const find = usersRepository.byId;\n");
-      put('apps/server/src/modules/users/index.ts', "import { usersRepository } from './users.repository.js';\nexport type { UserRow } from './users.repository.js';\nexport const userQueries = { byId: usersRepository.byId };\n");
-      put('apps/server/src/modules/projects/projects.service.ts', "import { userQueries, type UserRow } from '../users/index.js';\nexport const owner = (id: string): UserRow => userQueries.byId(id);\n");
+      put(
+        'apps/server/src/modules/users/users.repository.ts',
+        'export type UserRow = { id: string };\nexport const usersRepository = { byId: (id: string) => ({ id }) };\n',
+      );
+      put(
+        'apps/server/src/modules/users/users.service.ts',
+        "import { usersRepository } from './users.repository.js';\nexport const find = usersRepository.byId;\n",
+      );
+      put(
+        'apps/server/src/modules/users/index.ts',
+        "import { usersRepository } from './users.repository.js';\nexport type { UserRow } from './users.repository.js';\nexport const userQueries = { byId: usersRepository.byId };\n",
+      );
+      put(
+        'apps/server/src/modules/projects/projects.service.ts',
+        "import { userQueries, type UserRow } from '../users/index.js';\nexport const owner = (id: string): UserRow => userQueries.byId(id);\n",
+      );
       put('apps/server/test/users.test.ts', "import { usersRepository } from '../src/modules/users/users.repository.js';\nexport const t = usersRepository;\n");
       expect(foreignRepositoryImports(root)).toEqual([]);
 
-      put('apps/server/src/modules/projects/projects.policy.ts', "import type { UserRow } from '../users/users.repository.js';\nexport const isOwner = (u: UserRow) => Boolean(u.id);\n");
-      put('apps/server/src/modules/trash/trash.service.ts', "import { usersRepository } from '../users/users.repository.js';\nexport const t = () => import('../users/users.repository.js').then(() => usersRepository);\n");
+      put(
+        'apps/server/src/modules/projects/projects.policy.ts',
+        "import type { UserRow } from '../users/users.repository.js';\nexport const isOwner = (u: UserRow) => Boolean(u.id);\n",
+      );
+      put(
+        'apps/server/src/modules/trash/trash.service.ts',
+        "import { usersRepository } from '../users/users.repository.js';\nexport const t = () => import('../users/users.repository.js').then(() => usersRepository);\n",
+      );
       const found = foreignRepositoryImports(root);
       expect(found.map((f) => `${f.file}:${f.line}`)).toEqual([
         'apps/server/src/modules/projects/projects.policy.ts:1',

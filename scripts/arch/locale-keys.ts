@@ -16,7 +16,7 @@ import path from 'node:path';
 
 /** Key prefixes (namespace:key) built at run time from data, not from literals. */
 export const ALLOWED: ReadonlyArray<{ prefix: string; why: string }> = [
-  { prefix: 'errors:codes.', why: "errorMessage() turns a server error code into `errors:codes.<code with / and . as _>`" },
+  { prefix: 'errors:codes.', why: 'errorMessage() turns a server error code into `errors:codes.<code with / and . as _>`' },
 ];
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;

@@ -40,7 +40,10 @@ describe('app.ts imports only <x>.module.ts of modules (ADR 0032)', () => {
     const { appModuleInternals } = await import('./app-modules.js');
     put('apps/server/src/modules/teams/teams.module.ts', 'export const register = () => undefined;');
     put('apps/server/src/modules/teams/teams.routes.ts', 'export const teamsRoutes = 1;');
-    put('apps/server/src/app.ts', ["import * as teams from './modules/teams/teams.module.js';", "import { teamsRoutes } from './modules/teams/teams.routes.js';"].join('\n'));
+    put(
+      'apps/server/src/app.ts',
+      ["import * as teams from './modules/teams/teams.module.js';", "import { teamsRoutes } from './modules/teams/teams.routes.js';"].join('\n'),
+    );
     expect(appModuleInternals(root).map((f) => f.line)).toEqual([2]);
   });
 });

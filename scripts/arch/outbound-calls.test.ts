@@ -20,7 +20,10 @@ const measure = (unconverted: string[] = []) => checkOutboundCalls(root, listFil
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'arch-outbound-'));
   put('apps/server/src/modules/analytics/analytics.service.ts', 'export async function track(..._a: unknown[]) {}\n');
-  put('apps/server/src/platform/realtime/event-bus.ts', 'export class EventBus { async publish(..._a: unknown[]) {} relay(b: EventBus) { return b.publish(1); } }\n');
+  put(
+    'apps/server/src/platform/realtime/event-bus.ts',
+    'export class EventBus { async publish(..._a: unknown[]) {} relay(b: EventBus) { return b.publish(1); } }\n',
+  );
   put(
     'apps/server/src/modules/users/users.service.ts',
     "export async function rename(ctx: any) {\n  await ctx.events.emit('user.profileUpdated', 'u', {});\n}\n",

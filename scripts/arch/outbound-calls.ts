@@ -26,7 +26,8 @@ export interface OutboundReport {
 }
 
 const isTest = (rel: string) => /\.test\.(ts|tsx)$|(^|\/)test\/|(^|\/)test-[^/]*\.ts$/.test(rel);
-const isExempt = (rel: string) => /\.listeners\.ts$/.test(rel) || rel.startsWith('apps/server/src/platform/realtime/') || rel.startsWith('apps/server/src/modules/analytics/');
+const isExempt = (rel: string) =>
+  /\.listeners\.ts$/.test(rel) || rel.startsWith('apps/server/src/platform/realtime/') || rel.startsWith('apps/server/src/modules/analytics/');
 const BUS = /(^|\.)bus$/;
 
 /** `….bus.publish(…)` and `track(…)` / `….track(…)` calls of one source file. */

@@ -84,7 +84,9 @@ export class SightlineAgent {
     this.writeState();
     const gpu = info.gpus[0] ? `${info.gpus[0].name} (${info.gpus[0].memoryMb} MiB)${info.gpus.length > 1 ? ` × ${info.gpus.length}` : ''}` : 'no GPU';
     const platform = info.platformProtocol === null ? 'not probed' : info.platformProtocol ? 'yes' : 'no';
-    this.opts.log(`registered as "${reg.name}" on ${this.opts.hub}: ${gpu}, ultralytics ${info.ultralyticsVersion ?? 'not found'} (Platform protocol: ${platform})${reg.gpuType ? `, device type ${reg.gpuType}` : ''}`);
+    this.opts.log(
+      `registered as "${reg.name}" on ${this.opts.hub}: ${gpu}, ultralytics ${info.ultralyticsVersion ?? 'not found'} (Platform protocol: ${platform})${reg.gpuType ? `, device type ${reg.gpuType}` : ''}`,
+    );
     for (const r of reg.recovered) this.opts.log(`job ${r.id} was unfinished when the agent last stopped: now ${r.status}`);
     this.heartbeatTimer = setInterval(() => void this.beat(), this.heartbeatMs);
     this.loop = this.claimLoop();
@@ -160,7 +162,9 @@ export class SightlineAgent {
   private signal(r: Running, why: NonNullable<Running['stopping']>) {
     if (r.stopping) return;
     r.stopping = why;
-    this.opts.log(`job ${r.job.id}: ${why === 'cancel' ? 'stop requested by the hub' : why === 'lost' ? 'the hub handed this job to another agent' : 'agent shutting down'}, signalling yolo`);
+    this.opts.log(
+      `job ${r.job.id}: ${why === 'cancel' ? 'stop requested by the hub' : why === 'lost' ? 'the hub handed this job to another agent' : 'agent shutting down'}, signalling yolo`,
+    );
     const child = r.child;
     if (!child || child.exitCode !== null) return;
     child.kill('SIGTERM');
@@ -203,7 +207,8 @@ export class SightlineAgent {
     } catch (err) {
       say(`[agent] could not prepare the job: ${(err as Error).message}`);
       await flush();
-      if (!(err instanceof HubError && err.status === 409)) await this.hub.finish(job.id, { status: 'failed', error: `The agent could not prepare the job: ${(err as Error).message}` }).catch(() => undefined);
+      if (!(err instanceof HubError && err.status === 409))
+        await this.hub.finish(job.id, { status: 'failed', error: `The agent could not prepare the job: ${(err as Error).message}` }).catch(() => undefined);
       return;
     }
     const timer = setInterval(() => void flush(), LOG_FLUSH_MS);
@@ -244,7 +249,9 @@ export class SightlineAgent {
     await flush();
     while (pending) await flush();
     await flushing;
-    await this.hub.finish(job.id, { status, exitCode: exit.code, signal: exit.signal, error }).catch((err: unknown) => this.onHubError(err, `finish of job ${job.id}`));
+    await this.hub
+      .finish(job.id, { status, exitCode: exit.code, signal: exit.signal, error })
+      .catch((err: unknown) => this.onHubError(err, `finish of job ${job.id}`));
     this.opts.log(`job ${job.id}: ${status}`);
     fs.rmSync(dir, { recursive: true, force: true });
   }

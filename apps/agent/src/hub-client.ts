@@ -33,7 +33,14 @@ export class HubClient {
   }
 
   register(info: object) {
-    return this.call<{ agentId: string; name: string; heartbeatMs: number; leaseMs: number; gpuType: string | null; recovered: Array<{ id: string; status: string }> }>('POST', '/v1/agents/register', info);
+    return this.call<{
+      agentId: string;
+      name: string;
+      heartbeatMs: number;
+      leaseMs: number;
+      gpuType: string | null;
+      recovered: Array<{ id: string; status: string }>;
+    }>('POST', '/v1/agents/register', info);
   }
   heartbeat(jobs: string[]) {
     return this.call<{ cancel: string[]; unknown: string[] }>('POST', '/v1/agents/heartbeat', { jobs });

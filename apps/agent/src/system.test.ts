@@ -29,7 +29,10 @@ describe('host detection', () => {
   it('reads the Platform-protocol probe line among ultralytics warnings', () => {
     expect(parseProbe('WARNING something\nSIGHTLINE_PROBE {"version": "8.4.41", "platform": true}\n')).toEqual({ version: '8.4.41', platform: true });
     expect(parseProbe('SIGHTLINE_PROBE {"version": "8.3.166", "platform": false}')).toEqual({ version: '8.3.166', platform: false });
-    expect(parseProbe('SIGHTLINE_PROBE {"version": null, "platform": false, "error": "ModuleNotFoundError: ultralytics"}')).toEqual({ version: null, platform: false });
+    expect(parseProbe('SIGHTLINE_PROBE {"version": null, "platform": false, "error": "ModuleNotFoundError: ultralytics"}')).toEqual({
+      version: null,
+      platform: false,
+    });
     expect(parseProbe('Traceback ...')).toBeNull();
     expect(parseProbe(null)).toBeNull();
   });

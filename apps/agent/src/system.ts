@@ -138,7 +138,10 @@ export function parseYoloVersion(out: string | null): string | null {
 /** `python`: the interpreter to probe with (--python); default the one behind the `yolo` launcher. */
 export async function detectSystem(yolo: string, python?: string | null): Promise<SystemInfo> {
   const interpreter = python ? [python] : pythonOf(yolo);
-  const [smi, probe] = await Promise.all([run('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits']), interpreter ? probeUltralytics(interpreter) : null]);
+  const [smi, probe] = await Promise.all([
+    run('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader,nounits']),
+    interpreter ? probeUltralytics(interpreter) : null,
+  ]);
   // No probe (a launcher that is no Python script): the version from the CLI itself; the hub decides by it.
   const version = probe?.version ?? parseYoloVersion(await run(yolo, ['version'], 120_000));
   const cpus = os.cpus();

@@ -50,17 +50,27 @@ async function train() {
   const ndjson = await (await fetch(exp.downloadUrl)).text();
   const images = ndjson.split('\n').filter((l) => l.includes('"type":"image"')).length;
   out(`Converting NDJSON: ${images} images`);
-  const started = await api('POST', `${base}/api/webhooks/training/metrics`, {
-    event: 'training_started',
-    project: args.project,
-    name: args.name,
-    data: { trainArgs: { ...args, epochs, task: 'detect' }, epochs, device: '0' },
-  }, key);
+  const started = await api(
+    'POST',
+    `${base}/api/webhooks/training/metrics`,
+    {
+      event: 'training_started',
+      project: args.project,
+      name: args.name,
+      data: { trainArgs: { ...args, epochs, task: 'detect' }, epochs, device: '0' },
+    },
+    key,
+  );
   const { modelId, runId } = started;
   out(`Platform: View model at ${base}/${args.project}/${started.modelSlug}`);
   let chunkId = 0;
   const consoleChunk = async (content) =>
-    api('POST', `${base}/api/webhooks/training/metrics`, { event: 'console_output', modelId, data: { chunkId: chunkId++, content, lineCount: content.split('\n').length } }, key);
+    api(
+      'POST',
+      `${base}/api/webhooks/training/metrics`,
+      { event: 'console_output', modelId, data: { chunkId: chunkId++, content, lineCount: content.split('\n').length } },
+      key,
+    );
   let last = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     const lines = [`      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size`];
@@ -71,15 +81,27 @@ async function train() {
     const line = `     ${epoch + 1}/${epochs}      2.1G      ${loss.toFixed(4)}     ${(loss * 0.8).toFixed(4)}     ${(loss * 0.9).toFixed(4)}         12        640: 100%|██████████| ${images}/${images}`;
     out(line);
     await consoleChunk(`${lines[0]}\n${line}\n`);
-    const res = await api('POST', `${base}/api/webhooks/training/metrics`, {
-      event: 'epoch_end',
-      modelId,
-      data: {
-        epoch,
-        metrics: { 'train/box_loss': loss, 'val/box_loss': loss * 1.1, 'metrics/mAP50(B)': map, 'metrics/mAP50-95(B)': map * 0.7, 'metrics/precision(B)': map, 'metrics/recall(B)': map },
-        system: { gpu: 'stand-in' },
+    const res = await api(
+      'POST',
+      `${base}/api/webhooks/training/metrics`,
+      {
+        event: 'epoch_end',
+        modelId,
+        data: {
+          epoch,
+          metrics: {
+            'train/box_loss': loss,
+            'val/box_loss': loss * 1.1,
+            'metrics/mAP50(B)': map,
+            'metrics/mAP50-95(B)': map * 0.7,
+            'metrics/precision(B)': map,
+            'metrics/recall(B)': map,
+          },
+          system: { gpu: 'stand-in' },
+        },
       },
-    }, key);
+      key,
+    );
     last = epoch;
     if (res.cancelled) {
       out('Training cancelled from Platform ✋');
@@ -95,19 +117,35 @@ async function train() {
   if (!put.ok) fail(`upload failed: ${put.status}`);
   await api('POST', `${base}/api/webhooks/training/metrics`, { event: 'checkpoint_saved', modelId, data: { modelPath: up.gcsPath, runId } }, key);
   await consoleChunk(`${last + 1} epochs completed\n`);
-  await api('POST', `${base}/api/webhooks/training/metrics`, {
-    event: 'training_complete',
-    modelId,
-    data: { results: { metrics: { 'metrics/mAP50(B)': 0.5 }, bestEpoch: last, modelPath: up.gcsPath }, classNames: ['circle', 'square', 'triangle'], runId },
-  }, key);
+  await api(
+    'POST',
+    `${base}/api/webhooks/training/metrics`,
+    {
+      event: 'training_complete',
+      modelId,
+      data: { results: { metrics: { 'metrics/mAP50(B)': 0.5 }, bestEpoch: last, modelPath: up.gcsPath }, classNames: ['circle', 'square', 'triangle'], runId },
+    },
+    key,
+  );
   out(`${last + 1} epochs completed. Results saved to runs/detect/${args.name}`);
 }
 
 const SUFFIX = {
-  torchscript: ['.torchscript', false], onnx: ['.onnx', false], openvino: ['_openvino_model', true], engine: ['.engine', false],
-  coreml: ['.mlpackage', true], saved_model: ['_saved_model', true], pb: ['.pb', false], tflite: ['.tflite', false],
-  edgetpu: ['_edgetpu.tflite', false], tfjs: ['_web_model', true], paddle: ['_paddle_model', true], mnn: ['.mnn', false],
-  ncnn: ['_ncnn_model', true], imx: ['_imx_model', true], rknn: ['_rknn_model', true],
+  torchscript: ['.torchscript', false],
+  onnx: ['.onnx', false],
+  openvino: ['_openvino_model', true],
+  engine: ['.engine', false],
+  coreml: ['.mlpackage', true],
+  saved_model: ['_saved_model', true],
+  pb: ['.pb', false],
+  tflite: ['.tflite', false],
+  edgetpu: ['_edgetpu.tflite', false],
+  tfjs: ['_web_model', true],
+  paddle: ['_paddle_model', true],
+  mnn: ['.mnn', false],
+  ncnn: ['_ncnn_model', true],
+  imx: ['_imx_model', true],
+  rknn: ['_rknn_model', true],
 };
 
 async function exportModel() {

@@ -2,9 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** Environment → typed config. Unknown values fail at boot with every bad variable listed. */
 const envSchema = z.object({
@@ -14,8 +12,14 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/)
+    .optional(),
   /** Embedded engine when DATABASE_URL is unset: PostgreSQL binaries from npm (default) or PGlite (ADR 0010). */
   EMBEDDED_DB: z.enum(['postgres', 'pglite']).default('postgres'),
   /**
@@ -33,10 +37,17 @@ const envSchema = z.object({
    * X-Forwarded-For counts for nothing. `false` (default): no proxy, the socket's address is the client's.
    */
   TRUST_PROXY: z.string().default('false'),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   WEB_DIST: z.string().optional(),
   // mail
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().default('Sightline <no-reply@sightline.local>'),
   // billing: Stripe is on when STRIPE_SECRET_KEY is set (then the webhook secret and price ids too)
   STRIPE_SECRET_KEY: z.string().min(8).optional(),
@@ -69,14 +80,28 @@ const envSchema = z.object({
   /** Lease of a background job (ADR 0013, 0025): a dead or stalled holder loses its job after this long. */
   JOB_LEASE_SECONDS: z.coerce.number().min(0.5).max(3600).default(30),
   /** A resumable upload not finished this long after it began is deleted (on every instance; ADR 0025). */
-  UPLOAD_EXPIRY_HOURS: z.coerce.number().min(0.0001).max(24 * 365).default(24),
+  UPLOAD_EXPIRY_HOURS: z.coerce
+    .number()
+    .min(0.0001)
+    .max(24 * 365)
+    .default(24),
   /** Server pings on realtime sockets: a socket that misses a pong for this long is closed (presence updated). */
   REALTIME_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(300).default(25),
   // GPU agents: a job whose agent misses heartbeats this long is requeued or failed
   AGENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   // Training runs (ADR 0020): silent this long before the first epoch / after it → Timeout (spec §9: 15 min, 5 min)
-  TRAINING_START_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(15 * 60),
-  TRAINING_SILENCE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(5 * 60),
+  TRAINING_START_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(15 * 60),
+  TRAINING_SILENCE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(5 * 60),
   /**
    * The built-in export worker (ADR 0022): `auto` runs exports on this machine when its `yolo`
    * (EXPORT_WORKER_YOLO, default `yolo` on PATH) imports ultralytics; `off` never. Default `auto`,
@@ -86,7 +111,11 @@ const envSchema = z.object({
   EXPORT_WORKER_YOLO: z.string().min(1).default('yolo'),
   // Roboflow import (tests and air-gapped installs point it at another host)
   ROBOFLOW_API_URL: z.url().default('https://api.roboflow.com'),
-  ROBOFLOW_EXPORT_TIMEOUT_MS: z.coerce.number().int().min(10).default(15 * 60_000),
+  ROBOFLOW_EXPORT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(15 * 60_000),
   ROBOFLOW_POLL_MS: z.coerce.number().int().min(1).default(2000),
   // error monitoring (issue 15): nothing is initialised or sent unless SENTRY_DSN is set
   SENTRY_DSN: z.url().optional(),
@@ -163,10 +192,15 @@ export function parseTrustProxy(value: string, problems: string[]): string[] {
   const v = value.trim().toLowerCase();
   if (v === '' || v === 'false' || v === '0' || v === 'no') return [];
   if (v === 'true' || v === '1' || v === 'yes') {
-    problems.push("TRUST_PROXY: name the proxies to trust (e.g. 127.0.0.1 or 10.0.0.0/8), not 'true': trusting every address lets any client choose its own X-Forwarded-For");
+    problems.push(
+      "TRUST_PROXY: name the proxies to trust (e.g. 127.0.0.1 or 10.0.0.0/8), not 'true': trusting every address lets any client choose its own X-Forwarded-For",
+    );
     return [];
   }
-  const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   for (const entry of list) {
     const [addr, bits, extra] = entry.split('/');
     const family = net.isIP(addr ?? '');

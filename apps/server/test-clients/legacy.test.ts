@@ -58,7 +58,11 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
     // downloaded here), so the few CPU epochs end with a model that finds boxes to compare.
     const project = await u.api('POST', '/v1/projects', { meta: { name: 'legacy client' } });
     expect(project.status).toBe(201);
-    const parent = await u.form('/v1/models/upload', { project_id: project.data.id, model_name: 'shapes detector' }, { filename: 'shapes3-detect.pt', content: fs.readFileSync(path.join(FIXTURES, 'shapes3-detect.pt')) });
+    const parent = await u.form(
+      '/v1/models/upload',
+      { project_id: project.data.id, model_name: 'shapes detector' },
+      { filename: 'shapes3-detect.pt', content: fs.readFileSync(path.join(FIXTURES, 'shapes3-detect.pt')) },
+    );
     expect(parent.status, JSON.stringify(parent.body)).toBe(201);
     const created = await u.api('POST', '/v1/models', {
       meta: { name: 'legacy resume' },
@@ -77,18 +81,20 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
 
     // Run 1: a checkpoint after every epoch (the session's 900 s limit lowered from outside the client).
     const first = startClient(legacy!, `$PY ${q(path.join(PY_DIR, 'hub_train.py'))} ${url} 0`, { home, env, timeoutMs: 240_000 });
-    const checkpoint = await s.waitFor(
-      'the first epoch checkpoint',
-      async () => {
-        const m = await u.model(modelId);
-        return m.files.find((f: { kind: string }) => f.kind === 'last') ?? null;
-      },
-      180_000,
-      250,
-    ).catch((err: Error) => {
-      first.signal('SIGKILL');
-      throw new Error(`${err.message}\n${first.output().slice(-3000)}`);
-    });
+    const checkpoint = await s
+      .waitFor(
+        'the first epoch checkpoint',
+        async () => {
+          const m = await u.model(modelId);
+          return m.files.find((f: { kind: string }) => f.kind === 'last') ?? null;
+        },
+        180_000,
+        250,
+      )
+      .catch((err: Error) => {
+        first.signal('SIGKILL');
+        throw new Error(`${err.message}\n${first.output().slice(-3000)}`);
+      });
     expect((await u.api('POST', `/v1/models/${modelId}/stop`)).status).toBe(200);
     first.signal('SIGINT');
     const firstRun = await first.done;
@@ -130,11 +136,17 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
     expect(names.code, names.stderr).toBe(0);
     expect(JSON.parse(names.stdout.trim().split('\n').pop()!)).toEqual({ task: 'detect', names: ds.names });
 
-    reportScenario({ generation: 'legacy', scenario: 'train + Stop + Ctrl-C + resume', epochs: EPOCHS, seconds: done(), note: `resumed at epoch ${resumed![1]}/${EPOCHS}` });
+    reportScenario({
+      generation: 'legacy',
+      scenario: 'train + Stop + Ctrl-C + resume',
+      epochs: EPOCHS,
+      seconds: done(),
+      note: `resumed at epoch ${resumed![1]}/${EPOCHS}`,
+    });
     report(`legacy: weights byte-identical to the client's best.pt (${(local.length / 1e6).toFixed(1)} MB, sha256 ${sha256(local).slice(0, 12)})`);
   });
 
-  it('/v1/predict on the server gives the boxes of the client\'s own predict on the same model (its best.pt; the server runs its ONNX export)', async () => {
+  it("/v1/predict on the server gives the boxes of the client's own predict on the same model (its best.pt; the server runs its ONNX export)", async () => {
     expect(modelId, 'the training test ran first').toBeTruthy();
     const done = timer();
     // The ONNX export runs as a job on the user's agent (the real sightline-agent with this client's yolo).
@@ -154,13 +166,19 @@ describe.skipIf(!legacy)(`legacy client (ultralytics ${legacy?.version ?? '8.3.x
     );
     const exportSeconds = done();
     const best = newestFile(path.join(home.dir, 'runs'), 'best.pt')!;
-    const images = fs.readdirSync(TEST_IMAGES).filter((f) => f.endsWith('.png')).sort().map((f) => path.join(TEST_IMAGES, f));
+    const images = fs
+      .readdirSync(TEST_IMAGES)
+      .filter((f) => f.endsWith('.png'))
+      .sort()
+      .map((f) => path.join(TEST_IMAGES, f));
     const server = await serverPredictions(s, u, modelId, IMGSZ, images);
     // The client's own predict on its best.pt (the server runs the ONNX export of that same file;
     // the client has no onnxruntime here).
     const client = await clientPredictions(legacy!, home, best, IMGSZ, images);
     const p = compareBoxes(server, client.boxes);
-    console.log(`[legacy] predict parity on ${images.length} images: ${p.boxes} boxes, largest difference ${p.maxDiffPx.toPrecision(2)} px, confidence ${p.maxConfDiff.toPrecision(2)}; ${p.nearThreshold} near the threshold (agent + export ${exportSeconds} s)`);
+    console.log(
+      `[legacy] predict parity on ${images.length} images: ${p.boxes} boxes, largest difference ${p.maxDiffPx.toPrecision(2)} px, confidence ${p.maxConfDiff.toPrecision(2)}; ${p.nearThreshold} near the threshold (agent + export ${exportSeconds} s)`,
+    );
     expect(p.unmatched).toEqual([]);
     expect(p.boxes, 'the model finds boxes to compare').toBeGreaterThan(0);
     // PyTorch against ONNX of the same weights, the server rounding to 0.001 px (fixtures README: ≤ 1 px, seen ~1e-3).

@@ -54,11 +54,13 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
     const run = await runClient(platform!, `yolo login ${u.key}`, { home, env, timeoutMs: 120_000 });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout + run.stderr).toMatch(/New authentication successful/);
-    const saved = [path.join(home.configDir, 'Ultralytics', 'settings.json'), path.join(home.configDir, 'settings.json')].map((f) => JSON.parse(fs.readFileSync(f, 'utf8')).api_key);
+    const saved = [path.join(home.configDir, 'Ultralytics', 'settings.json'), path.join(home.configDir, 'settings.json')].map(
+      (f) => JSON.parse(fs.readFileSync(f, 'utf8')).api_key,
+    );
     expect(saved).toContain(u.key);
   });
 
-  it('trains from ul://, is Training (outcome running) while it reports, ends completed with the dataset\'s class names and the client\'s best.pt', async () => {
+  it("trains from ul://, is Training (outcome running) while it reports, ends completed with the dataset's class names and the client's best.pt", async () => {
     const done = timer();
     const train = startClient(
       platform!,
@@ -79,7 +81,8 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
         const before = training();
         const m = await u.model(id);
         const ended = Boolean(m.dates.train.end);
-        if (before && training()) live.push({ at: Date.now(), shown: modelStatus(m.dates), outcome: m.training?.outcome ?? null, epochs: m.metrics.epochs, ended });
+        if (before && training())
+          live.push({ at: Date.now(), shown: modelStatus(m.dates), outcome: m.training?.outcome ?? null, epochs: m.metrics.epochs, ended });
       }
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -105,7 +108,13 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
     const file = m.files.find((f: { kind: string }) => f.kind === 'best');
     const served = Buffer.from(await (await fetch(new URL(file.url, s.origin), { headers: { cookie: u.cookie } })).arrayBuffer());
     expect(sha256(served)).toBe(sha256(fs.readFileSync(best!)));
-    reportScenario({ generation: 'platform', scenario: 'ul:// train + live status + names', epochs: EPOCHS, seconds: done(), note: `${live.length} live looks` });
+    reportScenario({
+      generation: 'platform',
+      scenario: 'ul:// train + live status + names',
+      epochs: EPOCHS,
+      seconds: done(),
+      note: `${live.length} live looks`,
+    });
   });
 
   // Kept apart so it can be read on its own: the run lifecycle shows a running Platform run as
@@ -120,7 +129,11 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
     expect(modelId, 'the training test ran first').toBeTruthy();
     const done = timer();
     const image = path.join(FIXTURES, 'test-images', 'test_0000.png');
-    const run = await runClient(platform!, `yolo predict model=ul://${u.username}/platform-suite/run1 source=${JSON.stringify(image)} imgsz=${IMGSZ} device=cpu save=False`, { home, env, timeoutMs: 180_000 });
+    const run = await runClient(
+      platform!,
+      `yolo predict model=ul://${u.username}/platform-suite/run1 source=${JSON.stringify(image)} imgsz=${IMGSZ} device=cpu save=False`,
+      { home, env, timeoutMs: 180_000 },
+    );
     const out = run.stdout + run.stderr;
     expect(run.code, out.slice(-3000)).toBe(0);
     expect(out).toMatch(/test_0000\.png: \d+x\d+ /);

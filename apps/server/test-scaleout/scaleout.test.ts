@@ -87,7 +87,10 @@ function startNginx() {
   const recipe = fs.readFileSync(path.join(ROOT, 'deploy/nginx/sightline.conf'), 'utf8');
   // The guide's file with this run's addresses; one header added to see which instance answered.
   const site = recipe
-    .replace(/^(\s*)server 10\.0\.0\.11:3000([^;]*);\n\s*server 10\.0\.0\.12:3000([^;]*);/m, `$1server 127.0.0.1:${PORTS.a}$2;\n$1server 127.0.0.1:${PORTS.b}$3;`)
+    .replace(
+      /^(\s*)server 10\.0\.0\.11:3000([^;]*);\n\s*server 10\.0\.0\.12:3000([^;]*);/m,
+      `$1server 127.0.0.1:${PORTS.a}$2;\n$1server 127.0.0.1:${PORTS.b}$3;`,
+    )
     .replace(/listen 80;/, `listen 127.0.0.1:${PORTS.proxy};`)
     .replace(/location \/ \{/, 'location / {\n        add_header X-Upstream $upstream_addr always;');
   expect(site).toContain(`server 127.0.0.1:${PORTS.b}`);
@@ -98,7 +101,9 @@ function startNginx() {
     path.join(work, 'nginx/nginx.conf'),
     `worker_processes 1;\npid ${path.join(work, 'nginx/nginx.pid')};\nerror_log ${path.join(work, 'nginx/logs/error.log')} warn;\nevents { worker_connections 512; }\nhttp {\n  access_log off;\n  ${temp}\n  include ${path.join(work, 'nginx/site.conf')};\n}\n`,
   );
-  nginx = spawn(NGINX!, ['-p', path.join(work, 'nginx'), '-c', path.join(work, 'nginx/nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  nginx = spawn(NGINX!, ['-p', path.join(work, 'nginx'), '-c', path.join(work, 'nginx/nginx.conf'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 }
 
 // ---------------------------------------------------------------- HTTP
@@ -130,7 +135,11 @@ function request(url: string, opts: { method?: string; headers?: Record<string, 
 }
 const via = (p: string, opts: Parameters<typeof request>[1] = {}) => request(`${PROXY}${p}`, opts);
 const direct = (i: Instance, p: string, opts: Parameters<typeof request>[1] = {}) => request(`http://127.0.0.1:${i.port}${p}`, opts);
-const upstreamOf = (r: Res) => String(r.headers['x-upstream'] ?? '').split(',').pop()!.trim();
+const upstreamOf = (r: Res) =>
+  String(r.headers['x-upstream'] ?? '')
+    .split(',')
+    .pop()!
+    .trim();
 
 async function until(check: () => Promise<boolean>, ms: number, what: string, everyMs = 100) {
   const end = Date.now() + ms;
@@ -163,7 +172,10 @@ async function bigArchive(count: number) {
   for (let i = 0; i < count; i++) {
     const split = i % 10 === 0 ? 'val' : 'train';
     const n = String(i).padStart(5, '0');
-    entries.push({ name: `images/${split}/img_${n}.png`, data: png as unknown as string }, { name: `labels/${split}/img_${n}.txt`, data: `${i % 2} 0.5 0.5 0.2 0.2\n` });
+    entries.push(
+      { name: `images/${split}/img_${n}.png`, data: png as unknown as string },
+      { name: `labels/${split}/img_${n}.txt`, data: `${i % 2} 0.5 0.5 0.2 0.2\n` },
+    );
   }
   return buildZip(entries);
 }
@@ -174,14 +186,21 @@ async function tusUpload(u: User, datasetId: string, filename: string, bytes: Bu
   const tok = await via('/v1/uploads/token', { method: 'POST', headers: { cookie: u.cookie }, body: { path: key, bytes: bytes.length } });
   expect(tok.status, tok.body.toString()).toBe(200);
   const tus = { cookie: u.cookie, 'tus-resumable': '1.0.0' };
-  const create = await via('/v1/uploads/tus', { method: 'POST', headers: { ...tus, 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(tok.json().data.token as string)},filename ${b64(filename)}` } });
+  const create = await via('/v1/uploads/tus', {
+    method: 'POST',
+    headers: { ...tus, 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(tok.json().data.token as string)},filename ${b64(filename)}` },
+  });
   expect(create.status, create.body.toString()).toBe(201);
   const url = new URL(String(create.headers.location), PROXY).pathname;
   const size = Math.ceil(bytes.length / chunks);
   const served: string[] = [];
   let offset = 0;
   while (offset < bytes.length) {
-    const res = await via(url, { method: 'PATCH', headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body: bytes.subarray(offset, offset + size) });
+    const res = await via(url, {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      body: bytes.subarray(offset, offset + size),
+    });
     expect(res.status, `PATCH at ${offset} on ${upstreamOf(res)}: ${res.body.toString()}`).toBe(204);
     served.push(upstreamOf(res));
     offset = Number(res.headers['upload-offset']);
@@ -194,20 +213,26 @@ async function newDataset(u: User, name: string) {
   expect(res.status, res.body.toString()).toBe(201);
   return res.json().data.id;
 }
-const datasetOf = async (u: User, id: string) => (await via(`/v1/datasets/${id}`, { headers: { cookie: u.cookie } })).json().data as unknown as { status: string; stats: { images: number } | null };
+const datasetOf = async (u: User, id: string) =>
+  (await via(`/v1/datasets/${id}`, { headers: { cookie: u.cookie } })).json().data as unknown as { status: string; stats: { images: number } | null };
 const jobOf = async (datasetId: string) =>
   (await db.query(`SELECT status, attempts, locked_by, progress FROM "${SCHEMA}".jobs WHERE dedupe_key = $1`, [`dataset:${datasetId}`])).rows[0] as
-    | { status: string; attempts: number; locked_by: string | null; progress: { done?: number } | null }
-    | undefined;
+    { status: string; attempts: number; locked_by: string | null; progress: { done?: number } | null } | undefined;
 const instanceOfHolder = (lockedBy: string | null) => {
   const pid = Number(lockedBy?.split(':')[1]);
   return [inst.a, inst.b].find((i) => i.proc?.pid === pid) ?? null;
 };
 const duplicatesOf = async (datasetId: string) => {
-  const r = await db.query(`SELECT count(*)::int AS n, count(DISTINCT entry_name)::int AS d FROM "${SCHEMA}".dataset_images WHERE dataset_id = $1`, [datasetId]);
+  const r = await db.query(`SELECT count(*)::int AS n, count(DISTINCT entry_name)::int AS d FROM "${SCHEMA}".dataset_images WHERE dataset_id = $1`, [
+    datasetId,
+  ]);
   return { images: r.rows[0].n as number, duplicates: (r.rows[0].n as number) - (r.rows[0].d as number) };
 };
-const refusedIn = (i: Instance) => fs.readFileSync(i.log, 'utf8').split('\n').filter((l) => l.includes('job write refused')).length;
+const refusedIn = (i: Instance) =>
+  fs
+    .readFileSync(i.log, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('job write refused')).length;
 
 // ---------------------------------------------------------------- the suite
 
@@ -275,7 +300,9 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
 
     expect(s3.keys()).toContain(key);
     expect(s3.keys().filter((k) => k.startsWith('uploads/tus/'))).toEqual([]);
-    const images = (await via(`/v1/datasets/${readyDataset}/images?split=test&limit=3`, { headers: { cookie: alice.cookie } })).json().data as unknown as { results: Array<{ url: string }> };
+    const images = (await via(`/v1/datasets/${readyDataset}/images?split=test&limit=3`, { headers: { cookie: alice.cookie } })).json().data as unknown as {
+      results: Array<{ url: string }>;
+    };
     const url = images.results[0]!.url;
     const fromA = await direct(inst.a, new URL(url, PROXY).pathname + new URL(url, PROXY).search);
     const fromB = await direct(inst.b, new URL(url, PROXY).pathname + new URL(url, PROXY).search);
@@ -307,13 +334,22 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     const key = await via('/v1/api-keys', { method: 'POST', headers: { cookie: alice.cookie }, body: { name: 'trainer' } });
     expect(key.status, key.body.toString()).toBe(201);
     const legacy = key.json().data.legacyKey as string;
-    const model = await via('/v1/models', { method: 'POST', headers: { cookie: alice.cookie }, body: { dataset: { id: readyDataset }, lineage: { architecture: { name: 'yolo11n' } }, config: { epochs: 6 } } });
+    const model = await via('/v1/models', {
+      method: 'POST',
+      headers: { cookie: alice.cookie },
+      body: { dataset: { id: readyDataset }, lineage: { architecture: { name: 'yolo11n' } }, config: { epochs: 6 } },
+    });
     expect(model.status, model.body.toString()).toBe(201);
     const id = model.json().data.id;
     const headers = { 'x-api-key': legacy, 'content-type': 'application/json' };
-    expect((await direct(inst.a, `/v1/agent/heartbeat/models/${id}`, { method: 'POST', headers, body: '{"agent": "scale-out", "agentId": null}' })).status).toBe(200);
+    expect(
+      (await direct(inst.a, `/v1/agent/heartbeat/models/${id}`, { method: 'POST', headers, body: '{"agent": "scale-out", "agentId": null}' })).status,
+    ).toBe(200);
     for (let e = 0; e < 6; e++) {
-      const body = JSON.stringify({ metrics: { [e]: JSON.stringify({ 'train/box_loss': 1 / (e + 1), 'metrics/mAP50(B)': 0.1 * e, 'metrics/mAP50-95(B)': 0.05 * e }) }, type: 'metrics' });
+      const body = JSON.stringify({
+        metrics: { [e]: JSON.stringify({ 'train/box_loss': 1 / (e + 1), 'metrics/mAP50(B)': 0.1 * e, 'metrics/mAP50-95(B)': 0.05 * e }) },
+        type: 'metrics',
+      });
       const res = await direct(e % 2 ? inst.b : inst.a, `/v1/models/${id}`, { method: 'POST', headers, body });
       expect(res.status, res.body.toString()).toBe(200);
     }
@@ -337,7 +373,12 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     const victim = await signUp('victim-pass-123');
     const statuses: number[] = [];
     for (let i = 0; i < 63; i++) {
-      const res = await via('/v1/auth/signin', { method: 'POST', from: '127.0.0.2', headers: { 'x-forwarded-for': `10.${i}.0.1` }, body: { email: `spray${i % 7}@example.com`, password: 'wrong-password' } });
+      const res = await via('/v1/auth/signin', {
+        method: 'POST',
+        from: '127.0.0.2',
+        headers: { 'x-forwarded-for': `10.${i}.0.1` },
+        body: { email: `spray${i % 7}@example.com`, password: 'wrong-password' },
+      });
       statuses.push(res.status);
     }
     const first429 = statuses.indexOf(429);
@@ -388,7 +429,10 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     expect(d.stats?.images).toBe(images);
     expect(duplicates).toBe(0);
     expect((await jobOf(id))?.status).toBe('done');
-    report('kill -9 of the holder: the other instance finishes the job', `takeover ${(takeover / 1000).toFixed(1)} s (lease ${LEASE_S} s), Ready after ${((Date.now() - killedAt) / 1000).toFixed(1)} s, ${images} images, duplicates ${duplicates}`);
+    report(
+      'kill -9 of the holder: the other instance finishes the job',
+      `takeover ${(takeover / 1000).toFixed(1)} s (lease ${LEASE_S} s), Ready after ${((Date.now() - killedAt) / 1000).toFixed(1)} s, ${images} images, duplicates ${duplicates}`,
+    );
     await startInstance(holder);
   });
 
@@ -423,7 +467,8 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     expect(created.status, created.body.toString()).toBe(201);
     const token = (created.json().data as unknown as { token: string }).token;
     const agent = startAgent(PROXY, token);
-    const online = async () => ((await via('/v1/agents', { headers: { cookie: alice.cookie } })).json().data as unknown as Array<{ online: boolean; lastSeen?: string | null }>)[0];
+    const online = async () =>
+      ((await via('/v1/agents', { headers: { cookie: alice.cookie } })).json().data as unknown as Array<{ online: boolean; lastSeen?: string | null }>)[0];
     try {
       await until(async () => (await online())?.online === true, 60_000, 'the agent online');
       const key = await via('/v1/api-keys', { method: 'POST', headers: { cookie: alice.cookie }, body: { name: 'client' } });
@@ -458,7 +503,10 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
       // Still heard from after both deaths: its heartbeats reached whichever instance was up.
       const heardAt = Date.now();
       await until(async () => (await online())?.online === true, 10_000, 'the agent online after both deaths');
-      report('agent and API client keep working while A, then B, dies (kill -9)', `agent online throughout, ${ok} client requests answered, ${failed} failed (${Date.now() - heardAt} ms to confirm)`);
+      report(
+        'agent and API client keep working while A, then B, dies (kill -9)',
+        `agent online throughout, ${ok} client requests answered, ${failed} failed (${Date.now() - heardAt} ms to confirm)`,
+      );
     } finally {
       await agent.stop();
     }

@@ -12,8 +12,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (url: string, payload?: object, cookie?: string) =>
-  t.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
+const post = (url: string, payload?: object, cookie?: string) => t.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
 describe('sign-up (no SMTP: verification not required)', () => {
@@ -138,7 +137,12 @@ describe('sign-in and sign-out', () => {
 describe('profile, password, email', () => {
   it('updates the profile and records update_profile', async () => {
     const u = await buildUser(t.app);
-    const res = await t.app.inject({ method: 'PATCH', url: '/v1/users/me', headers: { cookie: u.cookie }, payload: { firstName: 'Ada', lastName: 'Lovelace' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/v1/users/me',
+      headers: { cookie: u.cookie },
+      payload: { firstName: 'Ada', lastName: 'Lovelace' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.firstName).toBe('Ada');
     const events = await t.database.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, u.user.id));
@@ -178,7 +182,12 @@ describe('profile, password, email', () => {
 
   it('feedback is saved with created and updated dates', async () => {
     const u = await buildUser(t.app);
-    const res = await t.app.inject({ method: 'PUT', url: '/v1/users/me/feedback', headers: { cookie: u.cookie }, payload: { rating: 4, review: '  great tool  ' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/users/me/feedback',
+      headers: { cookie: u.cookie },
+      payload: { rating: 4, review: '  great tool  ' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.feedback).toMatchObject({ rating: 4, review: 'great tool' });
     expect(res.json().data.feedback.dates.created).toBeTruthy();

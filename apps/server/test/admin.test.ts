@@ -23,18 +23,33 @@ const post = (url: string, payload?: object) => t.app.inject({ method: 'POST', u
 describe('users', () => {
   it('searches by email, username and first name prefix; keyset pages cover every match once, in order', async () => {
     const made = [];
-    for (let i = 0; i < 7; i++) made.push(await buildUser(t.app, { email: `zeta${i}-${newId().slice(0, 4).toLowerCase()}@lab.test`, username: `zz_${i}_${newId().slice(0, 4)}`, firstName: i === 3 ? 'Quentin' : 'Test' }));
+    for (let i = 0; i < 7; i++)
+      made.push(
+        await buildUser(t.app, {
+          email: `zeta${i}-${newId().slice(0, 4).toLowerCase()}@lab.test`,
+          username: `zz_${i}_${newId().slice(0, 4)}`,
+          firstName: i === 3 ? 'Quentin' : 'Test',
+        }),
+      );
     const byEmail = (await get('/v1/admin/users/search?q=ZETA&limit=50')).json().data;
     expect(byEmail.users).toHaveLength(7);
     expect((await get('/v1/admin/users/search?q=zz_&limit=50')).json().data.users).toHaveLength(7);
     expect((await get('/v1/admin/users/search?q=quent')).json().data.users.map((u: { id: string }) => u.id)).toEqual([made[3]!.user.id]);
     // LIKE wildcards are literal
     expect((await get('/v1/admin/users/search?q=%25')).json().data.users).toEqual([]);
-    for (const [sort, dir] of [['created', 'desc'], ['email', 'asc'], ['username', 'desc'], ['lastLogin', 'asc']] as const) {
+    for (const [sort, dir] of [
+      ['created', 'desc'],
+      ['email', 'asc'],
+      ['username', 'desc'],
+      ['lastLogin', 'asc'],
+    ] as const) {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page = (await get(`/v1/admin/users/search?q=zeta&sort=${sort}&dir=${dir}&limit=3${cursor ? `&cursor=${cursor}` : ''}`)).json().data as { users: Array<{ id: string; email: string }>; next: string | null };
+        const page = (await get(`/v1/admin/users/search?q=zeta&sort=${sort}&dir=${dir}&limit=3${cursor ? `&cursor=${cursor}` : ''}`)).json().data as {
+          users: Array<{ id: string; email: string }>;
+          next: string | null;
+        };
         seen.push(...page.users.map((u) => u.email));
         cursor = page.next;
       } while (cursor);
@@ -52,7 +67,15 @@ describe('users', () => {
     await t.app.inject({ method: 'DELETE', url: `/v1/projects/${p1.id}`, headers: cookie });
     await buildApiKey(t.app, cookie, { name: 'k' });
     const d = (await get(`/v1/admin/users/${u.user.id}`)).json().data;
-    expect(d).toMatchObject({ id: u.user.id, plan: 'free', roles: [], apiKeys: 1, sessions: 1, inference: { thisMonth: 0, total: 0 }, storage: { projects: { count: 1, trashed: 1 }, datasets: { count: 0, trashed: 0 }, models: { count: 0 } } });
+    expect(d).toMatchObject({
+      id: u.user.id,
+      plan: 'free',
+      roles: [],
+      apiKeys: 1,
+      sessions: 1,
+      inference: { thisMonth: 0, total: 0 },
+      storage: { projects: { count: 1, trashed: 1 }, datasets: { count: 0, trashed: 0 }, models: { count: 0 } },
+    });
     expect(d.lastLogin).not.toBeNull();
     expect((await get('/v1/admin/users/nope')).statusCode).toBe(404);
   });
@@ -93,7 +116,10 @@ describe('analytics', () => {
     expect(weekly.buckets.slice(0, 3)).toEqual(['2029-12-31', '2030-01-07', '2030-01-14']);
     expect(weekly.series.find((s: { name: string }) => s.name === 'infer_model').counts.slice(0, 3)).toEqual([0, 2, 1]);
     const top = (await get(`/v1/admin/analytics/top?${q}`)).json().data;
-    expect(top.models.map((m: { id: string; calls: number }) => [m.id, m.calls])).toEqual([['m1', 2], ['m2', 1]]);
+    expect(top.models.map((m: { id: string; calls: number }) => [m.id, m.calls])).toEqual([
+      ['m1', 2],
+      ['m2', 1],
+    ]);
     const csv = await get(`/v1/admin/analytics/export?${q}&interval=week`);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.split('\r\n')[0]).toBe('bucket,infer_model,sign_in,sign_up,active_users,sign_ups');
@@ -102,22 +128,37 @@ describe('analytics', () => {
 
   it('closed days come from the rollup, computed once; today is counted live', async () => {
     const past = (d: number, h = 10) => new Date(Date.UTC(2021, 5, d, h));
-    await t.database.db.insert(analyticsEvents).values([1, 1, 2, 3].map((d, i) => ({ id: newId(), name: 'create_model', userId: `u${i}`, properties: {}, createdAt: past(d) })));
+    await t.database.db
+      .insert(analyticsEvents)
+      .values([1, 1, 2, 3].map((d, i) => ({ id: newId(), name: 'create_model', userId: `u${i}`, properties: {}, createdAt: past(d) })));
     const q = `from=${past(1, 0).toISOString()}&to=${past(4, 0).toISOString()}&interval=day`;
     const first = (await get(`/v1/admin/analytics/events?${q}`)).json().data;
     expect(first.series).toEqual([{ name: 'create_model', counts: [2, 1, 1] }]);
     expect(first.activeUsers).toEqual([2, 1, 1]);
     const rolled = await t.database.db.select().from(analyticsRollup).where(eq(analyticsRollup.bucket, '2021-06-01'));
-    expect(rolled.map((r) => [r.name, r.count]).sort()).toEqual([['create_model', 2], ['~active', 2], ['~done', 0]]);
+    expect(rolled.map((r) => [r.name, r.count]).sort()).toEqual([
+      ['create_model', 2],
+      ['~active', 2],
+      ['~done', 0],
+    ]);
     expect((await get(`/v1/admin/analytics/events?${q}`)).json().data).toEqual(first);
     // today: live counts, nothing rolled up for the open bucket
     const u = await buildUser(t.app);
     await buildProject(t.app, u.cookie, { meta: { name: 'live' } });
     const now = new Date();
-    const today = (await get(`/v1/admin/analytics/events?from=${new Date(now.getTime() - 86_400_000).toISOString()}&to=${new Date(now.getTime() + 60_000).toISOString()}&interval=day`)).json().data;
+    const today = (
+      await get(
+        `/v1/admin/analytics/events?from=${new Date(now.getTime() - 86_400_000).toISOString()}&to=${new Date(now.getTime() + 60_000).toISOString()}&interval=day`,
+      )
+    ).json().data;
     expect(today.series.find((s: { name: string }) => s.name === 'create_project').counts.at(-1)).toBeGreaterThanOrEqual(1);
     expect(today.signUps.at(-1)).toBeGreaterThanOrEqual(1);
-    expect(await t.database.db.select().from(analyticsRollup).where(eq(analyticsRollup.bucket, now.toISOString().slice(0, 10)))).toEqual([]);
+    expect(
+      await t.database.db
+        .select()
+        .from(analyticsRollup)
+        .where(eq(analyticsRollup.bucket, now.toISOString().slice(0, 10))),
+    ).toEqual([]);
   });
 });
 
@@ -125,11 +166,36 @@ describe('jobs and feedback', () => {
   it('lists failed and queued jobs with attempts and last error; retries a failed one, cancels a queued one', async () => {
     const now = new Date();
     await t.database.db.insert(jobs).values([
-      { id: 'jfailed', queue: 'dataset.process', payload: { userId: admin.user.id }, status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'zip is corrupt', createdAt: now, updatedAt: now },
+      {
+        id: 'jfailed',
+        queue: 'dataset.process',
+        payload: { userId: admin.user.id },
+        status: 'failed',
+        attempts: 3,
+        maxAttempts: 3,
+        lastError: 'zip is corrupt',
+        createdAt: now,
+        updatedAt: now,
+      },
       { id: 'jqueued', queue: 'mail.send', status: 'queued', createdAt: now, updatedAt: now },
     ]);
-    const list = (await get('/v1/admin/jobs')).json().data as Array<{ id: string; status: string; lastError: string | null; attempts: number; canRetry: boolean; canCancel: boolean }>;
-    expect(list.find((j) => j.id === 'jfailed')).toMatchObject({ source: 'queue', kind: 'dataset.process', status: 'failed', attempts: 3, lastError: 'zip is corrupt', canRetry: true, canCancel: false });
+    const list = (await get('/v1/admin/jobs')).json().data as Array<{
+      id: string;
+      status: string;
+      lastError: string | null;
+      attempts: number;
+      canRetry: boolean;
+      canCancel: boolean;
+    }>;
+    expect(list.find((j) => j.id === 'jfailed')).toMatchObject({
+      source: 'queue',
+      kind: 'dataset.process',
+      status: 'failed',
+      attempts: 3,
+      lastError: 'zip is corrupt',
+      canRetry: true,
+      canCancel: false,
+    });
     expect(list.find((j) => j.id === 'jqueued')).toMatchObject({ status: 'queued', canCancel: true });
     expect((await get('/v1/admin/jobs?status=failed')).json().data.map((j: { id: string }) => j.id)).toEqual(['jfailed']);
     expect((await post('/v1/admin/jobs/queue/jfailed/retry')).json().data).toMatchObject({ status: 'queued', attempts: 0 });
@@ -140,7 +206,11 @@ describe('jobs and feedback', () => {
   });
 
   it('feedback: ratings and reviews with the average', async () => {
-    for (const [rating, review] of [[5, 'great'], [3, 'ok'], [4, '']] as const) {
+    for (const [rating, review] of [
+      [5, 'great'],
+      [3, 'ok'],
+      [4, ''],
+    ] as const) {
       const u = await buildUser(t.app);
       await t.app.inject({ method: 'PUT', url: '/v1/users/me/feedback', headers: { cookie: u.cookie }, payload: { rating, review } });
     }

@@ -28,7 +28,11 @@ const call = (method: Method, url: string, cookie: string, payload?: object) =>
 let lastSeq = 0;
 /** Entries written since the previous call. */
 async function newEntries() {
-  const rows = await t.database.db.select().from(auditLog).where(sql`${auditLog.seq} > ${lastSeq}`).orderBy(auditLog.seq);
+  const rows = await t.database.db
+    .select()
+    .from(auditLog)
+    .where(sql`${auditLog.seq} > ${lastSeq}`)
+    .orderBy(auditLog.seq);
   if (rows.length) lastSeq = rows[rows.length - 1]!.seq;
   return rows;
 }
@@ -42,13 +46,34 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   it('sign-in (success and failure without the password) and sign-out', async () => {
     const u = await buildUser(t.app, { password: 'correct-horse-9' });
     await newEntries();
-    const ok = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: 'correct-horse-9' }, headers: { 'user-agent': UA }, remoteAddress: '203.0.113.9' });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signin',
+      payload: { email: u.email, password: 'correct-horse-9' },
+      headers: { 'user-agent': UA },
+      remoteAddress: '203.0.113.9',
+    });
     expect(ok.statusCode).toBe(200);
     const signIn = await only('auth.sign_in');
-    expect(signIn).toMatchObject({ actorId: u.user.id, actorLabel: u.email, targetType: 'user', targetId: u.user.id, userId: u.user.id, outcome: 'success', ip: '203.0.113.9', userAgent: UA });
+    expect(signIn).toMatchObject({
+      actorId: u.user.id,
+      actorLabel: u.email,
+      targetType: 'user',
+      targetId: u.user.id,
+      userId: u.user.id,
+      outcome: 'success',
+      ip: '203.0.113.9',
+      userAgent: UA,
+    });
 
     const secret = 'Wrong-Password-123-zz';
-    const bad = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: secret }, headers: { 'user-agent': UA }, remoteAddress: '203.0.113.9' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signin',
+      payload: { email: u.email, password: secret },
+      headers: { 'user-agent': UA },
+      remoteAddress: '203.0.113.9',
+    });
     expect(bad.statusCode).toBe(401);
     const failed = await only('auth.sign_in_failed');
     expect(failed).toMatchObject({ actorId: null, actorLabel: u.email, userId: u.user.id, outcome: 'failure', ip: '203.0.113.9', userAgent: UA });
@@ -66,7 +91,9 @@ describe('audit entries: exactly one per action, right actor and target', () => 
   it('password and email change; API key created and revoked', async () => {
     const u = await buildUser(t.app, { password: 'correct-horse-9' });
     await newEntries();
-    expect((await call('POST', '/v1/users/me/password', u.cookie, { currentPassword: 'correct-horse-9', newPassword: 'battery-staple-7' })).statusCode).toBe(200);
+    expect((await call('POST', '/v1/users/me/password', u.cookie, { currentPassword: 'correct-horse-9', newPassword: 'battery-staple-7' })).statusCode).toBe(
+      200,
+    );
     expect(await only('account.password_change')).toMatchObject({ actorId: u.user.id, targetId: u.user.id, userId: u.user.id });
     expect((await call('POST', '/v1/users/me/email', u.cookie, { email: `new-${u.email}`, password: 'battery-staple-7' })).statusCode).toBe(200);
     expect(await only('account.email_change')).toMatchObject({ actorId: u.user.id, targetId: u.user.id });
@@ -102,7 +129,12 @@ describe('audit entries: exactly one per action, right actor and target', () => 
     await newEntries();
     expect((await call('POST', `/v1/admin/billing/users/${u.user.id}/plan`, admin.cookie, { plan: 'pro', reason: 'Research grant' })).statusCode).toBe(200);
     const e = await only('user.plan_change');
-    expect(e).toMatchObject({ actorId: admin.user.id, targetId: u.user.id, userId: u.user.id, meta: expect.objectContaining({ from: 'free', to: 'pro', reason: 'Research grant' }) });
+    expect(e).toMatchObject({
+      actorId: admin.user.id,
+      targetId: u.user.id,
+      userId: u.user.id,
+      meta: expect.objectContaining({ from: 'free', to: 'pro', reason: 'Research grant' }),
+    });
   });
 
   it('deletion, restore and sharing of items', async () => {
@@ -138,12 +170,24 @@ describe('audit entries: exactly one per action, right actor and target', () => 
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const team = (await call('POST', '/v1/teams', owner.cookie, { meta: { name: 'Crew' } })).json().data as { id: string };
     await newEntries();
-    expect((await call('POST', `/api_v1/teams/${team.id}/invite`, owner.cookie, { data: { email: m.email, role: 'member' }, parent: { collection: 'teams', id: team.id, name: 'x' } })).statusCode).toBe(201);
+    expect(
+      (
+        await call('POST', `/api_v1/teams/${team.id}/invite`, owner.cookie, {
+          data: { email: m.email, role: 'member' },
+          parent: { collection: 'teams', id: team.id, name: 'x' },
+        })
+      ).statusCode,
+    ).toBe(201);
     expect(await only('team.invite')).toMatchObject({ actorId: owner.user.id, targetType: 'team', targetId: team.id });
     expect((await call('POST', `/api_v1/teams/${team.id}/invite/accept`, m.cookie)).statusCode).toBe(200);
     expect(await only('team.invite_accept')).toMatchObject({ actorId: m.user.id, targetId: team.id });
     expect((await call('PATCH', `/v1/teams/${team.id}/members/${m.user.id}`, owner.cookie, { role: 'viewer' })).statusCode).toBe(200);
-    expect(await only('team.member_role')).toMatchObject({ actorId: owner.user.id, targetId: team.id, userId: m.user.id, meta: { member: m.user.id, role: 'viewer' } });
+    expect(await only('team.member_role')).toMatchObject({
+      actorId: owner.user.id,
+      targetId: team.id,
+      userId: m.user.id,
+      meta: { member: m.user.id, role: 'viewer' },
+    });
     expect((await call('DELETE', `/v1/teams/${team.id}/members/${m.user.id}`, owner.cookie)).statusCode).toBe(200);
     expect(await only('team.member_remove')).toMatchObject({ actorId: owner.user.id, targetId: team.id, userId: m.user.id });
   });
@@ -189,7 +233,11 @@ describe('append-only, filterable, exportable; users see their own security even
     const doc = (await t.app.inject({ method: 'GET', url: '/v1/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
     const auditPaths = Object.entries(doc.paths).filter(([p]) => /audit|security-events/.test(p));
     expect(auditPaths.length).toBeGreaterThanOrEqual(3);
-    for (const [p, ops] of auditPaths) expect(Object.keys(ops).filter((m) => m !== 'get'), p).toEqual([]);
+    for (const [p, ops] of auditPaths)
+      expect(
+        Object.keys(ops).filter((m) => m !== 'get'),
+        p,
+      ).toEqual([]);
     const [entry] = await t.database.db.select().from(auditLog).limit(1);
     for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
       const res = await call(method, `/v1/admin/audit/${entry!.id}`, admin.cookie, {});
@@ -207,7 +255,9 @@ describe('append-only, filterable, exportable; users see their own security even
     expect(page.next).not.toBeNull();
     const next = (await call('GET', `/v1/admin/audit?action=auth.sign_in_failed&limit=1&before=${page.next}`, admin.cookie)).json().data;
     expect(next.entries[0].seq).toBeLessThan(page.entries[0].seq);
-    const byActor = (await call('GET', `/v1/admin/audit?actor=${admin.user.id}&limit=200`, admin.cookie)).json().data.entries as Array<{ actor: { id: string } }>;
+    const byActor = (await call('GET', `/v1/admin/audit?actor=${admin.user.id}&limit=200`, admin.cookie)).json().data.entries as Array<{
+      actor: { id: string };
+    }>;
     expect(byActor.length).toBeGreaterThan(5);
     expect(byActor.every((e) => e.actor.id === admin.user.id)).toBe(true);
     const csv = await call('GET', '/v1/admin/audit/export?action=user.', admin.cookie);
@@ -219,7 +269,7 @@ describe('append-only, filterable, exportable; users see their own security even
     expect(lines.length).toBeGreaterThan(5);
   });
 
-  it('a user sees their own security events and nobody else\'s', async () => {
+  it("a user sees their own security events and nobody else's", async () => {
     const u = await buildUser(t.app, { password: 'correct-horse-9' });
     await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: 'nope-nope-1' } });
     await call('POST', '/v1/api-keys', u.cookie, { name: 'mine' });

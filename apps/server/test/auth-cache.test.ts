@@ -38,7 +38,11 @@ async function call(node: { url: string }, method: string, url: string, headers:
 
 async function signUp(node: { url: string }, password = 'cache-pass-1') {
   const email = uniqueEmail('cache');
-  const res = await fetch(`${node.url}/v1/auth/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email, password, username: `c${Math.random().toString(36).slice(2, 12)}`, firstName: 'Cache' }) });
+  const res = await fetch(`${node.url}/v1/auth/signup`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password, username: `c${Math.random().toString(36).slice(2, 12)}`, firstName: 'Cache' }),
+  });
   expect(res.status).toBe(201);
   const cookie = /sl_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
   const user = ((await res.json()) as { data: { user: { id: string } } }).data.user;
@@ -103,7 +107,9 @@ describe('cached sessions and API keys across instances', () => {
     const stolen = await signIn(b, u.email, u.password);
     expect((await me(b, { cookie: stolen })).status).toBe(200);
     expect((await me(b, { cookie: u.cookie })).status).toBe(200);
-    expect((await call(a, 'POST', '/v1/users/me/password', { cookie: u.cookie }, { currentPassword: u.password, newPassword: 'cache-pass-2-new' })).status).toBe(200);
+    expect(
+      (await call(a, 'POST', '/v1/users/me/password', { cookie: u.cookie }, { currentPassword: u.password, newPassword: 'cache-pass-2-new' })).status,
+    ).toBe(200);
     await within(async () => expect((await me(b, { cookie: stolen })).status).toBe(401));
     expect((await me(b, { cookie: u.cookie })).status).toBe(200);
     // The cached user row on b (with the old password hash) went too: the old password is wrong there.
@@ -158,7 +164,8 @@ describe('cached sessions and API keys across instances', () => {
     const u = await signUp(a);
     const created = await call(a, 'POST', '/v1/projects', { cookie: u.cookie }, { meta: { name: 'Owned' } });
     expect(created.status).toBe(201);
-    const owner = async (node: { url: string }) => ((await call(node, 'GET', `/v1/projects/${created.body.data!.id as string}`, { cookie: u.cookie })).body.data!.owner as { username: string }).username;
+    const owner = async (node: { url: string }) =>
+      ((await call(node, 'GET', `/v1/projects/${created.body.data!.id as string}`, { cookie: u.cookie })).body.data!.owner as { username: string }).username;
     const before = await owner(b);
     const renamed = `r${Math.random().toString(36).slice(2, 12)}`;
     expect((await call(a, 'PATCH', '/v1/users/me', { cookie: u.cookie }, { username: renamed })).status).toBe(200);
@@ -200,7 +207,14 @@ async function predict(node: { url: string }, modelId: string, headers: Record<s
 
 const hourBucket = () => `h:${cluster.clock.now().toISOString().slice(0, 13)}`;
 const hourCount = async (userId: string) =>
-  Number((await cluster.database.query<{ count: number }>(`SELECT count FROM inference_usage WHERE user_id = $1 AND api_key_id = '' AND bucket = $2`, [userId, hourBucket()]))[0]?.count ?? 0);
+  Number(
+    (
+      await cluster.database.query<{ count: number }>(`SELECT count FROM inference_usage WHERE user_id = $1 AND api_key_id = '' AND bucket = $2`, [
+        userId,
+        hourBucket(),
+      ])
+    )[0]?.count ?? 0,
+  );
 
 describe('predict: cached model lookups and quota counted in memory', () => {
   it('a model made private on one instance is refused to others on the other instance within a second', async () => {

@@ -50,7 +50,9 @@ describe('wallet ledger', () => {
 
   it('the same idempotency key, concurrently or again, holds once', async () => {
     const u = await funded(5 * USD);
-    const many = await Promise.all(Array.from({ length: 20 }, () => hold(t.app.ctx, { userId: u.user.id, modelId: 'm', amount: USD, idempotencyKey: 'run-1' })));
+    const many = await Promise.all(
+      Array.from({ length: 20 }, () => hold(t.app.ctx, { userId: u.user.id, modelId: 'm', amount: USD, idempotencyKey: 'run-1' })),
+    );
     expect(new Set(many.map((h) => h.holdId)).size).toBe(1);
     expect(await wallet(u.user.id)).toEqual({ balance: 4 * USD, held: USD });
     await expectConsistent(u.user.id);
@@ -63,7 +65,10 @@ describe('wallet ledger', () => {
     // a retried epoch charges once
     await settle(t.app.ctx, { holdId, amount: 2 * USD, epoch: 1, idempotencyKey: 'train-a:e1' });
     await settle(t.app.ctx, { holdId, amount: 1.5 * USD, epoch: 2, idempotencyKey: 'train-a:e2' });
-    await expect(settle(t.app.ctx, { holdId, amount: 2.5 * USD + 1, epoch: 3, idempotencyKey: 'train-a:e3' })).rejects.toMatchObject({ code: 'billing/settle-exceeds-hold', statusCode: 409 });
+    await expect(settle(t.app.ctx, { holdId, amount: 2.5 * USD + 1, epoch: 3, idempotencyKey: 'train-a:e3' })).rejects.toMatchObject({
+      code: 'billing/settle-exceeds-hold',
+      statusCode: 409,
+    });
     expect(await wallet(u.user.id)).toEqual({ balance: 14 * USD, held: 2.5 * USD });
 
     const r = await release(t.app.ctx, { holdId, idempotencyKey: 'train-a:end' });
@@ -77,7 +82,14 @@ describe('wallet ledger', () => {
 
     // The records of spec §3 show the run, per model, with what it cost.
     const records = (await t.app.inject({ method: 'GET', url: '/v1/billing/records?modelId=model-a', headers: { cookie: u.cookie } })).json().data;
-    expect(records).toEqual([expect.objectContaining({ type: 'train', refs: { modelId: 'model-a' }, status: 'settled', amounts: { held: 6 * USD, charged: 3.5 * USD, released: 2.5 * USD } })]);
+    expect(records).toEqual([
+      expect.objectContaining({
+        type: 'train',
+        refs: { modelId: 'model-a' },
+        status: 'settled',
+        amounts: { held: 6 * USD, charged: 3.5 * USD, released: 2.5 * USD },
+      }),
+    ]);
   });
 
   it('a run that never started is not charged: release returns the whole hold', async () => {
@@ -93,7 +105,9 @@ describe('wallet ledger', () => {
   it('concurrent settles on one hold never exceed it, and balance = sum of entries', async () => {
     const u = await funded(10 * USD);
     const { holdId } = await hold(t.app.ctx, { userId: u.user.id, modelId: 'race', amount: 5 * USD, idempotencyKey: 'race' });
-    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => settle(t.app.ctx, { holdId, amount: 200_000, epoch: i, idempotencyKey: `race:e${i}` })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => settle(t.app.ctx, { holdId, amount: 200_000, epoch: i, idempotencyKey: `race:e${i}` })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(25);
     expect(await wallet(u.user.id)).toEqual({ balance: 5 * USD, held: 0 });
     expect((await release(t.app.ctx, { holdId, idempotencyKey: 'race:end' })).released).toBe(0);

@@ -26,7 +26,13 @@ describe('billing off', () => {
   it('the summary says billing is off; checkout, portal, top-up and history answer billing/disabled', async () => {
     const u = await buildUser(t.app);
     const s = (await call('GET', '/v1/billing', u.cookie)).json().data;
-    expect(s).toMatchObject({ enabled: false, plan: 'free', subscription: null, wallet: { balance: 0, held: 0 }, abilities: { upgrade: false, portal: false, topUp: false, history: false, cancel: false } });
+    expect(s).toMatchObject({
+      enabled: false,
+      plan: 'free',
+      subscription: null,
+      wallet: { balance: 0, held: 0 },
+      abilities: { upgrade: false, portal: false, topUp: false, history: false, cancel: false },
+    });
     for (const [url, body] of [
       ['/v1/billing/checkout/pro', { interval: 'month' }],
       ['/v1/billing/portal', undefined],
@@ -51,8 +57,13 @@ describe('billing off', () => {
     const me = (await call('GET', '/v1/users/me', u.cookie)).json().data;
     expect(me.plan).toBe('pro');
     expect((await call('GET', '/v1/billing', u.cookie)).json().data).toMatchObject({ plan: 'pro', enabled: false, subscription: { source: 'admin' } });
-    const ev = await t.app.ctx.db.select().from(analyticsEvents).where(and(eq(analyticsEvents.userId, u.user.id), eq(analyticsEvents.name, 'update_plan')));
-    expect(ev.map((e) => e.properties)).toEqual([expect.objectContaining({ from: 'free', to: 'pro', source: 'admin', by: admin.user.id, reason: 'Research grant 2026' })]);
+    const ev = await t.app.ctx.db
+      .select()
+      .from(analyticsEvents)
+      .where(and(eq(analyticsEvents.userId, u.user.id), eq(analyticsEvents.name, 'update_plan')));
+    expect(ev.map((e) => e.properties)).toEqual([
+      expect.objectContaining({ from: 'free', to: 'pro', source: 'admin', by: admin.user.id, reason: 'Research grant 2026' }),
+    ]);
     // and back to free
     await call('POST', `/v1/admin/billing/users/${u.user.id}/plan`, admin.cookie, { plan: 'free', reason: 'Grant ended' });
     expect((await call('GET', '/v1/users/me', u.cookie)).json().data.plan).toBe('free');
@@ -66,7 +77,12 @@ describe('billing off', () => {
     expect(res.json().data.wallet).toEqual({ balance: 25_500_000, held: 0 });
     const ledger = (await call('GET', '/v1/billing/ledger', u.cookie)).json().data.entries;
     expect(ledger).toEqual([
-      expect.objectContaining({ kind: 'admin_credit', amount: 25_500_000, balanceAfter: 25_500_000, cause: expect.objectContaining({ actor: { uid: admin.user.id, username: admin.user.username }, reason: 'Goodwill for the outage' }) }),
+      expect.objectContaining({
+        kind: 'admin_credit',
+        amount: 25_500_000,
+        balanceAfter: 25_500_000,
+        cause: expect.objectContaining({ actor: { uid: admin.user.id, username: admin.user.username }, reason: 'Goodwill for the outage' }),
+      }),
     ]);
     expect((await call('POST', `/v1/admin/billing/users/${u.user.id}/credit`, u.cookie, { amount: 1000, reason: 'free money' })).statusCode).toBe(403);
   });
@@ -80,7 +96,10 @@ describe('billing off', () => {
 
     const res = await call('PATCH', '/v1/admin/billing/plans/free', admin.cookie, { storageBytes: 5 * 1024 ** 3, inferencePerMonth: 50 });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ limits: { storageBytes: 5 * 1024 ** 3, inferencePerMonth: 50, inferencePerHour: 100 }, overridden: ['storageBytes', 'inferencePerMonth'] });
+    expect(res.json().data).toMatchObject({
+      limits: { storageBytes: 5 * 1024 ** 3, inferencePerMonth: 50, inferencePerHour: 100 },
+      overridden: ['storageBytes', 'inferencePerMonth'],
+    });
     expect((await call('GET', '/v1/users/me/storage', u.cookie)).json().data.limit).toBe(5 * 1024 ** 3);
     expect((await call('GET', '/v1/users/me/inference-usage', u.cookie)).json().data.limits).toEqual({ perHour: 100, perMonth: 50 });
     expect((await call('GET', '/v1/billing', u.cookie)).json().data.limits.storageBytes).toBe(5 * 1024 ** 3);
@@ -97,7 +116,10 @@ describe('billing off', () => {
     const first = await call('POST', '/v1/models', u.cookie, { meta: { name: 'one' } });
     expect(first.statusCode).toBe(201);
     const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => call('POST', '/v1/models', u.cookie, { meta: { name: `race ${i}` } })));
-    expect(racing.filter((r) => r.statusCode === 201), JSON.stringify(racing.map((r) => r.json()))).toHaveLength(2);
+    expect(
+      racing.filter((r) => r.statusCode === 201),
+      JSON.stringify(racing.map((r) => r.json())),
+    ).toHaveLength(2);
     const refused = racing.filter((r) => r.statusCode !== 201);
     expect(refused).toHaveLength(8);
     for (const r of refused) expect(r.json()).toMatchObject({ error: { code: 'model/limit-reached', message: expect.stringContaining('3 models') } });
@@ -120,7 +142,17 @@ describe('billing off', () => {
 
   it('every billing route is in the generated OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/v1/docs/json' })).json();
-    for (const path of ['/v1/billing', '/v1/billing/ledger', '/v1/billing/checkout/pro', '/v1/billing/portal', '/v1/billing/checkout/top-up', '/v1/billing/history', '/v1/billing/stripe/webhook', '/v1/admin/billing/plans/{plan}', '/v1/admin/billing/users/{id}/credit']) {
+    for (const path of [
+      '/v1/billing',
+      '/v1/billing/ledger',
+      '/v1/billing/checkout/pro',
+      '/v1/billing/portal',
+      '/v1/billing/checkout/top-up',
+      '/v1/billing/history',
+      '/v1/billing/stripe/webhook',
+      '/v1/admin/billing/plans/{plan}',
+      '/v1/admin/billing/users/{id}/credit',
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
     expect(Object.keys(doc.paths['/v1/admin/billing/plans/{plan}'].patch.requestBody.content['application/json'].schema.properties)).toContain('storageBytes');

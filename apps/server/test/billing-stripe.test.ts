@@ -32,7 +32,12 @@ beforeAll(async () => {
       cb();
     },
   });
-  app = await buildApp({ config: testConfig(dataDir, { JOBS_ENABLED: 'false', ...stripeEnv(fake) }), database: db.database, clock: new TestClock(), logger: { level: 'info', stream } });
+  app = await buildApp({
+    config: testConfig(dataDir, { JOBS_ENABLED: 'false', ...stripeEnv(fake) }),
+    database: db.database,
+    clock: new TestClock(),
+    logger: { level: 'info', stream },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   fake.webhookUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/v1/billing/stripe/webhook`;
   // walletTopUp is off by default (spec §9): this server turns it on.
@@ -71,14 +76,23 @@ describe('checkout → webhook → plan', () => {
   it('a free user upgrades to pro through Checkout; the plan, customer, renewal date and analytics follow', async () => {
     const u = await buildUser(app);
     const before = await summary(u.cookie);
-    expect(before).toMatchObject({ enabled: true, plan: 'free', subscription: null, abilities: { upgrade: true, portal: false, topUp: false, history: false } });
+    expect(before).toMatchObject({
+      enabled: true,
+      plan: 'free',
+      subscription: null,
+      abilities: { upgrade: true, portal: false, topUp: false, history: false },
+    });
 
     const res = await call('POST', '/v1/billing/checkout/pro', u.cookie, { interval: 'year' });
     expect(res.statusCode).toBe(200);
     const session = fake.lastSession()!;
     // The wire: a customer made for this user, the yearly price, the user as client_reference_id.
     const created = fake.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!;
-    expect(created.body).toMatchObject({ mode: 'subscription', client_reference_id: u.user.id, line_items: [{ price: FAKE_PRICES.proYearly.id, quantity: '1' }] });
+    expect(created.body).toMatchObject({
+      mode: 'subscription',
+      client_reference_id: u.user.id,
+      line_items: [{ price: FAKE_PRICES.proYearly.id, quantity: '1' }],
+    });
     expect(fake.customers.get(session.customer as string)).toMatchObject({ email: u.email, metadata: { userId: u.user.id } });
     expect((await me(u.user.id)).plan).toBe('free');
 
@@ -89,7 +103,10 @@ describe('checkout → webhook → plan', () => {
     expect(new Date(after.subscription.currentPeriodEnd).getTime()).toBeGreaterThan(Date.now() + 300 * 86400_000);
     expect(after.abilities).toMatchObject({ upgrade: false, portal: true, history: true, cancel: true, topUp: true });
     expect((await me(u.user.id)).paymentCustomerId).toBe(session.customer);
-    const plans = await app.ctx.db.select().from(analyticsEvents).where(and(eq(analyticsEvents.userId, u.user.id), eq(analyticsEvents.name, 'update_plan')));
+    const plans = await app.ctx.db
+      .select()
+      .from(analyticsEvents)
+      .where(and(eq(analyticsEvents.userId, u.user.id), eq(analyticsEvents.name, 'update_plan')));
     expect(plans.map((p) => p.properties)).toEqual([expect.objectContaining({ from: 'free', to: 'pro', source: 'stripe' })]);
     // A second checkout for pro is refused: manage it in the portal.
     expect((await call('POST', '/v1/billing/checkout/pro', u.cookie, { interval: 'month' })).statusCode).toBe(403);
@@ -156,8 +173,18 @@ describe('webhooks', () => {
 
   it('a forged signature is refused with 400 and logged; nothing is recorded', async () => {
     const u = await proUser();
-    const payload = JSON.stringify({ id: 'evt_forged_1', object: 'event', type: 'customer.subscription.deleted', created: Math.floor(Date.now() / 1000), data: { object: fake.subscriptions.get(u.subscriptionId) } });
-    const res = await fetch(fake.webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, 'whsec_not_the_secret') }, body: payload });
+    const payload = JSON.stringify({
+      id: 'evt_forged_1',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: fake.subscriptions.get(u.subscriptionId) },
+    });
+    const res = await fetch(fake.webhookUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, 'whsec_not_the_secret') },
+      body: payload,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('billing/bad-signature');
     const unsigned = await fetch(fake.webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
@@ -168,7 +195,14 @@ describe('webhooks', () => {
   });
 
   it('a webhook for an unknown customer is recorded, not crashed', async () => {
-    const [d] = await fake.send('invoice.payment_failed', { id: 'in_nobody', object: 'invoice', customer: 'cus_nobody', amount_due: 2900, currency: 'usd', created: 1 });
+    const [d] = await fake.send('invoice.payment_failed', {
+      id: 'in_nobody',
+      object: 'invoice',
+      customer: 'cus_nobody',
+      amount_due: 2900,
+      currency: 'usd',
+      created: 1,
+    });
     expect(d!.status).toBe(200);
     const [row] = await app.ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, d!.eventId));
     expect(row).toMatchObject({ type: 'invoice.payment_failed', outcome: 'unknown-customer', userId: null });
@@ -211,7 +245,12 @@ describe('top-up and history', () => {
     expect((await summary(u.cookie)).wallet).toEqual({ balance: 50_000_000, held: 0 });
     const ledger = (await call('GET', '/v1/billing/ledger', u.cookie)).json().data;
     expect(ledger.entries).toEqual([
-      expect.objectContaining({ kind: 'top_up', amount: 50_000_000, balanceAfter: 50_000_000, cause: expect.objectContaining({ paymentId: session.payment_intent, modelId: model.id }) }),
+      expect.objectContaining({
+        kind: 'top_up',
+        amount: 50_000_000,
+        balanceAfter: 50_000_000,
+        cause: expect.objectContaining({ paymentId: session.payment_intent, modelId: model.id }),
+      }),
     ]);
   });
 

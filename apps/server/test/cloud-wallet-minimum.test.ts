@@ -15,7 +15,12 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   const admin = await buildUser(t.app); // the first account is an admin
-  const gpu = await t.app.inject({ method: 'PUT', url: '/v1/admin/gpu-types', headers: { cookie: admin.cookie }, payload: { id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 1 } });
+  const gpu = await t.app.inject({
+    method: 'PUT',
+    url: '/v1/admin/gpu-types',
+    headers: { cookie: admin.cookie },
+    payload: { id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 1 },
+  });
   expect(gpu.statusCode).toBe(200);
   await enableCloud(t);
 }, 60_000);
@@ -23,7 +28,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const api = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+const api = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 const body = { gpuType: 'rtx-4090', epochs: 1 };
 
 /** A pro user with `runs` untrained models on one dataset; the wallet covers the minimum plus two estimates, less one micro-dollar. */
@@ -34,7 +40,12 @@ async function userWithModels(runs: number) {
   const project = (await api('POST', '/v1/projects', user.cookie, { name: 'Cloud' })).json().data;
   const models: string[] = [];
   for (let i = 0; i < runs; i++) {
-    const m = await api('POST', '/v1/models', user.cookie, { meta: { name: `run ${i}` }, projectId: project.id, dataset: { id: ds.id }, lineage: { architecture: { name: 'yolo11n' } } });
+    const m = await api('POST', '/v1/models', user.cookie, {
+      meta: { name: `run ${i}` },
+      projectId: project.id,
+      dataset: { id: ds.id },
+      lineage: { architecture: { name: 'yolo11n' } },
+    });
     expect(m.statusCode).toBe(201);
     models.push(m.json().data.id as string);
   }

@@ -18,7 +18,12 @@ beforeAll(async () => {
   alice = await userWithKey(s.t);
   bob = await userWithKey(s.t);
   datasetId = (await shapes3Dataset(s.t, alice.user.id)).id;
-  const res = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: { dataset: { id: datasetId }, lineage: { architecture: { name: 'yolov8n' } } } });
+  const res = await s.t.app.inject({
+    method: 'POST',
+    url: '/v1/models',
+    headers: { cookie: alice.cookie },
+    payload: { dataset: { id: datasetId }, lineage: { architecture: { name: 'yolov8n' } } },
+  });
   aliceModel = res.json().data.id;
 });
 afterAll(async () => {
@@ -28,9 +33,20 @@ afterAll(async () => {
 const hub = (key: string, path: string, body: string | Buffer, contentType = 'application/json') =>
   send(`${s.origin}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'Content-Type': contentType }, body });
 const platform = (key: string, body: object) =>
-  send(`${s.origin}/api/webhooks/training/metrics`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  send(`${s.origin}/api/webhooks/training/metrics`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const finalUpload = (key: string, id: string, content: Buffer) => {
-  const mp = requestsMultipart([['epoch', '0'], ['type', 'final'], ['map', '0.0']], { name: 'best.pt', content });
+  const mp = requestsMultipart(
+    [
+      ['epoch', '0'],
+      ['type', 'final'],
+      ['map', '0.0'],
+    ],
+    { name: 'best.pt', content },
+  );
   return hub(key, `/v1/models/${id}/upload`, mp.body, mp.contentType);
 };
 const files = async (id: string) => s.t.database.db.select().from(modelFiles).where(eq(modelFiles.modelId, id));
@@ -62,9 +78,15 @@ describe('unknown model id', () => {
     const res = await platform(alice.key, { event: 'epoch_end', modelId: newId(), data: { epoch: 0, metrics: {} } });
     expect(res.status).toBe(404);
     expect(typeof res.json().error).toBe('string');
-    const up = await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: { Authorization: `Bearer ${alice.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ filename: 'best.pt', modelId: newId() }) });
+    const up = await send(`${s.origin}/api/webhooks/models/upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${alice.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ filename: 'best.pt', modelId: newId() }),
+    });
     expect(up.status).toBe(404);
-    expect((await send(`${s.origin}/api/webhooks/models/nobody/none/none/download`, { method: 'HEAD', headers: { Authorization: `Bearer ${alice.key}` } })).status).toBe(404);
+    expect(
+      (await send(`${s.origin}/api/webhooks/models/nobody/none/none/download`, { method: 'HEAD', headers: { Authorization: `Bearer ${alice.key}` } })).status,
+    ).toBe(404);
     expect((await send(`${s.origin}/api/datasets/nobody/none/export`, { headers: { Authorization: `Bearer ${alice.key}` } })).status).toBe(404);
   });
 });
@@ -75,18 +97,38 @@ describe("another user's model", () => {
     expect((await hub(bob.legacyKey, `/v1/models/${aliceModel}`, '{"metrics": {"0": "{}"}, "type": "metrics"}')).status).toBe(404);
     expect((await finalUpload(bob.legacyKey, aliceModel, fakeWeights(1000, 'bob'))).status).toBe(404);
     expect((await send(`${s.origin}/v1/models/${aliceModel}`, { headers: { 'x-api-key': bob.legacyKey } })).status).toBe(404);
-    expect((await send(`${s.origin}/v1/models/${aliceModel}/stop`, { method: 'POST', headers: { 'x-api-key': bob.legacyKey, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(404);
+    expect(
+      (
+        await send(`${s.origin}/v1/models/${aliceModel}/stop`, {
+          method: 'POST',
+          headers: { 'x-api-key': bob.legacyKey, 'Content-Type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(404);
     const { modelId } = await platformRun(alice.key);
     expect((await platform(bob.key, { event: 'epoch_end', modelId, data: { epoch: 0, metrics: {} } })).status).toBe(404);
     expect((await send(`${s.origin}/v1/models/${modelId}/console`, { headers: { 'x-api-key': bob.legacyKey } })).status).toBe(404);
     // Another user's private dataset does not resolve either.
     const ds = await s.t.database.db.select().from(datasets).where(eq(datasets.id, datasetId));
-    expect((await send(`${s.origin}/api/webhooks/datasets/${alice.user.username}/${ds[0]!.slug}/export`, { method: 'HEAD', headers: { Authorization: `Bearer ${bob.key}` } })).status).toBe(404);
+    expect(
+      (
+        await send(`${s.origin}/api/webhooks/datasets/${alice.user.username}/${ds[0]!.slug}/export`, {
+          method: 'HEAD',
+          headers: { Authorization: `Bearer ${bob.key}` },
+        })
+      ).status,
+    ).toBe(404);
     expect(await files(aliceModel)).toHaveLength(0);
   });
 
   it("a public model over a private dataset does not hand out the dataset's link to others", async () => {
-    const res = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: { dataset: { id: datasetId }, meta: { privacy: 'public' } } });
+    const res = await s.t.app.inject({
+      method: 'POST',
+      url: '/v1/models',
+      headers: { cookie: alice.cookie },
+      payload: { dataset: { id: datasetId }, meta: { privacy: 'public' } },
+    });
     const id = res.json().data.id;
     const mine = (await send(`${s.origin}/v1/models/${id}`, { headers: { 'x-api-key': alice.legacyKey } })).json().data;
     expect(mine.data).toMatch(/\.zip\?/);
@@ -157,7 +199,9 @@ describe('upload larger than the storage left', () => {
     const dave = await userWithKey(s.t);
     // Fill dave's storage up to 50 kB below the plan limit.
     const now = s.t.clock.now();
-    await s.t.database.db.insert(datasets).values({ id: newId(), userId: dave.user.id, slug: 'big', name: 'big', bytes: PLAN_LIMITS.free.storageBytes - 50_000, createdAt: now, updatedAt: now });
+    await s.t.database.db
+      .insert(datasets)
+      .values({ id: newId(), userId: dave.user.id, slug: 'big', name: 'big', bytes: PLAN_LIMITS.free.storageBytes - 50_000, createdAt: now, updatedAt: now });
     const model = (await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: dave.cookie }, payload: {} })).json().data.id;
     const res = await finalUpload(dave.legacyKey, model, fakeWeights(80_000, 'too big'));
     expect(res.status).toBe(403);
@@ -167,10 +211,20 @@ describe('upload larger than the storage left', () => {
     expect(doc.status).toBe('new');
 
     const { modelId, runId } = await platformRun(dave.key);
-    const up = (await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: { Authorization: `Bearer ${dave.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ filename: 'best.pt', modelId, runId }) })).json();
+    const up = (
+      await send(`${s.origin}/api/webhooks/models/upload`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${dave.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ filename: 'best.pt', modelId, runId }),
+      })
+    ).json();
     const u = new URL(up.uploadUrl);
     const big = fakeWeights(80_000, 'too big');
-    const put = await rawRequest(s.port, `PUT ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Length: ${big.length}\r\nTransfer-Encoding: chunked\r\n\r\n`, big);
+    const put = await rawRequest(
+      s.port,
+      `PUT ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Length: ${big.length}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      big,
+    );
     expect(put.status).toBe(403);
     expect(JSON.parse(put.body)).toMatchObject({ code: 'InsufficientStorageError' });
     expect(await s.t.app.ctx.blobs.head(up.gcsPath)).toBeNull();
@@ -183,7 +237,14 @@ describe('interrupted upload, then retried', () => {
   it('HUB: a body cut mid-file leaves the model as it was; the retry stores the whole file', async () => {
     const id = (await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: {} })).json().data.id;
     const content = fakeWeights(400_000, 'interrupted');
-    const mp = requestsMultipart([['epoch', '0'], ['type', 'final'], ['map', '0.0']], { name: 'best.pt', content });
+    const mp = requestsMultipart(
+      [
+        ['epoch', '0'],
+        ['type', 'final'],
+        ['map', '0.0'],
+      ],
+      { name: 'best.pt', content },
+    );
     const head = `POST /v1/models/${id}/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${alice.legacyKey}\r\nContent-Type: ${mp.contentType}\r\nContent-Length: ${mp.body.length}\r\n\r\n`;
     await rawRequest(s.port, head, mp.body, { abortAfter: 200_000 });
     await new Promise((r) => setTimeout(r, 200));
@@ -199,7 +260,13 @@ describe('interrupted upload, then retried', () => {
 
   it('Platform: a PUT cut mid-body stores nothing; the retried PUT of the same URL completes', async () => {
     const { modelId, runId } = await platformRun(alice.key);
-    const up = (await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: { Authorization: `Bearer ${alice.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ filename: 'best.pt', modelId, runId }) })).json();
+    const up = (
+      await send(`${s.origin}/api/webhooks/models/upload`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${alice.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ filename: 'best.pt', modelId, runId }),
+      })
+    ).json();
     const u = new URL(up.uploadUrl);
     const content = fakeWeights(300_000, 'put');
     const head = `PUT ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${content.length}\r\nTransfer-Encoding: chunked\r\n\r\n`;

@@ -7,7 +7,18 @@ import { markStaleRuns } from '../src/modules/training/training.service.js';
 import { multipart } from './support/harness.js';
 import { ensureNormalizedZip } from '../src/modules/datasets/datasets.export.js';
 import { datasetsRepository } from '../src/modules/datasets/datasets.repository.js';
-import { fakeWeights, loadTrace, requestsMultipart, send, sha256, shapes3Dataset, startLiveServer, userWithKey, type LiveServer, type WireResponse } from './support/wire.js';
+import {
+  fakeWeights,
+  loadTrace,
+  requestsMultipart,
+  send,
+  sha256,
+  shapes3Dataset,
+  startLiveServer,
+  userWithKey,
+  type LiveServer,
+  type WireResponse,
+} from './support/wire.js';
 
 /**
  * Conformance of the legacy Ultralytics HUB protocol (ultralytics 8.3.166 + hub-sdk): the recorded
@@ -28,8 +39,33 @@ interface TraceRecord {
   response: { status: number; json?: { success?: boolean; data?: Record<string, unknown> }; injected_fault?: boolean };
 }
 
-const TRACE_IDS = { A: 'RvLVNQ2zRdDt8eMOSbp8', B: 'CmHoY8KcJJ5YObs8dzdW', C: 'oBwquU54Myr95Q3gT5aN', D: 'uKgPnFYYKcLJeHrWEHkB', L1: '7q0WyHUglzcIsZzbCSxx', L2: 'PeQPH27qaVomkbJEePuZ', X: 'nIfl6UH25s99hZc8Kqqa' };
-const HUB_FIELDS = ['id', 'status', 'data', 'cfg', 'weights', 'resume', 'is_pretrained', 'has_last_weights', 'has_best_weights', 'train_args', 'batch_size', 'epochs', 'imgsz', 'patience', 'device', 'cache'];
+const TRACE_IDS = {
+  A: 'RvLVNQ2zRdDt8eMOSbp8',
+  B: 'CmHoY8KcJJ5YObs8dzdW',
+  C: 'oBwquU54Myr95Q3gT5aN',
+  D: 'uKgPnFYYKcLJeHrWEHkB',
+  L1: '7q0WyHUglzcIsZzbCSxx',
+  L2: 'PeQPH27qaVomkbJEePuZ',
+  X: 'nIfl6UH25s99hZc8Kqqa',
+};
+const HUB_FIELDS = [
+  'id',
+  'status',
+  'data',
+  'cfg',
+  'weights',
+  'resume',
+  'is_pretrained',
+  'has_last_weights',
+  'has_best_weights',
+  'train_args',
+  'batch_size',
+  'epochs',
+  'imgsz',
+  'patience',
+  'device',
+  'cache',
+];
 
 let s: LiveServer;
 let alice: Awaited<ReturnType<typeof userWithKey>>;
@@ -104,7 +140,12 @@ async function operatorStep(scenario: string) {
     const hidden = await send(`${s.origin}/v1/models/${ours[TRACE_IDS.C]}`);
     expect(hidden.status).toBe(404);
     expect(hidden.headers['content-type']).toMatch(/application\/json/);
-    const res = await s.t.app.inject({ method: 'POST', url: `/v1/models/${ours[TRACE_IDS.A]}/share`, headers: { cookie: alice.cookie }, payload: { privacy: 'public' } });
+    const res = await s.t.app.inject({
+      method: 'POST',
+      url: `/v1/models/${ours[TRACE_IDS.A]}/share`,
+      headers: { cookie: alice.cookie },
+      payload: { privacy: 'public' },
+    });
     expect(res.statusCode).toBe(200);
   }
 }
@@ -140,8 +181,7 @@ function checkModelDoc(rec: TraceRecord, res: WireResponse, anonymous: boolean) 
     // A public model over a private dataset: strangers get no dataset link. A trained model needs none,
     // the client only downloads its weights (hub-protocol §5.3 step 1).
     expect(doc.data).toMatchObject({ data: null, train_args: null, status: 'trained' });
-  }
-  else {
+  } else {
     const args = doc.data.train_args as Record<string, unknown>;
     expect(args.data).toBe(doc.data.data);
     const { data: _d, epochs, imgsz, batch, patience, device, cache, workers } = theirs.train_args as Record<string, unknown>;
@@ -210,7 +250,8 @@ describe('legacy HUB protocol: recorded trace of ultralytics 8.3.166 + hub-sdk 0
       expect(res.statusCode).toBe(200);
       return res.json().data;
     };
-    const metrics = async (theirs: string) => (await s.t.app.inject({ method: 'GET', url: `/v1/models/${ours[theirs]}/metrics`, headers: { cookie: alice.cookie } })).json().data;
+    const metrics = async (theirs: string) =>
+      (await s.t.app.inject({ method: 'GET', url: `/v1/models/${ours[theirs]}/metrics`, headers: { cookie: alice.cookie } })).json().data;
 
     const a = await get(TRACE_IDS.A);
     expect(a.status).toBe('trained');
@@ -274,8 +315,14 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
     return res.json().data.id as string;
   }
   const doc = async (id: string) => (await send(api(`/v1/models/${id}`), { headers: { 'x-api-key': alice.legacyKey } })).json().data;
-  const metricsBody = (epochs: Record<number, object>) => JSON.stringify({ metrics: Object.fromEntries(Object.entries(epochs).map(([e, m]) => [e, JSON.stringify(m)])), type: 'metrics' });
-  const epochMetrics = (e: number) => ({ 'train/box_loss': 1 / (e + 1), 'metrics/mAP50(B)': 0.1 * e, 'metrics/mAP50-95(B)': 0.05 * e, 'val/box_loss': 2 / (e + 1) });
+  const metricsBody = (epochs: Record<number, object>) =>
+    JSON.stringify({ metrics: Object.fromEntries(Object.entries(epochs).map(([e, m]) => [e, JSON.stringify(m)])), type: 'metrics' });
+  const epochMetrics = (e: number) => ({
+    'train/box_loss': 1 / (e + 1),
+    'metrics/mAP50(B)': 0.1 * e,
+    'metrics/mAP50-95(B)': 0.05 * e,
+    'val/box_loss': 2 / (e + 1),
+  });
   const upload = (id: string, fields: Array<[string, string]>, name: string, content: Buffer) => {
     const mp = requestsMultipart(fields, { name, content });
     return send(api(`/v1/models/${id}/upload`), { method: 'POST', headers: { 'x-api-key': alice.legacyKey, 'Content-Type': mp.contentType }, body: mp.body });
@@ -284,7 +331,15 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
   it('new model: train_args for 8.1.30+, legacy top-level fields for older clients, cfg from the architecture', async () => {
     const id = await newModel({ config: { epochs: 3, imageSize: 320, batchSize: 4, patience: 10, device: 'cuda:0', cache: 'ram' } });
     const d = await doc(id);
-    expect(d).toMatchObject({ status: 'new', cfg: 'yolo11n.yaml', weights: null, resume: null, is_pretrained: false, has_last_weights: false, has_best_weights: false });
+    expect(d).toMatchObject({
+      status: 'new',
+      cfg: 'yolo11n.yaml',
+      weights: null,
+      resume: null,
+      is_pretrained: false,
+      has_last_weights: false,
+      has_best_weights: false,
+    });
     expect(d.train_args).toEqual({ data: d.data, epochs: 3, imgsz: 320, batch: 4, patience: 10, device: 'cuda:0', cache: 'ram' });
     expect(d).toMatchObject({ batch_size: 4, epochs: 3, imgsz: 320, patience: 10, device: 'cuda:0', cache: 'ram' });
     // The dataset URL is self-authorising, unique, .zip, and answers HEAD and ranged GETs (resume with curl -C).
@@ -310,7 +365,7 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
     expect((await send(String(child.weights))).status).toBe(200);
   });
 
-  it('a processed dataset is served as the pipeline\'s normalized zip (<slug>/data.yaml), HEAD and Range included', async () => {
+  it("a processed dataset is served as the pipeline's normalized zip (<slug>/data.yaml), HEAD and Range included", async () => {
     const ds = await shapes3Dataset(s.t, alice.user.id, 'shapes3-normalized');
     const id = await newModel({ dataset: { id: ds.id } });
     const d = await doc(id);
@@ -328,21 +383,53 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
 
   it('heartbeats, metrics, epoch checkpoint, resume from last, final upload, lifecycle dates', async () => {
     const id = await newModel();
-    const hb = await send(api(`/v1/agent/heartbeat/models/${id}`), { method: 'POST', headers: key(), body: '{"agent": "python-3.11.2-local", "agentId": null}' });
+    const hb = await send(api(`/v1/agent/heartbeat/models/${id}`), {
+      method: 'POST',
+      headers: key(),
+      body: '{"agent": "python-3.11.2-local", "agentId": null}',
+    });
     expect(hb.status).toBe(200);
     const agentId = hb.json().data.agentId;
     let d = await doc(id);
     expect(modelStatus(d.dates, s.t.clock.now())).toBe('Training');
     expect(d.dates.train.initialized).not.toBeNull();
 
-    expect((await send(api(`/v1/models/${id}`), { method: 'POST', headers: key(), body: metricsBody({ 0: epochMetrics(0), 1: epochMetrics(1) }) })).status).toBe(200);
+    expect(
+      (await send(api(`/v1/models/${id}`), { method: 'POST', headers: key(), body: metricsBody({ 0: epochMetrics(0), 1: epochMetrics(1) }) })).status,
+    ).toBe(200);
     const ckpt1 = fakeWeights(200_000, `${id}-e1`);
-    expect((await upload(id, [['epoch', '1'], ['type', 'epoch'], ['isBest', 'True']], 'last.pt', ckpt1)).status).toBe(200);
+    expect(
+      (
+        await upload(
+          id,
+          [
+            ['epoch', '1'],
+            ['type', 'epoch'],
+            ['isBest', 'True'],
+          ],
+          'last.pt',
+          ckpt1,
+        )
+      ).status,
+    ).toBe(200);
     d = await doc(id);
     expect(d).toMatchObject({ status: 'training', has_last_weights: true, has_best_weights: false });
     expect(d.resume).toMatch(new RegExp(`/${id}-last-e1\\.pt\\?`));
     // A late checkpoint of an older epoch (parallel client threads) does not replace the newer one.
-    expect((await upload(id, [['epoch', '0'], ['type', 'epoch'], ['isBest', 'False']], 'last.pt', fakeWeights(1000, 'old'))).status).toBe(200);
+    expect(
+      (
+        await upload(
+          id,
+          [
+            ['epoch', '0'],
+            ['type', 'epoch'],
+            ['isBest', 'False'],
+          ],
+          'last.pt',
+          fakeWeights(1000, 'old'),
+        )
+      ).status,
+    ).toBe(200);
     d = await doc(id);
     expect(d.resume).toMatch(/-last-e1\.pt\?/);
     expect(sha256((await send(d.resume)).body)).toBe(sha256(ckpt1));
@@ -350,12 +437,29 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
     // A new process resumes: agentId null again, same agent id answered, resume weights downloadable.
     s.t.clock.advance(20 * 60_000);
     expect(modelStatus(d.dates, s.t.clock.now())).toBe('Timeout');
-    const hb2 = await send(api(`/v1/agent/heartbeat/models/${id}`), { method: 'POST', headers: key(), body: '{"agent": "python-3.11.2-local", "agentId": null}' });
+    const hb2 = await send(api(`/v1/agent/heartbeat/models/${id}`), {
+      method: 'POST',
+      headers: key(),
+      body: '{"agent": "python-3.11.2-local", "agentId": null}',
+    });
     expect(hb2.json().data.agentId).toBe(agentId);
     expect(modelStatus((await doc(id)).dates, s.t.clock.now())).toBe('Training');
     expect((await send(api(`/v1/models/${id}`), { method: 'POST', headers: key(), body: metricsBody({ 2: epochMetrics(2) }) })).status).toBe(200);
     const best = fakeWeights(120_000, `${id}-best`);
-    expect((await upload(id, [['epoch', '2'], ['type', 'final'], ['map', '0.1']], 'best.pt', best)).status).toBe(200);
+    expect(
+      (
+        await upload(
+          id,
+          [
+            ['epoch', '2'],
+            ['type', 'final'],
+            ['map', '0.1'],
+          ],
+          'best.pt',
+          best,
+        )
+      ).status,
+    ).toBe(200);
     d = await doc(id);
     expect(d).toMatchObject({ status: 'trained', has_best_weights: true, has_last_weights: false, resume: null });
     expect(sha256((await send(d.weights)).body)).toBe(sha256(best));
@@ -372,7 +476,16 @@ describe('legacy HUB protocol: sequences of hub-protocol.md', () => {
     await send(api(`/v1/agent/heartbeat/models/${id}`), { method: 'POST', headers: key(), body: '{"agent": "x", "agentId": null}' });
     expect((await send(api(`/v1/models/${id}/stop`), { method: 'POST', headers: key(), body: '{}' })).status).toBe(200);
     expect((await doc(id)).training).toMatchObject({ cancelRequested: true, outcome: 'running' });
-    await upload(id, [['epoch', '0'], ['type', 'final'], ['map', '0.0']], 'best.pt', fakeWeights(5000, 'stopped'));
+    await upload(
+      id,
+      [
+        ['epoch', '0'],
+        ['type', 'final'],
+        ['map', '0.0'],
+      ],
+      'best.pt',
+      fakeWeights(5000, 'stopped'),
+    );
     expect((await doc(id)).training).toMatchObject({ cancelRequested: true, outcome: 'cancelled' });
   });
 

@@ -145,7 +145,11 @@ describe('Platform protocol: recorded trace (ultralytics 8.4.60 composite, raw-H
       if (rec.target.startsWith('/storage/datasets/')) {
         const lines = parseNdjson(res.body);
         expect(lines).toHaveLength((expected as { ndjson: { lines: number } } | null)?.ndjson.lines ?? 161);
-        expect(lines[0]).toMatchObject({ type: 'dataset', task: 'detect', class_names: { '0': expect.any(String), '1': expect.any(String), '2': expect.any(String) } });
+        expect(lines[0]).toMatchObject({
+          type: 'dataset',
+          task: 'detect',
+          class_names: { '0': expect.any(String), '1': expect.any(String), '2': expect.any(String) },
+        });
         images = new Map();
         for (const l of lines.slice(1)) {
           // `<imageId>_<name>` so validation rows map back to images (traces README discrepancy 2).
@@ -179,7 +183,8 @@ describe('Platform protocol: recorded trace (ultralytics 8.4.60 composite, raw-H
     expect(c1.map((c: { chunkId: number }) => c.chunkId)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
 
     // The cancelled run: remembered, answered on every later epoch_end, and recorded as cancelled.
-    const cancelled = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${ids.get('mdl_739737352e2e')}`, headers: { cookie: alice.cookie } })).json().data;
+    const cancelled = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${ids.get('mdl_739737352e2e')}`, headers: { cookie: alice.cookie } })).json()
+      .data;
     expect(cancelled.slug).toBe('cancel1');
     expect(cancelled.training).toMatchObject({ outcome: 'cancelled', cancelRequested: true });
     expect(cancelled.files.map((f: { kind: string }) => f.kind)).toEqual(['best']);
@@ -189,7 +194,26 @@ describe('Platform protocol: recorded trace (ultralytics 8.4.60 composite, raw-H
 
 describe('Platform protocol: sequences of platform-protocol.md', () => {
   it('a 3-epoch run: console out of order, duplicated last epoch_end, periodic and final quirky PUTs, completion', async () => {
-    const started = await webhook({ event: 'training_started', project: 'alice/Pets Two', name: 'exp', data: { trainArgs: { task: 'detect', model: 'yolo11n.pt', data: 'ul://alice/datasets/shapes3', epochs: '3', imgsz: '640', batch: '-1', cache: 'None', device: 'None' }, epochs: 3, device: 'cpu', environment: { ultralyticsVersion: '8.4.120' } } });
+    const started = await webhook({
+      event: 'training_started',
+      project: 'alice/Pets Two',
+      name: 'exp',
+      data: {
+        trainArgs: {
+          task: 'detect',
+          model: 'yolo11n.pt',
+          data: 'ul://alice/datasets/shapes3',
+          epochs: '3',
+          imgsz: '640',
+          batch: '-1',
+          cache: 'None',
+          device: 'None',
+        },
+        epochs: 3,
+        device: 'cpu',
+        environment: { ultralyticsVersion: '8.4.120' },
+      },
+    });
     expect(started.status).toBe(200);
     const { modelId, runId, modelSlug, cancelled } = started.json();
     expect({ modelSlug, cancelled }).toEqual({ modelSlug: 'exp', cancelled: false });
@@ -198,18 +222,44 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
     expect(again.modelSlug).toBe('exp-2');
 
     // Console chunks arrive out of order (10-thread pool), one twice, one early by project/name only (8.4.115–119).
-    for (const id of [3, 1, 4, 2, 2]) expect((await webhook({ event: 'console_output', modelId, data: { chunkId: id, content: `line ${id}\u001b[K`, lineCount: 1 } })).json()).toEqual({ ok: true });
-    expect((await webhook({ event: 'console_output', project: 'alice/pets-two', name: 'exp-2', data: { chunkId: 1, content: 'early', lineCount: 1 } })).status).toBe(404);
+    for (const id of [3, 1, 4, 2, 2])
+      expect((await webhook({ event: 'console_output', modelId, data: { chunkId: id, content: `line ${id}\u001b[K`, lineCount: 1 } })).json()).toEqual({
+        ok: true,
+      });
+    expect(
+      (await webhook({ event: 'console_output', project: 'alice/pets-two', name: 'exp-2', data: { chunkId: 1, content: 'early', lineCount: 1 } })).status,
+    ).toBe(404);
     // Without modelId the newest run of that project and name is meant: the one just started.
-    expect((await webhook({ event: 'console_output', project: 'alice/pets-two', name: 'exp', data: { chunkId: 1, content: 'by name', lineCount: 1 } })).status).toBe(200);
+    expect(
+      (await webhook({ event: 'console_output', project: 'alice/pets-two', name: 'exp', data: { chunkId: 1, content: 'by name', lineCount: 1 } })).status,
+    ).toBe(200);
     const early = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${again.modelId}/console`, headers: { cookie: alice.cookie } })).json().data;
     expect(early.map((c: { content: string }) => c.content)).toEqual(['by name']);
 
-    const epoch = (e: number, extra: object = {}) => ({ event: 'epoch_end', modelId, data: { epoch: e, metrics: { 'train/box_loss': 1 - e / 10, 'metrics/mAP50(B)': 0.2 * (e + 1), 'metrics/mAP50-95(B)': 0.1 * (e + 1), 'val/box_loss': 1.5 - e / 10, lr: 0.01 }, system: { cpu: 50, gpus: {} }, fitness: 0.1 * (e + 1), ...(e === 0 ? { modelInfo: { parameters: 2_600_000, gflops: 6.5, speedMs: 1.2 } } : {}), ...extra } });
+    const epoch = (e: number, extra: object = {}) => ({
+      event: 'epoch_end',
+      modelId,
+      data: {
+        epoch: e,
+        metrics: {
+          'train/box_loss': 1 - e / 10,
+          'metrics/mAP50(B)': 0.2 * (e + 1),
+          'metrics/mAP50-95(B)': 0.1 * (e + 1),
+          'val/box_loss': 1.5 - e / 10,
+          lr: 0.01,
+        },
+        system: { cpu: 50, gpus: {} },
+        fitness: 0.1 * (e + 1),
+        ...(e === 0 ? { modelInfo: { parameters: 2_600_000, gflops: 6.5, speedMs: 1.2 } } : {}),
+        ...extra,
+      },
+    });
     for (const e of [0, 1]) expect((await webhook(epoch(e))).json()).toEqual({ ok: true, cancelled: false });
 
     // Periodic checkpoint (last.pt), then checkpoint_saved for this run.
-    const periodic = (await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'last.pt', modelId, runId }) })).json();
+    const periodic = (
+      await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'last.pt', modelId, runId }) })
+    ).json();
     expect(periodic.uploadUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/compat\/uploads\//);
     const lastPt = fakeWeights(300_000, 'periodic');
     expect((await quirkyPut(periodic.uploadUrl, lastPt)).status).toBe(200);
@@ -220,10 +270,16 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
 
     expect((await webhook(epoch(2))).status).toBe(200);
     // The final validation of best.pt: same epoch number again (platform-protocol §4.5), without val/* losses.
-    const finalVal = { event: 'epoch_end', modelId, data: { epoch: 2, metrics: { 'train/box_loss': 0.8, 'metrics/mAP50(B)': 0.7, 'metrics/mAP50-95(B)': 0.35, lr: 0.01 }, system: {}, fitness: 0.35 } };
+    const finalVal = {
+      event: 'epoch_end',
+      modelId,
+      data: { epoch: 2, metrics: { 'train/box_loss': 0.8, 'metrics/mAP50(B)': 0.7, 'metrics/mAP50-95(B)': 0.35, lr: 0.01 }, system: {}, fitness: 0.35 },
+    };
     expect((await webhook(finalVal)).status).toBe(200);
 
-    const final = (await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'best.pt', modelId, runId }) })).json();
+    const final = (
+      await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'best.pt', modelId, runId }) })
+    ).json();
     const bestPt = fakeWeights(250_000, 'final');
     expect((await quirkyPut(final.uploadUrl, bestPt)).status).toBe(200);
     // A retried PUT of the same URL is idempotent.
@@ -232,7 +288,18 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
     const complete = await webhook({
       event: 'training_complete',
       modelId,
-      data: { results: { metrics: { 'metrics/mAP50(B)': 0.7, 'metrics/mAP50-95(B)': 0.35, fitness: 0.35 }, bestEpoch: 2, bestFitness: 0.35, modelPath: final.gcsPath, modelSize: bestPt.length }, classNames: ['a', 'b', 'c'], plots: [{ type: 'pr_curve', x: [0, 1], y: [[1, 0]] }], runId },
+      data: {
+        results: {
+          metrics: { 'metrics/mAP50(B)': 0.7, 'metrics/mAP50-95(B)': 0.35, fitness: 0.35 },
+          bestEpoch: 2,
+          bestFitness: 0.35,
+          modelPath: final.gcsPath,
+          modelSize: bestPt.length,
+        },
+        classNames: ['a', 'b', 'c'],
+        plots: [{ type: 'pr_curve', x: [0, 1], y: [[1, 0]] }],
+        runId,
+      },
     });
     expect(complete.json()).toEqual({ ok: true });
     // A late console chunk after completion still lands.
@@ -278,16 +345,23 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
   it('accepts well-formed PUT bodies too: plain Content-Length and real chunked encoding', async () => {
     const { modelId } = (await webhook({ event: 'training_started', project: 'pets', name: 'sink', data: { trainArgs: {} } })).json();
     // Without runId (pre-#25255 clients) the upload is promoted as soon as it lands.
-    const url1 = (await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'best.pt', modelId }) })).json().uploadUrl;
+    const url1 = (
+      await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'best.pt', modelId }) })
+    ).json().uploadUrl;
     const a = fakeWeights(100_000, 'plain');
     expect((await send(url1, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: a })).status).toBe(200);
     let model = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${modelId}`, headers: { cookie: alice.cookie } })).json().data;
     expect(model.files[0]).toMatchObject({ kind: 'best', bytes: a.length });
-    const url2 = (await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'best.pt', modelId }) })).json().uploadUrl;
+    const url2 = (
+      await send(`${s.origin}/api/webhooks/models/upload`, { method: 'POST', headers: bearer(), body: JSON.stringify({ filename: 'best.pt', modelId }) })
+    ).json().uploadUrl;
     const b = fakeWeights(70_000, 'chunked');
     const u = new URL(url2);
     const chunks = [b.subarray(0, 30_000), b.subarray(30_000)].map((c) => Buffer.concat([Buffer.from(`${c.length.toString(16)}\r\n`), c, Buffer.from('\r\n')]));
-    const res = await rawRequest(s.port, `PUT ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nTransfer-Encoding: chunked\r\n\r\n`, [...chunks, Buffer.from('0\r\n\r\n')]);
+    const res = await rawRequest(s.port, `PUT ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nTransfer-Encoding: chunked\r\n\r\n`, [
+      ...chunks,
+      Buffer.from('0\r\n\r\n'),
+    ]);
     expect(res.status).toBe(200);
     model = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${modelId}`, headers: { cookie: alice.cookie } })).json().data;
     expect(model.files[0]).toMatchObject({ kind: 'best', bytes: b.length });
@@ -297,9 +371,20 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
   });
 
   it('a run named after a model made in the web app (train dialog) reports into that model; a second run gets a new one', async () => {
-    const project = (await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: alice.cookie }, payload: { meta: { name: 'Dialog' } } })).json().data;
-    const made = (await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: { project: { id: project.id }, meta: { name: 'Dialog Model' }, config: { epochs: 7 } } })).json().data;
-    const first = (await webhook({ event: 'training_started', project: `alice/${project.slug}`, name: made.slug, data: { trainArgs: { epochs: 3, imgsz: 320 } } })).json();
+    const project = (
+      await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: alice.cookie }, payload: { meta: { name: 'Dialog' } } })
+    ).json().data;
+    const made = (
+      await s.t.app.inject({
+        method: 'POST',
+        url: '/v1/models',
+        headers: { cookie: alice.cookie },
+        payload: { project: { id: project.id }, meta: { name: 'Dialog Model' }, config: { epochs: 7 } },
+      })
+    ).json().data;
+    const first = (
+      await webhook({ event: 'training_started', project: `alice/${project.slug}`, name: made.slug, data: { trainArgs: { epochs: 3, imgsz: 320 } } })
+    ).json();
     expect(first.modelId).toBe(made.id);
     expect(first.modelSlug).toBe(made.slug);
     const m = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${made.id}`, headers: { cookie: alice.cookie } })).json().data;
@@ -311,8 +396,15 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
 
   it('a model made with the train dialog (dataset by id only) shows its dataset by name, not its id', async () => {
     const shapes = { id: shapes3Id };
-    const project = (await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: alice.cookie }, payload: { meta: { name: 'Named data' } } })).json().data;
-    const created = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: alice.cookie }, payload: { project: { id: project.id }, meta: { name: 'named' }, dataset: { id: shapes.id } } });
+    const project = (
+      await s.t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: alice.cookie }, payload: { meta: { name: 'Named data' } } })
+    ).json().data;
+    const created = await s.t.app.inject({
+      method: 'POST',
+      url: '/v1/models',
+      headers: { cookie: alice.cookie },
+      payload: { project: { id: project.id }, meta: { name: 'named' }, dataset: { id: shapes.id } },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const model = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${created.json().data.id}`, headers: { cookie: alice.cookie } })).json().data;
     expect(model.dataset).toMatchObject({ id: shapes.id, name: 'shapes3' });
@@ -337,7 +429,8 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
     const { modelId, runId } = (await webhook({ event: 'training_started', project: 'pets', name: 'stopme', data: { trainArgs: {} } })).json();
     const stop = await send(`${s.origin}/v1/models/${modelId}/stop`, { method: 'POST', headers: bearer(), body: '{}' });
     expect(stop.status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await webhook({ event: 'epoch_end', modelId, data: { epoch: i, metrics: { 'val/box_loss': 1 } } })).json().cancelled).toBe(true);
+    for (let i = 0; i < 2; i++)
+      expect((await webhook({ event: 'epoch_end', modelId, data: { epoch: i, metrics: { 'val/box_loss': 1 } } })).json().cancelled).toBe(true);
     await webhook({ event: 'training_complete', modelId, data: { results: { metrics: {} }, runId } });
     const model = (await s.t.app.inject({ method: 'GET', url: `/v1/models/${modelId}`, headers: { cookie: alice.cookie } })).json().data;
     expect(model.training).toMatchObject({ outcome: 'cancelled', cancelRequested: true });

@@ -67,7 +67,8 @@ describe('the embedded PostgreSQL supervised (ADR 0024)', () => {
     expect(app.ctx.database.driver).toBe('postgres');
     const u = await buildUser(app);
     const names = ['before-kill-1', 'before-kill-2', 'before-kill-3'];
-    for (const name of names) expect((await app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie }, payload: { name } })).statusCode).toBe(201);
+    for (const name of names)
+      expect((await app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie }, payload: { name } })).statusCode).toBe(201);
 
     const pid = postmasterPid(dataDir);
     process.kill(pid, 'SIGKILL');
@@ -118,7 +119,17 @@ describe('the server process (main.ts) with a database that cannot come back (AD
     const root = path.resolve(import.meta.dirname, '../../..');
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'no-web'), DATABASE_URL: '', EMBEDDED_DB: 'postgres' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        WEB_DIST: path.join(dataDir, 'no-web'),
+        DATABASE_URL: '',
+        EMBEDDED_DB: 'postgres',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -130,7 +141,10 @@ describe('the server process (main.ts) with a database that cannot come back (AD
     });
     const start = Date.now();
     while (Date.now() - start < 120_000) {
-      const up = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
+      const up = await fetch(`http://127.0.0.1:${port}/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (up) break;
       if (child.exitCode !== null) throw new Error(`server exited early: ${out.slice(-2000)}`);
       await sleep(500);

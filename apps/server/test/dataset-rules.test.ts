@@ -10,7 +10,10 @@ import { buildUser } from './support/factories.js';
 // ADR 0029 over HTTP: pairs left out never fail a dataset that still has images to train on, and a
 // classification archive needs no manual task change.
 const FIXTURES = path.resolve(import.meta.dirname, '../../../e2e/fixtures');
-const expected = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'bad-lines.expected.json'), 'utf8')) as { dropped: string[]; pairs: { image: string; verdict: string }[] };
+const expected = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'bad-lines.expected.json'), 'utf8')) as {
+  dropped: string[];
+  pairs: { image: string; verdict: string }[];
+};
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,15 +23,31 @@ afterAll(async () => {
   await t.close();
 });
 
-const req = (method: 'GET' | 'POST', url: string, cookie: string, payload?: unknown) => t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
+const req = (method: 'GET' | 'POST', url: string, cookie: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 async function uploadAndProcess(u: { cookie: string; user: { id: string } }, task: string, filename: string, bytes: Buffer) {
   const d = (await req('POST', '/v1/datasets', u.cookie, { meta: { name: filename }, task })).json().data;
-  const token = (await req('POST', '/v1/uploads/token', u.cookie, { path: `users/${u.user.id}/datasets/${d.id}/${filename}`, bytes: bytes.length })).json().data.token;
-  const create = await t.app.inject({ method: 'POST', url: '/v1/uploads/tus', headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(token)},filename ${b64(filename)}` } });
+  const token = (await req('POST', '/v1/uploads/token', u.cookie, { path: `users/${u.user.id}/datasets/${d.id}/${filename}`, bytes: bytes.length })).json().data
+    .token;
+  const create = await t.app.inject({
+    method: 'POST',
+    url: '/v1/uploads/tus',
+    headers: {
+      cookie: u.cookie,
+      'tus-resumable': '1.0.0',
+      'upload-length': String(bytes.length),
+      'upload-metadata': `token ${b64(token)},filename ${b64(filename)}`,
+    },
+  });
   const url = new URL(create.headers.location as string, 'http://x').pathname;
-  const patch = await t.app.inject({ method: 'PATCH', url, headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: bytes });
+  const patch = await t.app.inject({
+    method: 'PATCH',
+    url,
+    headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: bytes,
+  });
   expect(patch.statusCode).toBe(204);
   expect((await req('POST', `/v1/datasets/${d.id}/process`, u.cookie)).statusCode).toBe(202);
   await t.app.ctx.jobs.drain();
@@ -65,10 +84,25 @@ describe('dataset rules over HTTP (ADR 0029)', () => {
     const u = await buildUser(t.app);
     const d = (await req('POST', '/v1/datasets', u.cookie, { meta: { name: 'cut' }, task: 'detect' })).json().data;
     const bytes = Buffer.alloc(300_000, 7);
-    const token = (await req('POST', '/v1/uploads/token', u.cookie, { path: `users/${u.user.id}/datasets/${d.id}/cut.zip`, bytes: bytes.length })).json().data.token;
-    const create = await t.app.inject({ method: 'POST', url: '/v1/uploads/tus', headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(token)},filename ${b64('cut.zip')}` } });
+    const token = (await req('POST', '/v1/uploads/token', u.cookie, { path: `users/${u.user.id}/datasets/${d.id}/cut.zip`, bytes: bytes.length })).json().data
+      .token;
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/v1/uploads/tus',
+      headers: {
+        cookie: u.cookie,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(bytes.length),
+        'upload-metadata': `token ${b64(token)},filename ${b64('cut.zip')}`,
+      },
+    });
     const url = new URL(create.headers.location as string, 'http://x').pathname;
-    const patch = await t.app.inject({ method: 'PATCH', url, headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: bytes.subarray(0, 120_000) });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: bytes.subarray(0, 120_000),
+    });
     expect(patch.statusCode).toBe(204);
     // As when the request was cut off before the database was told: it lags behind the store.
     const id = url.split('/').pop()!;

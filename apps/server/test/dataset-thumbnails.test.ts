@@ -54,7 +54,20 @@ async function readyDataset(userId: string) {
   ];
   await t.app.ctx.blobs.put(storageKey, buildZip(entries));
   const now = t.clock.now();
-  await t.database.db.insert(datasets).values({ id, userId, slug: `thumbs-${id}`, name: 'thumbs', task: 'detect', status: 'Loading', storageKey, filename: 'thumbs.zip', bytes: 1, createdAt: now, updatedAt: now, uploadedAt: now });
+  await t.database.db.insert(datasets).values({
+    id,
+    userId,
+    slug: `thumbs-${id}`,
+    name: 'thumbs',
+    task: 'detect',
+    status: 'Loading',
+    storageKey,
+    filename: 'thumbs.zip',
+    bytes: 1,
+    createdAt: now,
+    updatedAt: now,
+    uploadedAt: now,
+  });
   await t.app.ctx.jobs.enqueue('dataset.process', { datasetId: id }, { dedupeKey: `dataset:${id}` });
   await t.app.ctx.jobs.drain();
   return id;

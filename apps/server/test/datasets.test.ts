@@ -20,10 +20,14 @@ const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'HEAD', url: string, 
   t.app.inject({ method, url, headers, payload: payload as never });
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-
 /** The tus 1.0 requests tus-js-client sends: create, then PATCH chunks from the server's offset. */
 async function tusUpload(cookie: string, token: string, filename: string, bytes: Buffer, opts: { chunk?: number; stopAfter?: number } = {}) {
-  const create = await req('POST', '/v1/uploads/tus', { cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(token)},filename ${b64(filename)}` });
+  const create = await req('POST', '/v1/uploads/tus', {
+    cookie,
+    'tus-resumable': '1.0.0',
+    'upload-length': String(bytes.length),
+    'upload-metadata': `token ${b64(token)},filename ${b64(filename)}`,
+  });
   if (create.statusCode !== 201) return { create, location: null as string | null, last: create };
   const location = create.headers.location as string;
   const url = location.startsWith('http') ? new URL(location).pathname : location;
@@ -38,7 +42,12 @@ async function tusSend(cookie: string, url: string, bytes: Buffer, opts: { chunk
   while (offset < bytes.length) {
     if (opts.stopAfter !== undefined && sent >= opts.stopAfter) break;
     const body = bytes.subarray(offset, offset + chunk);
-    last = await t.app.inject({ method: 'PATCH', url, headers: { cookie, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, payload: body });
+    last = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { cookie, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      payload: body,
+    });
     if (last.statusCode !== 204) return last;
     offset = Number(last.headers['upload-offset']);
     sent += body.length;
@@ -47,7 +56,12 @@ async function tusSend(cookie: string, url: string, bytes: Buffer, opts: { chunk
 }
 
 async function uploadArchive(u: { cookie: string; user: { id: string } }, datasetId: string, filename: string, bytes: Buffer) {
-  const tok = await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${datasetId}/${filename}`, bytes: bytes.length });
+  const tok = await req(
+    'POST',
+    '/v1/uploads/token',
+    { cookie: u.cookie },
+    { path: `users/${u.user.id}/datasets/${datasetId}/${filename}`, bytes: bytes.length },
+  );
   expect(tok.statusCode).toBe(200);
   const up = await tusUpload(u.cookie, tok.json().data.token, filename, bytes);
   expect(up.last.statusCode).toBe(204);
@@ -121,7 +135,15 @@ describe('datasets end to end over HTTP', () => {
     // The only train pair is left out (ADR 0029): nothing to train on, so the dataset fails.
     expect(failed.error).toMatch(/dataset\/nothing-usable/);
     const report = (await req('GET', `/v1/datasets/${d.id}/report`, { cookie: u.cookie })).json().data;
-    expect(report.leftOut).toEqual([expect.objectContaining({ image: 'images/train/x.png', file: 'labels/train/x.txt', line: 2, code: 'label/class-id', message: expect.stringContaining('1 more problem') })]);
+    expect(report.leftOut).toEqual([
+      expect.objectContaining({
+        image: 'images/train/x.png',
+        file: 'labels/train/x.txt',
+        line: 2,
+        code: 'label/class-id',
+        message: expect.stringContaining('1 more problem'),
+      }),
+    ]);
     const txt = await req('GET', `/v1/datasets/${d.id}/report?format=txt`, { cookie: u.cookie });
     expect(txt.headers['content-disposition']).toMatch(/attachment/);
     expect(txt.body).toContain('labels/train/x.txt');
@@ -149,16 +171,24 @@ describe('datasets end to end over HTTP', () => {
     const u = await buildUser(t.app);
     const d = await buildDataset(t.app, u.cookie);
     await req('POST', '/v1/models', { cookie: u.cookie }, { meta: { name: 'filler' } });
-    await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 500_000 }).where(eq(modelsTable.userId, u.user.id));
+    await t.database.db
+      .update(modelsTable)
+      .set({ bytes: 20 * 1024 ** 3 - 500_000 })
+      .where(eq(modelsTable.userId, u.user.id));
     const tooBig = await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/big.zip`, bytes: 600_000 });
     expect(tooBig.statusCode).toBe(403);
     expect(tooBig.json().error).toMatchObject({ code: 'InsufficientStorageError', details: { available: 500_000, required: 600_000 } });
 
     const bytes = Buffer.alloc(400_000, 1);
-    const tok = (await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/mid.zip`, bytes: bytes.length })).json().data.token;
+    const tok = (
+      await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/mid.zip`, bytes: bytes.length })
+    ).json().data.token;
     const up = await tusUpload(u.cookie, tok, 'mid.zip', bytes, { chunk: 100_000, stopAfter: 100_000 });
     // meanwhile something else fills the storage
-    await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 10_000 }).where(eq(modelsTable.userId, u.user.id));
+    await t.database.db
+      .update(modelsTable)
+      .set({ bytes: 20 * 1024 ** 3 - 10_000 })
+      .where(eq(modelsTable.userId, u.user.id));
     const rest = await tusSend(u.cookie, up.location!, bytes, { chunk: 100_000 });
     expect(rest.statusCode).toBe(403);
     expect(JSON.parse(rest.body).error.code).toBe('InsufficientStorageError');
@@ -175,14 +205,24 @@ describe('datasets end to end over HTTP', () => {
     expect(noArchive.json().error.code).toBe('NoArchiveProvided');
     const notArchive = await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/photo.jpg`, bytes: 10 });
     expect(notArchive.json().error.code).toBe('NoArchiveProvided');
-    expect((await req('POST', '/v1/uploads/token', { cookie: other.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/a.zip`, bytes: 10 })).statusCode).toBe(403);
-    expect((await req('POST', '/v1/uploads/token', { cookie: other.cookie }, { path: `users/${other.user.id}/datasets/${d.id}/a.zip`, bytes: 10 })).statusCode).toBe(404);
+    expect(
+      (await req('POST', '/v1/uploads/token', { cookie: other.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/a.zip`, bytes: 10 })).statusCode,
+    ).toBe(403);
+    expect(
+      (await req('POST', '/v1/uploads/token', { cookie: other.cookie }, { path: `users/${other.user.id}/datasets/${d.id}/a.zip`, bytes: 10 })).statusCode,
+    ).toBe(404);
     const forged = await tusUpload(u.cookie, 'forged.token', 'a.zip', Buffer.from('x'));
     expect(forged.create.statusCode).toBe(403);
     // another user cannot continue my upload
-    const tok = (await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/n.zip`, bytes: 20 })).json().data.token;
+    const tok = (await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/n.zip`, bytes: 20 })).json().data
+      .token;
     const mine = await tusUpload(u.cookie, tok, 'n.zip', Buffer.alloc(20, 7), { stopAfter: 0 });
-    const hijack = await t.app.inject({ method: 'PATCH', url: mine.location!, headers: { cookie: other.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: Buffer.alloc(20) });
+    const hijack = await t.app.inject({
+      method: 'PATCH',
+      url: mine.location!,
+      headers: { cookie: other.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: Buffer.alloc(20),
+    });
     expect(hijack.statusCode).toBe(403);
     await tusSend(u.cookie, mine.location!, Buffer.from('definitely not a zip'));
     const failed = await processNow(u.cookie, d.id);
@@ -197,7 +237,9 @@ describe('resuming across a server restart', () => {
     const u = await buildUser(t.app);
     const d = await buildDataset(t.app, u.cookie);
     const zip = fs.readFileSync(path.join(FIXTURES, 'shapes3.zip'));
-    const tok = (await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/shapes3.zip`, bytes: zip.length })).json().data.token;
+    const tok = (
+      await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/shapes3.zip`, bytes: zip.length })
+    ).json().data.token;
     const first = await tusUpload(u.cookie, tok, 'shapes3.zip', zip, { chunk: 100_000, stopAfter: 300_000 });
     // The server goes away mid-upload (same data folder and database come back).
     await t.app.close();
@@ -299,8 +341,17 @@ describe('normalized zip for training clients', () => {
     const { openArchive } = await import('../src/modules/datasets/processing/archive.js');
     const archive = await openArchive(local);
     const names = archive.entries.map((e) => e.name).sort();
-    expect(names).toEqual(['robo-flow/data.yaml', 'robo-flow/images/train/a.png', 'robo-flow/images/val/b.png', 'robo-flow/labels/train/a.txt', 'robo-flow/labels/val/b.txt']);
-    const img = await archive.readEntry(archive.entries.find((e) => e.name.endsWith('val/b.png'))!, 1e7);
+    expect(names).toEqual([
+      'robo-flow/data.yaml',
+      'robo-flow/images/train/a.png',
+      'robo-flow/images/val/b.png',
+      'robo-flow/labels/train/a.txt',
+      'robo-flow/labels/val/b.txt',
+    ]);
+    const img = await archive.readEntry(
+      archive.entries.find((e) => e.name.endsWith('val/b.png'))!,
+      1e7,
+    );
     expect(img.data.equals(png)).toBe(true);
     await archive.close();
   });

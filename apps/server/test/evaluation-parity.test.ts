@@ -10,7 +10,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { classificationEvalResultSchema, detectionEvalResultSchema } from '@sightline/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClassificationMetrics, DetectionMetrics, evalPredictOptions, toEvalPredictions, type DetectionTask, type EvalBox } from '../src/modules/evaluation/metrics/index.js';
+import {
+  ClassificationMetrics,
+  DetectionMetrics,
+  evalPredictOptions,
+  toEvalPredictions,
+  type DetectionTask,
+  type EvalBox,
+} from '../src/modules/evaluation/metrics/index.js';
 import { InferenceEngine } from '../src/modules/inference/inference.engine.js';
 import { fixture } from '../src/modules/inference/test-fixtures.js';
 
@@ -50,7 +57,10 @@ interface RefClassify {
   confusionMatrix: number[][];
 }
 
-const reference = JSON.parse(readFileSync(path.join(DIR, 'reference.json'), 'utf8')) as { models: Record<string, RefModel>; classify: Record<string, RefClassify> };
+const reference = JSON.parse(readFileSync(path.join(DIR, 'reference.json'), 'utf8')) as {
+  models: Record<string, RefModel>;
+  classify: Record<string, RefClassify>;
+};
 const dataset = JSON.parse(readFileSync(path.join(DIR, 'dataset.json'), 'utf8')) as Record<'evalshapes' | 'shapes3-test', DatasetImage[]> & {
   'evalshapes-cls': Array<{ file: string; classId: number }>;
 };
@@ -75,7 +85,17 @@ function parseLabel(line: string, w: number, h: number, task: DetectionTask): Ev
   return { classId: cls, box: [(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h] };
 }
 
-function compare(key: string, got: { mAP50: number; mAP50_95: number; perClass: Array<{ name: string; mAP50: number | null; mAP50_95: number | null; precision: number | null; recall: number | null }>; precision: number; recall: number }, want: RefBlock) {
+function compare(
+  key: string,
+  got: {
+    mAP50: number;
+    mAP50_95: number;
+    perClass: Array<{ name: string; mAP50: number | null; mAP50_95: number | null; precision: number | null; recall: number | null }>;
+    precision: number;
+    recall: number;
+  },
+  want: RefBlock,
+) {
   const note = (k: string, d: number) => (worst[`${key}.${k}`] = Math.max(worst[`${key}.${k}`] ?? 0, Math.round(d * 1e6) / 1e6));
   note('mAP', Math.max(Math.abs(got.mAP50 - want.mAP50), Math.abs(got.mAP50_95 - want['mAP50-95'])));
   note('PR', Math.max(Math.abs(got.precision - want.precision), Math.abs(got.recall - want.recall)));
@@ -140,7 +160,13 @@ describe('shapes3-cls on colour-shuffled crops against ultralytics val', () => {
     expect(Math.abs(r.top5 - ref.top5)).toBeLessThan(1e-6);
     // ultralytics 8.3 sizes the classify matrix (nc+1)² like detection's, the extra row and column always empty
     const nc = ref.names.length;
-    expect(ref.confusionMatrix.slice(nc).flat().concat(ref.confusionMatrix.map((row) => row[nc])).every((v) => v === 0)).toBe(true);
+    expect(
+      ref.confusionMatrix
+        .slice(nc)
+        .flat()
+        .concat(ref.confusionMatrix.map((row) => row[nc]))
+        .every((v) => v === 0),
+    ).toBe(true);
     expect(r.confusionMatrix.matrix).toEqual(ref.confusionMatrix.slice(0, nc).map((row) => row.slice(0, nc)));
     expect(r.top1).toBeLessThan(0.9); // a case where classes are confused, unlike shapes3's own test crops
   });

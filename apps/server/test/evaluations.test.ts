@@ -36,10 +36,21 @@ async function uploadModel(u: User, file: string, privacy?: string, fields: Reco
 async function readyDataset(u: User, zip = 'shapes3.zip', task = 'detect') {
   const d = (await req('POST', '/v1/datasets', { cookie: u.cookie }, { meta: { name: zip }, task })).json().data;
   const bytes = fs.readFileSync(path.join(FIXTURES, zip));
-  const tok = (await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/${zip}`, bytes: bytes.length })).json().data.token;
-  const create = await req('POST', '/v1/uploads/tus', { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(tok)},filename ${b64(zip)}` });
+  const tok = (await req('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${d.id}/${zip}`, bytes: bytes.length })).json()
+    .data.token;
+  const create = await req('POST', '/v1/uploads/tus', {
+    cookie: u.cookie,
+    'tus-resumable': '1.0.0',
+    'upload-length': String(bytes.length),
+    'upload-metadata': `token ${b64(tok)},filename ${b64(zip)}`,
+  });
   const url = new URL(create.headers.location as string, 'http://x').pathname;
-  const put = await t.app.inject({ method: 'PATCH', url, headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: bytes });
+  const put = await t.app.inject({
+    method: 'PATCH',
+    url,
+    headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: bytes,
+  });
   expect(put.statusCode).toBe(204);
   expect((await req('POST', `/v1/datasets/${d.id}/process`, { cookie: u.cookie })).statusCode).toBe(202);
   await t.app.ctx.jobs.drain();
@@ -156,7 +167,10 @@ describe('evaluations', () => {
   it('stops a running evaluation at its next progress step when cancelled', async () => {
     const start = (await evaluate(owner, model, { datasetId: dataset, split: 'train' })).json().data;
     const draining = t.app.ctx.jobs.drain();
-    await vi.waitFor(async () => expect((await req('GET', `/v1/evaluations/${start.id}`, { cookie: owner.cookie })).json().data.status).toBe('running'), { timeout: 20_000, interval: 10 });
+    await vi.waitFor(async () => expect((await req('GET', `/v1/evaluations/${start.id}`, { cookie: owner.cookie })).json().data.status).toBe('running'), {
+      timeout: 20_000,
+      interval: 10,
+    });
     const cancel = await req('POST', `/v1/evaluations/${start.id}/cancel`, { cookie: owner.cookie });
     expect(cancel.statusCode).toBe(200);
     await draining;
@@ -191,7 +205,7 @@ describe('evaluations', () => {
     await req('POST', `/v1/datasets/${dataset}/share`, { cookie: owner.cookie }, { privacy: 'private' });
   });
 
-  it('compares the project\'s models: the newest completed evaluation of each per dataset split', async () => {
+  it("compares the project's models: the newest completed evaluation of each per dataset split", async () => {
     const a = await uploadModel(owner, 'shapes3-detect.onnx', undefined, { project_name: 'Compare' });
     const projectId = (await req('GET', `/v1/models/${a}`, { cookie: owner.cookie })).json().data.project.id as string;
     const b = await uploadModel(owner, 'shapes3-detect.onnx', undefined, { project_id: projectId });
@@ -237,7 +251,14 @@ describe('evaluations', () => {
 
   it('is in the OpenAPI document', async () => {
     const doc = (await req('GET', '/v1/docs/json')).json() as { paths: Record<string, Record<string, { tags?: string[] }>> };
-    for (const [p, method] of [['/v1/models/{id}/evaluations', 'post'], ['/v1/models/{id}/evaluations', 'get'], ['/v1/evaluations/{id}', 'get'], ['/v1/evaluations/{id}/cancel', 'post'], ['/v1/evaluations/{id}/mistakes', 'get'], ['/v1/projects/{id}/evaluations', 'get']] as const) {
+    for (const [p, method] of [
+      ['/v1/models/{id}/evaluations', 'post'],
+      ['/v1/models/{id}/evaluations', 'get'],
+      ['/v1/evaluations/{id}', 'get'],
+      ['/v1/evaluations/{id}/cancel', 'post'],
+      ['/v1/evaluations/{id}/mistakes', 'get'],
+      ['/v1/projects/{id}/evaluations', 'get'],
+    ] as const) {
       expect(doc.paths[p]?.[method]?.tags, `${method} ${p}`).toEqual(['evaluations']);
     }
   });

@@ -43,7 +43,11 @@ describe('POST /v1/predict/{modelId}', () => {
     const img = body.images[0];
     expect(img.shape).toEqual([240, 320]);
     expect(Object.keys(body.speed)).toEqual(expect.arrayContaining(['preprocess', 'inference', 'postprocess']));
-    const expected = golden.images.find((g: { file: string }) => g.file === 'test_0003.png').detections as Array<{ name: string; confidence: number; box_xyxy: number[] }>;
+    const expected = golden.images.find((g: { file: string }) => g.file === 'test_0003.png').detections as Array<{
+      name: string;
+      confidence: number;
+      box_xyxy: number[];
+    }>;
     expect(img.results).toHaveLength(expected.length);
     for (const [i, r] of img.results.entries()) {
       expect(r.name).toBe(expected[i]!.name);
@@ -144,7 +148,10 @@ describe('dedicated inference endpoints', () => {
     const noFlag = await t.app.inject({ method: 'POST', url: `/v1/models/${id}/endpoint`, headers: { cookie: u.cookie } });
     expect(noFlag.json().error.code).toBe('error/feature-disabled');
     const adminRow = (await t.database.db.select().from(users)).find((x) => x.roles.includes('admin'))!;
-    await t.database.db.update(users).set({ passwordHash: (await t.database.db.select().from(users).where(eq(users.id, u.user.id)))[0]!.passwordHash }).where(eq(users.id, adminRow.id));
+    await t.database.db
+      .update(users)
+      .set({ passwordHash: (await t.database.db.select().from(users).where(eq(users.id, u.user.id)))[0]!.passwordHash })
+      .where(eq(users.id, adminRow.id));
     const adminCookie = sessionCookie(await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: adminRow.email, password: u.password } }));
     await t.app.inject({ method: 'PATCH', url: '/v1/config/flags', headers: { cookie: adminCookie }, payload: { dedicatedInference: true } });
     const started = await t.app.inject({ method: 'POST', url: `/v1/models/${id}/endpoint`, headers: { cookie: u.cookie } });

@@ -88,13 +88,20 @@ describe('defect 5: NUL and deep JSON answer 400 on every endpoint of the OpenAP
         tried.push(`${method} ${path} multipart file name`);
         // An upload to an item that does not exist ('x1') may answer 404 before it reads the body.
         const missingItem = res.statusCode === 404 && path.includes('{');
-        if (!missingItem && (res.statusCode !== 400 || !/^file\.filename: /.test(errorMessage(res.json())))) wrong.push(`${method} ${path} multipart file name → ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (!missingItem && (res.statusCode !== 400 || !/^file\.filename: /.test(errorMessage(res.json()))))
+          wrong.push(`${method} ${path} multipart file name → ${res.statusCode} ${res.body.slice(0, 160)}`);
       }
       for (const c of cases) {
-        const res = await t.app.inject({ method, url: c.url, headers: { ...headers(), ...(c.payload ? { 'content-type': 'application/json' } : {}) }, payload: c.payload });
+        const res = await t.app.inject({
+          method,
+          url: c.url,
+          headers: { ...headers(), ...(c.payload ? { 'content-type': 'application/json' } : {}) },
+          payload: c.payload,
+        });
         tried.push(`${method} ${path} ${c.field}`);
         const message = res.statusCode === 400 ? errorMessage(res.json()) : '';
-        if (res.statusCode !== 400 || !message.startsWith(`${c.field}:`)) wrong.push(`${method} ${path} ${c.field} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (res.statusCode !== 400 || !message.startsWith(`${c.field}:`))
+          wrong.push(`${method} ${path} ${c.field} → ${res.statusCode} ${res.body.slice(0, 160)}`);
       }
     }
     console.info(`NUL: ${tried.length} inputs on ${ops.length} operations`);
@@ -108,7 +115,8 @@ describe('defect 5: NUL and deep JSON answer 400 on every endpoint of the OpenAP
     for (const { method, path, op } of ops) {
       const prop = bodyProps(op.requestBody!.content!['application/json']!.schema)[0] ?? 'value';
       const res = await t.app.inject({ method, url: fill(path), headers: { ...headers(), 'content-type': 'application/json' }, payload: deepJson(prop) });
-      if (res.statusCode !== 400 || !/nested more than \d+ levels/.test(errorMessage(res.json()))) wrong.push(`${method} ${path} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+      if (res.statusCode !== 400 || !/nested more than \d+ levels/.test(errorMessage(res.json())))
+        wrong.push(`${method} ${path} → ${res.statusCode} ${res.body.slice(0, 160)}`);
     }
     console.info(`deep JSON: ${ops.length} operations with a JSON body`);
     expect(wrong).toEqual([]);
@@ -131,13 +139,22 @@ describe('defect 5: NUL and deep JSON answer 400 on every endpoint of the OpenAP
       expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 200)}`).toBe(400);
       expect(res.json().error.code ?? res.json().error).toMatch(/^error\/validation|nested/);
     }
-    const huge = await t.app.inject({ method: 'PATCH', url: `/v1/models/${model.id}`, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify({ config: { pad: 'x'.repeat(2 * 1024 * 1024) } }) });
+    const huge = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/models/${model.id}`,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      payload: JSON.stringify({ config: { pad: 'x'.repeat(2 * 1024 * 1024) } }),
+    });
     expect(huge.statusCode).toBe(413);
   });
 
   it('upload file names with NUL: tus metadata and multipart parts are refused with 400 naming the field', async () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64');
-    const tus = await t.app.inject({ method: 'POST', url: '/v1/uploads/tus', headers: { cookie, 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `token ${b64('x')},filename ${b64('evil\0.zip')}` } });
+    const tus = await t.app.inject({
+      method: 'POST',
+      url: '/v1/uploads/tus',
+      headers: { cookie, 'tus-resumable': '1.0.0', 'upload-length': '10', 'upload-metadata': `token ${b64('x')},filename ${b64('evil\0.zip')}` },
+    });
     expect(tus.statusCode).toBe(400);
     expect(tus.json().error.message).toMatch(/^Upload-Metadata\.filename: must not contain a NUL/);
 
@@ -152,7 +169,12 @@ describe('defect 5: NUL and deep JSON answer 400 on every endpoint of the OpenAP
     expect(up2.json().error.message).toMatch(/^model_name: must not contain a NUL/);
 
     const avatar = multipart({}, { filename: 'me\0.png', content: Buffer.from('png') });
-    const av = await t.app.inject({ method: 'POST', url: '/v1/users/me/image', headers: { ...avatar.headers, cookie, origin: 'http://localhost:3000' }, payload: avatar.payload });
+    const av = await t.app.inject({
+      method: 'POST',
+      url: '/v1/users/me/image',
+      headers: { ...avatar.headers, cookie, origin: 'http://localhost:3000' },
+      payload: avatar.payload,
+    });
     expect(av.statusCode).toBe(400);
   });
 });
@@ -160,24 +182,54 @@ describe('defect 5: NUL and deep JSON answer 400 on every endpoint of the OpenAP
 describe('defect 7: one max length for every name', () => {
   it(`POST /v1/models refuses a name over ${NAME_MAX} characters like PATCH does; a path keeps its base name`, async () => {
     const long = 'n'.repeat(10_000);
-    const created = await t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie, origin: 'http://localhost:3000' }, payload: { meta: { name: long } } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/models',
+      headers: { cookie, origin: 'http://localhost:3000' },
+      payload: { meta: { name: long } },
+    });
     expect(created.statusCode).toBe(400);
     expect(created.json().error.message).toMatch(/meta\.name/);
-    const over = await t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie, origin: 'http://localhost:3000' }, payload: { meta: { name: 'm'.repeat(NAME_MAX + 1) } } });
+    const over = await t.app.inject({
+      method: 'POST',
+      url: '/v1/models',
+      headers: { cookie, origin: 'http://localhost:3000' },
+      payload: { meta: { name: 'm'.repeat(NAME_MAX + 1) } },
+    });
     expect(over.statusCode).toBe(400);
-    const max = await t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie, origin: 'http://localhost:3000' }, payload: { meta: { name: 'm'.repeat(NAME_MAX) } } });
+    const max = await t.app.inject({
+      method: 'POST',
+      url: '/v1/models',
+      headers: { cookie, origin: 'http://localhost:3000' },
+      payload: { meta: { name: 'm'.repeat(NAME_MAX) } },
+    });
     expect(max.statusCode).toBe(201);
     // hub-sdk sends the weights file argument: a long path is cut to its base name
-    const viaPath = await t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie, origin: 'http://localhost:3000' }, payload: { meta: { name: `${'/very/long/dir'.repeat(20)}/yolo11n.pt` } } });
+    const viaPath = await t.app.inject({
+      method: 'POST',
+      url: '/v1/models',
+      headers: { cookie, origin: 'http://localhost:3000' },
+      payload: { meta: { name: `${'/very/long/dir'.repeat(20)}/yolo11n.pt` } },
+    });
     expect(viaPath.statusCode).toBe(201);
     expect(viaPath.json().data.meta.name).toBe('yolo11n.pt');
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/models/${max.json().data.id}`, headers: { cookie, origin: 'http://localhost:3000' }, payload: { meta: { name: 'p'.repeat(NAME_MAX + 1) } } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/models/${max.json().data.id}`,
+      headers: { cookie, origin: 'http://localhost:3000' },
+      payload: { meta: { name: 'p'.repeat(NAME_MAX + 1) } },
+    });
     expect(patched.statusCode).toBe(400);
   });
 
   it(`the Platform training protocol refuses run and project names over ${NAME_MAX} characters`, async () => {
     const start = (name: string | undefined, project: string, trainArgs: Record<string, unknown> = { epochs: 1 }) =>
-      t.app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: { event: 'training_started', project, name, data: { trainArgs } } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/training/metrics',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        payload: { event: 'training_started', project, name, data: { trainArgs } },
+      });
     const inArgs = await start(undefined, 'me/proj', { epochs: 1, name: 'r'.repeat(300) });
     expect(inArgs.statusCode).toBe(400);
     expect(errorMessage(inArgs.json())).toMatch(/trainArgs\.name: At most 100 characters/);

@@ -50,7 +50,12 @@ beforeAll(async () => {
     },
   });
   // The app under test logs everything (trace) into memory, so the key grep sees every line.
-  app = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: { ...loggerOptions({ ...t.config, logLevel: 'trace' }), stream: sink } });
+  app = await buildApp({
+    config: t.config,
+    database: t.database,
+    clock: t.clock,
+    logger: { ...loggerOptions({ ...t.config, logLevel: 'trace' }), stream: sink },
+  });
   await app.ready();
 });
 afterAll(async () => {
@@ -75,7 +80,15 @@ async function linked() {
 }
 const drain = () => app.ctx.jobs.drain();
 const importRow = async (id: string) => (await t.database.db.select().from(roboflowImports).where(eq(roboflowImports.id, id)))[0]!;
-const datasetCount = async (userId: string) => Number((await t.database.db.select({ n: sql<number>`count(*)` }).from(datasets).where(eq(datasets.userId, userId)))[0]!.n);
+const datasetCount = async (userId: string) =>
+  Number(
+    (
+      await t.database.db
+        .select({ n: sql<number>`count(*)` })
+        .from(datasets)
+        .where(eq(datasets.userId, userId))
+    )[0]!.n,
+  );
 
 describe('linking a workspace', () => {
   it('checks the key at the root endpoint, stores it encrypted, never returns it; replace and remove', async () => {
@@ -173,14 +186,22 @@ describe('browsing', () => {
     const privateOne = await call('POST', '/v1/integrations/roboflow/subscriptions', u.cookie, { project: 'other-ws/hidden' });
     expect(privateOne.statusCode).toBe(404);
 
-    const sub = await call('POST', '/v1/integrations/roboflow/subscriptions', u.cookie, { project: 'https://universe.roboflow.com/universe-owner/public-shapes/dataset/1' });
+    const sub = await call('POST', '/v1/integrations/roboflow/subscriptions', u.cookie, {
+      project: 'https://universe.roboflow.com/universe-owner/public-shapes/dataset/1',
+    });
     expect(sub.statusCode).toBe(201);
     expect(sub.json().data).toMatchObject({ ref: { collection: 'ext_roboflow', id: 'universe-owner/public-shapes' }, hasOwnKey: false });
     const again = await call('POST', '/v1/integrations/roboflow/subscriptions', u.cookie, { project: 'universe-owner/public-shapes' });
     expect(again.json().data.id).toBe(sub.json().data.id);
 
     const browse = (await call('GET', '/v1/integrations/roboflow/browse', u.cookie)).json().data;
-    expect(browse.subscriptions).toEqual([expect.objectContaining({ ref: 'universe-owner/public-shapes', error: null, project: expect.objectContaining({ source: 'universe', status: 'Ready', task: 'detect' }) })]);
+    expect(browse.subscriptions).toEqual([
+      expect.objectContaining({
+        ref: 'universe-owner/public-shapes',
+        error: null,
+        project: expect.objectContaining({ source: 'universe', status: 'Ready', task: 'detect' }),
+      }),
+    ]);
     // Universe: never GET /<foreign workspace>
     expect(fake.requests.some((r) => r.path === '/universe-owner')).toBe(false);
 
@@ -338,7 +359,12 @@ describe('importing', () => {
 
   it('cancel stops a running import; nothing is left behind', async () => {
     const u = await linked();
-    const slowApp = await buildApp({ config: { ...t.config, roboflow: { ...t.config.roboflow, exportTimeoutMs: 60_000, pollMs: 20 } }, database: t.database, clock: t.clock, logger: false });
+    const slowApp = await buildApp({
+      config: { ...t.config, roboflow: { ...t.config.roboflow, exportTimeoutMs: 60_000, pollMs: 20 } },
+      database: t.database,
+      clock: t.clock,
+      logger: false,
+    });
     await slowApp.ready();
     try {
       const imp = (await call('POST', `${P}/acme/slow-export/versions/1/import`, u.cookie)).json().data;
@@ -358,7 +384,10 @@ describe('importing', () => {
     const u = await linked();
     const imp = (await call('POST', `${P}/acme/shapes-4ckfl/versions/2/import`, u.cookie)).json().data;
     // the instance that claimed it died mid-download
-    await t.database.db.update(jobs).set({ status: 'running', attempts: 1, lockedUntil: new Date(t.clock.now().getTime() + 60_000) }).where(eq(jobs.dedupeKey, `roboflow-import:${imp.id}`));
+    await t.database.db
+      .update(jobs)
+      .set({ status: 'running', attempts: 1, lockedUntil: new Date(t.clock.now().getTime() + 60_000) })
+      .where(eq(jobs.dedupeKey, `roboflow-import:${imp.id}`));
     await t.database.db.update(roboflowImports).set({ status: 'downloading', phase: 'download' }).where(eq(roboflowImports.id, imp.id));
     const restarted = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: false });
     await restarted.ready();
@@ -423,8 +452,21 @@ describe('spec mapping: Roboflow calls (docs/spec-mapping.md)', () => {
     // Every call is one of the documented ones (shared/reference/roboflow-api.md): root, workspace,
     // project, project search, image details, version, version export, and the links Roboflow
     // answers with (the export's download, image URLs; the fake serves them under /ds, /__blob, /__img).
-    const documented = [/^GET \/$/, /^GET \/[^/]+$/, /^GET \/[^/]+\/[^/]+$/, /^POST \/[^/]+\/[^/]+\/search$/, /^GET \/[^/]+\/[^/]+\/images\/[^/]+$/, /^GET \/[^/]+\/[^/]+\/\d+$/, /^GET \/[^/]+\/[^/]+\/\d+\/[a-z0-9-]+$/, /^GET \/(ds|__blob|__img)\//];
-    for (const p of paths) expect(documented.some((re) => re.test(p)), p).toBe(true);
+    const documented = [
+      /^GET \/$/,
+      /^GET \/[^/]+$/,
+      /^GET \/[^/]+\/[^/]+$/,
+      /^POST \/[^/]+\/[^/]+\/search$/,
+      /^GET \/[^/]+\/[^/]+\/images\/[^/]+$/,
+      /^GET \/[^/]+\/[^/]+\/\d+$/,
+      /^GET \/[^/]+\/[^/]+\/\d+\/[a-z0-9-]+$/,
+      /^GET \/(ds|__blob|__img)\//,
+    ];
+    for (const p of paths)
+      expect(
+        documented.some((re) => re.test(p)),
+        p,
+      ).toBe(true);
     expect(paths.filter((p) => /\/dataset(\?|$)/.test(p))).toEqual([]);
   });
 });

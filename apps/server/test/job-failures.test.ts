@@ -33,13 +33,27 @@ async function newDataset(app: TestApp['app'], cookie: string, name = 'Hostile')
 
 /** Token, then the tus create + one PATCH that tus-js-client sends. */
 async function upload(app: TestApp['app'], u: User, datasetId: string, filename: string, bytes: Buffer) {
-  const tok = await app.inject({ method: 'POST', url: '/v1/uploads/token', headers: { cookie: u.cookie }, payload: { path: `users/${u.user.id}/datasets/${datasetId}/${filename}`, bytes: bytes.length } });
+  const tok = await app.inject({
+    method: 'POST',
+    url: '/v1/uploads/token',
+    headers: { cookie: u.cookie },
+    payload: { path: `users/${u.user.id}/datasets/${datasetId}/${filename}`, bytes: bytes.length },
+  });
   expect(tok.statusCode).toBe(200);
   const headers: H = { cookie: u.cookie, 'tus-resumable': '1.0.0' };
-  const create = await app.inject({ method: 'POST', url: '/v1/uploads/tus', headers: { ...headers, 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(tok.json().data.token)},filename ${b64(filename)}` } });
+  const create = await app.inject({
+    method: 'POST',
+    url: '/v1/uploads/tus',
+    headers: { ...headers, 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(tok.json().data.token)},filename ${b64(filename)}` },
+  });
   expect(create.statusCode).toBe(201);
   const url = new URL(String(create.headers.location), 'http://x').pathname;
-  const patch = await app.inject({ method: 'PATCH', url, headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: bytes });
+  const patch = await app.inject({
+    method: 'PATCH',
+    url,
+    headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: bytes,
+  });
   expect(patch.statusCode).toBe(204);
 }
 
@@ -47,7 +61,12 @@ async function datasetOf(app: TestApp['app'], cookie: string, id: string) {
   return (await app.inject({ method: 'GET', url: `/v1/datasets/${id}`, headers: { cookie } })).json().data;
 }
 async function jobOf(datasetId: string) {
-  return (await t.database.db.select().from(jobs).where(eq(jobs.dedupeKey, `dataset:${datasetId}`)))[0]!;
+  return (
+    await t.database.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `dataset:${datasetId}`))
+  )[0]!;
 }
 
 async function yoloZip(extra: ZipEntrySpec[] = [], yaml = 'names: [a, b]\ntrain: images/train\nval: images/val\n') {
@@ -84,7 +103,10 @@ describe('defect 1: every failure ends terminal with a readable error', () => {
       expect(ds.error).toMatch(/NUL/);
       const report = (await live.app.inject({ method: 'GET', url: `/v1/datasets/${d.id}/report`, headers: { cookie: u.cookie } })).json().data;
       expect(report.errors[0]).toMatchObject({ code: 'archive/unsafe-path', file: 'images/train/evil\\x00name.png' });
-      const [job] = await live.database.db.select().from(jobs).where(eq(jobs.dedupeKey, `dataset:${d.id}`));
+      const [job] = await live.database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `dataset:${d.id}`));
       expect(job).toMatchObject({ status: 'done', attempts: 1 });
     } finally {
       await live.close();
@@ -151,9 +173,13 @@ describe('defect 1: every failure ends terminal with a readable error', () => {
   it('an error text with NUL bytes is stored sanitized and the job still ends failed', async () => {
     const q = t.app.ctx.jobs;
     const failed: string[] = [];
-    q.register('test-hostile-error', async () => {
-      throw new Error('bad\0name\u0001 in "\ud800"');
-    }, { onFailed: async (_job, error) => void failed.push(error) });
+    q.register(
+      'test-hostile-error',
+      async () => {
+        throw new Error('bad\0name\u0001 in "\ud800"');
+      },
+      { onFailed: async (_job, error) => void failed.push(error) },
+    );
     const id = await q.enqueue('test-hostile-error', {}, { maxAttempts: 1 });
     await q.drain();
     const [row] = await t.database.db.select().from(jobs).where(eq(jobs.id, id));
@@ -171,11 +197,19 @@ describe('defect 6: leases name their holder; a starting instance takes back job
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.once('exit', r));
     const host = os.hostname();
-    const holders = { deadPid: `${host}:${dead.pid}:gone`, closedInstance: `${host}:${process.pid}:closed-instance`, live: q.holder, otherHost: `elsewhere-${host}:${dead.pid}:x` };
+    const holders = {
+      deadPid: `${host}:${dead.pid}:gone`,
+      closedInstance: `${host}:${process.pid}:closed-instance`,
+      live: q.holder,
+      otherHost: `elsewhere-${host}:${dead.pid}:x`,
+    };
     const ids: Record<string, string> = {};
     for (const [n, holder] of Object.entries(holders)) {
       ids[n] = await q.enqueue('test-reclaim', { n });
-      await t.database.db.update(jobs).set({ status: 'running', attempts: 1, lockedUntil: new Date(t.clock.now().getTime() + 30_000) }).where(eq(jobs.id, ids[n]!));
+      await t.database.db
+        .update(jobs)
+        .set({ status: 'running', attempts: 1, lockedUntil: new Date(t.clock.now().getTime() + 30_000) })
+        .where(eq(jobs.id, ids[n]!));
       await t.database.db.execute(sql`UPDATE jobs SET locked_by = ${holder} WHERE id = ${ids[n]!}`);
     }
     expect(await q.drain()).toBe(0); // all leases still running
@@ -194,7 +228,13 @@ describe('defect 7: validation gaps', () => {
   it('a corrupt image fails the dataset with an error that names the file', async () => {
     const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
-    await upload(t.app, u, d.id, 'corrupt.zip', await yoloZip([{ name: 'images/train/broken.jpg', data: Buffer.from('\xff\xd8\xff\xe0 not really a jpeg', 'latin1') }]));
+    await upload(
+      t.app,
+      u,
+      d.id,
+      'corrupt.zip',
+      await yoloZip([{ name: 'images/train/broken.jpg', data: Buffer.from('\xff\xd8\xff\xe0 not really a jpeg', 'latin1') }]),
+    );
     await t.app.inject({ method: 'POST', url: `/v1/datasets/${d.id}/process`, headers: { cookie: u.cookie } });
     await t.app.ctx.jobs.drain();
     const ds = await datasetOf(t.app, u.cookie, d.id);
@@ -232,7 +272,12 @@ describe('defect 7: validation gaps', () => {
     await t.app.inject({ method: 'POST', url: `/v1/datasets/${d.id}/process`, headers: { cookie: u.cookie } });
     await t.app.ctx.jobs.drain();
     expect((await datasetOf(t.app, u.cookie, d.id)).status).toBe('Ready');
-    const tok = await t.app.inject({ method: 'POST', url: '/v1/uploads/token', headers: { cookie: u.cookie }, payload: { path: `users/${u.user.id}/datasets/${d.id}/again.zip`, bytes: 100 } });
+    const tok = await t.app.inject({
+      method: 'POST',
+      url: '/v1/uploads/token',
+      headers: { cookie: u.cookie },
+      payload: { path: `users/${u.user.id}/datasets/${d.id}/again.zip`, bytes: 100 },
+    });
     expect(tok.statusCode).toBe(200);
     expect((await datasetOf(t.app, u.cookie, d.id)).status).toBe('Ready');
   });
@@ -247,7 +292,11 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 function startServer(env: H): { child: ChildProcess; output: () => string } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
   return { child, output: () => out.slice(-4000) };
@@ -281,28 +330,61 @@ describe('defect 6: recovery after kill -9', () => {
     let server = startServer(env);
     try {
       await waitFor('server up', async () => (await http('GET', '/alive')).ok, 60_000, 250);
-      const signup = await http('POST', '/v1/auth/signup', { 'content-type': 'application/json' }, JSON.stringify({ email: `k9-${newId().slice(0, 6).toLowerCase()}@example.com`, password: 'correct-horse-9', username: `k${newId().slice(0, 10)}`, firstName: 'K' }));
+      const signup = await http(
+        'POST',
+        '/v1/auth/signup',
+        { 'content-type': 'application/json' },
+        JSON.stringify({
+          email: `k9-${newId().slice(0, 6).toLowerCase()}@example.com`,
+          password: 'correct-horse-9',
+          username: `k${newId().slice(0, 10)}`,
+          firstName: 'K',
+        }),
+      );
       expect(signup.status).toBe(201);
       const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0]!;
       const uid = ((await signup.json()) as { data: { user: { id: string } } }).data.user.id;
-      const d = ((await (await http('POST', '/v1/datasets', { cookie, 'content-type': 'application/json' }, JSON.stringify({ meta: { name: 'Big' }, task: 'detect' }))).json()) as { data: { id: string } }).data;
+      const d = (
+        (await (
+          await http('POST', '/v1/datasets', { cookie, 'content-type': 'application/json' }, JSON.stringify({ meta: { name: 'Big' }, task: 'detect' }))
+        ).json()) as { data: { id: string } }
+      ).data;
 
       // Enough images that processing takes seconds: the kill lands in the middle of it.
       const png = await makeImage('png', 32, 24);
       const entries: ZipEntrySpec[] = [{ name: 'data.yaml', data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' }];
       for (let i = 0; i < 6000; i++) {
         const split = i % 5 === 0 ? 'val' : 'train';
-        entries.push({ name: `images/${split}/i${i}.png`, data: png, method: 'store' }, { name: `labels/${split}/i${i}.txt`, data: `${i % 2} 0.5 0.5 0.2 0.2\n`, method: 'store' });
+        entries.push(
+          { name: `images/${split}/i${i}.png`, data: png, method: 'store' },
+          { name: `labels/${split}/i${i}.txt`, data: `${i % 2} 0.5 0.5 0.2 0.2\n`, method: 'store' },
+        );
       }
       const zip = buildZip(entries);
-      const tok = (await (await http('POST', '/v1/uploads/token', { cookie, 'content-type': 'application/json' }, JSON.stringify({ path: `users/${uid}/datasets/${d.id}/big.zip`, bytes: zip.length }))).json()) as { data: { token: string } };
-      const create = await http('POST', '/v1/uploads/tus', { cookie, 'tus-resumable': '1.0.0', 'upload-length': String(zip.length), 'upload-metadata': `token ${b64(tok.data.token)},filename ${b64('big.zip')}` });
+      const tok = (await (
+        await http(
+          'POST',
+          '/v1/uploads/token',
+          { cookie, 'content-type': 'application/json' },
+          JSON.stringify({ path: `users/${uid}/datasets/${d.id}/big.zip`, bytes: zip.length }),
+        )
+      ).json()) as { data: { token: string } };
+      const create = await http('POST', '/v1/uploads/tus', {
+        cookie,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(zip.length),
+        'upload-metadata': `token ${b64(tok.data.token)},filename ${b64('big.zip')}`,
+      });
       expect(create.status).toBe(201);
       const loc = new URL(create.headers.get('location')!, ORIGIN).pathname;
-      expect((await http('PATCH', loc, { cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, zip)).status).toBe(204);
+      expect(
+        (await http('PATCH', loc, { cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, zip)).status,
+      ).toBe(204);
       expect((await http('POST', `/v1/datasets/${d.id}/process`, { cookie })).status).toBe(202);
 
-      type Active = { data: { processing: Array<{ datasetId: string; status: string; attempts: number; progress: { phase: string; done: number; total: number } | null }> } };
+      type Active = {
+        data: { processing: Array<{ datasetId: string; status: string; attempts: number; progress: { phase: string; done: number; total: number } | null }> };
+      };
       const during = await waitFor(
         'processing under way',
         async () => {
@@ -325,7 +407,8 @@ describe('defect 6: recovery after kill -9', () => {
       const ready = await waitFor(
         'Ready after restart',
         async () => {
-          const ds = ((await (await http('GET', `/v1/datasets/${d.id}`, { cookie })).json()) as { data: { status: string; stats: { images: number } | null } }).data;
+          const ds = ((await (await http('GET', `/v1/datasets/${d.id}`, { cookie })).json()) as { data: { status: string; stats: { images: number } | null } })
+            .data;
           expect(ds.status).not.toBe('Failed');
           return ds.status === 'Ready' ? ds : null;
         },

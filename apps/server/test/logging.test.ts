@@ -17,7 +17,12 @@ beforeAll(async () => {
     },
   });
   // A second app on the same database, logging at info level into memory.
-  app = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: { ...loggerOptions({ ...t.config, logLevel: 'info' }), stream: sink } });
+  app = await buildApp({
+    config: t.config,
+    database: t.database,
+    clock: t.clock,
+    logger: { ...loggerOptions({ ...t.config, logLevel: 'info' }), stream: sink },
+  });
   await app.ready();
 });
 afterAll(async () => {
@@ -37,7 +42,9 @@ describe('logs keep secrets out', () => {
     expect(log).toContain('/v1/auth/verify?token=[redacted]');
     // One line per request, written once it is answered (with the status and the time it took).
     expect(log).not.toContain('incoming request');
-    const me = lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string }; res?: { statusCode: number }; responseTime?: number }).filter((l) => l.req?.url === '/v1/users/me');
+    const me = lines
+      .map((l) => JSON.parse(l) as { msg: string; req?: { url: string }; res?: { statusCode: number }; responseTime?: number })
+      .filter((l) => l.req?.url === '/v1/users/me');
     expect(me).toHaveLength(1);
     expect(me[0]).toMatchObject({ msg: 'request completed', res: { statusCode: 200 } });
     expect(me[0]!.responseTime).toBeGreaterThanOrEqual(0);

@@ -23,7 +23,12 @@ const pathOf = (link: string) => {
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 async function signUp(email: string) {
-  const res = await post('/v1/auth/signup', { email, password: 'first-pass-1', username: `m${Date.now()}${Math.floor(Math.random() * 1000)}`, firstName: 'Mia' });
+  const res = await post('/v1/auth/signup', {
+    email,
+    password: 'first-pass-1',
+    username: `m${Date.now()}${Math.floor(Math.random() * 1000)}`,
+    firstName: 'Mia',
+  });
   expect(res.statusCode).toBe(201);
   return res;
 }
@@ -97,7 +102,10 @@ describe('with SMTP configured', () => {
     const second = await smtp.waitFor((m) => m.to.includes(email) && m !== mail && /Reset/.test(m.raw));
     t.clock.advance(2 * 3600_000);
     try {
-      const expired = await post('/v1/auth/password/reset', { token: tokenOf(linkIn(second, /http:\/\/\S+reset-password\?token=[\w%-]+/)), password: 'fourth-pass-4' });
+      const expired = await post('/v1/auth/password/reset', {
+        token: tokenOf(linkIn(second, /http:\/\/\S+reset-password\?token=[\w%-]+/)),
+        password: 'fourth-pass-4',
+      });
       expect(expired.statusCode).toBe(400);
       expect(expired.json().error.code).toBe('auth/expired-action-code');
     } finally {

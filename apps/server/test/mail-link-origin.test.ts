@@ -62,7 +62,10 @@ describe('links in mails without PUBLIC_URL', () => {
 describe('GET /v1/auth/mail-links (the admin warning)', () => {
   async function admin(t: TestApp, host: string) {
     const email = await signUp(t, host);
-    await t.database.db.update(users).set({ roles: ['admin'], emailVerifiedAt: new Date() }).where(eq(users.email, email));
+    await t.database.db
+      .update(users)
+      .set({ roles: ['admin'], emailVerifiedAt: new Date() })
+      .where(eq(users.email, email));
     const res = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', headers: { host }, payload: { email, password: 'first-pass-1' } });
     expect(res.statusCode, res.body).toBe(200);
     return sessionCookie(res);
@@ -72,7 +75,11 @@ describe('GET /v1/auth/mail-links (the admin warning)', () => {
     const cookie = await admin(direct, '127.0.0.1:4321');
     const loop = await direct.app.inject({ method: 'GET', url: '/v1/auth/mail-links', headers: { host: '127.0.0.1:4321', cookie } });
     expect(loop.json().data).toEqual({ base: 'http://127.0.0.1:4321', source: 'request', loopback: true });
-    const lan = await proxied.app.inject({ method: 'GET', url: '/v1/auth/mail-links', headers: { host: '127.0.0.1:9', 'x-forwarded-host': 'hub.example.org', 'x-forwarded-proto': 'https', cookie: await admin(proxied, '127.0.0.1:9') } });
+    const lan = await proxied.app.inject({
+      method: 'GET',
+      url: '/v1/auth/mail-links',
+      headers: { host: '127.0.0.1:9', 'x-forwarded-host': 'hub.example.org', 'x-forwarded-proto': 'https', cookie: await admin(proxied, '127.0.0.1:9') },
+    });
     expect(lan.json().data).toEqual({ base: 'https://hub.example.org', source: 'request', loopback: false });
     const someone = await signUp(direct, 'localhost:3000');
     await direct.database.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.email, someone));

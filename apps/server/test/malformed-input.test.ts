@@ -44,14 +44,19 @@ interface Malformation {
 const B = 'xBOUNDARYx';
 const form = (parts: string[]) => Buffer.from(`${parts.join('')}--${B}--\r\n`);
 const field = (name: string, value: string) => `--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-const file = (name: string, filename: string) => `--${B}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n\x1a\n\r\n`;
+const file = (name: string, filename: string) =>
+  `--${B}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n\x89PNG\r\n\x1a\n\r\n`;
 const mp = { 'content-type': `multipart/form-data; boundary=${B}` };
 
 const multipartMalformations: Malformation[] = [
   { name: 'multipart without a boundary', headers: { 'content-type': 'multipart/form-data' }, payload: form([file('file', 'a.png')]) },
   { name: 'multipart with an empty boundary', headers: { 'content-type': 'multipart/form-data; boundary=' }, payload: form([file('file', 'a.png')]) },
   { name: 'a body that does not use the boundary', headers: mp, payload: 'just some bytes, no parts at all' },
-  { name: 'a body cut off inside a file', headers: mp, payload: `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG` },
+  {
+    name: 'a body cut off inside a file',
+    headers: mp,
+    payload: `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG`,
+  },
   { name: 'a malformed part header', headers: mp, payload: `--${B}\r\nthis is not a header\r\n\r\nvalue\r\n--${B}--\r\n` },
   { name: '1,001 form fields', headers: mp, payload: form(Array.from({ length: 1001 }, (_, i) => field(`f${i}`, 'v'))) },
   { name: 'three files', headers: mp, payload: form([file('file', 'a.png'), file('file', 'b.png'), file('other', 'c.png')]) },
@@ -99,7 +104,9 @@ describe('every client mistake on a multipart or JSON operation is a 4xx (ADR 00
   it('operations × malformations: 0 answers ≥ 500', { timeout: 240_000 }, async () => {
     const ops = await operations();
     const multipartOps = ops.filter((o) => o.kind === 'multipart');
-    expect(multipartOps.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['POST /v1/users/me/image', 'POST /v1/projects/{id}/image', 'POST /v1/teams/{id}/image', 'POST /v1/models/upload']));
+    expect(multipartOps.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining(['POST /v1/users/me/image', 'POST /v1/projects/{id}/image', 'POST /v1/teams/{id}/image', 'POST /v1/models/upload']),
+    );
     let tried = 0;
     const fivexx: string[] = [];
     for (const { method, path, kind } of ops) {
@@ -122,16 +129,31 @@ describe('every client mistake on a multipart or JSON operation is a 4xx (ADR 00
   it('the image and weights uploads answer a missing boundary, too many fields and too many files with a 4xx that says so', async () => {
     const h = { cookie, origin: 'http://localhost:3000' };
     for (const url of ['/v1/users/me/image', `/v1/projects/${projectId}/image`, `/v1/teams/${teamId}/image`, '/v1/models/upload']) {
-      const noBoundary = await t.app.inject({ method: 'POST', url, headers: { ...h, 'content-type': 'multipart/form-data' }, payload: form([file('file', 'a.png')]) });
+      const noBoundary = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...h, 'content-type': 'multipart/form-data' },
+        payload: form([file('file', 'a.png')]),
+      });
       expect(noBoundary.statusCode, `${url}: ${noBoundary.body}`).toBe(400);
       expect(noBoundary.json().error.message).toMatch(/boundary/i);
-      const fields = await t.app.inject({ method: 'POST', url, headers: { ...h, ...mp }, payload: form(Array.from({ length: 1001 }, (_, i) => field(`f${i}`, 'v'))) });
+      const fields = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...h, ...mp },
+        payload: form(Array.from({ length: 1001 }, (_, i) => field(`f${i}`, 'v'))),
+      });
       expect(fields.statusCode, `${url}: ${fields.body}`).toBe(413);
       expect(fields.json().error.message).toMatch(/too many form fields/i);
       const files = await t.app.inject({ method: 'POST', url, headers: { ...h, ...mp }, payload: form([file('file', 'a.pt'), file('file', 'b.pt')]) });
       expect(files.statusCode, `${url}: ${files.body}`).toBeGreaterThanOrEqual(400);
       expect(files.statusCode).toBeLessThan(500);
-      const cut = await t.app.inject({ method: 'POST', url, headers: { ...h, ...mp }, payload: `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.pt"\r\n\r\nPK\x03\x04abc` });
+      const cut = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...h, ...mp },
+        payload: `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.pt"\r\n\r\nPK\x03\x04abc`,
+      });
       expect(cut.statusCode, `${url}: ${cut.body}`).toBe(400);
       const json = await t.app.inject({ method: 'POST', url, headers: { ...h, 'content-type': 'application/json' }, payload: '{}' });
       expect(json.statusCode, `${url}: ${json.body}`).toBeGreaterThanOrEqual(400);

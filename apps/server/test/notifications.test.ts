@@ -34,7 +34,15 @@ const count = async (u: U) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.unread as number;
 };
-type Item = { id: string; kind: string; read: boolean; subject: { kind: string; id: string; name: string }; detail: string | null; invite: { pending: boolean; invitedBy: string; role: string } | null; path: string };
+type Item = {
+  id: string;
+  kind: string;
+  read: boolean;
+  subject: { kind: string; id: string; name: string };
+  detail: string | null;
+  invite: { pending: boolean; invitedBy: string; role: string } | null;
+  path: string;
+};
 const page = async (u: U, query = '') => {
   const res = await req(u.cookie, 'GET', `/v1/notifications${query}`);
   expect(res.statusCode, res.body).toBe(200);
@@ -71,7 +79,13 @@ describe('team invites as records', () => {
     const { items, unread } = await page(invitee);
     expect(unread).toBe(1);
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ kind: 'team.invite', read: false, subject: { kind: 'team', id: teamId, name: 'Night shift' }, invite: { pending: true, role: 'member', invitedBy: owner.user.username }, path: `/teams/${teamId}` });
+    expect(items[0]).toMatchObject({
+      kind: 'team.invite',
+      read: false,
+      subject: { kind: 'team', id: teamId, name: 'Night shift' },
+      invite: { pending: true, role: 'member', invitedBy: owner.user.username },
+      path: `/teams/${teamId}`,
+    });
     expect((await req(invitee.cookie, 'POST', `/api_v1/teams/${teamId}/invite/accept`)).statusCode).toBe(200);
     // Answered: no longer news, still in the history, no longer actionable.
     expect(await count(invitee)).toBe(0);
@@ -105,7 +119,10 @@ describe('team invites as records', () => {
     expect(mailed.split('?')[0]).toBe(link.split('?')[0]);
     expect(mailed).not.toBe(link);
     // The admins' banner announces the same origin for this request (GET /v1/auth/mail-links).
-    await t.database.db.update(users).set({ roles: ['admin'] }).where(eq(users.id, owner.user.id));
+    await t.database.db
+      .update(users)
+      .set({ roles: ['admin'] })
+      .where(eq(users.id, owner.user.id));
     await expect.poll(async () => (await req(owner.cookie, 'GET', '/v1/auth/mail-links')).statusCode).toBe(200);
     expect((await req(owner.cookie, 'GET', '/v1/auth/mail-links')).json().data.base).toBe(new URL(link).origin);
     const inviteId = res.json().data.id as string;
@@ -151,7 +168,9 @@ describe('records from domain events', () => {
   it('records past the retention window go when the next one is made', async () => {
     const a = await user();
     const old = new Date(Date.now() - 100 * 24 * 3600 * 1000);
-    await t.database.db.insert(notifications).values({ id: 'oldrecord1', userId: a.user.id, kind: 'dataset.processed', subjectKind: 'dataset', subjectId: 'd0', subjectName: 'old', createdAt: old });
+    await t.database.db
+      .insert(notifications)
+      .values({ id: 'oldrecord1', userId: a.user.id, kind: 'dataset.processed', subjectKind: 'dataset', subjectId: 'd0', subjectName: 'old', createdAt: old });
     expect((await page(a)).items.map((i) => i.id)).toEqual(['oldrecord1']);
     await emitLoose('dataset.processed', a.user.id, { dataset: { id: 'd1', name: 'new' } });
     expect((await page(a)).items.map((i) => i.subject.id)).toEqual(['d1']);
@@ -239,7 +258,8 @@ describe('signing up from an invite link (a server that mails)', () => {
     const owner = sessionCookie(signin);
     const ownerId = signin.json().data.user.id as string;
     await m.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, ownerId));
-    const teamId = (await m.app.inject({ method: 'POST', url: '/v1/teams', headers: { cookie: owner }, payload: { meta: { name: 'Harbour' } } })).json().data.id as string;
+    const teamId = (await m.app.inject({ method: 'POST', url: '/v1/teams', headers: { cookie: owner }, payload: { meta: { name: 'Harbour' } } })).json().data
+      .id as string;
 
     const email = uniqueEmail('invited');
     expect((await m.app.inject({ method: 'POST', url: `/v1/teams/${teamId}/invites`, headers: { cookie: owner }, payload: { email } })).statusCode).toBe(201);
@@ -275,7 +295,8 @@ describe('signing up from an invite link (a server that mails)', () => {
     const ownerId = owner.json().data.user.id as string;
     await m.database.db.update(users).set({ plan: 'pro', emailVerifiedAt: new Date() }).where(eq(users.id, ownerId));
     const cookie = sessionCookie(await m.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: ownerEmail, password: 'correct-horse-9' } }));
-    const teamId = (await m.app.inject({ method: 'POST', url: '/v1/teams', headers: { cookie }, payload: { meta: { name: 'Quay' } } })).json().data.id as string;
+    const teamId = (await m.app.inject({ method: 'POST', url: '/v1/teams', headers: { cookie }, payload: { meta: { name: 'Quay' } } })).json().data
+      .id as string;
     const email = uniqueEmail('copied');
     const made = await m.app.inject({ method: 'POST', url: `/v1/teams/${teamId}/invites`, headers: { cookie }, payload: { email } });
     const token = new URL(made.json().data.link as string).searchParams.get('invite')!;

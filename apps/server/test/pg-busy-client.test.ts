@@ -60,12 +60,19 @@ describe('no query on a busy PostgreSQL client (docs/adr/0024)', () => {
   it('10 users setting up projects and models in parallel, with profile writes and reads between, then 10 training runs at once', async () => {
     const users = await Promise.all(Array.from({ length: 10 }, () => buildUser(app)));
     busy.length = 0;
-    const api = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) => app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+    const api = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) =>
+      app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
     const statuses = await Promise.all(
       users.map(async (u, i) => {
         const project = await api('POST', '/v1/projects', u.cookie, { name: `Parallel ${i}` });
         const made = await Promise.all(
-          Array.from({ length: 3 }, (_, k) => api('POST', '/v1/models', u.cookie, { meta: { name: `run ${k}` }, projectId: project.json().data.id, lineage: { architecture: { name: 'yolo11n' } } })),
+          Array.from({ length: 3 }, (_, k) =>
+            api('POST', '/v1/models', u.cookie, {
+              meta: { name: `run ${k}` },
+              projectId: project.json().data.id,
+              lineage: { architecture: { name: 'yolo11n' } },
+            }),
+          ),
         );
         const profile = await api('PATCH', '/v1/users/me', u.cookie, { firstName: `P${i}` });
         const me = await api('GET', '/v1/users/me', u.cookie);
@@ -76,7 +83,12 @@ describe('no query on a busy PostgreSQL client (docs/adr/0024)', () => {
     const key = (await buildApiKey(app, { cookie: users[0]!.cookie, origin: 'http://localhost:3000' }, { name: 'runs' })).key;
     const runs = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: { event: 'training_started', project: `${users[0]!.user.username}/parallel`, name: `run-${i}`, data: { trainArgs: { epochs: 3 } } } }),
+        app.inject({
+          method: 'POST',
+          url: '/api/webhooks/training/metrics',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          payload: { event: 'training_started', project: `${users[0]!.user.username}/parallel`, name: `run-${i}`, data: { trainArgs: { epochs: 3 } } },
+        }),
       ),
     );
     expect(runs.map((r) => r.statusCode)).toEqual(Array(10).fill(200));

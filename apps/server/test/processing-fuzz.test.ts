@@ -105,7 +105,16 @@ function generate(r: R): { kind: string; bytes: Buffer; ext: string } {
     case 'bitflip':
       return { kind, bytes: flip(r, buildZip(yolo(r, 3).map((e) => ({ ...e, method: r.pick(['store', 'deflate'] as const) })))), ext: 'zip' };
     case 'lying': {
-      const entries = yolo(r, 3).map((e) => (r.chance(0.4) ? { ...e, declaredSize: r.pick([0, 1, 7, 10 ** 9, 2 ** 32 - 1, r.int(5000)]), crc32: r.chance(0.5) ? r.int(2 ** 32) : undefined, method: r.pick(['store', 'deflate'] as const) } : e));
+      const entries = yolo(r, 3).map((e) =>
+        r.chance(0.4)
+          ? {
+              ...e,
+              declaredSize: r.pick([0, 1, 7, 10 ** 9, 2 ** 32 - 1, r.int(5000)]),
+              crc32: r.chance(0.5) ? r.int(2 ** 32) : undefined,
+              method: r.pick(['store', 'deflate'] as const),
+            }
+          : e,
+      );
       if (r.chance(0.3)) entries.push({ name: 'images/train/enc.png', data: r.pick(images), encryptedFlag: true });
       if (r.chance(0.3)) entries.push({ name: 'images/train/link.png', data: '../../../../etc/passwd', unixMode: 0o120777 });
       return { kind, bytes: buildZip(entries, r.chance(0.2) ? { aliases: [{ name: 'images/train/alias.png', of: 1 }] } : {}), ext: 'zip' };
@@ -113,13 +122,18 @@ function generate(r: R): { kind: string; bytes: Buffer; ext: string } {
     case 'nested': {
       const inner = buildZip(yolo(r, 2));
       const entries = yolo(r, 2);
-      entries.push({ name: 'images/train/inner.zip', data: inner }, { name: 'inner.tar', data: buildTar([{ name: 'x.png', data: r.pick(images) }]) }, { name: 'images/val/fake.png', data: inner });
+      entries.push(
+        { name: 'images/train/inner.zip', data: inner },
+        { name: 'inner.tar', data: buildTar([{ name: 'x.png', data: r.pick(images) }]) },
+        { name: 'images/val/fake.png', data: inner },
+      );
       return { kind, bytes: buildZip(entries), ext: 'zip' };
     }
     case 'many': {
       const n = 300 + r.int(1200);
       const entries: ZipEntrySpec[] = [{ name: 'data.yaml', data: 'names: [a]\ntrain: images/train\nval: images/train\n' }];
-      for (let k = 0; k < n; k++) entries.push({ name: r.chance(0.5) ? `images/train/e${k}.png` : `labels/train/e${k}.txt`, data: r.chance(0.1) ? r.pick(images) : '' });
+      for (let k = 0; k < n; k++)
+        entries.push({ name: r.chance(0.5) ? `images/train/e${k}.png` : `labels/train/e${k}.txt`, data: r.chance(0.1) ? r.pick(images) : '' });
       return { kind, bytes: buildZip(entries), ext: 'zip' };
     }
     case 'tar': {
@@ -149,7 +163,17 @@ function generate(r: R): { kind: string; bytes: Buffer; ext: string } {
     case 'slip':
     default: {
       const entries = yolo(r, 2);
-      entries.push({ name: r.pick(['../../evil.png', '/etc/evil.png', '..\\..\\evil.png', 'C:/evil.png', 'images/../../evil.png', `images/train/${'../'.repeat(20)}evil.png`]), data: r.pick(images) });
+      entries.push({
+        name: r.pick([
+          '../../evil.png',
+          '/etc/evil.png',
+          '..\\..\\evil.png',
+          'C:/evil.png',
+          'images/../../evil.png',
+          `images/train/${'../'.repeat(20)}evil.png`,
+        ]),
+        data: r.pick(images),
+      });
       return { kind, bytes: buildZip(entries), ext: 'zip' };
     }
   }
@@ -178,89 +202,110 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 describe('fuzzing upload + processing with hostile archives', () => {
-  it(`${COUNT} generated archives (seed ${SEED}): no exception, no 5xx, every job terminal, nothing written outside the dataset folders`, { timeout: 300_000 }, async () => {
-    const r = rng(SEED);
-    const started = Date.now();
-    const kinds = new Map<string, { n: number; ok: number }>();
-    let libraryMs = 0;
-    const thrown: string[] = [];
-    const fiveHundreds: string[] = [];
-    const sample: Array<{ id: string; kind: string }> = [];
-    const u = await buildUser(t.app);
-    const tmpBefore = new Set(fs.readdirSync(os.tmpdir()));
+  it(
+    `${COUNT} generated archives (seed ${SEED}): no exception, no 5xx, every job terminal, nothing written outside the dataset folders`,
+    { timeout: 300_000 },
+    async () => {
+      const r = rng(SEED);
+      const started = Date.now();
+      const kinds = new Map<string, { n: number; ok: number }>();
+      let libraryMs = 0;
+      const thrown: string[] = [];
+      const fiveHundreds: string[] = [];
+      const sample: Array<{ id: string; kind: string }> = [];
+      const u = await buildUser(t.app);
+      const tmpBefore = new Set(fs.readdirSync(os.tmpdir()));
 
-    const call = async (method: 'GET' | 'POST' | 'PATCH' | 'HEAD', url: string, headers: Record<string, string>, payload?: unknown) => {
-      const res = await t.app.inject({ method, url, headers, payload: payload as never });
-      if (res.statusCode >= 500) fiveHundreds.push(`${method} ${url} → ${res.statusCode} ${res.body.slice(0, 200)}`);
-      return res;
-    };
+      const call = async (method: 'GET' | 'POST' | 'PATCH' | 'HEAD', url: string, headers: Record<string, string>, payload?: unknown) => {
+        const res = await t.app.inject({ method, url, headers, payload: payload as never });
+        if (res.statusCode >= 500) fiveHundreds.push(`${method} ${url} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        return res;
+      };
 
-    for (let i = 0; i < COUNT; i++) {
-      const { kind, bytes, ext } = generate(r);
-      const k = kinds.get(kind) ?? { n: 0, ok: 0 };
-      kinds.set(kind, k);
-      k.n += 1;
-      const file = path.join(tmp, `a${i}.${ext}`);
-      fs.writeFileSync(file, bytes);
-      const t0 = Date.now();
-      try {
-        const result = await processArchive({ archivePath: file, task: r.pick(['detect', 'segment', 'pose', 'obb', 'classify'] as const), concurrency: 1, onImage: () => undefined });
-        if (result.ok) k.ok += 1;
-        // What the job stores must be storable (no NUL survives) and every error must name a code.
-        expect(JSON.stringify(storableJson(result.report))).not.toContain('\\u0000');
-        for (const e of result.report.errors) expect(e.code).toMatch(/^[a-z]+\/[a-z-]+$/);
-      } catch (err) {
-        thrown.push(`#${i} ${kind}: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
-      } finally {
-        fs.rmSync(file, { force: true });
-        libraryMs += Date.now() - t0;
+      for (let i = 0; i < COUNT; i++) {
+        const { kind, bytes, ext } = generate(r);
+        const k = kinds.get(kind) ?? { n: 0, ok: 0 };
+        kinds.set(kind, k);
+        k.n += 1;
+        const file = path.join(tmp, `a${i}.${ext}`);
+        fs.writeFileSync(file, bytes);
+        const t0 = Date.now();
+        try {
+          const result = await processArchive({
+            archivePath: file,
+            task: r.pick(['detect', 'segment', 'pose', 'obb', 'classify'] as const),
+            concurrency: 1,
+            onImage: () => undefined,
+          });
+          if (result.ok) k.ok += 1;
+          // What the job stores must be storable (no NUL survives) and every error must name a code.
+          expect(JSON.stringify(storableJson(result.report))).not.toContain('\\u0000');
+          for (const e of result.report.errors) expect(e.code).toMatch(/^[a-z]+\/[a-z-]+$/);
+        } catch (err) {
+          thrown.push(`#${i} ${kind}: ${(err as Error).stack?.split('\n').slice(0, 3).join(' | ')}`);
+        } finally {
+          fs.rmSync(file, { force: true });
+          libraryMs += Date.now() - t0;
+        }
+
+        if (i % HTTP_EVERY === 0) {
+          const created = await call('POST', '/v1/datasets', { cookie: u.cookie }, { meta: { name: `fuzz ${i}` }, task: 'detect' });
+          const id = created.json().data.id as string;
+          const name = `a${i}.${ext}`;
+          const tok = await call('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${id}/${name}`, bytes: bytes.length });
+          const b64 = (s: string) => Buffer.from(s).toString('base64');
+          const create = await call('POST', '/v1/uploads/tus', {
+            cookie: u.cookie,
+            'tus-resumable': '1.0.0',
+            'upload-length': String(bytes.length),
+            'upload-metadata': `token ${b64(tok.json().data.token)},filename ${b64(name)}`,
+          });
+          const loc = new URL(String(create.headers.location), 'http://x').pathname;
+          await call(
+            'PATCH',
+            loc,
+            { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+            bytes,
+          );
+          await call('POST', `/v1/datasets/${id}/process`, { cookie: u.cookie });
+          sample.push({ id, kind });
+          if (sample.length % 10 === 0) await t.app.ctx.jobs.drain();
+        }
       }
+      await t.app.ctx.jobs.drain();
 
-      if (i % HTTP_EVERY === 0) {
-        const created = await call('POST', '/v1/datasets', { cookie: u.cookie }, { meta: { name: `fuzz ${i}` }, task: 'detect' });
-        const id = created.json().data.id as string;
-        const name = `a${i}.${ext}`;
-        const tok = await call('POST', '/v1/uploads/token', { cookie: u.cookie }, { path: `users/${u.user.id}/datasets/${id}/${name}`, bytes: bytes.length });
-        const b64 = (s: string) => Buffer.from(s).toString('base64');
-        const create = await call('POST', '/v1/uploads/tus', { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': `token ${b64(tok.json().data.token)},filename ${b64(name)}` });
-        const loc = new URL(String(create.headers.location), 'http://x').pathname;
-        await call('PATCH', loc, { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, bytes);
-        await call('POST', `/v1/datasets/${id}/process`, { cookie: u.cookie });
-        sample.push({ id, kind });
-        if (sample.length % 10 === 0) await t.app.ctx.jobs.drain();
+      // Every sampled dataset ended Ready or Failed with a readable error; every job is done or failed.
+      const states = new Map<string, number>();
+      for (const s of sample) {
+        const d = (await call('GET', `/v1/datasets/${s.id}`, { cookie: u.cookie })).json().data;
+        states.set(d.status, (states.get(d.status) ?? 0) + 1);
+        expect(['Ready', 'Failed'], `${s.kind}: ${d.status}`).toContain(d.status);
+        if (d.status === 'Failed') expect(d.error).toMatch(/^[a-z]+\/[a-z-]+: ./);
+        await call('GET', `/v1/datasets/${s.id}/report`, { cookie: u.cookie });
+        await call('GET', `/v1/datasets/${s.id}/images?limit=5`, { cookie: u.cookie });
       }
-    }
-    await t.app.ctx.jobs.drain();
+      const open = (await t.database.db.select().from(jobs).where(eq(jobs.queue, 'dataset.process'))).filter(
+        (j) => j.status !== 'done' && j.status !== 'failed',
+      );
 
-    // Every sampled dataset ended Ready or Failed with a readable error; every job is done or failed.
-    const states = new Map<string, number>();
-    for (const s of sample) {
-      const d = (await call('GET', `/v1/datasets/${s.id}`, { cookie: u.cookie })).json().data;
-      states.set(d.status, (states.get(d.status) ?? 0) + 1);
-      expect(['Ready', 'Failed'], `${s.kind}: ${d.status}`).toContain(d.status);
-      if (d.status === 'Failed') expect(d.error).toMatch(/^[a-z]+\/[a-z-]+: ./);
-      await call('GET', `/v1/datasets/${s.id}/report`, { cookie: u.cookie });
-      await call('GET', `/v1/datasets/${s.id}/images?limit=5`, { cookie: u.cookie });
-    }
-    const open = (await t.database.db.select().from(jobs).where(eq(jobs.queue, 'dataset.process'))).filter((j) => j.status !== 'done' && j.status !== 'failed');
+      // Nothing outside users/<uid>/datasets/<id>/ in the data folder (uploads/ holds tus state only).
+      const dataDir = fs.realpathSync(t.dataDir);
+      const outside = walk(dataDir)
+        .map((f) => path.relative(dataDir, f).split(path.sep).join('/'))
+        .filter((rel) => !/^(blobs\/)?users\/[^/]+\/datasets\/[^/]+\//.test(rel) && !rel.startsWith('uploads/') && rel !== 'secret');
+      const leftovers = fs.readdirSync(os.tmpdir()).filter((f) => !tmpBefore.has(f) && /^sl-dataset-/.test(f));
 
-    // Nothing outside users/<uid>/datasets/<id>/ in the data folder (uploads/ holds tus state only).
-    const dataDir = fs.realpathSync(t.dataDir);
-    const outside = walk(dataDir)
-      .map((f) => path.relative(dataDir, f).split(path.sep).join('/'))
-      .filter((rel) => !/^(blobs\/)?users\/[^/]+\/datasets\/[^/]+\//.test(rel) && !rel.startsWith('uploads/') && rel !== 'secret');
-    const leftovers = fs.readdirSync(os.tmpdir()).filter((f) => !tmpBefore.has(f) && /^sl-dataset-/.test(f));
-
-    const seconds = (Date.now() - started) / 1000;
-    console.info(
-      `fuzz seed ${SEED}: ${COUNT} archives in ${seconds.toFixed(1)} s (processing library ${(libraryMs / 1000).toFixed(1)} s), ${sample.length} through HTTP (${[...states].map(([s, n]) => `${s} ${n}`).join(', ')}); ` +
-        [...kinds].map(([kind, v]) => `${kind} ${v.n} (${v.ok} ok)`).join(', '),
-    );
-    expect(thrown).toEqual([]);
-    expect(fiveHundreds).toEqual([]);
-    expect(open).toEqual([]);
-    expect(outside).toEqual([]);
-    expect(leftovers).toEqual([]);
-    expect(COUNT).toBeGreaterThanOrEqual(1000);
-  });
+      const seconds = (Date.now() - started) / 1000;
+      console.info(
+        `fuzz seed ${SEED}: ${COUNT} archives in ${seconds.toFixed(1)} s (processing library ${(libraryMs / 1000).toFixed(1)} s), ${sample.length} through HTTP (${[...states].map(([s, n]) => `${s} ${n}`).join(', ')}); ` +
+          [...kinds].map(([kind, v]) => `${kind} ${v.n} (${v.ok} ok)`).join(', '),
+      );
+      expect(thrown).toEqual([]);
+      expect(fiveHundreds).toEqual([]);
+      expect(open).toEqual([]);
+      expect(outside).toEqual([]);
+      expect(leftovers).toEqual([]);
+      expect(COUNT).toBeGreaterThanOrEqual(1000);
+    },
+  );
 });

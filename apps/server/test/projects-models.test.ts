@@ -206,12 +206,18 @@ describe('models', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('error/invalid-model-file');
     const wrongExt = multipart({}, { filename: 'weights.txt', content: Buffer.from('x') });
-    expect((await t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...wrongExt.headers, cookie: u.cookie }, payload: wrongExt.payload })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...wrongExt.headers, cookie: u.cookie }, payload: wrongExt.payload }))
+        .statusCode,
+    ).toBe(400);
 
     // fill the storage (free plan: 20 GB) with a fake accounting row, leaving 1 kB
     await t.database.db.update(users).set({ plan: 'free' }).where(eq(users.id, u.user.id));
     await buildModel(t.app, u.cookie, { meta: { name: 'filler' } });
-    await t.database.db.update(modelsTable).set({ bytes: 20 * 1024 ** 3 - 1024 }).where(eq(modelsTable.userId, u.user.id));
+    await t.database.db
+      .update(modelsTable)
+      .set({ bytes: 20 * 1024 ** 3 - 1024 })
+      .where(eq(modelsTable.userId, u.user.id));
     const big = await uploadModel(u.cookie, { model_name: 'too big' }, path.join(FIXTURES, 'shapes3-detect.onnx'));
     expect(big.statusCode).toBe(403);
     expect(big.json().error).toMatchObject({ code: 'InsufficientStorageError', details: { available: 1024 } });
@@ -230,7 +236,7 @@ describe('trash', () => {
     const id = up.json().data.id;
     const m = (await req('GET', `/v1/models/${id}`, as(u.cookie))).json().data;
     await req('DELETE', `/v1/models/${id}`, as(u.cookie));
-    expect((await t.app.ctx.blobs.head(`users/${u.user.id}/models/${id}/model.onnx`))).not.toBeNull();
+    expect(await t.app.ctx.blobs.head(`users/${u.user.id}/models/${id}/model.onnx`)).not.toBeNull();
     // 29 days: still there
     t.clock.advance(29 * 86_400_000);
     await t.app.ctx.jobs.enqueue('trash.purge', {});

@@ -24,9 +24,11 @@ afterAll(async () => {
 });
 
 type H = Record<string, string>;
-const req = (method: 'GET' | 'POST' | 'PATCH' | 'HEAD', url: string, headers: H = {}, payload?: unknown) => t.app.inject({ method, url, headers, payload: payload as never });
+const req = (method: 'GET' | 'POST' | 'PATCH' | 'HEAD', url: string, headers: H = {}, payload?: unknown) =>
+  t.app.inject({ method, url, headers, payload: payload as never });
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-const storage = async (cookie: string) => (await req('GET', '/v1/users/me/storage', { cookie })).json().data as { used: number; limit: number; remaining: number };
+const storage = async (cookie: string) =>
+  (await req('GET', '/v1/users/me/storage', { cookie })).json().data as { used: number; limit: number; remaining: number };
 
 /** A .pt file (zip magic) of SIZE bytes. */
 const weights = (seed: number) => {
@@ -47,10 +49,20 @@ async function uploadToken(u: { cookie: string; user: { id: string } }, datasetI
 }
 
 const tusCreate = (cookie: string, token: string, bytes: number) =>
-  req('POST', '/v1/uploads/tus', { cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes), 'upload-metadata': `token ${b64(token)},filename ${b64('a.zip')}` });
+  req('POST', '/v1/uploads/tus', {
+    cookie,
+    'tus-resumable': '1.0.0',
+    'upload-length': String(bytes),
+    'upload-metadata': `token ${b64(token)},filename ${b64('a.zip')}`,
+  });
 
 const tusPatch = (cookie: string, location: string, body: Buffer) =>
-  t.app.inject({ method: 'PATCH', url: location, headers: { cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: body });
+  t.app.inject({
+    method: 'PATCH',
+    url: location,
+    headers: { cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: body,
+  });
 
 describe('POST /v1/models/upload in parallel', () => {
   it('10 parallel uploads against a quota for 2: exactly 2 are accepted, the others get 403 InsufficientStorageError (not a retried 5xx) and leave nothing', async () => {
@@ -137,8 +149,19 @@ describe('training uploads in parallel (both client protocols)', () => {
     for (let i = 0; i < 10; i++) ids.push((await buildModel(s.t.app, dave.cookie, {})).id);
     const answers = await Promise.all(
       ids.map((id, i) => {
-        const mp = requestsMultipart([['epoch', '0'], ['type', 'final'], ['map', '0.5']], { name: 'best.pt', content: fakeWeights(SIZE, `hub${i}`) });
-        return send(`${s.origin}/v1/models/${id}/upload`, { method: 'POST', headers: { 'x-api-key': dave.legacyKey, 'Content-Type': mp.contentType }, body: mp.body });
+        const mp = requestsMultipart(
+          [
+            ['epoch', '0'],
+            ['type', 'final'],
+            ['map', '0.5'],
+          ],
+          { name: 'best.pt', content: fakeWeights(SIZE, `hub${i}`) },
+        );
+        return send(`${s.origin}/v1/models/${id}/upload`, {
+          method: 'POST',
+          headers: { 'x-api-key': dave.legacyKey, 'Content-Type': mp.contentType },
+          body: mp.body,
+        });
       }),
     );
     const codes = answers.map((r) => r.status);
@@ -162,17 +185,20 @@ describe('training uploads in parallel (both client protocols)', () => {
       runs.push(res.json() as { modelId: string });
     }
     const urls = await Promise.all(
-      runs.map(async ({ modelId }) =>
-        (
-          await send(`${s.origin}/api/webhooks/models/upload`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${erin.key}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ filename: 'best.pt', modelId }),
-          })
-        ).json().uploadUrl as string,
+      runs.map(
+        async ({ modelId }) =>
+          (
+            await send(`${s.origin}/api/webhooks/models/upload`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${erin.key}`, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ filename: 'best.pt', modelId }),
+            })
+          ).json().uploadUrl as string,
       ),
     );
-    const answers = await Promise.all(urls.map((url, i) => send(url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: fakeWeights(SIZE, `pf${i}`) })));
+    const answers = await Promise.all(
+      urls.map((url, i) => send(url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: fakeWeights(SIZE, `pf${i}`) })),
+    );
     const codes = answers.map((r) => r.status);
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
     expect(codes.filter((c) => c === 403)).toHaveLength(8);

@@ -29,7 +29,8 @@ const open = async (cookie: string, autoPong: boolean) => {
   });
   return { ws, closed };
 };
-const online = async (cookie: string) => (await t.app.inject({ method: 'GET', url: '/v1/users/me/presence', headers: { cookie } })).json().data.online as boolean;
+const online = async (cookie: string) =>
+  (await t.app.inject({ method: 'GET', url: '/v1/users/me/presence', headers: { cookie } })).json().data.online as boolean;
 const waitFor = async (check: () => Promise<boolean>, ms: number) => {
   const until = Date.now() + ms;
   while (Date.now() < until) {

@@ -188,7 +188,8 @@ describe('socket protocol', () => {
   it('model, dataset and project topics follow the read rules; a model update arrives on its topic', async () => {
     const owner = await buildUser(a.app);
     const other = await buildUser(a.app);
-    const mk = async (url: string, payload: object) => (await a.app.inject({ method: 'POST', url, headers: { cookie: owner.cookie }, payload })).json().data.id as string;
+    const mk = async (url: string, payload: object) =>
+      (await a.app.inject({ method: 'POST', url, headers: { cookie: owner.cookie }, payload })).json().data.id as string;
     const privModel = await mk('/v1/models', { meta: { name: 'secret' } });
     const pubModel = await mk('/v1/models', { meta: { name: 'open', privacy: 'public' } });
     const privDataset = await mk('/v1/datasets', { meta: { name: 'd' }, task: 'detect' });
@@ -272,15 +273,27 @@ describe('presence', () => {
     const tab2 = await Client.connect(b, u.cookie);
     await tab1.next(isType('hello'));
     await tab2.next(isType('hello'));
-    await vi.waitFor(async () => expect((await cluster.database.query<{ connections: number }>('SELECT connections FROM presence WHERE user_id = $1', [u.user.id]))[0]?.connections).toBe(2), {
-      timeout: 5000,
-      interval: 50,
-    });
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await cluster.database.query<{ connections: number }>('SELECT connections FROM presence WHERE user_id = $1', [u.user.id]))[0]?.connections,
+        ).toBe(2),
+      {
+        timeout: 5000,
+        interval: 50,
+      },
+    );
     await tab1.close();
-    await vi.waitFor(async () => expect((await cluster.database.query<{ connections: number }>('SELECT connections FROM presence WHERE user_id = $1', [u.user.id]))[0]?.connections).toBe(1), {
-      timeout: 5000,
-      interval: 50,
-    });
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await cluster.database.query<{ connections: number }>('SELECT connections FROM presence WHERE user_id = $1', [u.user.id]))[0]?.connections,
+        ).toBe(1),
+      {
+        timeout: 5000,
+        interval: 50,
+      },
+    );
     expect((await presenceOf(b, u.cookie)).online).toBe(true);
     await tab2.close();
     await vi.waitFor(async () => expect((await presenceOf(b, u.cookie)).online).toBe(false), { timeout: 5000, interval: 50 });

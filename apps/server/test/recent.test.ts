@@ -12,7 +12,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const req = (cookie: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
+const req = (cookie: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
 async function ok(cookie: string, method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
   const res = await req(cookie, method, url, payload);
   expect(res.statusCode, res.body).toBeLessThan(300);

@@ -19,7 +19,9 @@ describe('Roboflow errors say whose fault they are', () => {
   it('no network: roboflow/unreachable, a message about the server, the key not blamed nor shown', async () => {
     fake.offline = true;
     try {
-      const err = await client(fake.url).root().catch((e: unknown) => e);
+      const err = await client(fake.url)
+        .root()
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'roboflow/unreachable', retryable: true });
       const message = (err as Error).message;
       expect(message).toMatch(/server cannot reach Roboflow/);
@@ -29,7 +31,9 @@ describe('Roboflow errors say whose fault they are', () => {
       fake.offline = false;
     }
     // A refused connection (nothing listens) reads the same.
-    const refused = await client('http://127.0.0.1:9').root().catch((e: unknown) => e);
+    const refused = await client('http://127.0.0.1:9')
+      .root()
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'roboflow/unreachable' });
     expect((refused as Error).message).toMatch(/ECONNREFUSED|connect/);
   });

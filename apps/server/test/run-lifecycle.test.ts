@@ -5,7 +5,19 @@ import { ledgerSums } from '../src/modules/billing/billing.ledger.js';
 import { sweep } from '../src/modules/agents/agents.service.js';
 import { markStaleRuns } from '../src/modules/training/training.service.js';
 import { send, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
-import { adminWithSharedToken, enableCloud, epochsDone, newToken, REAL_YOLO, setPlanAndWallet, startAgent, waitFor, walletOf, yoloChildOf, type AgentProcess } from './support/agents.js';
+import {
+  adminWithSharedToken,
+  enableCloud,
+  epochsDone,
+  newToken,
+  REAL_YOLO,
+  setPlanAndWallet,
+  startAgent,
+  waitFor,
+  walletOf,
+  yoloChildOf,
+  type AgentProcess,
+} from './support/agents.js';
 
 /**
  * The run lifecycle of ADR 0020 over real HTTP: cloud runs (the real agent CLI running the stand-in
@@ -25,7 +37,12 @@ async function setUp(leaseSeconds: string) {
   const made = await adminWithSharedToken(s.t);
   admin = made.admin;
   sharedToken = made.token.token;
-  const gpu = await s.t.app.inject({ method: 'PUT', url: '/v1/admin/gpu-types', headers: { cookie: admin.cookie }, payload: { id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 1 } });
+  const gpu = await s.t.app.inject({
+    method: 'PUT',
+    url: '/v1/admin/gpu-types',
+    headers: { cookie: admin.cookie },
+    payload: { id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 1 },
+  });
   expect(gpu.statusCode).toBe(200);
   await enableCloud(s.t);
 }
@@ -38,7 +55,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-const api = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) => s.t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+const api = (method: 'GET' | 'POST', url: string, cookie: string, payload?: object) =>
+  s.t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 const modelOf = async (cookie: string, id: string) => (await api('GET', `/v1/models/${id}`, cookie)).json().data as Model;
 const statusOf = (m: Model) => modelStatus(m.dates, s.t.clock.now(), m.training);
 const cloudOf = async (cookie: string, id: string) => (await api('GET', `/v1/models/${id}/cloud`, cookie)).json().data as Record<string, any> | null;
@@ -48,7 +66,12 @@ async function cloudUser(walletMicro = 50_000_000) {
   await setPlanAndWallet(s.t, user.user.id, 'pro', walletMicro);
   const ds = await shapes3Dataset(s.t, user.user.id, `shapes-${user.user.username.toLowerCase()}`);
   const project = (await api('POST', '/v1/projects', user.cookie, { name: 'Lifecycle' })).json().data;
-  const model = await api('POST', '/v1/models', user.cookie, { meta: { name: 'run' }, projectId: project.id, dataset: { id: ds.id }, lineage: { architecture: { name: 'yolo11n' } } });
+  const model = await api('POST', '/v1/models', user.cookie, {
+    meta: { name: 'run' },
+    projectId: project.id,
+    dataset: { id: ds.id },
+    lineage: { architecture: { name: 'yolo11n' } },
+  });
   expect(model.statusCode).toBe(201);
   return { user, modelId: model.json().data.id as string, project: project as { id: string; slug: string }, datasetSlug: ds.slug };
 }
@@ -127,7 +150,9 @@ describe.skipIf(REAL_YOLO)('cloud runs end when they end (stand-in yolo)', () =>
     );
     expect(Date.now() - killedAt).toBeLessThan(20_000);
     expect(failed.training?.error).toMatch(/stopped responding/);
-    expect(((await api('GET', '/v1/training/runs', user.cookie)).json().data as Array<Record<string, unknown>>).find((r) => r.id === modelId)).toMatchObject({ outcome: 'failed' });
+    expect(((await api('GET', '/v1/training/runs', user.cookie)).json().data as Array<Record<string, unknown>>).find((r) => r.id === modelId)).toMatchObject({
+      outcome: 'failed',
+    });
     expect(failed.dates.train.end).not.toBeNull();
     expect(statusOf(failed)).toBe('Failed');
     const settled = (await cloudOf(user.cookie, modelId))!.epochsSettled as number;
@@ -148,10 +173,19 @@ describe('client runs that just stop calling time out within the window, and a l
   it('legacy (HUB) client: Timeout 6 min after its last epoch (not 60), Training again on a late event, resumable', async () => {
     const alice = await userWithKey(s.t);
     const ds = await shapes3Dataset(s.t, alice.user.id, `hub-${alice.user.username.toLowerCase()}`);
-    const made = await api('POST', '/v1/models', alice.cookie, { dataset: { id: ds.id }, lineage: { architecture: { name: 'yolo11n' } }, config: { epochs: 3 } });
+    const made = await api('POST', '/v1/models', alice.cookie, {
+      dataset: { id: ds.id },
+      lineage: { architecture: { name: 'yolo11n' } },
+      config: { epochs: 3 },
+    });
     const id = made.json().data.id as string;
-    const hub = (path: string, body: object) => send(`${s.origin}${path}`, { method: 'POST', headers: { 'x-api-key': alice.legacyKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const epoch = (e: number) => hub(`/v1/models/${id}`, { type: 'metrics', metrics: { [e]: JSON.stringify({ 'metrics/mAP50(B)': 0.1, 'metrics/mAP50-95(B)': 0.05, 'val/box_loss': 1 }) } });
+    const hub = (path: string, body: object) =>
+      send(`${s.origin}${path}`, { method: 'POST', headers: { 'x-api-key': alice.legacyKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const epoch = (e: number) =>
+      hub(`/v1/models/${id}`, {
+        type: 'metrics',
+        metrics: { [e]: JSON.stringify({ 'metrics/mAP50(B)': 0.1, 'metrics/mAP50-95(B)': 0.05, 'val/box_loss': 1 }) },
+      });
     const agentId = (await hub(`/v1/agent/heartbeat/models/${id}`, { agent: 'python', agentId: null })).json().data.agentId as string;
     expect((await epoch(0)).status).toBe(200);
     let m = await modelOf(alice.cookie, id);
@@ -189,16 +223,29 @@ describe('client runs that just stop calling time out within the window, and a l
     const { user, datasetSlug } = await cloudUser();
     const keyRes = await api('POST', '/v1/api-keys', user.cookie, { name: 'trainer' });
     const key = keyRes.json().data.key as string;
-    const webhook = (body: object) => send(`${s.origin}/api/webhooks/training/metrics`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const webhook = (body: object) =>
+      send(`${s.origin}/api/webhooks/training/metrics`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const data = `ul://${user.user.username}/datasets/${datasetSlug}`;
-    const started = await webhook({ event: 'training_started', project: `${user.user.username}/Client runs`, name: 'killed', data: { trainArgs: { task: 'detect', model: 'yolo11n.pt', data, epochs: '5' }, epochs: 5 } });
+    const started = await webhook({
+      event: 'training_started',
+      project: `${user.user.username}/Client runs`,
+      name: 'killed',
+      data: { trainArgs: { task: 'detect', model: 'yolo11n.pt', data, epochs: '5' }, epochs: 5 },
+    });
     expect(started.status).toBe(200);
     const { modelId } = started.json() as { modelId: string };
 
     // Before the first epoch the start window (15 min) applies.
     s.t.clock.advance(10 * 60_000);
     expect(await markStaleRuns(s.t.app.ctx)).not.toContain(modelId);
-    expect((await webhook({ event: 'epoch_end', modelId, data: { epoch: 0, metrics: { 'val/box_loss': 1, 'metrics/mAP50(B)': 0.1, 'metrics/mAP50-95(B)': 0.05 } } })).status).toBe(200);
+    expect(
+      (await webhook({ event: 'epoch_end', modelId, data: { epoch: 0, metrics: { 'val/box_loss': 1, 'metrics/mAP50(B)': 0.1, 'metrics/mAP50-95(B)': 0.05 } } }))
+        .status,
+    ).toBe(200);
     let m = await modelOf(user.cookie, modelId);
     // Live: the status field and the run say so (the status field said "new" during a Platform run).
     expect(m.status).toBe('training');
@@ -214,7 +261,12 @@ describe('client runs that just stop calling time out within the window, and a l
     expect(statusOf(m)).toBe('Timeout');
     // Active jobs lists it with the same state and the reason.
     const runs = (await api('GET', '/v1/training/runs', user.cookie)).json().data as Array<Record<string, unknown>>;
-    expect(runs.find((r) => r.id === modelId)).toMatchObject({ outcome: 'timeout', error: 'No word from the training run for 5 min after epoch 1', epochsDone: 1, epochsTotal: 5 });
+    expect(runs.find((r) => r.id === modelId)).toMatchObject({
+      outcome: 'timeout',
+      error: 'No word from the training run for 5 min after epoch 1',
+      epochsDone: 1,
+      epochsTotal: 5,
+    });
 
     // Any late event counts (the Platform client sends no heartbeats).
     expect((await webhook({ event: 'console_output', modelId, data: { chunkId: 1, content: 'still here\n' } })).status).toBe(200);
@@ -232,7 +284,6 @@ describe('client runs that just stop calling time out within the window, and a l
     expect(m.metrics.epochs).toBe(0);
     expect((await api('POST', `/v1/models/${modelId}/cloud/stop`, user.cookie)).statusCode).toBe(200);
   });
-
 });
 
 describe('cloud billing follows the run state', () => {
@@ -255,8 +306,18 @@ describe('cloud billing follows the run state', () => {
     const { pricePerEpochMicro: price, holdMicro: held, job } = start.json().data as { pricePerEpochMicro: number; holdMicro: number; job: { id: string } };
     // The agent's side spoken by hand (the stand-in cannot be made silent yet alive).
     const token = (await newToken(s.t, admin.cookie, `gpu-${job.id.slice(0, 6)}`, true)).token;
-    const wire = (path: string, body?: object) => fetch(`${s.origin}${path}`, { method: 'POST', headers: { 'x-agent-token': token, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json() as Promise<{ data: any }>);
-    await wire('/v1/agents/register', { hostname: 'h', gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }], ultralyticsVersion: '8.4.41', platformProtocol: true });
+    const wire = (path: string, body?: object) =>
+      fetch(`${s.origin}${path}`, {
+        method: 'POST',
+        headers: { 'x-agent-token': token, 'content-type': 'application/json' },
+        body: JSON.stringify(body ?? {}),
+      }).then((r) => r.json() as Promise<{ data: any }>);
+    await wire('/v1/agents/register', {
+      hostname: 'h',
+      gpus: [{ name: 'NVIDIA GeForce RTX 4090', memoryMb: 24564 }],
+      ultralyticsVersion: '8.4.41',
+      platformProtocol: true,
+    });
     let claimed: any = null;
     for (let c = (await wire('/v1/agents/claim?waitMs=0')).data; c; c = (await wire('/v1/agents/claim?waitMs=0')).data) {
       if (c.id === job.id) claimed = c;
@@ -266,10 +327,19 @@ describe('cloud billing follows the run state', () => {
     expect(claimed).not.toBeNull();
     await wire(`/v1/agents/jobs/${job.id}/start`);
     const runKey = claimed.env.ULTRALYTICS_API_KEY as string;
-    const webhook = (body: object) => send(`${s.origin}/api/webhooks/training/metrics`, { method: 'POST', headers: { Authorization: `Bearer ${runKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const webhook = (body: object) =>
+      send(`${s.origin}/api/webhooks/training/metrics`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${runKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const m0 = (await modelOf(user.cookie, modelId)).slug;
-    expect((await webhook({ event: 'training_started', project: `${user.user.username}/${project.slug}`, name: m0, data: { trainArgs: {}, epochs: 5 } })).json().modelId).toBe(modelId);
-    const epoch = (e: number) => webhook({ event: 'epoch_end', modelId, data: { epoch: e, metrics: { 'val/box_loss': 1, 'metrics/mAP50(B)': 0.1, 'metrics/mAP50-95(B)': 0.05 } } });
+    expect(
+      (await webhook({ event: 'training_started', project: `${user.user.username}/${project.slug}`, name: m0, data: { trainArgs: {}, epochs: 5 } })).json()
+        .modelId,
+    ).toBe(modelId);
+    const epoch = (e: number) =>
+      webhook({ event: 'epoch_end', modelId, data: { epoch: e, metrics: { 'val/box_loss': 1, 'metrics/mAP50(B)': 0.1, 'metrics/mAP50-95(B)': 0.05 } } });
     expect((await epoch(0)).status).toBe(200);
     await wire('/v1/agents/heartbeat', { jobs: [job.id] });
     expect(await walletOf(s.t, user.user.id)).toBe(before - held);

@@ -38,7 +38,12 @@ describe('schema drift', () => {
     await database.exec('ALTER TABLE feature_flags ADD COLUMN planted_note text');
     // Drizzle side: a table both sides have, with one column more in drizzle than its migration made.
     await database.exec('CREATE TABLE planted_pairs (id text PRIMARY KEY, label text NOT NULL, weight integer)');
-    const plantedPairs = pgTable('planted_pairs', { id: text('id').primaryKey(), label: text('label').notNull(), weight: integer('weight').notNull(), extra: text('extra') });
+    const plantedPairs = pgTable('planted_pairs', {
+      id: text('id').primaryKey(),
+      label: text('label').notNull(),
+      weight: integer('weight').notNull(),
+      extra: text('extra'),
+    });
     const drift = schemaDrift(drizzleShape([...Object.values(schema), plantedPairs]), await databaseShape(database));
     expect(drift).toEqual([
       'feature_flags.planted_note: in the migrations, not in the drizzle schema',

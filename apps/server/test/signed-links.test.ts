@@ -115,11 +115,18 @@ describe('project cover links', () => {
     const p = await buildProject(s.t.app, owner.cookie, { meta: { name: 'Covered' } });
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
     const mp = multipart({}, { filename: 'cover.png', content: png, contentType: 'image/png' });
-    const up = await s.t.app.inject({ method: 'POST', url: `/v1/projects/${p.id}/image`, headers: { cookie: owner.cookie, ...mp.headers }, payload: mp.payload });
+    const up = await s.t.app.inject({
+      method: 'POST',
+      url: `/v1/projects/${p.id}/image`,
+      headers: { cookie: owner.cookie, ...mp.headers },
+      payload: mp.payload,
+    });
     expect(up.statusCode, up.body).toBe(200);
     const cover = async (cookie?: string) => (await get(`/v1/projects/${p.id}`, cookie)).json().data.image.url as string;
     const setPrivacy = async (privacy: string) =>
-      expect((await s.t.app.inject({ method: 'POST', url: `/v1/projects/${p.id}/share`, headers: { cookie: owner.cookie }, payload: { privacy } })).statusCode).toBe(200);
+      expect(
+        (await s.t.app.inject({ method: 'POST', url: `/v1/projects/${p.id}/share`, headers: { cookie: owner.cookie }, payload: { privacy } })).statusCode,
+      ).toBe(200);
 
     await setPrivacy('public');
     const publicLink = await cover();
@@ -141,10 +148,18 @@ describe('project cover links', () => {
 describe('training-client dataset links', () => {
   it('the HUB zip and Platform NDJSON links of a dataset die when its privacy changes; new ones work', async () => {
     const { key, legacyKey } = await buildApiKey(s.t.app, owner.cookie, { name: 'trainer' });
-    const m = await s.t.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: owner.cookie }, payload: { dataset: { id: datasetId }, config: { epochs: 1 } } });
-    const hubDoc = async () => (await s.t.app.inject({ method: 'GET', url: `/v1/models/${m.json().data.id}`, headers: { 'x-api-key': legacyKey } })).json().data;
+    const m = await s.t.app.inject({
+      method: 'POST',
+      url: '/v1/models',
+      headers: { cookie: owner.cookie },
+      payload: { dataset: { id: datasetId }, config: { epochs: 1 } },
+    });
+    const hubDoc = async () =>
+      (await s.t.app.inject({ method: 'GET', url: `/v1/models/${m.json().data.id}`, headers: { 'x-api-key': legacyKey } })).json().data;
     const slug = (await get(`/v1/datasets/${datasetId}`, owner.cookie)).json().data.slug as string;
-    const ndjsonUrl = async () => (await s.t.app.inject({ method: 'GET', url: `/api/datasets/${owner.user.username}/${slug}/export`, headers: { authorization: `Bearer ${key}` } })).json().downloadUrl as string;
+    const ndjsonUrl = async () =>
+      (await s.t.app.inject({ method: 'GET', url: `/api/datasets/${owner.user.username}/${slug}/export`, headers: { authorization: `Bearer ${key}` } })).json()
+        .downloadUrl as string;
     const status = async (url: string) => (await s.t.app.inject({ method: 'HEAD', url: new URL(url).pathname + new URL(url).search })).statusCode;
 
     const zip = String((await hubDoc()).data);
@@ -190,7 +205,8 @@ describe('realtime subscriptions are re-authorized', () => {
         c.ws.send(JSON.stringify({ type: 'subscribe', topic }));
         await c.waitFor((m) => m.type === 'subscribed' && m.topic === topic);
       }
-      const rename = (name: string) => s.t.app.inject({ method: 'PATCH', url: `/v1/models/${modelId}`, headers: { cookie: owner.cookie }, payload: { meta: { name } } });
+      const rename = (name: string) =>
+        s.t.app.inject({ method: 'PATCH', url: `/v1/models/${modelId}`, headers: { cookie: owner.cookie }, payload: { meta: { name } } });
       expect((await rename('while public')).statusCode).toBe(200);
       await watcher.waitFor((m) => m.type === 'event' && m.topic === topic);
       const seenWhilePublic = watcher.received.filter((m) => m.type === 'event' && m.topic === topic).length;

@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-const req = (cookie: string, method: Method, url: string, payload?: unknown) => t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
+const req = (cookie: string, method: Method, url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
 const created = async (cookie: string, url: string, payload: unknown) => {
   const res = await req(cookie, 'POST', url, payload);
   expect(res.statusCode, res.body).toBe(201);
@@ -57,7 +58,10 @@ describe('archiving as a user action (spec §4: dates.archived, lists hide archi
       const other = await buildUser(t.app);
       const project = kind === 'models' ? await buildProject(t.app, u.cookie, { meta: { name: 'Home of the model' } }) : null;
       const item = await created(u.cookie, `/v1/${kind}`, { meta: { name: `${kind} one` }, ...(project ? { project: { id: project.id } } : {}) });
-      const listed = async (extra = '') => ((await req(u.cookie, 'GET', `/v1/${kind}?limit=100${extra}`)).json().data.results as Array<{ id: string; dates: { archived: string | null } }>).map((r) => [r.id, r.dates.archived !== null]);
+      const listed = async (extra = '') =>
+        ((await req(u.cookie, 'GET', `/v1/${kind}?limit=100${extra}`)).json().data.results as Array<{ id: string; dates: { archived: string | null } }>).map(
+          (r) => [r.id, r.dates.archived !== null],
+        );
 
       // Someone who cannot even read it is told it is not there; the owner archives.
       expect((await req(other.cookie, 'POST', `/v1/${kind}/${item.id}/archive`)).statusCode).toBe(404);
@@ -81,7 +85,14 @@ describe('archiving as a user action (spec §4: dates.archived, lists hide archi
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const mate = await buildUser(t.app);
     const team = await buildTeam(t.app, owner.cookie, { meta: { name: 'Crew' } });
-    expect((await req(owner.cookie, 'POST', `/api_v1/teams/${team.id}/invite`, { data: { email: mate.email, role: 'member' }, parent: { collection: 'teams', id: team.id, name: 'Crew' } })).statusCode).toBe(201);
+    expect(
+      (
+        await req(owner.cookie, 'POST', `/api_v1/teams/${team.id}/invite`, {
+          data: { email: mate.email, role: 'member' },
+          parent: { collection: 'teams', id: team.id, name: 'Crew' },
+        })
+      ).statusCode,
+    ).toBe(201);
     expect((await req(mate.cookie, 'POST', `/api_v1/teams/${team.id}/invite/accept`)).statusCode).toBe(200);
     const project = await buildProject(t.app, owner.cookie, { meta: { name: 'Shared' } });
     const added = await req(owner.cookie, 'POST', `/v1/teams/${team.id}/items`, { kind: 'project', id: project.id });
@@ -137,7 +148,12 @@ describe('SVG images for profile, project and team (spec §3 images; §8 SVG mes
       Buffer.from([0xff, 0xfe, 0x00, 0x3c, 0x00]),
     ]) {
       const body = svgFile(content);
-      const res = await t.app.inject({ method: 'POST', url: `/v1/projects/${project.id}/image`, headers: { cookie: u.cookie, ...body.headers }, payload: body.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/v1/projects/${project.id}/image`,
+        headers: { cookie: u.cookie, ...body.headers },
+        payload: body.payload,
+      });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'error/invalid-svg', message: 'Loaded file is not valid SVG' });
     }

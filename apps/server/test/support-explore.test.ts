@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, cookie?: string, payload?: unknown) => t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
+const call = (method: Method, url: string, cookie?: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
 async function ok(method: Method, url: string, cookie?: string, payload?: unknown) {
   const res = await call(method, url, cookie, payload);
   expect(res.statusCode, res.body).toBeLessThan(300);
@@ -47,7 +48,9 @@ describe('upgrade requests', () => {
     expect((await ok('GET', '/v1/billing', u.cookie)).subscription).toMatchObject({ source: 'admin', plan: 'enterprise' });
     expect((await ok('GET', '/v1/billing/upgrade-requests/mine', u.cookie)).request).toBeNull();
     const grantedList = await ok('GET', '/v1/admin/upgrade-requests?status=granted', admin.cookie);
-    expect(grantedList.requests.find((r: { id: string }) => r.id === first.id)).toMatchObject({ decidedBy: { uid: admin.user.id, username: admin.user.username } });
+    expect(grantedList.requests.find((r: { id: string }) => r.id === first.id)).toMatchObject({
+      decidedBy: { uid: admin.user.id, username: admin.user.username },
+    });
     expect(grantedList.open).toBe(list.open - 1);
 
     // granted once: a second click is a conflict, not a second plan change
@@ -167,7 +170,14 @@ describe('GET /v1/explore', () => {
 
   it('bad input is a 400', async () => {
     const u = await buildUser(t.app);
-    for (const q of ['kind=team', 'limit=0', 'limit=51', `q=${'x'.repeat(101)}`, 'cursor=garbage', `cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`]) {
+    for (const q of [
+      'kind=team',
+      'limit=0',
+      'limit=51',
+      `q=${'x'.repeat(101)}`,
+      'cursor=garbage',
+      `cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`,
+    ]) {
       const res = await call('GET', `/v1/explore?${q}`, u.cookie);
       expect(res.statusCode, q).toBe(400);
     }
@@ -175,18 +185,38 @@ describe('GET /v1/explore', () => {
 });
 
 describe('admin jobs carry names', () => {
-  it("the Jobs tab and the queued agent jobs name the model, dataset and user, not only their ids", async () => {
+  it('the Jobs tab and the queued agent jobs name the model, dataset and user, not only their ids', async () => {
     const u = await buildUser(t.app);
     const d = await ok('POST', '/v1/datasets', u.cookie, { meta: { name: 'Harbour boats' }, task: 'detect' });
     const p = await ok('POST', '/v1/projects', u.cookie, { meta: { name: 'Harbour' } });
     const m = await ok('POST', '/v1/models', u.cookie, { project: { id: p.id }, meta: { name: 'boats-v2' } });
     const now = t.clock.now();
-    await t.database.db.insert(jobs).values({ id: `jq-${d.id}`, queue: 'dataset.process', payload: { userId: u.user.id, datasetId: d.id }, status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'bad zip', createdAt: now, updatedAt: now });
-    await t.database.db.insert(agentJobs).values({ id: `ja-${m.id}`, kind: 'export', userId: u.user.id, modelId: m.id, status: 'queued', createdAt: now, updatedAt: now });
+    await t.database.db.insert(jobs).values({
+      id: `jq-${d.id}`,
+      queue: 'dataset.process',
+      payload: { userId: u.user.id, datasetId: d.id },
+      status: 'failed',
+      attempts: 3,
+      maxAttempts: 3,
+      lastError: 'bad zip',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await t.database.db
+      .insert(agentJobs)
+      .values({ id: `ja-${m.id}`, kind: 'export', userId: u.user.id, modelId: m.id, status: 'queued', createdAt: now, updatedAt: now });
 
     const list = await ok('GET', '/v1/admin/jobs', admin.cookie);
-    expect(list.find((j: { id: string }) => j.id === `jq-${d.id}`)).toMatchObject({ dataset: { id: d.id, name: 'Harbour boats' }, user: { id: u.user.id, username: u.user.username }, model: null });
-    expect(list.find((j: { id: string }) => j.id === `ja-${m.id}`)).toMatchObject({ kind: 'export', model: { id: m.id, name: 'boats-v2' }, user: { username: u.user.username } });
+    expect(list.find((j: { id: string }) => j.id === `jq-${d.id}`)).toMatchObject({
+      dataset: { id: d.id, name: 'Harbour boats' },
+      user: { id: u.user.id, username: u.user.username },
+      model: null,
+    });
+    expect(list.find((j: { id: string }) => j.id === `ja-${m.id}`)).toMatchObject({
+      kind: 'export',
+      model: { id: m.id, name: 'boats-v2' },
+      user: { username: u.user.username },
+    });
     const queued = await ok('GET', '/v1/admin/agent-jobs', admin.cookie);
     expect(queued.find((j: { id: string }) => j.id === `ja-${m.id}`)).toMatchObject({ modelId: m.id, modelName: 'boats-v2' });
     await t.database.db.delete(agentJobs).where(eq(agentJobs.id, `ja-${m.id}`));
@@ -194,7 +224,7 @@ describe('admin jobs carry names', () => {
 });
 
 describe('/v1/docs', () => {
-  it('starts with signing in and the user\'s items, ends with the admin endpoints; every tag is declared', async () => {
+  it("starts with signing in and the user's items, ends with the admin endpoints; every tag is declared", async () => {
     const doc = (await call('GET', '/v1/docs/json')).json() as { tags: Array<{ name: string }>; paths: Record<string, Record<string, { tags?: string[] }>> };
     const order = doc.tags.map((tg) => tg.name);
     expect(order[0]).toBe('auth');

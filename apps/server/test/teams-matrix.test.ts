@@ -9,13 +9,28 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ACTIONS, OBJECT_KINDS, TEAM_ROLES, VISIBILITIES, can, subjectForRole, type Action, type ObjectKind, type Subject, type TeamMemberRole, type Visibility } from '@sightline/contracts';
+import {
+  ACTIONS,
+  OBJECT_KINDS,
+  TEAM_ROLES,
+  VISIBILITIES,
+  can,
+  subjectForRole,
+  type Action,
+  type ObjectKind,
+  type Subject,
+  type TeamMemberRole,
+  type Visibility,
+} from '@sightline/contracts';
 import { users } from '../src/platform/db/schema.js';
 import { createTestApp, multipart, type TestApp } from './support/harness.js';
 import { buildDataset, buildModel, buildProject, buildTeam, buildUser } from './support/factories.js';
 import { shapes3Dataset } from './support/wire.js';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 
 let t: TestApp;
 // Starting the app takes long on a loaded machine.
@@ -111,7 +126,8 @@ async function world(): Promise<World> {
     emails[caller] = u.email;
     uids[caller] = u.user.id;
     if (caller !== 'role:owner') {
-      if (caller !== 'user') await joinAs(teamOwner.cookie, team.id, u.cookie, u.email, caller === 'itemOwner' ? ITEM_OWNER_ROLE : (caller.slice(5) as TeamMemberRole));
+      if (caller !== 'user')
+        await joinAs(teamOwner.cookie, team.id, u.cookie, u.email, caller === 'itemOwner' ? ITEM_OWNER_ROLE : (caller.slice(5) as TeamMemberRole));
       await joinAs(teamOwner.cookie, otherTeam.id, u.cookie, u.email, 'member');
     }
   }
@@ -153,7 +169,11 @@ async function makeItem(w: World, kind: ObjectKind, vis: Visibility): Promise<It
   return { id };
 }
 
-type Probe = (cookie: string | null, item: Item, ctx: { w: World; vis: Visibility; caller: Caller }) => Promise<{ statusCode: number; body: string; allowed?: boolean; skip?: boolean }>;
+type Probe = (
+  cookie: string | null,
+  item: Item,
+  ctx: { w: World; vis: Visibility; caller: Caller },
+) => Promise<{ statusCode: number; body: string; allowed?: boolean; skip?: boolean }>;
 const SKIP = { statusCode: 0, body: '', skip: true };
 
 /** Is the id in any list the caller can ask for: their own (with their teams') or the public one. */
@@ -268,7 +288,10 @@ const PROBES: Record<ObjectKind, Partial<Record<Action, Probe>>> = {
       return call(c, 'PATCH', `/v1/teams/${spare.id}/members/${w.uids.itemOwner}`, { role: 'owner' });
     },
     invite: async (c, i) => {
-      const res = await call(c, 'POST', `/api_v1/teams/${i.id}/invite`, { data: { email: `x-${Math.random().toString(36).slice(2)}@example.com` }, parent: { collection: 'teams', id: i.id } });
+      const res = await call(c, 'POST', `/api_v1/teams/${i.id}/invite`, {
+        data: { email: `x-${Math.random().toString(36).slice(2)}@example.com` },
+        parent: { collection: 'teams', id: i.id },
+      });
       return res;
     },
     remove: async (c, i, { w }) => {
@@ -316,7 +339,8 @@ describe('permission matrix over HTTP', () => {
             const expected = can(subject, kind, vis, action);
             cases += 1;
             if (allowed !== expected) mismatches.push(`${subject} ${action} ${vis} ${kind}`);
-            if (allowed !== expected && !KNOWN_DIVERGENCES.includes(mismatches.at(-1)!)) console.log(`${caller} → ${mismatches.at(-1)}: expected ${expected ? 'allow' : 'deny'}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+            if (allowed !== expected && !KNOWN_DIVERGENCES.includes(mismatches.at(-1)!))
+              console.log(`${caller} → ${mismatches.at(-1)}: expected ${expected ? 'allow' : 'deny'}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
           }
         }
       }
@@ -336,7 +360,7 @@ describe('permission matrix over HTTP', () => {
  * the same links of a member who stayed keep working.
  */
 describe('links of a removed team member', () => {
-  it('every removable role: its four links die within 1 s of the removal; a remaining member\'s live on', async () => {
+  it("every removable role: its four links die within 1 s of the removal; a remaining member's live on", async () => {
     const owner = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const team = await buildTeam(t.app, owner.cookie, { meta: { name: 'Links' } });

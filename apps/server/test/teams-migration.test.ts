@@ -19,7 +19,9 @@ describe('0007_teams migration', () => {
     await expect(database.exec(`INSERT INTO team_members (team_id, user_id, role) VALUES ('t1', 'u2', 'boss')`)).rejects.toThrow();
     await expect(database.exec(`INSERT INTO team_members (team_id, user_id, role) VALUES ('t1', 'u1', 'member')`)).rejects.toThrow();
     const invite = (id: string, email: string) =>
-      database.exec(`INSERT INTO team_invites (id, team_id, email, role, invited_by, token_hash, expires_at) VALUES ('${id}', 't1', '${email}', 'member', 'u1', 'h${id}', now() + interval '7 days')`);
+      database.exec(
+        `INSERT INTO team_invites (id, team_id, email, role, invited_by, token_hash, expires_at) VALUES ('${id}', 't1', '${email}', 'member', 'u1', 'h${id}', now() + interval '7 days')`,
+      );
     await invite('i1', 'b@x.io');
     await expect(invite('i2', 'B@x.io')).rejects.toThrow();
     await database.exec(`UPDATE team_invites SET cancelled_at = now() WHERE id = 'i1'`);

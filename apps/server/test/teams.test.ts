@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-const req = (cookie: string, method: Method, url: string, payload?: unknown) => t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
+const req = (cookie: string, method: Method, url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: cookie ? { cookie } : {}, payload: payload as never });
 
 async function user(plan: 'free' | 'pro' | 'enterprise' = 'free', email?: string) {
   const u = await buildUser(t.app, email ? { email } : {});
@@ -125,7 +126,9 @@ describe('create, read, edit (spec §5 validation)', () => {
     expect(res.json().data.meta.image.path).toBe(`users/${a.user.id}/teams/${tm.id}`);
     expect(await t.app.ctx.blobs.head(`users/${a.user.id}/teams/${tm.id}`)).not.toBeNull();
     const txt = multipart({}, { filename: 'x.txt', content: Buffer.from('hi'), contentType: 'text/plain' });
-    expect((await t.app.inject({ method: 'POST', url: `/v1/teams/${tm.id}/image`, headers: { ...txt.headers, cookie: a.cookie }, payload: txt.payload })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/teams/${tm.id}/image`, headers: { ...txt.headers, cookie: a.cookie }, payload: txt.payload })).statusCode,
+    ).toBe(400);
 
     // The image's link is short-lived and dies with the team (issue 16: links bound to access).
     const url = res.json().data.meta.image.url as string;
@@ -201,7 +204,10 @@ describe('invite, accept, reject (spec §4 team flow)', () => {
     expect((await invite(a, tm.id, b.email)).json().error.code).toBe('team/already-member');
     expect((await invite(a, tm.id, 'not-an-email')).statusCode).toBe(400);
     expect((await invite(a, tm.id, 'x@example.com', 'owner')).statusCode).toBe(400);
-    const wrongParent = await req(a.cookie, 'POST', `/api_v1/teams/${tm.id}/invite`, { data: { email: 'y@example.com' }, parent: { collection: 'teams', id: 'other' } });
+    const wrongParent = await req(a.cookie, 'POST', `/api_v1/teams/${tm.id}/invite`, {
+      data: { email: 'y@example.com' },
+      parent: { collection: 'teams', id: 'other' },
+    });
     expect(wrongParent.statusCode).toBe(400);
     const noParent = await req(a.cookie, 'POST', `/api_v1/teams/${tm.id}/invite`, { data: { email: 'y@example.com' } });
     expect(noParent.statusCode).toBe(400);
@@ -248,7 +254,10 @@ describe('invite, accept, reject (spec §4 team flow)', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => req(b.cookie, 'POST', `/api_v1/teams/${tm.id}/invite/accept`)));
     for (const r of results) expect([200, 409]).toContain(r.statusCode);
     expect(results.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
-    const rows = await t.database.db.select().from(teamMembers).where(and(eq(teamMembers.teamId, tm.id), eq(teamMembers.userId, b.user.id)));
+    const rows = await t.database.db
+      .select()
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, tm.id), eq(teamMembers.userId, b.user.id)));
     expect(rows).toHaveLength(1);
     expect((await req(a.cookie, 'GET', `/v1/teams/${tm.id}`)).json().data.membersCount).toBe(2);
   });
@@ -415,7 +424,8 @@ describe('API keys and OpenAPI', () => {
     const [a, b] = [await user('pro'), await user()];
     const tm = await team(a);
     const key = (await req(a.cookie, 'POST', '/v1/api-keys', { name: 'ci' })).json().data;
-    const withKey = (method: Method, url: string, payload?: unknown) => t.app.inject({ method, url, headers: { 'x-api-key': key.key }, payload: payload as never });
+    const withKey = (method: Method, url: string, payload?: unknown) =>
+      t.app.inject({ method, url, headers: { 'x-api-key': key.key }, payload: payload as never });
     expect((await withKey('GET', '/v1/teams')).json().data.map((x: { id: string }) => x.id)).toEqual([tm.id]);
     expect((await withKey('POST', `/v1/teams/${tm.id}/invites`, { email: b.email })).statusCode).toBe(201);
     expect((await withKey('GET', `/v1/teams/${tm.id}/invites`)).json().data).toHaveLength(1);

@@ -27,13 +27,25 @@ describe('throttles on every secret check', () => {
     const ip = freshIp();
     const codes: number[] = [];
     for (let i = 0; i < 60; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/users/me/password', headers: { cookie: u.cookie, origin }, payload: { currentPassword: `guess-number-${i}`, newPassword: 'another-pass-9' }, remoteAddress: ip });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/users/me/password',
+        headers: { cookie: u.cookie, origin },
+        payload: { currentPassword: `guess-number-${i}`, newPassword: 'another-pass-9' },
+        remoteAddress: ip,
+      });
       codes.push(res.statusCode);
       if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }
     expect(codes.filter((c) => c === 400)).toHaveLength(5);
     expect(codes.filter((c) => c === 429)).toHaveLength(55);
-    const right = await t.app.inject({ method: 'POST', url: '/v1/users/me/password', headers: { cookie: u.cookie, origin }, payload: { currentPassword: u.password, newPassword: 'another-pass-9' }, remoteAddress: ip });
+    const right = await t.app.inject({
+      method: 'POST',
+      url: '/v1/users/me/password',
+      headers: { cookie: u.cookie, origin },
+      payload: { currentPassword: u.password, newPassword: 'another-pass-9' },
+      remoteAddress: ip,
+    });
     expect(right.statusCode).toBe(429);
     expect(right.json().error.message).toMatch(/Too many wrong passwords/);
   });
@@ -41,8 +53,19 @@ describe('throttles on every secret check', () => {
   it('reset and verification tokens: 20 wrong ones from an address, then 429', async () => {
     const ip = freshIp();
     const codes: number[] = [];
-    for (let i = 0; i < 12; i++) codes.push((await t.app.inject({ method: 'POST', url: '/v1/auth/password/reset', payload: { token: `not-a-token-${i}`, password: 'new-password-1' }, remoteAddress: ip })).statusCode);
-    for (let i = 0; i < 12; i++) codes.push((await t.app.inject({ method: 'POST', url: '/v1/auth/verify', payload: { token: `not-a-token-${i}` }, remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 12; i++)
+      codes.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/v1/auth/password/reset',
+            payload: { token: `not-a-token-${i}`, password: 'new-password-1' },
+            remoteAddress: ip,
+          })
+        ).statusCode,
+      );
+    for (let i = 0; i < 12; i++)
+      codes.push((await t.app.inject({ method: 'POST', url: '/v1/auth/verify', payload: { token: `not-a-token-${i}` }, remoteAddress: ip })).statusCode);
     expect(codes.slice(0, 20)).toEqual(Array(20).fill(400));
     expect(codes.slice(20)).toEqual([429, 429, 429, 429]);
   });
@@ -52,7 +75,12 @@ describe('throttles on every secret check', () => {
     const codes: number[] = [];
     let last = null as null | Awaited<ReturnType<typeof t.app.inject>>;
     for (let i = 0; i < 23; i++) {
-      last = await t.app.inject({ method: 'POST', url: '/v1/agents/claim?waitMs=0', headers: { 'x-agent-token': `sla_${'0'.repeat(39)}${i % 10}` }, remoteAddress: ip });
+      last = await t.app.inject({
+        method: 'POST',
+        url: '/v1/agents/claim?waitMs=0',
+        headers: { 'x-agent-token': `sla_${'0'.repeat(39)}${i % 10}` },
+        remoteAddress: ip,
+      });
       codes.push(last.statusCode);
     }
     expect(codes.slice(0, 20)).toEqual(Array(20).fill(401));
@@ -72,19 +100,49 @@ describe('sign-in throttling does not lock the real user out', () => {
     expect(device?.httpOnly).toBe(true);
     const attackers = Array.from({ length: 40 }, (_, i) => `10.24.2.${i + 1}`);
     const answers: number[] = [];
-    for (const ip of attackers) answers.push((await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: 'not-the-password' }, remoteAddress: ip })).statusCode);
+    for (const ip of attackers)
+      answers.push(
+        (await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: 'not-the-password' }, remoteAddress: ip }))
+          .statusCode,
+      );
     expect(answers.filter((c) => c === 429).length).toBeGreaterThan(0); // the account-wide limit took over
     // A new device is refused for now, even with the right password...
-    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: u.password }, remoteAddress: '10.24.3.1' })).statusCode).toBe(429);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: u.password }, remoteAddress: '10.24.3.1' }))
+        .statusCode,
+    ).toBe(429);
     // ...the known one is not, even from one of the attackers' addresses.
     for (const ip of ['10.24.1.1', attackers[0]!]) {
-      const mine = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: u.password }, cookies: { sl_device: device!.value }, remoteAddress: ip });
+      const mine = await t.app.inject({
+        method: 'POST',
+        url: '/v1/auth/signin',
+        payload: { email: u.email, password: u.password },
+        cookies: { sl_device: device!.value },
+        remoteAddress: ip,
+      });
       expect(mine.statusCode, mine.body).toBe(200);
     }
     // The cookie is bound to its account: it does not help with another one.
     const other = await buildUser(t.app);
-    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: other.email, password: 'wrong-one-x' }, cookies: { sl_device: device!.value }, remoteAddress: '10.24.4.1' });
-    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: other.email, password: 'wrong-one-x' }, cookies: { sl_device: device!.value }, remoteAddress: '10.24.4.1' })).statusCode).toBe(429);
+    for (let i = 0; i < 3; i++)
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/auth/signin',
+        payload: { email: other.email, password: 'wrong-one-x' },
+        cookies: { sl_device: device!.value },
+        remoteAddress: '10.24.4.1',
+      });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/auth/signin',
+          payload: { email: other.email, password: 'wrong-one-x' },
+          cookies: { sl_device: device!.value },
+          remoteAddress: '10.24.4.1',
+        })
+      ).statusCode,
+    ).toBe(429);
   });
 
   it('a device guessing is slowed too (its own progressive delays)', async () => {
@@ -92,7 +150,18 @@ describe('sign-in throttling does not lock the real user out', () => {
     const first = await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: u.password }, remoteAddress: '10.24.5.1' });
     const device = first.cookies.find((c) => c.name === 'sl_device')!;
     const codes: number[] = [];
-    for (let i = 0; i < 7; i++) codes.push((await t.app.inject({ method: 'POST', url: '/v1/auth/signin', payload: { email: u.email, password: 'wrong-again-1' }, cookies: { sl_device: device.value }, remoteAddress: '10.24.5.1' })).statusCode);
+    for (let i = 0; i < 7; i++)
+      codes.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/v1/auth/signin',
+            payload: { email: u.email, password: 'wrong-again-1' },
+            cookies: { sl_device: device.value },
+            remoteAddress: '10.24.5.1',
+          })
+        ).statusCode,
+      );
     expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 });

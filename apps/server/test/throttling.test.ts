@@ -68,7 +68,11 @@ describe('sign-in throttling', () => {
     try {
       const [a, b] = cluster.nodes as [(typeof cluster.nodes)[0], (typeof cluster.nodes)[0]];
       const email = uniqueEmail('cluster');
-      const signup = await fetch(`${a.url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'cluster-pass-1', username: `c${Date.now()}`, firstName: 'C' }) });
+      const signup = await fetch(`${a.url}/v1/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'cluster-pass-1', username: `c${Date.now()}`, firstName: 'C' }),
+      });
       expect(signup.status).toBe(201);
       const tryOn = (node: { url: string }, password: string) =>
         fetch(`${node.url}/v1/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
@@ -99,14 +103,16 @@ describe('mail floods', () => {
     // an unknown address is limited the same way (the limit says nothing about which accounts exist)
     const unknown = uniqueEmail('ghost');
     const ghost = [];
-    for (let i = 0; i < 6; i++) ghost.push((await t.app.inject({ method: 'POST', url: '/v1/auth/password/request', payload: { email: unknown }, remoteAddress: freshIp() })).statusCode);
+    for (let i = 0; i < 6; i++)
+      ghost.push((await t.app.inject({ method: 'POST', url: '/v1/auth/password/request', payload: { email: unknown }, remoteAddress: freshIp() })).statusCode);
     expect(ghost).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
   it('limits verification resends per account', async () => {
     const email = uniqueEmail('resend');
     const codes = [];
-    for (let i = 0; i < 7; i++) codes.push((await t.app.inject({ method: 'POST', url: '/v1/auth/verify/resend', payload: { email }, remoteAddress: freshIp() })).statusCode);
+    for (let i = 0; i < 7; i++)
+      codes.push((await t.app.inject({ method: 'POST', url: '/v1/auth/verify/resend', payload: { email }, remoteAddress: freshIp() })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 200, 429, 429]);
   });
 });
@@ -160,7 +166,12 @@ describe('cross-site writes with the session cookie (defect 8)', () => {
       payload: 'name=forged2',
     });
     expect(onlyOrigin.statusCode).toBe(403);
-    const nullOrigin = await t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie, 'content-type': 'text/plain', origin: 'null' }, payload: 'name=x' });
+    const nullOrigin = await t.app.inject({
+      method: 'POST',
+      url: '/v1/projects',
+      headers: { cookie: u.cookie, 'content-type': 'text/plain', origin: 'null' },
+      payload: 'name=x',
+    });
     expect(nullOrigin.statusCode).toBe(403);
     const list = await t.app.inject({ method: 'GET', url: '/v1/projects', headers: { cookie: u.cookie } });
     expect(JSON.stringify(list.json())).not.toMatch(/forged/);
@@ -168,7 +179,12 @@ describe('cross-site writes with the session cookie (defect 8)', () => {
 
   it('lets the web app (JSON, or same-origin forms) and API-key clients through', async () => {
     const u = await buildUser(t.app);
-    const json = await t.app.inject({ method: 'POST', url: '/v1/projects', headers: { cookie: u.cookie, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }, payload: { name: 'From the app' } });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/v1/projects',
+      headers: { cookie: u.cookie, origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' },
+      payload: { name: 'From the app' },
+    });
     expect(json.statusCode).toBe(201);
     const sameOriginForm = await t.app.inject({
       method: 'POST',

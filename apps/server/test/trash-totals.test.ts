@@ -30,7 +30,12 @@ describe('trash sizes (issue 17: the total counted models twice)', () => {
     const size = fs.statSync(path.join(FIXTURES, 'shapes3-detect.onnx')).size;
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/models/${alone}`, headers: h })).statusCode).toBeLessThan(300);
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/projects/${p.id}`, headers: h })).statusCode).toBeLessThan(300);
-    const items = (await t.app.inject({ method: 'GET', url: '/v1/trash', headers: h })).json().data as Array<{ type: string; name: string; bytes: number; parent: unknown }>;
+    const items = (await t.app.inject({ method: 'GET', url: '/v1/trash', headers: h })).json().data as Array<{
+      type: string;
+      name: string;
+      bytes: number;
+      parent: unknown;
+    }>;
     const project = items.find((i) => i.type === 'project')!;
     const single = items.find((i) => i.name === 'alone')!;
     const withProject = items.find((i) => i.name === 'with-project')!;

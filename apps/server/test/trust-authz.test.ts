@@ -28,7 +28,8 @@ afterAll(async () => {
 });
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'HEAD';
-const call = (headers: Record<string, string>, method: Method, url: string, payload?: unknown) => t.app.inject({ method, url, headers, payload: payload as never });
+const call = (headers: Record<string, string>, method: Method, url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers, payload: payload as never });
 const ok = async (headers: Record<string, string>, method: Method, url: string, payload?: unknown) => {
   const res = await call(headers, method, url, payload);
   if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode} ${res.body}`);
@@ -70,7 +71,11 @@ describe('where a team item lives changes only through the matrix (move / transf
     const [member, admin, viewer] = [await buildUser(t.app), await buildUser(t.app), await buildUser(t.app)];
     const o = { cookie: owner.cookie };
     const team = await ok(o, 'POST', '/v1/teams', { meta: { name: 'Keep' } });
-    for (const [u, role] of [[member, 'member'], [admin, 'admin'], [viewer, 'viewer']] as const) {
+    for (const [u, role] of [
+      [member, 'member'],
+      [admin, 'admin'],
+      [viewer, 'viewer'],
+    ] as const) {
       await ok(o, 'POST', `/v1/teams/${team.id}/invites`, { email: u.email, role });
       await ok({ cookie: u.cookie }, 'POST', `/api_v1/teams/${team.id}/invite/accept`);
     }
@@ -100,7 +105,7 @@ describe('where a team item lives changes only through the matrix (move / transf
 });
 
 describe('links bound to their holder', () => {
-  it('a signed-out session\'s four links stop within 1 s; the owner signed in elsewhere keeps working ones', async () => {
+  it("a signed-out session's four links stop within 1 s; the owner signed in elsewhere keeps working ones", async () => {
     const owner = await buildUser(t.app);
     const dataset = await shapes3Dataset(t, owner.user.id, 'holder-session');
     const modelId = await modelWithWeights(owner.cookie, 'holder-session');
@@ -116,7 +121,7 @@ describe('links bound to their holder', () => {
     expect(await statuses(stays)).toEqual(ALL_OK);
   });
 
-  it('a deleted API key\'s links stop, the training client\'s dataset link included', async () => {
+  it("a deleted API key's links stop, the training client's dataset link included", async () => {
     const owner = await buildUser(t.app);
     const dataset = await shapes3Dataset(t, owner.user.id, 'holder-key');
     const modelId = await modelWithWeights(owner.cookie, 'holder-key');
@@ -134,8 +139,8 @@ describe('links bound to their holder', () => {
   });
 });
 
-describe('a cloud run\'s key reaches only its run\'s dataset and model', () => {
-  it('reads its dataset and model; cannot read, edit or delete the user\'s other datasets, nor list them', async () => {
+describe("a cloud run's key reaches only its run's dataset and model", () => {
+  it("reads its dataset and model; cannot read, edit or delete the user's other datasets, nor list them", async () => {
     const owner = await buildUser(t.app);
     const runDataset = await shapes3Dataset(t, owner.user.id, 'run-data');
     const unrelated = await shapes3Dataset(t, owner.user.id, 'unrelated');
@@ -160,7 +165,10 @@ describe('a cloud run\'s key reaches only its run\'s dataset and model', () => {
       await call(asKey, 'DELETE', `/v1/models/${model}`),
       await call(asKey, 'POST', '/v1/api-keys', { name: 'more' }),
     ];
-    expect(refused.map((r) => r.statusCode).every((c) => c === 403 || c === 404), refused.map((r) => `${r.statusCode} ${r.body.slice(0, 80)}`).join('\n')).toBe(true);
+    expect(
+      refused.map((r) => r.statusCode).every((c) => c === 403 || c === 404),
+      refused.map((r) => `${r.statusCode} ${r.body.slice(0, 80)}`).join('\n'),
+    ).toBe(true);
     const still = await ok(o, 'GET', `/v1/datasets/${unrelated.id}`);
     expect(still.meta.name).toBe('unrelated');
     expect(still.dates.deleted).toBeNull();
@@ -168,7 +176,7 @@ describe('a cloud run\'s key reaches only its run\'s dataset and model', () => {
 });
 
 describe('names carry no control characters or terminal escapes', () => {
-  it('every name field answers 400 with the rule\'s message', async () => {
+  it("every name field answers 400 with the rule's message", async () => {
     const owner = await buildUser(t.app);
     await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const o = { cookie: owner.cookie };
@@ -216,7 +224,12 @@ describe('secrets a client puts in a URL path are not logged', () => {
         cb();
       },
     });
-    app = await buildApp({ config: t.config, database: t.database, clock: t.clock, logger: { ...loggerOptions({ ...t.config, logLevel: 'info' }), stream: sink } });
+    app = await buildApp({
+      config: t.config,
+      database: t.database,
+      clock: t.clock,
+      logger: { ...loggerOptions({ ...t.config, logLevel: 'info' }), stream: sink },
+    });
     await app.ready();
   }, 300_000);
   afterAll(async () => {
@@ -251,19 +264,21 @@ describe('a removal ends links on every instance', () => {
     fs.rmSync(sharedDir, { recursive: true, force: true });
   });
 
-  it('a member\'s weights link warmed on instance B dies there within 1 s of the removal made on instance A', async () => {
+  it("a member's weights link warmed on instance B dies there within 1 s of the removal made on instance A", async () => {
     const [a, b] = [cluster.nodes[0]!.app, cluster.nodes[1]!.app];
     const owner = await buildUser(a);
     await cluster.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
     const member = await buildUser(a);
-    const on = (app: FastifyInstance, cookie: string, method: Method, url: string, payload?: unknown) => app.inject({ method, url, headers: { cookie }, payload: payload as never });
+    const on = (app: FastifyInstance, cookie: string, method: Method, url: string, payload?: unknown) =>
+      app.inject({ method, url, headers: { cookie }, payload: payload as never });
     const team = (await on(a, owner.cookie, 'POST', '/v1/teams', { meta: { name: 'Two' } })).json().data;
     await on(a, owner.cookie, 'POST', `/v1/teams/${team.id}/invites`, { email: member.email, role: 'member' });
     expect((await on(a, member.cookie, 'POST', `/api_v1/teams/${team.id}/invite/accept`)).statusCode).toBeLessThan(300);
     const weights = Buffer.alloc(4096, 3);
     weights.write('PK\u0003\u0004', 0, 'latin1');
     const mp = multipart({ model_name: 'two', project_name: 'Two' }, { filename: 'best.pt', content: weights });
-    const modelId = (await a.inject({ method: 'POST', url: '/v1/models/upload', headers: { cookie: owner.cookie, ...mp.headers }, payload: mp.payload })).json().data.id as string;
+    const modelId = (await a.inject({ method: 'POST', url: '/v1/models/upload', headers: { cookie: owner.cookie, ...mp.headers }, payload: mp.payload })).json()
+      .data.id as string;
     const projectId = (await on(a, owner.cookie, 'GET', `/v1/models/${modelId}`)).json().data.project.id as string;
     expect((await on(a, owner.cookie, 'POST', `/v1/teams/${team.id}/items`, { kind: 'project', id: projectId })).statusCode).toBe(200);
 

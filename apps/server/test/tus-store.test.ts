@@ -46,7 +46,8 @@ describe('resumable uploads across instances on a shared blob store', () => {
   it('takes chunks alternately on both instances and the dataset gets the whole archive', { timeout: 60_000 }, async () => {
     const [a, b] = cluster.nodes as [ClusterNode, ClusterNode];
     const data = async (res: Response) => ((await res.json()) as { data: { id: string; token: string; storage: { path: string; bytes: number } } }).data;
-    const call = (node: ClusterNode, method: string, url: string, headers: Record<string, string>, body?: Buffer | string) => fetch(`${node.url}${url}`, { method, headers, body });
+    const call = (node: ClusterNode, method: string, url: string, headers: Record<string, string>, body?: Buffer | string) =>
+      fetch(`${node.url}${url}`, { method, headers, body });
     const u = await buildUser(a.app);
     const json = { cookie: u.cookie, 'content-type': 'application/json' };
     const d = await data(await call(a, 'POST', '/v1/datasets', json, JSON.stringify({ meta: { name: 'Shapes' }, task: 'detect' })));
@@ -55,7 +56,11 @@ describe('resumable uploads across instances on a shared blob store', () => {
     const tok = (await data(await call(b, 'POST', '/v1/uploads/token', json, JSON.stringify({ path: key, bytes: zip.length })))).token;
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const tus = { cookie: u.cookie, 'tus-resumable': '1.0.0' };
-    const create = await call(a, 'POST', '/v1/uploads/tus', { ...tus, 'upload-length': String(zip.length), 'upload-metadata': `token ${b64(tok)},filename ${b64('shapes3.zip')}` });
+    const create = await call(a, 'POST', '/v1/uploads/tus', {
+      ...tus,
+      'upload-length': String(zip.length),
+      'upload-metadata': `token ${b64(tok)},filename ${b64('shapes3.zip')}`,
+    });
     expect(create.status).toBe(201);
     const url = new URL(create.headers.get('location')!, a.url).pathname;
     const chunk = Math.ceil(zip.length / 5);
@@ -65,7 +70,13 @@ describe('resumable uploads across instances on a shared blob store', () => {
       const head = await call(node, 'HEAD', url, tus);
       expect(head.status).toBe(200);
       expect(Number(head.headers.get('upload-offset'))).toBe(offset);
-      const res = await call(node, 'PATCH', url, { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, zip.subarray(offset, offset + chunk));
+      const res = await call(
+        node,
+        'PATCH',
+        url,
+        { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        zip.subarray(offset, offset + chunk),
+      );
       statuses.push(res.status);
       if (res.status !== 204) break;
       offset = Number(res.headers.get('upload-offset'));

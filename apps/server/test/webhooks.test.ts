@@ -64,7 +64,8 @@ const receiver = new Receiver();
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const call = (method: Method, url: string, cookie: string, payload?: unknown) => t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
 const drain = () => t.app.ctx.jobs.drain();
-const allowPrivate = async (allow: boolean) => expect((await call('PUT', '/v1/admin/webhooks/settings', admin.cookie, { allowPrivateUrls: allow })).statusCode).toBe(200);
+const allowPrivate = async (allow: boolean) =>
+  expect((await call('PUT', '/v1/admin/webhooks/settings', admin.cookie, { allowPrivateUrls: allow })).statusCode).toBe(200);
 
 /** A real domain event: the user creates a model and deletes it (model.deleted). */
 async function deleteAModel(cookie: string) {
@@ -77,7 +78,18 @@ async function deleteAModel(cookie: string) {
 async function deliveriesOf(cookie: string, hookId: string) {
   const res = await call('GET', `/v1/webhooks/${hookId}/deliveries`, cookie);
   expect(res.statusCode).toBe(200);
-  return res.json().data as Array<{ id: string; status: string; attempts: number; statusCode: number | null; responseMs: number | null; error: string | null; lastAttemptAt: string | null; nextAttemptAt: string | null; redeliveryOf: string | null; attemptLog: Array<{ attempt: number; at: string; statusCode: number | null; error: string | null }> }>;
+  return res.json().data as Array<{
+    id: string;
+    status: string;
+    attempts: number;
+    statusCode: number | null;
+    responseMs: number | null;
+    error: string | null;
+    lastAttemptAt: string | null;
+    nextAttemptAt: string | null;
+    redeliveryOf: string | null;
+    attemptLog: Array<{ attempt: number; at: string; statusCode: number | null; error: string | null }>;
+  }>;
 }
 
 /** The recipe of docs/deploy.md, as a receiver would write it. */
@@ -111,7 +123,11 @@ describe('URLs that reach internal addresses', () => {
     setResolver(t.app.ctx, async (host) => {
       if (host === 'loop.example.test') return [{ address: '127.0.0.1', family: 4 }];
       if (host === 'metadata.example.test') return [{ address: '169.254.169.254', family: 4 }];
-      if (host === 'mixed.example.test') return [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }];
+      if (host === 'mixed.example.test')
+        return [
+          { address: '93.184.216.34', family: 4 },
+          { address: '10.1.2.3', family: 4 },
+        ];
       throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
     });
     for (const url of [
@@ -291,10 +307,19 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
     const hook = await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/datasets`, events: ['dataset.processed', 'dataset.failed'] });
     const png = fs.readFileSync(path.join(FIXTURES, 'test-images/test_0000.png'));
     const yaml = { name: 'data.yaml', data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' };
-    const good = buildZip([yaml, { name: 'images/train/x.png', data: png }, { name: 'labels/train/x.txt', data: '0 0.5 0.5 0.2 0.2\n' }, { name: 'images/val/y.png', data: png }, { name: 'labels/val/y.txt', data: '1 0.5 0.5 0.1 0.1\n' }]);
+    const good = buildZip([
+      yaml,
+      { name: 'images/train/x.png', data: png },
+      { name: 'labels/train/x.txt', data: '0 0.5 0.5 0.2 0.2\n' },
+      { name: 'images/val/y.png', data: png },
+      { name: 'labels/val/y.txt', data: '1 0.5 0.5 0.1 0.1\n' },
+    ]);
     const bad = buildZip([yaml, { name: 'images/train/x.png', data: png }, { name: 'labels/train/x.txt', data: '7 0.5 0.5 0.2 0.2\n' }]);
     const ids: string[] = [];
-    for (const [name, zip] of [['good.zip', good], ['bad.zip', bad]] as const) {
+    for (const [name, zip] of [
+      ['good.zip', good],
+      ['bad.zip', bad],
+    ] as const) {
       const d = await call('POST', '/v1/datasets', u.cookie, { meta: { name }, task: 'detect' });
       expect(d.statusCode, d.body).toBe(201);
       const id = d.json().data.id as string;
@@ -302,11 +327,25 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
       const tok = await call('POST', '/v1/uploads/token', u.cookie, { path: `users/${u.user.id}/datasets/${id}/${name}`, bytes: zip.length });
       const token = tok.json().data.token as string;
       const b64 = (s: string) => Buffer.from(s).toString('base64');
-      const created = await t.app.inject({ method: 'POST', url: '/v1/uploads/tus', headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(zip.length), 'upload-metadata': `token ${b64(token)},filename ${b64(name)}` } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/v1/uploads/tus',
+        headers: {
+          cookie: u.cookie,
+          'tus-resumable': '1.0.0',
+          'upload-length': String(zip.length),
+          'upload-metadata': `token ${b64(token)},filename ${b64(name)}`,
+        },
+      });
       expect(created.statusCode, created.body).toBe(201);
       const loc = String(created.headers.location);
       const url = loc.startsWith('http') ? new URL(loc).pathname : loc;
-      const patch = await t.app.inject({ method: 'PATCH', url, headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: zip });
+      const patch = await t.app.inject({
+        method: 'PATCH',
+        url,
+        headers: { cookie: u.cookie, 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        payload: zip,
+      });
       expect(patch.statusCode).toBe(204);
       expect((await call('POST', `/v1/datasets/${id}/process`, u.cookie)).statusCode).toBe(202);
       await drain(); // the processing job, then the delivery job it queued
@@ -323,18 +362,29 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
 
   it('a training run over the Platform client protocol announces started, each epoch, and completed', async () => {
     const u = await userWithKey(t);
-    await buildWebhook(t.app, u.cookie, { url: `${receiver.url}/training`, events: ['training.started', 'training.epoch', 'training.completed', 'training.failed'] });
+    await buildWebhook(t.app, u.cookie, {
+      url: `${receiver.url}/training`,
+      events: ['training.started', 'training.epoch', 'training.completed', 'training.failed'],
+    });
     const report = async (body: object) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/webhooks/training/metrics', headers: { authorization: `Bearer ${u.key}` }, payload: body as never });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/training/metrics',
+        headers: { authorization: `Bearer ${u.key}` },
+        payload: body as never,
+      });
       expect(res.statusCode, res.body).toBeLessThan(300);
       return res.json() as { modelId?: string };
     };
     const { modelId } = await report({ event: 'training_started', project: 'hooks', name: 'exp', data: { trainArgs: { epochs: 2 } } });
-    for (const epoch of [0, 1]) await report({ event: 'epoch_end', modelId, data: { epoch, metrics: { 'metrics/mAP50-95(B)': 0.1 * (epoch + 1), 'val/box_loss': 1 } } });
+    for (const epoch of [0, 1])
+      await report({ event: 'epoch_end', modelId, data: { epoch, metrics: { 'metrics/mAP50-95(B)': 0.1 * (epoch + 1), 'val/box_loss': 1 } } });
     await report({ event: 'training_complete', modelId, data: { results: { metrics: { 'metrics/mAP50-95(B)': 0.2 } } } });
     await report({ event: 'training_complete', modelId, data: { results: { metrics: {} } } }); // a repeated end says nothing new
     await drain();
-    const bodies = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { model: { id: string }; epoch?: number; outcome?: string; metrics?: Record<string, number> } });
+    const bodies = receiver.received.map(
+      (r) => JSON.parse(r.body) as { type: string; data: { model: { id: string }; epoch?: number; outcome?: string; metrics?: Record<string, number> } },
+    );
     expect(bodies.map((b) => [b.type, b.data.model.id, b.data.epoch ?? b.data.outcome ?? null])).toEqual([
       ['training.started', modelId, null],
       ['training.epoch', modelId, 0],

@@ -9,7 +9,16 @@ const out = process.env.OUT ?? '/tmp/sightline-shots';
 mkdirSync(out, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const results = [];
 async function shot(page, name, path, { axe = false, wait } = {}) {
@@ -20,7 +29,17 @@ async function shot(page, name, path, { axe = false, wait } = {}) {
   if (axe) {
     const r = await new AxeBuilder({ page }).analyze();
     const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    results.push({ name, violations: r.violations.map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')}`), serious: bad.length });
+    results.push({
+      name,
+      violations: r.violations.map(
+        (v) =>
+          `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes
+            .slice(0, 2)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+      ),
+      serious: bad.length,
+    });
   }
 }
 
@@ -37,7 +56,9 @@ await shot(page, '06-support-public', '/support', { axe: true });
 await shot(page, '07-404-public', '/no/such/page');
 
 const email = `shots${Date.now()}@example.com`;
-const res = await page.request.post(`${base}/v1/auth/signup`, { data: { email, password: 'Passw0rd!x', username: `shots${Date.now() % 100000}`, firstName: 'Ada' } });
+const res = await page.request.post(`${base}/v1/auth/signup`, {
+  data: { email, password: 'Passw0rd!x', username: `shots${Date.now() % 100000}`, firstName: 'Ada' },
+});
 console.log('signup', res.status());
 await shot(page, '10-home', '/home', { axe: true, wait: '[data-testid=sidebar]' });
 await shot(page, '11-settings-profile', '/settings', { axe: true, wait: 'form' });

@@ -178,7 +178,15 @@ export const adminFeedbackSchema = z.object({
   count: z.number(),
   distribution: z.array(z.number()),
   entries: z.array(
-    z.object({ userId: z.string(), username: z.string(), email: z.string(), rating: z.number().nullable(), review: z.string(), created: z.string().nullable(), updated: z.string().nullable() }),
+    z.object({
+      userId: z.string(),
+      username: z.string(),
+      email: z.string(),
+      rating: z.number().nullable(),
+      review: z.string(),
+      created: z.string().nullable(),
+      updated: z.string().nullable(),
+    }),
   ),
 });
 export type AdminFeedback = z.infer<typeof adminFeedbackSchema>;

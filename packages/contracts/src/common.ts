@@ -22,8 +22,7 @@ export const baseDatesSchema = z.object({
 });
 
 /** hub-sdk paginated list shape (`data.results`, `data.total`, `data.lastRecordId`). */
-export const pageSchema = <T extends z.ZodType>(item: T) =>
-  z.object({ results: z.array(item), total: z.number(), lastRecordId: z.string().nullable() });
+export const pageSchema = <T extends z.ZodType>(item: T) => z.object({ results: z.array(item), total: z.number(), lastRecordId: z.string().nullable() });
 
 export const listQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),

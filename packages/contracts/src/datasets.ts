@@ -43,7 +43,12 @@ export const storedDatasetStatsSchema = z.object({ summary: datasetStatsSchema, 
 export type StoredDatasetStats = z.infer<typeof storedDatasetStatsSchema>;
 
 /** One finding of the processing report (the same shape as `ReportEntry` of dataset-layout, which stays zod-free). */
-export const reportEntrySchema: z.ZodType<ReportEntry> = z.object({ file: z.string().optional(), line: z.number().optional(), code: z.string(), message: z.string() });
+export const reportEntrySchema: z.ZodType<ReportEntry> = z.object({
+  file: z.string().optional(),
+  line: z.number().optional(),
+  code: z.string(),
+  message: z.string(),
+});
 export const datasetReportSchema = z.object({
   errors: z.array(reportEntrySchema),
   warnings: z.array(reportEntrySchema),
@@ -94,13 +99,22 @@ export const datasetSchema = z.object({
 export type Dataset = z.infer<typeof datasetSchema>;
 
 export const createDatasetBody = z.object({
-  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX).optional(), privacy: privacySchema.optional() }).optional(),
+  meta: z
+    .object({
+      name: safeName(z.string().trim().min(1).max(NAME_MAX)),
+      description: z.string().trim().max(DESCRIPTION_MAX).optional(),
+      privacy: privacySchema.optional(),
+    })
+    .optional(),
   name: safeName(z.string().trim().min(1).max(NAME_MAX)).optional(),
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
   task: z.enum(DATASET_TASKS_UI).default('detect'),
 });
 export const updateDatasetBody = z.object({
-  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
+  meta: z
+    .object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) })
+    .partial()
+    .optional(),
   task: z.enum(DATASET_TASKS_UI).optional(),
 });
 

@@ -124,7 +124,11 @@ export interface DomainEventCatalog {
   /** an evaluation scored more images */
   'evaluation.progress': { evaluationId: string; modelId: string; done: number; total: number };
   /** an evaluation completed, with its headline numbers (a webhook event) */
-  'model.evaluated': { evaluation: { id: string; split: string; task: string; images: number; overall: Record<string, number> }; model: { id: string }; dataset: { id: string } };
+  'model.evaluated': {
+    evaluation: { id: string; split: string; task: string; images: number; overall: Record<string, number> };
+    model: { id: string };
+    dataset: { id: string };
+  };
   /** a notification record of the user was created or marked read (ADR 0028): the bell's count changed */
   'notifications.changed': { userId: string };
 }

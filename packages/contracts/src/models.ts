@@ -77,7 +77,11 @@ const ms = (d: string | Date | null | undefined) => (d == null ? null : new Date
  * ended run carry train.end); a running run follows the dates rule (the server's sweep reaches the
  * same verdict within a minute); a queued run has no dates yet (New).
  */
-export function modelStatus(dates: { train?: TrainDates | null } | null | undefined, now: Date | number = Date.now(), run?: { outcome: RunState } | null): ModelStatus {
+export function modelStatus(
+  dates: { train?: TrainDates | null } | null | undefined,
+  now: Date | number = Date.now(),
+  run?: { outcome: RunState } | null,
+): ModelStatus {
   if (!dates) return 'Status';
   const t = dates.train ?? {};
   // An ended run sets train.end; a model reset since (legacy /model-reset) has no dates and is New again.
@@ -107,7 +111,9 @@ export const activeRunSchema = z.object({
   protocol: z.enum(['hub', 'platform']),
   epochsDone: z.number(),
   epochsTotal: z.number().nullable(),
-  dates: z.object({ train: z.object({ start: z.string().nullable(), end: z.string().nullable(), heartbeat: z.string().nullable(), initialized: z.string().nullable() }) }),
+  dates: z.object({
+    train: z.object({ start: z.string().nullable(), end: z.string().nullable(), heartbeat: z.string().nullable(), initialized: z.string().nullable() }),
+  }),
 });
 export type ActiveRun = z.infer<typeof activeRunSchema>;
 
@@ -143,7 +149,14 @@ export const modelSchema = z.object({
   id: z.string(),
   slug: z.string(),
   config: modelConfigSchema,
-  dataset: z.object({ id: z.string().nullable(), name: z.string().nullable(), filepath: z.string().nullable(), url: z.string().nullable(), type: z.string().nullable(), version: z.number().nullable() }),
+  dataset: z.object({
+    id: z.string().nullable(),
+    name: z.string().nullable(),
+    filepath: z.string().nullable(),
+    url: z.string().nullable(),
+    type: z.string().nullable(),
+    version: z.number().nullable(),
+  }),
   lineage: z.object({
     architecture: z.object({ id: z.string().nullable(), name: z.string().nullable() }),
     parent: z.object({ id: z.string().nullable(), name: z.string().nullable(), path: z.string().nullable(), url: z.string().nullable() }),
@@ -192,23 +205,65 @@ export const modelSchema = z.object({
 export type Model = z.infer<typeof modelSchema>;
 
 export const createModelBody = z.object({
-  meta: z.object({ name: z.string().trim().transform(shortName).pipe(safeName(z.string().max(NAME_MAX, `At most ${NAME_MAX} characters`))).optional(), description: z.string().trim().max(DESCRIPTION_MAX).optional(), privacy: privacySchema.optional() }).optional(),
+  meta: z
+    .object({
+      name: z
+        .string()
+        .trim()
+        .transform(shortName)
+        .pipe(safeName(z.string().max(NAME_MAX, `At most ${NAME_MAX} characters`)))
+        .optional(),
+      description: z.string().trim().max(DESCRIPTION_MAX).optional(),
+      privacy: privacySchema.optional(),
+    })
+    .optional(),
   project: z.object({ id: z.string().max(40) }).optional(),
   projectId: z.string().max(40).optional(),
   config: modelConfigSchema
     .extend({
       // hub-sdk sends Python str() values: device "None"/"cpu", cache "True"/"False"/"None"/"ram" (hub-protocol §5.4).
-      cache: z.union([z.boolean(), z.string().max(16)]).nullable().transform(parseCacheValue),
-      device: z.union([z.string().max(64), z.number()]).nullable().transform((d) => (d === null || d === 'None' || d === '' ? null : String(d))),
+      cache: z
+        .union([z.boolean(), z.string().max(16)])
+        .nullable()
+        .transform(parseCacheValue),
+      device: z
+        .union([z.string().max(64), z.number()])
+        .nullable()
+        .transform((d) => (d === null || d === 'None' || d === '' ? null : String(d))),
     })
     .partial()
     .optional(),
   // Local paths from the client can be long: cut to what the columns keep instead of refusing the run.
-  dataset: z.object({ id: z.string().max(40).optional(), name: z.string().transform((v) => v.slice(0, 500)).optional() }).optional(),
+  dataset: z
+    .object({
+      id: z.string().max(40).optional(),
+      name: z
+        .string()
+        .transform((v) => v.slice(0, 500))
+        .optional(),
+    })
+    .optional(),
   lineage: z
     .object({
-      architecture: z.object({ id: z.string().max(100).optional(), name: z.string().transform((v) => v.slice(-200)).optional() }).optional(),
-      parent: z.object({ id: z.string().max(40).optional(), name: z.string().transform((v) => v.slice(-500)).optional() }).passthrough().optional(),
+      architecture: z
+        .object({
+          id: z.string().max(100).optional(),
+          name: z
+            .string()
+            .transform((v) => v.slice(-200))
+            .optional(),
+        })
+        .optional(),
+      parent: z
+        .object({
+          id: z.string().max(40).optional(),
+          name: z
+            .string()
+            .transform((v) => v.slice(-500))
+            .optional(),
+        })
+        .passthrough()
+        .optional(),
     })
     .optional(),
   task: z.string().max(32).optional(),
@@ -229,7 +284,10 @@ export function parseCacheValue(v: boolean | string | null): boolean | 'ram' | '
   return null;
 }
 export const updateModelBody = z.object({
-  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
+  meta: z
+    .object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) })
+    .partial()
+    .optional(),
   config: modelConfigSchema.partial().optional(),
   dataset: z.object({ id: z.string().max(40) }).optional(),
   lineage: createModelBody.shape.lineage,
@@ -275,7 +333,14 @@ export const predictResponseSchema = z.object({
 });
 export type PredictResponse = z.infer<typeof predictResponseSchema>;
 
-export const inferenceEndpointSchema = z.object({ id: z.string(), modelId: z.string(), status: z.string(), error: z.string().nullable(), url: z.string(), created: z.string() });
+export const inferenceEndpointSchema = z.object({
+  id: z.string(),
+  modelId: z.string(),
+  status: z.string(),
+  error: z.string().nullable(),
+  url: z.string(),
+  created: z.string(),
+});
 export type InferenceEndpoint = z.infer<typeof inferenceEndpointSchema>;
 
 /** `GET /v1/users/me/inference-usage`: this month's calls, the plan's limits, and calls per API key. */

@@ -5,7 +5,21 @@
  * parameters (api_key, token, key, sig…), secret-looking body fields, and API keys in messages.
  */
 export const SECRET_HEADERS = ['cookie', 'set-cookie', 'authorization', 'proxy-authorization', 'x-api-key', 'sightline-signature', 'stripe-signature'];
-export const SECRET_QUERY_PARAMS = ['api_key', 'apikey', 'token', 'access_token', 'refresh_token', 'id_token', 'key', 'sig', 'signature', 'secret', 'password', 'code', 'state'];
+export const SECRET_QUERY_PARAMS = [
+  'api_key',
+  'apikey',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'key',
+  'sig',
+  'signature',
+  'secret',
+  'password',
+  'code',
+  'state',
+];
 const SECRET_FIELD = /pass(word)?|secret|token|api[-_]?key|authorization|cookie|session|signature|credential/i;
 export const SCRUBBED = '[scrubbed]';
 
@@ -31,8 +45,10 @@ function scrubQuery(q: unknown): unknown {
     const scrubbed = scrubText(`?${q.replace(/^\?/, '')}`).slice(1);
     return q.startsWith('?') ? `?${scrubbed}` : scrubbed;
   }
-  if (Array.isArray(q)) return q.map((pair) => (Array.isArray(pair) && SECRET_QUERY_PARAMS.includes(String(pair[0]).toLowerCase()) ? [pair[0], SCRUBBED] : pair));
-  if (q && typeof q === 'object') return scrubObject(q as Record<string, unknown>, (k) => SECRET_QUERY_PARAMS.includes(k.toLowerCase()) || SECRET_FIELD.test(k));
+  if (Array.isArray(q))
+    return q.map((pair) => (Array.isArray(pair) && SECRET_QUERY_PARAMS.includes(String(pair[0]).toLowerCase()) ? [pair[0], SCRUBBED] : pair));
+  if (q && typeof q === 'object')
+    return scrubObject(q as Record<string, unknown>, (k) => SECRET_QUERY_PARAMS.includes(k.toLowerCase()) || SECRET_FIELD.test(k));
   return q;
 }
 
@@ -41,7 +57,10 @@ function scrubObject(obj: Record<string, unknown>, isSecret: (key: string) => bo
   for (const [k, v] of Object.entries(obj)) {
     if (isSecret(k)) out[k] = SCRUBBED;
     else if (typeof v === 'string') out[k] = scrubText(v);
-    else if (v && typeof v === 'object' && depth < 6) out[k] = Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? scrubObject(x as Record<string, unknown>, isSecret, depth + 1) : typeof x === 'string' ? scrubText(x) : x)) : scrubObject(v as Record<string, unknown>, isSecret, depth + 1);
+    else if (v && typeof v === 'object' && depth < 6)
+      out[k] = Array.isArray(v)
+        ? v.map((x) => (x && typeof x === 'object' ? scrubObject(x as Record<string, unknown>, isSecret, depth + 1) : typeof x === 'string' ? scrubText(x) : x))
+        : scrubObject(v as Record<string, unknown>, isSecret, depth + 1);
     else out[k] = v;
   }
   return out;
@@ -73,7 +92,13 @@ export function scrubEvent<E extends object>(input: E): E {
     }
     if (req.cookies !== undefined) delete req.cookies;
     if (req.query_string !== undefined) req.query_string = scrubQuery(req.query_string);
-    if (req.data !== undefined) req.data = typeof req.data === 'string' ? scrubText(req.data) : req.data && typeof req.data === 'object' ? scrubObject(req.data as Record<string, unknown>, (k) => SECRET_FIELD.test(k)) : req.data;
+    if (req.data !== undefined)
+      req.data =
+        typeof req.data === 'string'
+          ? scrubText(req.data)
+          : req.data && typeof req.data === 'object'
+            ? scrubObject(req.data as Record<string, unknown>, (k) => SECRET_FIELD.test(k))
+            : req.data;
   }
   for (const ex of event.exception?.values ?? []) if (ex.value) ex.value = scrubText(ex.value);
   for (const b of event.breadcrumbs ?? []) {

@@ -6,14 +6,7 @@ import { inviteRoleSchema } from './teams.js';
  * made on the server from domain events (datasets, training, exports) and from team invites; each
  * is addressed to one user, who alone reads or marks it (permissions.ts, PERSONAL_PERMISSIONS).
  */
-export const NOTIFICATION_KINDS = [
-  'team.invite',
-  'dataset.processed',
-  'dataset.failed',
-  'training.completed',
-  'training.failed',
-  'export.succeeded',
-] as const;
+export const NOTIFICATION_KINDS = ['team.invite', 'dataset.processed', 'dataset.failed', 'training.completed', 'training.failed', 'export.succeeded'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 

@@ -6,9 +6,11 @@ const WRITES = ['update', 'share', 'move', 'transfer', 'delete', 'restore', 'tra
 
 describe('permission matrix (spec §6, issue 11)', () => {
   it('covers every subject × kind × visibility with known actions only', () => {
-    for (const s of SUBJECTS) for (const k of OBJECT_KINDS) for (const v of VISIBILITIES) {
-      for (const a of PERMISSIONS[s][k][v]) expect(ACTIONS).toContain(a);
-    }
+    for (const s of SUBJECTS)
+      for (const k of OBJECT_KINDS)
+        for (const v of VISIBILITIES) {
+          for (const a of PERMISSIONS[s][k][v]) expect(ACTIONS).toContain(a);
+        }
   });
 
   it('owners do everything', () => {
@@ -16,21 +18,23 @@ describe('permission matrix (spec §6, issue 11)', () => {
   });
 
   it('other users read public and unlisted items, list only public ones, and write nothing', () => {
-    for (const s of ['user', 'anonymous'] as const) for (const k of ITEMS) {
-      expect(can(s, k, 'public', 'read')).toBe(true);
-      expect(can(s, k, 'public', 'list')).toBe(true);
-      expect(can(s, k, 'unlisted', 'read')).toBe(true);
-      expect(can(s, k, 'unlisted', 'list')).toBe(false);
-      expect(can(s, k, 'public', 'predict')).toBe(true);
-      expect(can(s, k, 'public', 'download')).toBe(true);
-      for (const v of ['private', 'team'] as const) for (const a of ACTIONS) expect(can(s, k, v, a)).toBe(false);
-      for (const v of VISIBILITIES) for (const a of WRITES) expect(can(s, k, v, a)).toBe(false);
-    }
+    for (const s of ['user', 'anonymous'] as const)
+      for (const k of ITEMS) {
+        expect(can(s, k, 'public', 'read')).toBe(true);
+        expect(can(s, k, 'public', 'list')).toBe(true);
+        expect(can(s, k, 'unlisted', 'read')).toBe(true);
+        expect(can(s, k, 'unlisted', 'list')).toBe(false);
+        expect(can(s, k, 'public', 'predict')).toBe(true);
+        expect(can(s, k, 'public', 'download')).toBe(true);
+        for (const v of ['private', 'team'] as const) for (const a of ACTIONS) expect(can(s, k, v, a)).toBe(false);
+        for (const v of VISIBILITIES) for (const a of WRITES) expect(can(s, k, v, a)).toBe(false);
+      }
   });
 
   it('team admins do everything with team items; members edit, train and export but neither share nor delete; viewers read', () => {
     for (const k of ITEMS) {
-      for (const a of ['read', 'list', 'update', 'share', 'delete', 'restore', 'train', 'export', 'predict', 'download'] as const) expect(can('teamAdmin', k, 'team', a)).toBe(true);
+      for (const a of ['read', 'list', 'update', 'share', 'delete', 'restore', 'train', 'export', 'predict', 'download'] as const)
+        expect(can('teamAdmin', k, 'team', a)).toBe(true);
       for (const a of ['read', 'list', 'update', 'train', 'export', 'predict', 'download'] as const) expect(can('teamMember', k, 'team', a)).toBe(true);
       for (const a of ['share', 'delete', 'restore'] as const) expect(can('teamMember', k, 'team', a)).toBe(false);
       for (const a of ['read', 'list', 'predict', 'download'] as const) expect(can('teamViewer', k, 'team', a)).toBe(true);
@@ -55,13 +59,15 @@ describe('permission matrix (spec §6, issue 11)', () => {
     for (const s of ['user', 'anonymous'] as const) expect(can(s, 'team', 'team', 'read')).toBe(false);
   });
 
-  it('where an item lives (ADR 0023): share and move are the owner\'s or a team admin\'s, transfer the owner\'s only', () => {
-    for (const k of ITEMS) for (const v of ['team', 'unlisted', 'public'] as const) {
-      expect(can('teamAdmin', k, v, 'share')).toBe(true);
-      expect(can('teamAdmin', k, v, 'move')).toBe(true);
-      expect(can('teamAdmin', k, v, 'transfer')).toBe(false);
-      for (const s of ['teamMember', 'teamViewer', 'user', 'anonymous'] as const) for (const a of ['share', 'move', 'transfer'] as const) expect(can(s, k, v, a)).toBe(false);
-    }
+  it("where an item lives (ADR 0023): share and move are the owner's or a team admin's, transfer the owner's only", () => {
+    for (const k of ITEMS)
+      for (const v of ['team', 'unlisted', 'public'] as const) {
+        expect(can('teamAdmin', k, v, 'share')).toBe(true);
+        expect(can('teamAdmin', k, v, 'move')).toBe(true);
+        expect(can('teamAdmin', k, v, 'transfer')).toBe(false);
+        for (const s of ['teamMember', 'teamViewer', 'user', 'anonymous'] as const)
+          for (const a of ['share', 'move', 'transfer'] as const) expect(can(s, k, v, a)).toBe(false);
+      }
     // Handing a team over: its owner only.
     expect(can('owner', 'team', 'team', 'transfer')).toBe(true);
     for (const s of ['teamAdmin', 'teamMember', 'teamViewer'] as const) expect(can(s, 'team', 'team', 'transfer')).toBe(false);
@@ -82,7 +88,7 @@ describe('permission matrix (spec §6, issue 11)', () => {
     expect(subjectForRole('viewer', 'team')).toBe('teamViewer');
   });
 
-  it('abilities keep today\'s shape: owners all true, others all false', () => {
+  it("abilities keep today's shape: owners all true, others all false", () => {
     expect(abilitiesFor('owner', 'model', 'private')).toEqual({ canEdit: true, canDelete: true, canShare: true });
     expect(abilitiesFor('user', 'model', 'public')).toEqual({ canEdit: false, canDelete: false, canShare: false });
     expect(abilitiesFor('teamMember', 'dataset', 'team')).toEqual({ canEdit: true, canDelete: false, canShare: false });

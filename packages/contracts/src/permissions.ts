@@ -35,7 +35,22 @@ export type Visibility = (typeof VISIBILITIES)[number];
  *   transfer  anywhere its team has no say: into another team or into a project outside its team
  *             (a model), and a team's ownership: the owner only
  */
-export const ACTIONS = ['read', 'list', 'update', 'share', 'move', 'transfer', 'delete', 'restore', 'train', 'export', 'predict', 'download', 'invite', 'remove'] as const;
+export const ACTIONS = [
+  'read',
+  'list',
+  'update',
+  'share',
+  'move',
+  'transfer',
+  'delete',
+  'restore',
+  'train',
+  'export',
+  'predict',
+  'download',
+  'invite',
+  'remove',
+] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** Roles stored for team members. */

@@ -17,9 +17,39 @@ export interface PlanLimits {
   walletTopUp: boolean;
 }
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { storageBytes: 20 * 1024 ** 3, models: 100, inferencePerHour: 100, inferencePerMonth: 1000, cloudRunsConcurrent: 0, cloudTraining: false, dedicatedInference: false, teams: false, walletTopUp: false },
-  pro: { storageBytes: 200 * 1024 ** 3, models: 500, inferencePerHour: 1000, inferencePerMonth: 10000, cloudRunsConcurrent: 3, cloudTraining: true, dedicatedInference: true, teams: true, walletTopUp: true },
-  enterprise: { storageBytes: 10 * 1024 ** 4, models: Number.MAX_SAFE_INTEGER, inferencePerHour: 100000, inferencePerMonth: 10_000_000, cloudRunsConcurrent: 10, cloudTraining: true, dedicatedInference: true, teams: true, walletTopUp: true },
+  free: {
+    storageBytes: 20 * 1024 ** 3,
+    models: 100,
+    inferencePerHour: 100,
+    inferencePerMonth: 1000,
+    cloudRunsConcurrent: 0,
+    cloudTraining: false,
+    dedicatedInference: false,
+    teams: false,
+    walletTopUp: false,
+  },
+  pro: {
+    storageBytes: 200 * 1024 ** 3,
+    models: 500,
+    inferencePerHour: 1000,
+    inferencePerMonth: 10000,
+    cloudRunsConcurrent: 3,
+    cloudTraining: true,
+    dedicatedInference: true,
+    teams: true,
+    walletTopUp: true,
+  },
+  enterprise: {
+    storageBytes: 10 * 1024 ** 4,
+    models: Number.MAX_SAFE_INTEGER,
+    inferencePerHour: 100000,
+    inferencePerMonth: 10_000_000,
+    cloudRunsConcurrent: 10,
+    cloudTraining: true,
+    dedicatedInference: true,
+    teams: true,
+    walletTopUp: true,
+  },
 };
 
 /** Pro and enterprise get what the spec calls "pro" features (pro guard, wallet, teams). */

@@ -30,7 +30,10 @@ export const createProjectBody = z.object({
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
 });
 export const updateProjectBody = z.object({
-  meta: z.object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) }).partial().optional(),
+  meta: z
+    .object({ name: safeName(z.string().trim().min(1).max(NAME_MAX)), description: z.string().trim().max(DESCRIPTION_MAX) })
+    .partial()
+    .optional(),
   name: safeName(z.string().trim().min(1).max(NAME_MAX)).optional(),
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
 });

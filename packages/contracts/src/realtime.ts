@@ -36,10 +36,7 @@ export const ITEM_TOPIC_KINDS = ['model', 'dataset', 'project', 'team'] as const
 export type ItemTopicKind = (typeof ITEM_TOPIC_KINDS)[number];
 export type ParsedTopic =
   /** `user:<uid>` and every `user:<uid>:<rest>` (`rest` null for the user's own record). */
-  | { kind: 'user'; userId: string; rest: string | null }
-  | { kind: 'presence'; userId: string }
-  | { kind: 'config' }
-  | { kind: ItemTopicKind; id: string };
+  { kind: 'user'; userId: string; rest: string | null } | { kind: 'presence'; userId: string } | { kind: 'config' } | { kind: ItemTopicKind; id: string };
 
 /**
  * The one reading of a topic string (the inverse of `topics.*`): the server's authorisers get the
@@ -137,7 +134,8 @@ export type ServerMessage =
 export function parseServerEvent(raw: { topic: unknown; event: unknown; data: unknown; truncated?: unknown }): ServerEventMessage | null {
   if (typeof raw.topic !== 'string' || typeof raw.event !== 'string' || !(raw.event in realtimeEventSchemas)) return null;
   const event = raw.event as RealtimeEventName;
-  if (raw.data === null || raw.data === undefined) return { type: 'event', topic: raw.topic, event, data: null, ...(raw.truncated ? { truncated: true } : {}) } as ServerEventMessage;
+  if (raw.data === null || raw.data === undefined)
+    return { type: 'event', topic: raw.topic, event, data: null, ...(raw.truncated ? { truncated: true } : {}) } as ServerEventMessage;
   const parsed = realtimeEventSchemas[event].safeParse(raw.data);
   if (!parsed.success) return null;
   return { type: 'event', topic: raw.topic, event, data: parsed.data } as ServerEventMessage;

@@ -73,7 +73,13 @@ export type TeamInviteWithLink = z.infer<typeof teamInviteWithLinkSchema>;
 export const teamInviteLinkSchema = z.object({ link: z.string() });
 export type TeamInviteLink = z.infer<typeof teamInviteLinkSchema>;
 /** `GET /v1/teams/{id}/invite-preview?token=`: what a signed-out holder of the link sees. */
-export const teamInvitePreviewSchema = z.object({ team: z.object({ id: z.string(), name: z.string() }), email: z.string(), role: inviteRoleSchema, invitedBy: z.string(), expiresAt: z.string() });
+export const teamInvitePreviewSchema = z.object({
+  team: z.object({ id: z.string(), name: z.string() }),
+  email: z.string(),
+  role: inviteRoleSchema,
+  invitedBy: z.string(),
+  expiresAt: z.string(),
+});
 export type TeamInvitePreview = z.infer<typeof teamInvitePreviewSchema>;
 
 const teamName = safeName(z.string().trim().max(TEAM_NAME_MAX, `Team name must be at most ${TEAM_NAME_MAX} characters`));

@@ -58,7 +58,10 @@ export function trainDialogBody(
   const lineage =
     form.source === 'parent' && ctx.parent
       ? {
-          architecture: { ...(ctx.parent.lineage.architecture.id ? { id: ctx.parent.lineage.architecture.id } : {}), ...(ctx.parent.lineage.architecture.name ? { name: ctx.parent.lineage.architecture.name } : {}) },
+          architecture: {
+            ...(ctx.parent.lineage.architecture.id ? { id: ctx.parent.lineage.architecture.id } : {}),
+            ...(ctx.parent.lineage.architecture.name ? { name: ctx.parent.lineage.architecture.name } : {}),
+          },
           parent: { id: ctx.parent.id, name: ctx.parent.meta.name },
         }
       : { architecture: { id: arch, name: `${arch}.yaml` }, ...(form.pretrained ? { parent: { name: `${arch}.pt` } } : {}) };

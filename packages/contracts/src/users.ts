@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { safeName } from './names.js';
 import { PLANS } from './constants.js';
 
-export const emailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: 'Enter a valid email address' })).pipe(z.string().max(254));
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Enter a valid email address' }))
+  .pipe(z.string().max(254));
 /** At least 8 characters with a letter and a digit; at most 128 (argon2 input stays small). */
 export const passwordSchema = z
   .string()
@@ -116,11 +121,24 @@ export const presenceSchema = z.object({ connected: z.string().nullable(), platf
  * Spec §7 presence/guests: signed-out visitors with the web app open (GET /v1/presence/guests, admins):
  * how many sockets, and when the longest-open one connected.
  */
-export const guestPresenceSchema = z.object({ online: z.number().int(), connected: z.string().nullable(), formatted: z.string().nullable(), platform: z.literal('web') });
+export const guestPresenceSchema = z.object({
+  online: z.number().int(),
+  connected: z.string().nullable(),
+  formatted: z.string().nullable(),
+  platform: z.literal('web'),
+});
 export type GuestPresence = z.infer<typeof guestPresenceSchema>;
 
 /** A mail as the outbox keeps it (every mail, sent or not; with no SMTP the only place to read it). */
-export const outboxMailSchema = z.object({ id: z.string(), to: z.string(), subject: z.string(), text: z.string(), created: z.string(), sent: z.string().nullable(), error: z.string().nullable() });
+export const outboxMailSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  created: z.string(),
+  sent: z.string().nullable(),
+  error: z.string().nullable(),
+});
 export type OutboxMail = z.infer<typeof outboxMailSchema>;
 export const outboxSchema = z.object({ mailEnabled: z.boolean(), mails: z.array(outboxMailSchema) });
 export type Outbox = z.infer<typeof outboxSchema>;

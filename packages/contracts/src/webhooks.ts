@@ -83,7 +83,12 @@ export const createWebhookBody = z.object({
 });
 export type CreateWebhookBody = z.input<typeof createWebhookBody>;
 export const updateWebhookBody = z
-  .object({ url: webhookUrl, events: z.array(webhookEventSchema).min(1).max(WEBHOOK_EVENTS.length), description: z.string().trim().max(200).nullable(), active: z.boolean() })
+  .object({
+    url: webhookUrl,
+    events: z.array(webhookEventSchema).min(1).max(WEBHOOK_EVENTS.length),
+    description: z.string().trim().max(200).nullable(),
+    active: z.boolean(),
+  })
   .partial();
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBody>;
 

@@ -26,7 +26,14 @@ export async function startCloudHub(): Promise<CloudHub> {
   const s = await startLiveServer({ AGENT_LEASE_SECONDS: '60' });
   const { admin } = await adminWithSharedToken(s.t);
   const api: CloudHub['api'] = (method, url, cookie, payload) => s.t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
-  const cpu = await api('PUT', '/v1/admin/gpu-types', admin.cookie, { id: 'cpu', name: 'CPU', device: 'cpu', match: '*', hourlyRateMicro: 360_000, imagesPerSecond: 20 });
+  const cpu = await api('PUT', '/v1/admin/gpu-types', admin.cookie, {
+    id: 'cpu',
+    name: 'CPU',
+    device: 'cpu',
+    match: '*',
+    hourlyRateMicro: 360_000,
+    imagesPerSecond: 20,
+  });
   if (cpu.statusCode !== 200) throw new Error(`cpu type: ${cpu.statusCode} ${cpu.body}`);
   await enableCloud(s.t);
   return { s, admin, api, close: () => s.close() };
@@ -106,7 +113,20 @@ export async function generatedDataset(hub: CloudHub, client: Client, userId: st
   const t = hub.s.t;
   await t.app.ctx.blobs.put(storageKey, content);
   const now = t.clock.now();
-  await t.database.db.insert(datasets).values({ id, userId, slug, name: slug, task, status: 'Loading', storageKey, filename: `${task}.zip`, bytes: content.length, createdAt: now, updatedAt: now, uploadedAt: now });
+  await t.database.db.insert(datasets).values({
+    id,
+    userId,
+    slug,
+    name: slug,
+    task,
+    status: 'Loading',
+    storageKey,
+    filename: `${task}.zip`,
+    bytes: content.length,
+    createdAt: now,
+    updatedAt: now,
+    uploadedAt: now,
+  });
   await t.app.ctx.jobs.enqueue('dataset.process', { datasetId: id }, { dedupeKey: `dataset:${id}` });
   await t.app.ctx.jobs.drain();
   return { id, slug, task };
@@ -137,7 +157,8 @@ export interface RunningAgent {
 export function startDocumentedAgent(client: Client, hubOrigin: string, token: string, workDir: string): RunningAgent {
   const documented = documentedAgentCommand();
   const cmd = documented.replace('https://sightline.example.com', hubOrigin).replace('sla_...', token).replace('/var/lib/sightline-agent', workDir);
-  if (!cmd.includes(hubOrigin) || !cmd.includes(token) || !cmd.includes(workDir)) throw new Error(`the documented command has no placeholders to fill: ${documented}`);
+  if (!cmd.includes(hubOrigin) || !cmd.includes(token) || !cmd.includes(workDir))
+    throw new Error(`the documented command has no placeholders to fill: ${documented}`);
   let out = '';
   const child = spawn('bash', ['-c', `${withClient(client, `exec ${cmd}`)}`], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));

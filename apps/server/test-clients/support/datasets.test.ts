@@ -27,7 +27,13 @@ describe.skipIf(!any)('generated datasets', () => {
       const d = (await u.api('GET', `/v1/datasets/${ds.id}`)).data;
       expect(d.status).toBe('Ready');
       expect(d.task).toBe(task);
-      expect(ds.names).toEqual(task === 'pose' ? ['blue_triangle'] : task === 'classify' ? ['blue_triangle', 'green_circle', 'red_square'] : ['red_square', 'green_circle', 'blue_triangle']);
+      expect(ds.names).toEqual(
+        task === 'pose'
+          ? ['blue_triangle']
+          : task === 'classify'
+            ? ['blue_triangle', 'green_circle', 'red_square']
+            : ['red_square', 'green_circle', 'blue_triangle'],
+      );
       // 4 of every 5 images train, the rest val (support/datasets.ts).
       expect(d.stats).toMatchObject({ images: 20, train: 16, val: 4, classCount: ds.names.length });
     });

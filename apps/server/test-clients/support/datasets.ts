@@ -107,7 +107,13 @@ function drawImage(rand: () => number, w: number, h: number, classes: number[]) 
     const r = side * (0.12 + rand() * 0.1);
     const cx = r + rand() * (w - 2 * r);
     const cy = r + rand() * (h - 2 * r);
-    if (shapes.some((s) => { const b = bbox(s.poly); return Math.hypot((b.x1 + b.x2) / 2 - cx, (b.y1 + b.y2) / 2 - cy) < r + (b.x2 - b.x1) / 2 + 2; })) continue;
+    if (
+      shapes.some((s) => {
+        const b = bbox(s.poly);
+        return Math.hypot((b.x1 + b.x2) / 2 - cx, (b.y1 + b.y2) / 2 - cy) < r + (b.x2 - b.x1) / 2 + 2;
+      })
+    )
+      continue;
     shapes.push(makeShape(classes[Math.floor(rand() * classes.length)]!, cx, cy, r, rand() * Math.PI));
   }
   for (const s of shapes) {
@@ -128,7 +134,10 @@ const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 
 function labelLine(task: DatasetTask, s: Shape, w: number, h: number) {
   const b = bbox(s.poly);
-  const x1 = Math.max(0, b.x1), y1 = Math.max(0, b.y1), x2 = Math.min(w, b.x2), y2 = Math.min(h, b.y2);
+  const x1 = Math.max(0, b.x1),
+    y1 = Math.max(0, b.y1),
+    x2 = Math.min(w, b.x2),
+    y2 = Math.min(h, b.y2);
   const box = [f((x1 + x2) / 2 / w), f((y1 + y2) / 2 / h), f((x2 - x1) / w), f((y2 - y1) / h)];
   if (task === 'segment') return [s.cls, ...s.poly.flatMap(([x, y]) => [f(clamp01(x / w)), f(clamp01(y / h))])].join(' ');
   if (task === 'pose') return [0, ...box, ...s.poly.flatMap(([x, y]) => [f(clamp01(x / w)), f(clamp01(y / h)), 2])].join(' ');
@@ -156,14 +165,18 @@ export async function makeDatasetZip(spec: DatasetSpec): Promise<GeneratedDatase
       const cls = i % 3;
       const { px } = drawImage(() => rand(), 64, 64, [cls]);
       // One centred shape per crop: draw again until it holds exactly the class (first shape is enough).
-      const jpg = await sharp(px, { raw: { width: 64, height: 64, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+      const jpg = await sharp(px, { raw: { width: 64, height: 64, channels: 3 } })
+        .jpeg({ quality: 90 })
+        .toBuffer();
       zip.addBuffer(jpg, `${name}/${split}/${SHAPE_CLASSES[cls]}/${split}_${String(i).padStart(4, '0')}.jpg`);
       continue;
     }
     const w = Math.round(lo + rand() * (hi - lo));
     const h = Math.round(lo + rand() * (hi - lo));
     const { px, shapes } = drawImage(rand, w, h, classes);
-    const jpg = await sharp(px, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+    const jpg = await sharp(px, { raw: { width: w, height: h, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
     const stem = `${split}_${String(i).padStart(4, '0')}`;
     zip.addBuffer(jpg, `${name}/images/${split}/${stem}.jpg`);
     zip.addBuffer(Buffer.from(shapes.map((s) => labelLine(task, s, w, h)).join('\n') + '\n'), `${name}/labels/${split}/${stem}.txt`);

@@ -15,7 +15,8 @@ export default function setup() {
   for (const reason of found.reasons) console.log(`[clients] ${reason}`);
   const missing = (['legacy', 'platform'] as const).filter((g) => !found[g]);
   // Under CI both generations are required: a missing one is a failure, not a skip.
-  if (process.env.CI && missing.length) throw new Error(`the real ultralytics clients are required under CI (missing: ${missing.join(', ')}): ${found.reasons.join('; ')}`);
+  if (process.env.CI && missing.length)
+    throw new Error(`the real ultralytics clients are required under CI (missing: ${missing.join(', ')}): ${found.reasons.join('; ')}`);
   if (missing.length === 2) console.log('[clients] skipping the client suite: no real ultralytics client here');
   else if (missing.length) console.log(`[clients] skipping the ${missing.join(', ')} scenarios`);
   process.env.SIGHTLINE_CLIENTS_FOUND = JSON.stringify(found);

@@ -17,9 +17,20 @@ export const PY_DIR = path.join(import.meta.dirname, 'py');
 /** [x1, y1, x2, y2, conf, cls] per box, per image name. */
 export type BoxesByImage = Map<string, number[][]>;
 
-export async function clientPredictions(client: Client, home: ClientHome, model: string, imgsz: number, images: string[], opts: { conf?: number; iou?: number; env?: Record<string, string> } = {}): Promise<{ boxes: BoxesByImage; names: Record<string, string> }> {
+export async function clientPredictions(
+  client: Client,
+  home: ClientHome,
+  model: string,
+  imgsz: number,
+  images: string[],
+  opts: { conf?: number; iou?: number; env?: Record<string, string> } = {},
+): Promise<{ boxes: BoxesByImage; names: Record<string, string> }> {
   const q = (s: string) => JSON.stringify(s);
-  const run = await runClient(client, `$PY ${q(path.join(PY_DIR, 'predict.py'))} ${q(model)} ${imgsz} ${opts.conf ?? 0.25} ${opts.iou ?? 0.45} ${images.map(q).join(' ')}`, { home, env: opts.env, timeoutMs: 180_000 });
+  const run = await runClient(
+    client,
+    `$PY ${q(path.join(PY_DIR, 'predict.py'))} ${q(model)} ${imgsz} ${opts.conf ?? 0.25} ${opts.iou ?? 0.45} ${images.map(q).join(' ')}`,
+    { home, env: opts.env, timeoutMs: 180_000 },
+  );
   if (run.code !== 0) throw new Error(`client predict failed (${run.code}):\n${run.stderr.slice(-3000)}`);
   const boxes: BoxesByImage = new Map();
   let names: Record<string, string> = {};
@@ -31,7 +42,14 @@ export async function clientPredictions(client: Client, home: ClientHome, model:
   return { boxes, names };
 }
 
-export async function serverPredictions(s: SuiteServer, u: SuiteUser, modelId: string, imgsz: number, images: string[], opts: { conf?: number; iou?: number } = {}): Promise<BoxesByImage> {
+export async function serverPredictions(
+  s: SuiteServer,
+  u: SuiteUser,
+  modelId: string,
+  imgsz: number,
+  images: string[],
+  opts: { conf?: number; iou?: number } = {},
+): Promise<BoxesByImage> {
   const out: BoxesByImage = new Map();
   for (const image of images) {
     const form = new FormData();
@@ -44,7 +62,14 @@ export async function serverPredictions(s: SuiteServer, u: SuiteUser, modelId: s
     if (res.status !== 200) throw new Error(`/v1/predict ${res.status}: ${JSON.stringify(body)}`);
     out.set(
       path.basename(image),
-      (body.images[0].results as Array<{ class: number; confidence: number; box: { x1: number; y1: number; x2: number; y2: number } }>).map((r) => [r.box.x1, r.box.y1, r.box.x2, r.box.y2, r.confidence, r.class]),
+      (body.images[0].results as Array<{ class: number; confidence: number; box: { x1: number; y1: number; x2: number; y2: number } }>).map((r) => [
+        r.box.x1,
+        r.box.y1,
+        r.box.x2,
+        r.box.y2,
+        r.confidence,
+        r.class,
+      ]),
     );
   }
   return out;
@@ -74,7 +99,8 @@ export interface Parity {
 /** Greedy one-to-one matching per image and class by IoU (≥ 0.5); `conf` is the threshold both used. */
 export function compareBoxes(server: BoxesByImage, client: BoxesByImage, conf = 0.25): Parity {
   const p: Parity = { boxes: 0, maxDiffPx: 0, maxConfDiff: 0, unmatched: [], nearThreshold: 0 };
-  const miss = (side: string, image: string, b: number[]) => (Math.abs(b[4]! - conf) < 0.01 ? p.nearThreshold++ : p.unmatched.push(`${side} ${image} ${JSON.stringify(b)}`));
+  const miss = (side: string, image: string, b: number[]) =>
+    Math.abs(b[4]! - conf) < 0.01 ? p.nearThreshold++ : p.unmatched.push(`${side} ${image} ${JSON.stringify(b)}`);
   for (const image of new Set([...server.keys(), ...client.keys()])) {
     const left = [...(client.get(image) ?? [])];
     for (const sb of server.get(image) ?? []) {

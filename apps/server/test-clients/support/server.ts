@@ -100,7 +100,8 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | null | unde
     } catch (err) {
       last = err;
     }
-    if (Date.now() > end) throw new Error(`timed out after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > end)
+      throw new Error(`timed out after ${(timeoutMs / 1000).toFixed(0)} s waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -195,7 +196,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sui
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const tus = await fetch(new URL(token.data.uploadUrl, origin), {
       method: 'POST',
-      headers: { cookie: u.cookie, origin, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(gen.zip.length), 'Upload-Metadata': `token ${b64(token.data.token)},filename ${b64(gen.filename)}` },
+      headers: {
+        cookie: u.cookie,
+        origin,
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': String(gen.zip.length),
+        'Upload-Metadata': `token ${b64(token.data.token)},filename ${b64(gen.filename)}`,
+      },
     });
     if (tus.status !== 201) throw new Error(`tus create: ${tus.status} ${await tus.text()}`);
     const patch = await fetch(new URL(tus.headers.get('location')!, origin), {
@@ -216,7 +223,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sui
       90_000,
       300,
     );
-    console.log(`[server] dataset ${spec.task} (${gen.train}+${gen.val} images, ${(gen.zip.length / 1024).toFixed(0)} KB): made in ${((made - t0) / 1000).toFixed(1)} s, Ready ${((Date.now() - made) / 1000).toFixed(1)} s later`);
+    console.log(
+      `[server] dataset ${spec.task} (${gen.train}+${gen.val} images, ${(gen.zip.length / 1024).toFixed(0)} KB): made in ${((made - t0) / 1000).toFixed(1)} s, Ready ${((Date.now() - made) / 1000).toFixed(1)} s later`,
+    );
     return { id, slug: ready.slug, task: spec.task, names: ready.stats?.classes ?? gen.names, uri: `ul://${u.username}/datasets/${ready.slug}` };
   }
 
@@ -247,11 +256,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sui
       },
     };
     agents.push(a);
-    await waitFor(`agent ${a.id} online`, async () => {
-      if (child.exitCode !== null) throw new Error(`agent exited: ${out}`);
-      const list = (await u.api('GET', '/v1/agents')).data as Array<{ id: string; online: boolean }>;
-      return list?.find((x) => x.id === a.id)?.online;
-    }, 60_000, 500);
+    await waitFor(
+      `agent ${a.id} online`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`agent exited: ${out}`);
+        const list = (await u.api('GET', '/v1/agents')).data as Array<{ id: string; online: boolean }>;
+        return list?.find((x) => x.id === a.id)?.online;
+      },
+      60_000,
+      500,
+    );
     return a;
   }
 
@@ -272,7 +286,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sui
       // process that answered its last request just before can keep the close waiting for the
       // 72 s keep-alive timeout (seen now and then after the Platform scenario). Logged, then ended.
       const slow = setTimeout(() => {
-        const open = [...sockets].map((c) => `:${c.remotePort} ${((Date.now() - (opened.get(c) ?? 0)) / 1000).toFixed(0)} s old, read ${c.bytesRead} B, wrote ${c.bytesWritten} B`);
+        const open = [...sockets].map(
+          (c) => `:${c.remotePort} ${((Date.now() - (opened.get(c) ?? 0)) / 1000).toFixed(0)} s old, read ${c.bytesRead} B, wrote ${c.bytesWritten} B`,
+        );
         if (open.length) console.log(`[server] close still waits for ${open.length} connection(s), ending them: ${open.join('; ')}`);
         for (const c of sockets) c.destroy();
       }, 3000);

@@ -39,12 +39,16 @@ export interface AgentProcess {
 export function startAgent(hub: string, token: string, opts: { env?: Record<string, string>; workDir?: string } = {}): AgentProcess {
   const workDir = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sl-agent-'));
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(AGENT_DIR, 'src', 'cli.ts'), '--hub', hub, '--token', token, '--yolo', YOLO, '--work-dir', workDir], {
-    cwd: ROOT,
-    // The stand-in nvidia-smi reports one RTX 4090 (real hosts have the real one first on PATH).
-    env: { ...process.env, PATH: `${REAL_YOLO ? '' : `${path.join(AGENT_DIR, 'test', 'bin')}:`}${process.env.PATH}`, ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(AGENT_DIR, 'src', 'cli.ts'), '--hub', hub, '--token', token, '--yolo', YOLO, '--work-dir', workDir],
+    {
+      cwd: ROOT,
+      // The stand-in nvidia-smi reports one RTX 4090 (real hosts have the real one first on PATH).
+      env: { ...process.env, PATH: `${REAL_YOLO ? '' : `${path.join(AGENT_DIR, 'test', 'bin')}:`}${process.env.PATH}`, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -85,7 +89,14 @@ export async function setPlanAndWallet(t: TestApp, userId: string, plan: string,
   await t.database.db.execute(sql`UPDATE users SET plan = ${plan} WHERE id = ${userId}`);
   const now = await walletOf(t, userId);
   if (walletMicro > now) {
-    await credit(t.app.ctx, { userId, kind: 'admin_credit', amount: walletMicro - now, idempotencyKey: `test-credit-${newId()}`, actorId: userId, reason: 'test wallet' });
+    await credit(t.app.ctx, {
+      userId,
+      kind: 'admin_credit',
+      amount: walletMicro - now,
+      idempotencyKey: `test-credit-${newId()}`,
+      actorId: userId,
+      reason: 'test wallet',
+    });
   }
 }
 

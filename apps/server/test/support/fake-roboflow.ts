@@ -88,7 +88,18 @@ export function sampleDetectionProject(slug = 'shapes-4ckfl'): FakeProject {
       ],
     });
   });
-  return { slug, name: 'Shapes', type: 'object-detection', classes, images, versions: [{ number: 1, name: 'raw' }, { number: 2, name: 'augmented' }], icon: true };
+  return {
+    slug,
+    name: 'Shapes',
+    type: 'object-detection',
+    classes,
+    images,
+    versions: [
+      { number: 1, name: 'raw' },
+      { number: 2, name: 'augmented' },
+    ],
+    icon: true,
+  };
 }
 
 /** Class → number of boxes, the way a processed dataset counts instances. */
@@ -116,10 +127,13 @@ export class FakeRoboflow {
   ) {}
 
   async start(port = 0, host = '127.0.0.1') {
-    this.server = http.createServer((req, res) => void this.handle(req, res).catch((err) => {
-      res.statusCode = 500;
-      res.end(JSON.stringify({ error: String(err) }));
-    }));
+    this.server = http.createServer(
+      (req, res) =>
+        void this.handle(req, res).catch((err) => {
+          res.statusCode = 500;
+          res.end(JSON.stringify({ error: String(err) }));
+        }),
+    );
     await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
     this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;
     return this;
@@ -160,7 +174,10 @@ export class FakeRoboflow {
     if (cached) return cached;
     const entries: ZipEntrySpec[] = [
       { name: 'README.dataset.txt', data: `# ${p.name} > ${v.name ?? 'raw'}\nhttps://universe.roboflow.com/${ws.slug}/${p.slug}\n` },
-      { name: 'README.roboflow.txt', data: `\n${p.name} - v${v.number} ${v.name ?? ''}\n==============================\nThis dataset was exported via roboflow.com\n` },
+      {
+        name: 'README.roboflow.txt',
+        data: `\n${p.name} - v${v.number} ${v.name ?? ''}\n==============================\nThis dataset was exported via roboflow.com\n`,
+      },
     ];
     if (!v.empty) {
       const names = [...p.classes].sort();
@@ -171,7 +188,11 @@ export class FakeRoboflow {
       for (const [i, img] of p.images.entries()) {
         const stem = img.name.replace(/\.[^.]+$/, '');
         entries.push({ name: `${img.split}/images/${img.name}`, data: await makeImage('jpeg', IMAGE_W, IMAGE_H, (i * 37) % 255) });
-        entries.push({ name: `${img.split}/labels/${stem}.txt`, data: img.boxes.map((b) => `${names.indexOf(b.cls)} ${b.cx} ${b.cy} ${b.w} ${b.h}`).join('\n') + '\n', method: 'deflate' });
+        entries.push({
+          name: `${img.split}/labels/${stem}.txt`,
+          data: img.boxes.map((b) => `${names.indexOf(b.cls)} ${b.cx} ${b.cy} ${b.w} ${b.h}`).join('\n') + '\n',
+          method: 'deflate',
+        });
       }
     }
     const zip = buildZip(entries);
@@ -249,26 +270,49 @@ export class FakeRoboflow {
     if (!own) {
       // Roboflow echoes the key in its 401 body: the importer must scrub it.
       return json(401, {
-        error: { message: 'This API key does not exist (or has been revoked).', status: 401, type: 'OAuthException', hint: 'You may retrieve your API key via the Roboflow Dashboard. Go to Account > Roboflow Keys to retrieve yours.', key },
+        error: {
+          message: 'This API key does not exist (or has been revoked).',
+          status: 401,
+          type: 'OAuthException',
+          hint: 'You may retrieve your API key via the Roboflow Dashboard. Go to Account > Roboflow Keys to retrieve yours.',
+          key,
+        },
       });
     }
     const wsMissing = (slug: string) =>
-      json(404, { error: { message: `Unsupported get request. Workspace with ID "${slug}" does not exist or cannot be loaded due to missing permissions.`, status: 404, type: 'GraphMethodException', hint: 'You can see your available workspaces by issuing a GET request to /workspaces' } });
+      json(404, {
+        error: {
+          message: `Unsupported get request. Workspace with ID "${slug}" does not exist or cannot be loaded due to missing permissions.`,
+          status: 404,
+          type: 'GraphMethodException',
+          hint: 'You can see your available workspaces by issuing a GET request to /workspaces',
+        },
+      });
 
-    if (route === 'root') return json(200, { welcome: 'Welcome to the Roboflow API.', instructions: 'You are successfully authenticated.', docs: 'https://docs.roboflow.com', workspace: own });
+    if (route === 'root')
+      return json(200, {
+        welcome: 'Welcome to the Roboflow API.',
+        instructions: 'You are successfully authenticated.',
+        docs: 'https://docs.roboflow.com',
+        workspace: own,
+      });
     const ws = this.workspaces.find((w) => w.slug === parts[0]);
     if (route === 'workspace') {
       if (!ws || ws.slug !== own) return wsMissing(parts[0]!);
       return json(200, { workspace: { name: ws.name, url: ws.slug, members: 2, projects: ws.projects.map((p) => this.projectJson(ws, p)) } });
     }
     const p = ws?.projects.find((x) => x.slug === parts[1]);
-    if (!ws || !p || (ws.slug !== own && !p.public)) return json(404, { error: { message: `Project "${parts[0]}/${parts[1]}" not found.`, status: 404, type: 'GraphMethodException' } });
+    if (!ws || !p || (ws.slug !== own && !p.public))
+      return json(404, { error: { message: `Project "${parts[0]}/${parts[1]}" not found.`, status: 404, type: 'GraphMethodException' } });
     const wsJson = { name: ws.name, url: ws.slug, members: 2 };
-    if (route === 'project') return json(200, { workspace: wsJson, project: this.projectJson(ws, p), versions: p.versions.map((v) => this.versionJson(ws, p, v)) });
+    if (route === 'project')
+      return json(200, { workspace: wsJson, project: this.projectJson(ws, p), versions: p.versions.map((v) => this.versionJson(ws, p, v)) });
     if (route === 'search') {
       const limit = Math.min(250, Number(body?.limit ?? 50));
       const offset = Number(body?.offset ?? 0);
-      const results = p.images.slice(offset, offset + limit).map((img) => ({ id: img.id, name: img.name, split: img.split, labels: [...new Set(img.boxes.map((b) => b.cls))], created: 1700000000000 }));
+      const results = p.images
+        .slice(offset, offset + limit)
+        .map((img) => ({ id: img.id, name: img.name, split: img.split, labels: [...new Set(img.boxes.map((b) => b.cls))], created: 1700000000000 }));
       return json(200, { offset, total: p.images.length, results });
     }
     if (route === 'image') {
@@ -282,8 +326,17 @@ export class FakeRoboflow {
           tags: [],
           labels: [...new Set(img.boxes.map((b) => b.cls))],
           created: 1700000000,
-          annotation: { key: img.name, width: IMAGE_W, height: IMAGE_H, boxes: img.boxes.map((b) => ({ label: b.cls, x: b.cx * IMAGE_W, y: b.cy * IMAGE_H, width: b.w * IMAGE_W, height: b.h * IMAGE_H })) },
-          urls: { original: `${this.url}/__img/owner/${img.id}/original.jpg`, thumb: `${this.url}/__img/owner/${img.id}/thumb.jpg`, annotation: `${this.url}/__img/owner/${img.id}/annotation.jpg` },
+          annotation: {
+            key: img.name,
+            width: IMAGE_W,
+            height: IMAGE_H,
+            boxes: img.boxes.map((b) => ({ label: b.cls, x: b.cx * IMAGE_W, y: b.cy * IMAGE_H, width: b.w * IMAGE_W, height: b.h * IMAGE_H })),
+          },
+          urls: {
+            original: `${this.url}/__img/owner/${img.id}/original.jpg`,
+            thumb: `${this.url}/__img/owner/${img.id}/thumb.jpg`,
+            annotation: `${this.url}/__img/owner/${img.id}/annotation.jpg`,
+          },
         },
       });
     }

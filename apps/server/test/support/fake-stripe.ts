@@ -138,7 +138,13 @@ export class FakeStripe {
               quantity: 1,
               current_period_start: start,
               current_period_end: end,
-              price: { id: price.id, object: 'price', currency: 'usd', unit_amount: price.unit_amount, recurring: { interval: price.interval, interval_count: 1 } },
+              price: {
+                id: price.id,
+                object: 'price',
+                currency: 'usd',
+                unit_amount: price.unit_amount,
+                recurring: { interval: price.interval, interval_count: 1 },
+              },
             },
           ],
         },
@@ -258,7 +264,11 @@ export class FakeStripe {
     for (const e of events) {
       if (!this.webhookUrl) throw new Error('fake stripe: no webhook url');
       const payload = JSON.stringify(e, null, 2);
-      const res = await fetch(this.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, this.webhookSecret) }, body: payload });
+      const res = await fetch(this.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, this.webhookSecret) },
+        body: payload,
+      });
       const d = { eventId: e.id as string, type: e.type as string, status: res.status, body: await res.text() };
       this.deliveries.push(d);
       out.push(d);
@@ -302,13 +312,33 @@ export class FakeStripe {
   private api(method: string, path: string, body: Obj): unknown {
     let m: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/customers') {
-      const c = { id: rid('cus'), object: 'customer', email: body.email ?? null, name: body.name ?? null, metadata: body.metadata ?? {}, created: nowS(), livemode: false };
+      const c = {
+        id: rid('cus'),
+        object: 'customer',
+        email: body.email ?? null,
+        name: body.name ?? null,
+        metadata: body.metadata ?? {},
+        created: nowS(),
+        livemode: false,
+      };
       this.customers.set(c.id, c);
       return c;
     }
-    if (method === 'GET' && (m = /^\/v1\/customers\/([\w]+)$/.exec(path))) return this.customers.get(m[1]!) ?? (() => { throw missing('customer', m![1]!); })();
+    if (method === 'GET' && (m = /^\/v1\/customers\/([\w]+)$/.exec(path)))
+      return (
+        this.customers.get(m[1]!) ??
+        (() => {
+          throw missing('customer', m![1]!);
+        })()
+      );
     if (method === 'POST' && path === '/v1/checkout/sessions') return this.createSession(body);
-    if (method === 'GET' && (m = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path))) return this.sessions.get(m[1]!) ?? (() => { throw missing('checkout.session', m![1]!); })();
+    if (method === 'GET' && (m = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path)))
+      return (
+        this.sessions.get(m[1]!) ??
+        (() => {
+          throw missing('checkout.session', m![1]!);
+        })()
+      );
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       const customer = String(body.customer ?? '');
       if (!this.customers.has(customer)) throw missing('customer', customer, 'customer');
@@ -392,7 +422,12 @@ export class FakeStripe {
       return { ok: true };
     }
     if (method === 'GET' && path === '/_control/state')
-      return { sessions: [...this.sessions.values()], subscriptions: [...this.subscriptions.values()], deliveries: this.deliveries, customers: [...this.customers.values()] };
+      return {
+        sessions: [...this.sessions.values()],
+        subscriptions: [...this.subscriptions.values()],
+        deliveries: this.deliveries,
+        customers: [...this.customers.values()],
+      };
     if (method === 'POST' && (m = /^\/_control\/checkout\/([\w]+)\/complete$/.exec(path))) return this.completeCheckout(m[1]!);
     if (method === 'POST' && (m = /^\/_control\/subscriptions\/([\w]+)\/status$/.exec(path))) return this.setSubscriptionStatus(m[1]!, String(body.status));
     if (method === 'POST' && (m = /^\/_control\/subscriptions\/([\w]+)\/end-period$/.exec(path))) return this.endPeriod(m[1]!);
@@ -415,13 +450,20 @@ export class FakeStripe {
       }
       const what = s.mode === 'subscription' ? 'Sightline Pro' : 'Wallet top-up';
       res.writeHead(200, { 'content-type': 'text/html' });
-      return res.end(html('Fake Stripe Checkout', `<h1>Fake Stripe Checkout</h1><p>${what}</p><form method="post" action="/checkout/${s.id}/pay"><button type="submit">Pay</button></form>`));
+      return res.end(
+        html(
+          'Fake Stripe Checkout',
+          `<h1>Fake Stripe Checkout</h1><p>${what}</p><form method="post" action="/checkout/${s.id}/pay"><button type="submit">Pay</button></form>`,
+        ),
+      );
     }
     if ((m = /^\/portal\/([\w]+)$/.exec(path))) {
       const p = this.portalSessions.get(m[1]!);
       if (!p) throw missing('billing_portal.session', m[1]!);
       res.writeHead(200, { 'content-type': 'text/html' });
-      return res.end(html('Fake Stripe Portal', `<h1>Fake Stripe Customer Portal</h1><p>${String(p.customer)}</p><a href="${String(p.return_url)}">Return to Sightline</a>`));
+      return res.end(
+        html('Fake Stripe Portal', `<h1>Fake Stripe Customer Portal</h1><p>${String(p.customer)}</p><a href="${String(p.return_url)}">Return to Sightline</a>`),
+      );
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');

@@ -18,9 +18,13 @@ const server = new S3rver({ address: '127.0.0.1', port: Number(process.argv[3]),
 server.run().then(({ port }) => process.stdout.write(port + '\\n'));
 process.stdin.on('end', () => server.close(() => process.exit(0))).resume();
 `;
-  const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', '-e', main, createRequire(import.meta.url).resolve('s3rver'), dir, String(opts.port ?? 0)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', '-e', main, createRequire(import.meta.url).resolve('s3rver'), dir, String(opts.port ?? 0)],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [null])])) as [Buffer | null];
   if (!chunk) throw new Error('s3rver exited before listening');
   const endpoint = `http://127.0.0.1:${Number(chunk.toString())}`;
@@ -34,7 +38,9 @@ process.stdin.on('end', () => server.close(() => process.exit(0))).resume();
     keys(): string[] {
       const root = path.join(dir, bucket);
       if (!fs.existsSync(root)) return [];
-      return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('._S3rver_object')).map((f) => f.slice(0, -'._S3rver_object'.length).split(path.sep).join('/'));
+      return (fs.readdirSync(root, { recursive: true }) as string[])
+        .filter((f) => f.endsWith('._S3rver_object'))
+        .map((f) => f.slice(0, -'._S3rver_object'.length).split(path.sep).join('/'));
     },
     async stop() {
       if (child.exitCode === null) {

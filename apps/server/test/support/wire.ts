@@ -57,7 +57,10 @@ export interface WireResponse {
 }
 
 /** One request on a fresh connection (the real clients opened a new TCP connection per request). */
-export function send(url: string, opts: { method?: string; headers?: Array<[string, string]> | Record<string, string>; body?: Buffer | string } = {}): Promise<WireResponse> {
+export function send(
+  url: string,
+  opts: { method?: string; headers?: Array<[string, string]> | Record<string, string>; body?: Buffer | string } = {},
+): Promise<WireResponse> {
   const u = new URL(url);
   const headers: Record<string, string> = {};
   const list = Array.isArray(opts.headers) ? opts.headers : Object.entries(opts.headers ?? {});
@@ -77,7 +80,14 @@ export function send(url: string, opts: { method?: string; headers?: Array<[stri
         // Decoded as python-requests does: the client sends Accept-Encoding: gzip, deflate, br.
         const raw = Buffer.concat(chunks);
         const encoding = String(res.headers['content-encoding'] ?? '');
-        const buf = encoding === 'gzip' ? zlib.gunzipSync(raw) : encoding === 'br' ? zlib.brotliDecompressSync(raw) : encoding === 'deflate' ? zlib.inflateSync(raw) : raw;
+        const buf =
+          encoding === 'gzip'
+            ? zlib.gunzipSync(raw)
+            : encoding === 'br'
+              ? zlib.brotliDecompressSync(raw)
+              : encoding === 'deflate'
+                ? zlib.inflateSync(raw)
+                : raw;
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
@@ -97,7 +107,11 @@ export function requestsMultipart(fields: Array<[string, string]>, file: { name:
   const boundary = randomBytes(16).toString('hex');
   const parts: Buffer[] = [];
   for (const [k, v] of fields) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.name}"\r\n\r\n`), file.content, Buffer.from('\r\n'));
+  parts.push(
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.name}"\r\n\r\n`),
+    file.content,
+    Buffer.from('\r\n'),
+  );
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -106,7 +120,12 @@ export function requestsMultipart(fields: Array<[string, string]>, file: { name:
  * Sends a raw HTTP request over a plain socket (no client library fixing it up) and returns the
  * status line's code and the body. `abortAfter` closes the socket after that many body bytes.
  */
-export function rawRequest(port: number, head: string, body: Buffer | Buffer[] = Buffer.alloc(0), opts: { abortAfter?: number } = {}): Promise<{ status: number; raw: string; body: string }> {
+export function rawRequest(
+  port: number,
+  head: string,
+  body: Buffer | Buffer[] = Buffer.alloc(0),
+  opts: { abortAfter?: number } = {},
+): Promise<{ status: number; raw: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -169,7 +188,20 @@ export async function shapes3Dataset(t: TestApp, userId: string, slug = 'shapes3
   const content = fs.readFileSync(path.join(FIXTURES, 'shapes3.zip'));
   await t.app.ctx.blobs.put(storageKey, content);
   const now = t.clock.now();
-  await t.database.db.insert(datasets).values({ id, userId, slug, name: slug, task: 'detect', status: 'Loading', storageKey, filename: 'shapes3.zip', bytes: content.length, createdAt: now, updatedAt: now, uploadedAt: now });
+  await t.database.db.insert(datasets).values({
+    id,
+    userId,
+    slug,
+    name: slug,
+    task: 'detect',
+    status: 'Loading',
+    storageKey,
+    filename: 'shapes3.zip',
+    bytes: content.length,
+    createdAt: now,
+    updatedAt: now,
+    uploadedAt: now,
+  });
   await t.app.ctx.jobs.enqueue('dataset.process', { datasetId: id }, { dedupeKey: `dataset:${id}` });
   await t.app.ctx.jobs.drain();
   return { id, slug, storageKey, content };

@@ -18,7 +18,14 @@ function table(inIframe = () => false): RouteObject[] {
         { path: '/signup', element: <GuestGuard>{page('sign-up page')}</GuestGuard> },
         { path: '/home', element: <AuthGuard>{page('home page')}</AuthGuard> },
         { path: '/models', element: <AuthGuard>{page('models page')}</AuthGuard> },
-        { path: '/pro', element: <AuthGuard><ProGuard>{page('pro page')}</ProGuard></AuthGuard> },
+        {
+          path: '/pro',
+          element: (
+            <AuthGuard>
+              <ProGuard>{page('pro page')}</ProGuard>
+            </AuthGuard>
+          ),
+        },
         { path: '/403', element: page('forbidden page') },
       ],
     },
@@ -106,18 +113,27 @@ describe('pro guard', () => {
 
 describe('iframe guard', () => {
   it('redirects every page to /403 inside an iframe', async () => {
-    const { router } = renderRoutes(table(() => true), { path: '/signin', user: null });
+    const { router } = renderRoutes(
+      table(() => true),
+      { path: '/signin', user: null },
+    );
     expect(await screen.findByText('forbidden page')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/403'));
   });
 
   it('allows /403 itself inside an iframe', async () => {
-    renderRoutes(table(() => true), { path: '/403', user: makeUser() });
+    renderRoutes(
+      table(() => true),
+      { path: '/403', user: makeUser() },
+    );
     expect(await screen.findByText('forbidden page')).toBeInTheDocument();
   });
 
   it('does nothing outside an iframe', async () => {
-    renderRoutes(table(() => false), { path: '/home', user: makeUser() });
+    renderRoutes(
+      table(() => false),
+      { path: '/home', user: makeUser() },
+    );
     expect(await screen.findByText('home page')).toBeInTheDocument();
   });
 });

@@ -84,16 +84,16 @@ export function AuthenticatedLayout() {
       <StartupProgress />
       {!mobile && (
         <div className={classes.sidebarColumn}>
-        <Sidebar
-          user={user}
-          collapsed={collapsed}
-          canToggle={desktop}
-          onToggle={() => setCollapsed((c) => !c)}
-          version={config.version}
-          environment={config.environment}
-          onFeedback={() => setFeedbackOpen(true)}
-          onSignOut={doSignOut}
-        />
+          <Sidebar
+            user={user}
+            collapsed={collapsed}
+            canToggle={desktop}
+            onToggle={() => setCollapsed((c) => !c)}
+            version={config.version}
+            environment={config.environment}
+            onFeedback={() => setFeedbackOpen(true)}
+            onSignOut={doSignOut}
+          />
         </div>
       )}
       <div className={classes.content}>

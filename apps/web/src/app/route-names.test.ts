@@ -15,7 +15,21 @@ describe('pathFor', () => {
   });
 
   it('names the routes of the spec', () => {
-    for (const name of ['guest', 'sign-up', 'sign-in', 'forbidden', 'uikit', 'not-found', 'project-content', 'datasets-index', 'dataset-content', 'roboflow-dataset', 'models', 'model-content', 'admin']) {
+    for (const name of [
+      'guest',
+      'sign-up',
+      'sign-in',
+      'forbidden',
+      'uikit',
+      'not-found',
+      'project-content',
+      'datasets-index',
+      'dataset-content',
+      'roboflow-dataset',
+      'models',
+      'model-content',
+      'admin',
+    ]) {
       expect(ROUTE_PATHS).toHaveProperty(name);
     }
   });

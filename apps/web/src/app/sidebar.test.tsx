@@ -9,7 +9,16 @@ const renderSidebar = (user = makeUser(), collapsed = false) =>
       {
         path: '*',
         element: (
-          <Sidebar user={user} collapsed={collapsed} canToggle onToggle={() => undefined} version="v0.1.85-rc.1" environment="staging" onFeedback={() => undefined} onSignOut={() => undefined} />
+          <Sidebar
+            user={user}
+            collapsed={collapsed}
+            canToggle
+            onToggle={() => undefined}
+            version="v0.1.85-rc.1"
+            environment="staging"
+            onFeedback={() => undefined}
+            onSignOut={() => undefined}
+          />
         ),
       },
     ],

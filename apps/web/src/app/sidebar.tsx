@@ -118,7 +118,14 @@ export function Sidebar({
             <Box key={item.key}>
               {withTip(
                 label,
-                <NavLink to={item.to} className={classes.link} data-active={active || undefined} aria-current={active ? 'page' : undefined} aria-label={collapsed ? label : undefined} data-testid={`nav-${item.key}`}>
+                <NavLink
+                  to={item.to}
+                  className={classes.link}
+                  data-active={active || undefined}
+                  aria-current={active ? 'page' : undefined}
+                  aria-label={collapsed ? label : undefined}
+                  data-testid={`nav-${item.key}`}
+                >
                   <item.icon size={20} stroke={1.7} aria-hidden className={classes.linkIcon} />
                   {!collapsed && <span>{label}</span>}
                 </NavLink>,
@@ -136,7 +143,14 @@ export function Sidebar({
               <IconMessageStar size={20} />
             </ActionIcon>
           ) : (
-            <Button variant="subtle" color="gray.3" justify="flex-start" leftSection={<IconMessageStar size={18} />} onClick={onFeedback} data-testid="feedback-button">
+            <Button
+              variant="subtle"
+              color="gray.3"
+              justify="flex-start"
+              leftSection={<IconMessageStar size={18} />}
+              onClick={onFeedback}
+              data-testid="feedback-button"
+            >
               {t('feedback.button')}
             </Button>
           ),
@@ -144,7 +158,13 @@ export function Sidebar({
         <Group gap={4} wrap="nowrap" className={classes.account} data-active={settingsActive || undefined}>
           {withTip(
             t('nav.settings'),
-            <UnstyledButton component={NavLink} to="/settings" className={classes.settings} aria-label={collapsed ? t('nav.settings') : undefined} data-testid="nav-settings">
+            <UnstyledButton
+              component={NavLink}
+              to="/settings"
+              className={classes.settings}
+              aria-label={collapsed ? t('nav.settings') : undefined}
+              data-testid="nav-settings"
+            >
               <UserAvatar user={user} size={34} />
               {!collapsed && (
                 <Box style={{ minWidth: 0, flex: 1 }}>

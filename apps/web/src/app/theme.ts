@@ -28,7 +28,17 @@ export const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SC
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': '#596169', '--mantine-color-error': '#c02626', '--app-bg': 'var(--mantine-color-gray-0)', '--app-surface': 'var(--mantine-color-white)' },
-  dark: { '--mantine-color-dimmed': '#a6a7ab', '--mantine-color-error': '#ff8787', '--mantine-color-anchor': 'var(--mantine-color-brand-3)', '--app-bg': 'var(--mantine-color-dark-8)', '--app-surface': 'var(--mantine-color-dark-7)' },
+  light: {
+    '--mantine-color-dimmed': '#596169',
+    '--mantine-color-error': '#c02626',
+    '--app-bg': 'var(--mantine-color-gray-0)',
+    '--app-surface': 'var(--mantine-color-white)',
+  },
+  dark: {
+    '--mantine-color-dimmed': '#a6a7ab',
+    '--mantine-color-error': '#ff8787',
+    '--mantine-color-anchor': 'var(--mantine-color-brand-3)',
+    '--app-bg': 'var(--mantine-color-dark-8)',
+    '--app-surface': 'var(--mantine-color-dark-7)',
+  },
 });
-

@@ -52,7 +52,10 @@ export function useArchiveToggle(name: string, toggle: (archived: boolean) => Pr
   const mutation = useMutation({
     mutationFn: (archived: boolean) => toggle(archived),
     onSuccess: (_data, archived) =>
-      notifications.success(t(archived ? 'archived' : 'unarchived', { name }), archived ? { callback: { text: t('undo'), func: () => mutation.mutate(false) } } : {}),
+      notifications.success(
+        t(archived ? 'archived' : 'unarchived', { name }),
+        archived ? { callback: { text: t('undo'), func: () => mutation.mutate(false) } } : {},
+      ),
     onError: (error) => notifications.error(t('failed', { name, reason: isApiError(error) ? error.message : String(error) })),
   });
   return mutation;

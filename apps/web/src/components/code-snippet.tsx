@@ -17,7 +17,19 @@ export function maskSecrets(code: string, secrets: Array<string | null | undefin
  * A copy-ready code block. Secrets in it are masked on screen until `revealed`; the copy button
  * always copies the real text, which is what the user runs.
  */
-export function CodeSnippet({ code, secrets = [], revealed = false, label, testId = 'code-snippet' }: { code: string; secrets?: Array<string | null | undefined>; revealed?: boolean; label: string; testId?: string }) {
+export function CodeSnippet({
+  code,
+  secrets = [],
+  revealed = false,
+  label,
+  testId = 'code-snippet',
+}: {
+  code: string;
+  secrets?: Array<string | null | undefined>;
+  revealed?: boolean;
+  label: string;
+  testId?: string;
+}) {
   const { t } = useTranslation(TRAINING_NS);
   const shown = revealed ? code : maskSecrets(code, secrets);
   return (

@@ -8,7 +8,15 @@ export function FreePlanAd({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   if (compact) {
     return (
-      <Button component={Link} to="/plans" size="xs" variant="gradient" gradient={{ from: 'brand.7', to: 'violet.7' }} leftSection={<IconRocket size={14} />} fullWidth>
+      <Button
+        component={Link}
+        to="/plans"
+        size="xs"
+        variant="gradient"
+        gradient={{ from: 'brand.7', to: 'violet.7' }}
+        leftSection={<IconRocket size={14} />}
+        fullWidth
+      >
         {t('ad.button')}
       </Button>
     );

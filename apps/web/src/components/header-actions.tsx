@@ -35,7 +35,14 @@ export function HeaderActions({ actions, label }: { actions: HeaderAction[]; lab
         </Menu.Target>
         <Menu.Dropdown>
           {actions.map((a) => (
-            <Menu.Item key={a.key} leftSection={a.icon} color={a.color === 'red' ? 'red' : undefined} onClick={a.onClick} disabled={a.disabled || a.loading} data-testid={a.testId}>
+            <Menu.Item
+              key={a.key}
+              leftSection={a.icon}
+              color={a.color === 'red' ? 'red' : undefined}
+              onClick={a.onClick}
+              disabled={a.disabled || a.loading}
+              data-testid={a.testId}
+            >
               {a.label}
             </Menu.Item>
           ))}
@@ -46,7 +53,16 @@ export function HeaderActions({ actions, label }: { actions: HeaderAction[]; lab
   return (
     <Group gap="xs" wrap="wrap">
       {actions.map((a) => (
-        <Button key={a.key} variant={a.variant ?? 'default'} color={a.color} leftSection={a.icon} onClick={a.onClick} loading={a.loading} disabled={a.disabled} data-testid={a.testId}>
+        <Button
+          key={a.key}
+          variant={a.variant ?? 'default'}
+          color={a.color}
+          leftSection={a.icon}
+          onClick={a.onClick}
+          loading={a.loading}
+          disabled={a.disabled}
+          data-testid={a.testId}
+        >
           {a.label}
         </Button>
       ))}

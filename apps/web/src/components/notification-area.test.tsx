@@ -9,7 +9,15 @@ function renderArea() {
   const router = createMemoryRouter(
     [
       { path: '/', element: <NotificationArea /> },
-      { path: '/models/:id', element: <><div>model page</div><NotificationArea /></> },
+      {
+        path: '/models/:id',
+        element: (
+          <>
+            <div>model page</div>
+            <NotificationArea />
+          </>
+        ),
+      },
     ],
     { initialEntries: ['/'] },
   );

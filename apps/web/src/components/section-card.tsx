@@ -2,7 +2,21 @@ import { Paper, Stack, Text, Title, type MantineSpacing } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** A titled card of a settings-like page (settings tabs, billing, admin sections). */
-export function SectionCard({ title, description, children, danger, testId, mt }: { title: ReactNode; description?: ReactNode; children: ReactNode; danger?: boolean; testId?: string; mt?: MantineSpacing }) {
+export function SectionCard({
+  title,
+  description,
+  children,
+  danger,
+  testId,
+  mt,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  danger?: boolean;
+  testId?: string;
+  mt?: MantineSpacing;
+}) {
   return (
     <Paper withBorder radius="md" p="lg" mt={mt} style={danger ? { borderColor: 'var(--mantine-color-red-3)' } : undefined} data-testid={testId}>
       <Stack gap="md">

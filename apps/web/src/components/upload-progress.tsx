@@ -41,7 +41,13 @@ export function UploadProgress({ upload, onCancel, size = 'md' }: { upload: Resu
           )}
           {onCancel && (running || paused) && (
             <Tooltip label={t('upload.cancel')} withArrow>
-              <ActionIcon variant="subtle" color="red" size={size === 'sm' ? 'sm' : 'md'} aria-label={`${t('upload.cancel')} ${upload.filename}`} onClick={onCancel}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size={size === 'sm' ? 'sm' : 'md'}
+                aria-label={`${t('upload.cancel')} ${upload.filename}`}
+                onClick={onCancel}
+              >
                 <IconX size={16} />
               </ActionIcon>
             </Tooltip>

@@ -11,7 +11,11 @@ describe('the user document (spec §4: if it is not ready, retry every 100 ms)',
 
   it('asks again every USER_DOC_RETRY_MS while the server is not ready, then has the user', async () => {
     const user = makeUser();
-    const answers = [json(503, { error: { code: 'error/server-offline', message: 'Starting' } }), json(503, { error: { code: 'error/server-offline', message: 'Starting' } }), json(200, { data: { user } })];
+    const answers = [
+      json(503, { error: { code: 'error/server-offline', message: 'Starting' } }),
+      json(503, { error: { code: 'error/server-offline', message: 'Starting' } }),
+      json(200, { data: { user } }),
+    ];
     const at: number[] = [];
     vi.stubGlobal(
       'fetch',

@@ -11,11 +11,22 @@ describe('client snippets', () => {
       projectSlug: 'pets',
       modelSlug: 'run-1',
       model: 'yolo11n-seg.pt',
-      config: { epochs: 5, imageSize: 640, batchSize: -1, patience: 100, cache: 'ram', device: '0,1', time: null, advanced: { lr0: 0.01, close_mosaic: 0, rect: true } },
+      config: {
+        epochs: 5,
+        imageSize: 640,
+        batchSize: -1,
+        patience: 100,
+        cache: 'ram',
+        device: '0,1',
+        time: null,
+        advanced: { lr0: 0.01, close_mosaic: 0, rect: true },
+      },
     });
     const lines = code.split('\n');
     expect(lines).toContain('export ULTRALYTICS_PLATFORM_URL=http://hub.local:3000');
-    expect(lines.find((l) => l.startsWith('export ULTRALYTICS_API_KEY='))).toBe(`export ULTRALYTICS_API_KEY=ul_${'a'.repeat(40)}  # or: yolo login ul_${'a'.repeat(40)}`);
+    expect(lines.find((l) => l.startsWith('export ULTRALYTICS_API_KEY='))).toBe(
+      `export ULTRALYTICS_API_KEY=ul_${'a'.repeat(40)}  # or: yolo login ul_${'a'.repeat(40)}`,
+    );
     expect(lines.at(-1)).toBe(
       'yolo train model=yolo11n-seg.pt data=ul://ada/datasets/shapes3 epochs=5 imgsz=640 batch=-1 patience=100 cache=ram device=0,1 lr0=0.01 close_mosaic=0 rect=True project=ada/pets name=run-1',
     );

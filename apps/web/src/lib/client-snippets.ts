@@ -93,7 +93,11 @@ const legacyEnv = (origin: string) => [`export ULTRALYTICS_HUB_API=${shellWord(o
 
 /** Sign-in only, for the settings page: current clients. */
 export function platformLoginSnippet(origin: string, key: string): string {
-  return ['pip install -U ultralytics  # Python 3.11 or newer', `export ULTRALYTICS_PLATFORM_URL=${shellWord(origin)}`, `yolo login ${shellWord(key)}  # or: export ULTRALYTICS_API_KEY=${shellWord(key)}`].join('\n');
+  return [
+    'pip install -U ultralytics  # Python 3.11 or newer',
+    `export ULTRALYTICS_PLATFORM_URL=${shellWord(origin)}`,
+    `yolo login ${shellWord(key)}  # or: export ULTRALYTICS_API_KEY=${shellWord(key)}`,
+  ].join('\n');
 }
 
 /** Sign-in only, for the settings page: legacy clients. */

@@ -6,6 +6,16 @@ import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, T
 import { CanvasRenderer } from 'echarts/renderers';
 
 // Heatmap and visualMap: the evaluation's confusion matrix.
-echarts.use([LineChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, VisualMapComponent, CanvasRenderer]);
+echarts.use([
+  LineChart,
+  HeatmapChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DataZoomComponent,
+  MarkLineComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+]);
 
 export { echarts };

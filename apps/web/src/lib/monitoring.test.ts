@@ -14,7 +14,10 @@ describe('web error monitoring', () => {
     expect(load).toHaveBeenCalledTimes(1);
     const options = init.mock.calls[0]![0];
     expect(options).toMatchObject({ dsn: 'http://key@127.0.0.1:9/1', tracesSampleRate: 0.3, sendDefaultPii: false });
-    const event = options.beforeSend({ request: { url: 'https://x/datasets?api_key=abc&page=1', headers: { Authorization: 'Bearer ul_0123456789abcdef', cookie: 'sl_session=s' } }, message: 'failed with key ul_0123456789abcdef' });
+    const event = options.beforeSend({
+      request: { url: 'https://x/datasets?api_key=abc&page=1', headers: { Authorization: 'Bearer ul_0123456789abcdef', cookie: 'sl_session=s' } },
+      message: 'failed with key ul_0123456789abcdef',
+    });
     expect(event.request.url).toBe('https://x/datasets?api_key=[scrubbed]&page=1');
     expect(event.request.headers).toEqual({ Authorization: '[scrubbed]', cookie: '[scrubbed]' });
     expect(event.message).toBe('failed with key [scrubbed]');

@@ -97,9 +97,7 @@ export function createNotificationStore(options: { persist?: boolean } = {}) {
   function tick() {
     store.setState((state) => ({
       ...state,
-      active: state.active
-        .map((n) => (needsTicking(n) ? { ...n, remaining: n.remaining - NOTIFICATION_PROGRESS_TICK_MS } : n))
-        .filter((n) => n.remaining > 0),
+      active: state.active.map((n) => (needsTicking(n) ? { ...n, remaining: n.remaining - NOTIFICATION_PROGRESS_TICK_MS } : n)).filter((n) => n.remaining > 0),
     }));
     syncTicker();
   }
@@ -186,5 +184,4 @@ export type NotificationStore = ReturnType<typeof createNotificationStore>;
 /** The app-wide notification store. */
 export const notifications = createNotificationStore();
 
-export const useNotifications = <T = NotificationState>(selector?: (s: NotificationState) => T) =>
-  useStore(notifications.store, selector);
+export const useNotifications = <T = NotificationState>(selector?: (s: NotificationState) => T) => useStore(notifications.store, selector);

@@ -19,9 +19,7 @@ export function applyRealtimeEvent(queryClient: QueryClient, message: ServerEven
   if (!entity || !id) return;
   const collection = `${entity}s`;
   if (message.event.endsWith('.updated') && message.data && typeof message.data === 'object') {
-    queryClient.setQueryData([collection, id], (prev: unknown) =>
-      prev && typeof prev === 'object' ? { ...prev, ...(message.data as object) } : message.data,
-    );
+    queryClient.setQueryData([collection, id], (prev: unknown) => (prev && typeof prev === 'object' ? { ...prev, ...(message.data as object) } : message.data));
     void queryClient.invalidateQueries({ queryKey: [collection], exact: true });
   } else if (message.event.endsWith('.deleted')) {
     queryClient.removeQueries({ queryKey: [collection, id] });

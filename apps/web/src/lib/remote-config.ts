@@ -35,7 +35,11 @@ export interface RemoteConfigFetcher {
 }
 
 /** The remote-config client of spec §9 (as Firebase Remote Config's fetchAndActivate behaves). */
-export function createRemoteConfigFetcher(deps: { fetch: (signal?: AbortSignal) => Promise<RemoteConfig>; now?: () => number; log?: Pick<Logger, 'warn'> }): RemoteConfigFetcher {
+export function createRemoteConfigFetcher(deps: {
+  fetch: (signal?: AbortSignal) => Promise<RemoteConfig>;
+  now?: () => number;
+  log?: Pick<Logger, 'warn'>;
+}): RemoteConfigFetcher {
   const now = deps.now ?? Date.now;
   const logger = deps.log ?? log;
   let config = FALLBACK_CONFIG;

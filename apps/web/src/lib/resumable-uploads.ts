@@ -103,7 +103,9 @@ export async function findStoredUploads(fingerprint: string): Promise<PreviousUp
  */
 export async function storedUploadProgress(prefix: string): Promise<{ offset: number; size: number; filename: string | null } | null> {
   const all = await defaultOptions.urlStorage.findAllUploads().catch(() => [] as PreviousUpload[]);
-  const mine = all.filter((u) => u.urlStorageKey.startsWith(`tus::${prefix}`) && u.uploadUrl).sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime));
+  const mine = all
+    .filter((u) => u.urlStorageKey.startsWith(`tus::${prefix}`) && u.uploadUrl)
+    .sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime));
   for (const upload of mine) {
     const res = await fetch(upload.uploadUrl!, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' }, credentials: 'same-origin' }).catch(() => null);
     if (!res?.ok) continue;
@@ -117,7 +119,10 @@ export async function storedUploadProgress(prefix: string): Promise<{ offset: nu
 /** Starts (or resumes, when one is stored under the fingerprint) an upload; resolves once it runs. */
 export async function startResumableUpload(options: StartOptions): Promise<void> {
   const { id, file } = options;
-  live.get(id)?.abort().catch(() => undefined);
+  live
+    .get(id)
+    ?.abort()
+    .catch(() => undefined);
   const entry: ResumableUpload = {
     id,
     name: options.name,

@@ -15,10 +15,12 @@ describe('startup (spec §4)', () => {
   it('runs loaders one after another and marks each section, failed ones included', async () => {
     const startup = createStartup();
     const calls: string[] = [];
-    const loader = (name: string, fail = false) => async () => {
-      calls.push(name);
-      if (fail) throw new Error('boom');
-    };
+    const loader =
+      (name: string, fail = false) =>
+      async () => {
+        calls.push(name);
+        if (fail) throw new Error('boom');
+      };
     await startup.run('/models', { team: loader('team'), dataset: loader('dataset', true), project: loader('project'), model: loader('model') });
     expect(calls).toEqual(['model', 'team', 'dataset', 'project']);
     expect(startup.store.getState()).toEqual({ team: true, dataset: true, project: true, model: true });

@@ -8,7 +8,8 @@ import { api } from './api-client';
  */
 export const supportContactKey = ['support', 'contact'] as const;
 export const getSupportContact = (signal?: AbortSignal) => api.get<SupportContact>('/v1/support/contact', signal);
-export const supportContactQueryOptions = () => queryOptions({ queryKey: supportContactKey, queryFn: ({ signal }) => getSupportContact(signal), staleTime: 60_000 });
+export const supportContactQueryOptions = () =>
+  queryOptions({ queryKey: supportContactKey, queryFn: ({ signal }) => getSupportContact(signal), staleTime: 60_000 });
 export const useSupportContact = (enabled = true) => useQuery({ ...supportContactQueryOptions(), enabled });
 
 export function useSetSupportContact() {

@@ -8,7 +8,11 @@ import { ApiError, NETWORK_ERROR_CODE } from './api-client';
 export function postForm<T>(
   path: string,
   form: FormData,
-  { onProgress, signal, fallbackMessage = Messages.somethingWrong }: { onProgress?: (fraction: number) => void; signal?: AbortSignal; fallbackMessage?: string } = {},
+  {
+    onProgress,
+    signal,
+    fallbackMessage = Messages.somethingWrong,
+  }: { onProgress?: (fraction: number) => void; signal?: AbortSignal; fallbackMessage?: string } = {},
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -58,8 +58,7 @@ async function read(blob: Blob, start: number, end: number): Promise<DataView> {
 const u64 = (view: DataView, at: number) => view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
 
 // Code page 437, bytes 0x80..0xff: the zip spec's default when the UTF-8 flag is off.
-const CP437_HIGH =
-  'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■ ';
+const CP437_HIGH = 'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■ ';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function decodeName(bytes: Uint8Array, isUtf8: boolean): string {
@@ -101,7 +100,8 @@ export async function listZipEntries(blob: Blob): Promise<ZipListingEntry[]> {
     if (locator.getUint32(0, true) !== ZIP64_LOCATOR_SIG) throw new ZipListingError('corrupt', 'The zip64 locator is missing.');
     const zip64At = u64(locator, 8);
     const record = await read(blob, zip64At, zip64At + 56);
-    if (record.byteLength < 56 || record.getUint32(0, true) !== ZIP64_EOCD_SIG) throw new ZipListingError('corrupt', 'The zip64 end-of-central-directory record is damaged.');
+    if (record.byteLength < 56 || record.getUint32(0, true) !== ZIP64_EOCD_SIG)
+      throw new ZipListingError('corrupt', 'The zip64 end-of-central-directory record is damaged.');
     entryCount = u64(record, 32);
     cdSize = u64(record, 40);
     cdOffset = u64(record, 48);
@@ -114,7 +114,8 @@ export async function listZipEntries(blob: Blob): Promise<ZipListingEntry[]> {
   const entries: ZipListingEntry[] = [];
   let p = 0;
   for (let i = 0; i < entryCount; i++) {
-    if (p + 46 > cd.byteLength || cd.getUint32(p, true) !== CD_SIG) throw new ZipListingError('corrupt', `Central directory entry ${i + 1} of ${entryCount} is damaged.`);
+    if (p + 46 > cd.byteLength || cd.getUint32(p, true) !== CD_SIG)
+      throw new ZipListingError('corrupt', `Central directory entry ${i + 1} of ${entryCount} is damaged.`);
     const flags = cd.getUint16(p + 8, true);
     const method = cd.getUint16(p + 10, true);
     let compressedSize = cd.getUint32(p + 20, true);
@@ -129,7 +130,7 @@ export async function listZipEntries(blob: Blob): Promise<ZipListingEntry[]> {
     if (next > cd.byteLength) throw new ZipListingError('corrupt', `Central directory entry ${i + 1} of ${entryCount} runs past the directory.`);
     let name = decodeName(bytes.subarray(nameStart, extraStart), (flags & 0x800) !== 0);
 
-    for (let e = extraStart; e + 4 <= extraStart + extraLength; ) {
+    for (let e = extraStart; e + 4 <= extraStart + extraLength;) {
       const id = cd.getUint16(e, true);
       const size = cd.getUint16(e + 2, true);
       const data = e + 4;

@@ -72,20 +72,41 @@ const UNVERIFIABLE = new Set(['heic', 'heif', 'pfm', 'dng']);
 export function inspectImageBytes(sample: ImageSample, file: string, suffix = ''): ImageVerdict | NeedMore {
   const { head, size } = sample;
   const headLimit = Math.min(size, IMAGE_HEAD_MAX);
-  const wantHead = (n: number): NeedMore | null => (head.length < Math.min(n, headLimit) ? { needMore: { head: Math.min(Math.max(n, head.length * 4), headLimit), tail: sample.tail.length } } : null);
+  const wantHead = (n: number): NeedMore | null =>
+    head.length < Math.min(n, headLimit) ? { needMore: { head: Math.min(Math.max(n, head.length * 4), headLimit), tail: sample.tail.length } } : null;
   const early = wantHead(32);
   if (early) return early;
   const b = head;
   if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return inspectJpeg(sample, file);
-  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return inspectPng(sample, file);
+  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a)
+    return inspectPng(sample, file);
   if (b[0] === 0x42 && b[1] === 0x4d) return inspectBmp(sample, file);
   if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') return inspectWebp(sample, file);
-  if ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0x00) || (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0x00 && b[3] === 0x2a)) return inspectTiff(sample, file);
-  if (ascii(b, 0, 4) === 'GIF8') return dropped(file, ProcessingCode.ImageUnsupportedFormat, 'gif', 'The file is a GIF; ultralytics does not train on GIF images. Convert it to JPEG or PNG.');
+  if ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0x00) || (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0x00 && b[3] === 0x2a))
+    return inspectTiff(sample, file);
+  if (ascii(b, 0, 4) === 'GIF8')
+    return dropped(
+      file,
+      ProcessingCode.ImageUnsupportedFormat,
+      'gif',
+      'The file is a GIF; ultralytics does not train on GIF images. Convert it to JPEG or PNG.',
+    );
   if (UNVERIFIABLE.has(suffix)) {
-    return { ok: true, format: null, width: null, height: null, restored: false, issues: [issue('warning', ProcessingCode.ImageUnverified, `Could not check this ${suffix.toUpperCase()} image here; it is kept as is.`, file)] };
+    return {
+      ok: true,
+      format: null,
+      width: null,
+      height: null,
+      restored: false,
+      issues: [issue('warning', ProcessingCode.ImageUnverified, `Could not check this ${suffix.toUpperCase()} image here; it is kept as is.`, file)],
+    };
   }
-  return dropped(file, ProcessingCode.ImageCorrupt, null, 'The file is not an image ultralytics can read ("cannot identify image file"). Is it damaged or not really an image?');
+  return dropped(
+    file,
+    ProcessingCode.ImageCorrupt,
+    null,
+    'The file is not an image ultralytics can read ("cannot identify image file"). Is it damaged or not really an image?',
+  );
 }
 
 function dropped(file: string, code: string, format: string | null, message: string, size?: { width: number; height: number }): ImageVerdict {
@@ -100,13 +121,23 @@ function unverified(file: string, format: string): ImageVerdict {
     width: null,
     height: null,
     restored: false,
-    issues: [issue('warning', ProcessingCode.ImageUnverified, `The ${format.toUpperCase()} header is longer than ${IMAGE_HEAD_MAX / 1024} KB; its size was not checked, the image is kept.`, file)],
+    issues: [
+      issue(
+        'warning',
+        ProcessingCode.ImageUnverified,
+        `The ${format.toUpperCase()} header is longer than ${IMAGE_HEAD_MAX / 1024} KB; its size was not checked, the image is kept.`,
+        file,
+      ),
+    ],
   };
 }
 
 function sized(file: string, format: string, width: number, height: number, issues: Issue[] = [], restored = false): ImageVerdict {
   if (width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE) {
-    return dropped(file, ProcessingCode.ImageTooSmall, format, `The image is ${width}×${height} px; ultralytics needs at least ${MIN_IMAGE_SIDE} px a side.`, { width, height });
+    return dropped(file, ProcessingCode.ImageTooSmall, format, `The image is ${width}×${height} px; ultralytics needs at least ${MIN_IMAGE_SIDE} px a side.`, {
+      width,
+      height,
+    });
   }
   return { ok: true, format, width, height, restored, issues };
 }
@@ -178,8 +209,10 @@ function inspectJpeg(sample: ImageSample, file: string): ImageVerdict | NeedMore
         const seg = b.subarray(pos + 2, pos + length);
         if (isSof(m)) {
           if (seg.length < 6) return truncatedHeader();
-          if (seg[0] !== 8) return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${seg[0]}-bit samples; ultralytics (Pillow) reads 8-bit JPEGs only.`);
-          if (![1, 3, 4].includes(seg[5])) return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${seg[5]} colour components; Pillow cannot read it.`);
+          if (seg[0] !== 8)
+            return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${seg[0]}-bit samples; ultralytics (Pillow) reads 8-bit JPEGs only.`);
+          if (![1, 3, 4].includes(seg[5]))
+            return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${seg[5]} colour components; Pillow cannot read it.`);
           height = u16be(seg, 1);
           width = u16be(seg, 3);
         } else if (m === 0xe1 && orientation === 0 && ascii(seg, 0, 6) === 'Exif\0\0') {
@@ -227,12 +260,25 @@ function inspectJpeg(sample: ImageSample, file: string): ImageVerdict | NeedMore
         'jpeg',
         width,
         height,
-        [issue('warning', ProcessingCode.ImageTruncated, `The JPEG has ${extra} ${extra === 1 ? 'byte' : 'bytes'} after its end marker; ultralytics restores it when training ("corrupt JPEG restored and saved"). It is kept.`, file)],
+        [
+          issue(
+            'warning',
+            ProcessingCode.ImageTruncated,
+            `The JPEG has ${extra} ${extra === 1 ? 'byte' : 'bytes'} after its end marker; ultralytics restores it when training ("corrupt JPEG restored and saved"). It is kept.`,
+            file,
+          ),
+        ],
         true,
       );
     }
   }
-  return dropped(file, ProcessingCode.ImageTruncated, 'jpeg', 'The JPEG is cut short: it has no end marker, so ultralytics cannot read it ("image file is truncated").', { width, height });
+  return dropped(
+    file,
+    ProcessingCode.ImageTruncated,
+    'jpeg',
+    'The JPEG is cut short: it has no end marker, so ultralytics cannot read it ("image file is truncated").',
+    { width, height },
+  );
 }
 
 /** EXIF orientation (tag 274) from the TIFF block of an APP1 segment; 0 when absent or unreadable. */
@@ -263,7 +309,8 @@ function inspectPng(sample: ImageSample, file: string): ImageVerdict | NeedMore 
   const more = moreHead(sample, 33);
   if (more === 'eof' || more === 'window') return dropped(file, ProcessingCode.ImageCorrupt, 'png', 'The PNG header is cut short; the file is damaged.');
   if (more) return more;
-  if (ascii(b, 12, 4) !== 'IHDR' || u32be(b, 8) !== 13) return dropped(file, ProcessingCode.ImageCorrupt, 'png', 'The PNG does not start with its IHDR header; the file is damaged.');
+  if (ascii(b, 12, 4) !== 'IHDR' || u32be(b, 8) !== 13)
+    return dropped(file, ProcessingCode.ImageCorrupt, 'png', 'The PNG does not start with its IHDR header; the file is damaged.');
   const width = u32be(b, 16);
   const height = u32be(b, 20);
   if (width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE) return sized(file, 'png', width, height);
@@ -289,7 +336,8 @@ function inspectBmp(sample: ImageSample, file: string): ImageVerdict | NeedMore 
   const b = sample.head;
   const headerSize = u32le(b, 14);
   if (headerSize === 12) return sized(file, 'bmp', u16le(b, 18), u16le(b, 20));
-  if (headerSize < 40) return dropped(file, ProcessingCode.ImageCorrupt, 'bmp', `The BMP header (${headerSize} bytes) is not one Pillow reads; the file is damaged.`);
+  if (headerSize < 40)
+    return dropped(file, ProcessingCode.ImageCorrupt, 'bmp', `The BMP header (${headerSize} bytes) is not one Pillow reads; the file is damaged.`);
   return sized(file, 'bmp', Math.abs(i32le(b, 18)), Math.abs(i32le(b, 22)));
 }
 
@@ -319,7 +367,8 @@ function inspectTiff(sample: ImageSample, file: string): ImageVerdict | NeedMore
   const u32 = (at: number) => (le ? u32le(b, at) : u32be(b, at));
   const ifd = u32(4);
   const countMore = moreHead(sample, ifd + 2);
-  if (countMore === 'eof') return dropped(file, ProcessingCode.ImageCorrupt, 'tiff', 'The TIFF directory lies beyond the end of the file; the file is damaged.');
+  if (countMore === 'eof')
+    return dropped(file, ProcessingCode.ImageCorrupt, 'tiff', 'The TIFF directory lies beyond the end of the file; the file is damaged.');
   if (countMore === 'window') return unverified(file, 'tiff');
   if (countMore) return countMore;
   const count = u16(ifd);

@@ -206,22 +206,42 @@ export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, 
 
   const rootName = root === '' ? 'the archive root' : `"${root}/"`;
   const classifyLike = looksClassify(index, root);
-  const roboflowLike = SPLITS.some((s) => SPLIT_ALIASES[s].some((a) => {
-    const dir = childDir(index, root, a);
-    return dir !== null && childDir(index, dir, 'images') !== null;
-  }));
+  const roboflowLike = SPLITS.some((s) =>
+    SPLIT_ALIASES[s].some((a) => {
+      const dir = childDir(index, root, a);
+      return dir !== null && childDir(index, dir, 'images') !== null;
+    }),
+  );
   const yoloLike = childDir(index, root, 'images') !== null || childDir(index, root, 'labels') !== null;
   const detectionTasks: DatasetTask[] = ['detect', 'segment', 'pose', 'obb'];
 
   if (task === 'classify' || (task === undefined && !yamlPath && classifyLike)) {
     if (classifyLike) {
       const issues: Issue[] = [];
-      if (yamlPath) issues.push(issue('warning', ProcessingCode.YamlIgnored, `${basename(yamlPath)} is ignored: classification datasets take their classes from the folder names.`, yamlPath));
-      const splitNames = (index.dirs.get(root)?.dirs ?? new Set<string>());
-      const found = [...splitNames].map(basename).filter((n) => splitOfFolder(n)).sort();
+      if (yamlPath)
+        issues.push(
+          issue(
+            'warning',
+            ProcessingCode.YamlIgnored,
+            `${basename(yamlPath)} is ignored: classification datasets take their classes from the folder names.`,
+            yamlPath,
+          ),
+        );
+      const splitNames = index.dirs.get(root)?.dirs ?? new Set<string>();
+      const found = [...splitNames]
+        .map(basename)
+        .filter((n) => splitOfFolder(n))
+        .sort();
       return {
         ok: true,
-        layout: { kind: 'classify', root, yamlPath: null, tasks: ['classify'], description: `Classification layout in ${rootName}: ${found.join(', ')} folders holding one folder per class.`, issues },
+        layout: {
+          kind: 'classify',
+          root,
+          yamlPath: null,
+          tasks: ['classify'],
+          description: `Classification layout in ${rootName}: ${found.join(', ')} folders holding one folder per class.`,
+          issues,
+        },
       };
     }
     if (yamlPath || roboflowLike || yoloLike) {
@@ -338,12 +358,27 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
       dirs = written.map((p) => {
         const found = resolveSplitDir(index, detected.root, yamlDir, p, yamlPaths.path ?? null);
         if (found) {
-          if (found.mapped) issues.push(issue('warning', ProcessingCode.SplitPathMapped, `${yamlName} says ${split}: ${p}, which is not in the archive; using "${found.dir}/" instead.`, detected.yamlPath ?? undefined));
+          if (found.mapped)
+            issues.push(
+              issue(
+                'warning',
+                ProcessingCode.SplitPathMapped,
+                `${yamlName} says ${split}: ${p}, which is not in the archive; using "${found.dir}/" instead.`,
+                detected.yamlPath ?? undefined,
+              ),
+            );
           return found.dir;
         }
         const conventional = conventionalSplitDir(index, detected.root, split);
         if (conventional) {
-          issues.push(issue('warning', ProcessingCode.SplitPathMapped, `${yamlName} says ${split}: ${p}, which is not in the archive; using "${conventional}/" instead.`, detected.yamlPath ?? undefined));
+          issues.push(
+            issue(
+              'warning',
+              ProcessingCode.SplitPathMapped,
+              `${yamlName} says ${split}: ${p}, which is not in the archive; using "${conventional}/" instead.`,
+              detected.yamlPath ?? undefined,
+            ),
+          );
           return conventional;
         }
         throw new DatasetProcessingError(
@@ -368,11 +403,25 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
         const name = basename(file);
         const clash = byName.get(name);
         if (clash !== undefined) {
-          issues.push(issue('error', ProcessingCode.ImageDuplicateName, `Two images in ${split} are named ${name} ("${clash}" and "${file}"); image names must be unique within a split. Rename one.`, file));
+          issues.push(
+            issue(
+              'error',
+              ProcessingCode.ImageDuplicateName,
+              `Two images in ${split} are named ${name} ("${clash}" and "${file}"); image names must be unique within a split. Rename one.`,
+              file,
+            ),
+          );
         } else byName.set(name, file);
         const labelClash = byLabel.get(labelPath);
         if (labelClash !== undefined && labelClash !== file) {
-          issues.push(issue('error', ProcessingCode.ImageDuplicateName, `"${labelClash}" and "${file}" would share the label file "${labelPath}". Rename one of the images.`, file));
+          issues.push(
+            issue(
+              'error',
+              ProcessingCode.ImageDuplicateName,
+              `"${labelClash}" and "${file}" would share the label file "${labelPath}". Rename one of the images.`,
+              file,
+            ),
+          );
         } else byLabel.set(labelPath, file);
         expected.add(labelPath);
         images.push({ entry: file, name, label: index.fileSet.has(labelPath) ? labelPath : null, expectedLabel: labelPath, classIndex: null });
@@ -384,7 +433,13 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
     const labelled = images.filter((i) => i.label !== null).length;
     const where = dirs.map((d) => `"${imageDirToLabelDir(d)}/"`).join(', ');
     if (images.length === 0) {
-      issues.push(issue(split === 'train' ? 'error' : 'warning', ProcessingCode.EmptySplit, `The ${split} split (${dirs.map((d) => `"${d}/"`).join(', ')}) has no images.`));
+      issues.push(
+        issue(
+          split === 'train' ? 'error' : 'warning',
+          ProcessingCode.EmptySplit,
+          `The ${split} split (${dirs.map((d) => `"${d}/"`).join(', ')}) has no images.`,
+        ),
+      );
     } else if (labelled === 0) {
       // One line instead of one warning per image: the whole label folder is missing or misnamed.
       issues.push(
@@ -397,17 +452,31 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
     } else {
       for (const image of images) {
         if (image.label === null) {
-          issues.push(issue('warning', ProcessingCode.ImageUnlabelled, `No label file (expected "${image.expectedLabel}"); the image is used as background with no objects.`, image.entry));
+          issues.push(
+            issue(
+              'warning',
+              ProcessingCode.ImageUnlabelled,
+              `No label file (expected "${image.expectedLabel}"); the image is used as background with no objects.`,
+              image.entry,
+            ),
+          );
         }
       }
     }
   }
 
   // With a yaml, a missing val is a yaml error (ultralytics refuses it); see parseDatasetYaml.
-  if (!splits.val && !yamlPaths) issues.push(issue('warning', ProcessingCode.NoVal, 'No val images found (images/val/ or valid/images/); training needs a val split.'));
-  if (!splits.test) issues.push(issue('warning', ProcessingCode.NoTest, 'There is no test split. That is fine for training; add one to measure the final model on unseen images.'));
+  if (!splits.val && !yamlPaths)
+    issues.push(issue('warning', ProcessingCode.NoVal, 'No val images found (images/val/ or valid/images/); training needs a val split.'));
+  if (!splits.test)
+    issues.push(
+      issue('warning', ProcessingCode.NoTest, 'There is no test split. That is fine for training; add one to measure the final model on unseen images.'),
+    );
   if (!splits.train && !yamlPaths) {
-    throw new DatasetProcessingError(ProcessingCode.MissingSplit, `No train images found in ${quote(detected.root)}: expected images/train/ (or train/images/). Found: ${describeFolder(index, detected.root)}.`);
+    throw new DatasetProcessingError(
+      ProcessingCode.MissingSplit,
+      `No train images found in ${quote(detected.root)}: expected images/train/ (or train/images/). Found: ${describeFolder(index, detected.root)}.`,
+    );
   }
 
   const orphans = new Set<string>();
@@ -418,13 +487,27 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
       if (orphans.has(file)) continue;
       orphans.add(file);
       // ultralytics never reads a label without its image; it is ignored, not a reason to fail (ADR 0029).
-      issues.push(issue('warning', ProcessingCode.LabelOrphan, `Label file with no matching image (expected an image named ${stem(file)}.<jpg|png|...> in the images folder of the same split); it is ignored.`, file));
+      issues.push(
+        issue(
+          'warning',
+          ProcessingCode.LabelOrphan,
+          `Label file with no matching image (expected an image named ${stem(file)}.<jpg|png|...> in the images folder of the same split); it is ignored.`,
+          file,
+        ),
+      );
     }
   }
 
   const total = Object.values(splits).reduce((n, s) => n + (s?.images.length ?? 0), 0);
   if (total === 0) {
-    throw new DatasetProcessingError(ProcessingCode.NoImages, `The split folders named by ${yamlName} hold no images: ${Object.values(splits).flatMap((s) => s?.dirs ?? []).map((d) => `"${d}/"`).join(', ')}.`, detected.yamlPath ?? undefined);
+    throw new DatasetProcessingError(
+      ProcessingCode.NoImages,
+      `The split folders named by ${yamlName} hold no images: ${Object.values(splits)
+        .flatMap((s) => s?.dirs ?? [])
+        .map((d) => `"${d}/"`)
+        .join(', ')}.`,
+      detected.yamlPath ?? undefined,
+    );
   }
   return { ...detected, issues, splits, classNames: null, orphanLabels: [...orphans] };
 }
@@ -464,7 +547,10 @@ function resolveSplitDir(index: EntryIndex, root: string, yamlDir: string, writt
       if (exists(stripped)) return { dir: stripped, mapped: false };
     }
   }
-  const segments = written.replace(/\\/g, '/').split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
+  const segments = written
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((s) => s !== '' && s !== '.' && s !== '..');
   for (let k = segments.length - 1; k >= 1; k--) {
     const candidate = join(root, segments.slice(segments.length - k).join('/'));
     if (exists(candidate)) return { dir: candidate, mapped: true };
@@ -503,7 +589,8 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
       `A classification dataset needs a train/ folder in ${quote(detected.root)} (with one folder per class). Found: ${describeFolder(index, detected.root)}.`,
     );
   }
-  const classDirs = (splitDir: string) => [...(index.dirs.get(splitDir)?.dirs ?? [])].sort((a, b) => (basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0));
+  const classDirs = (splitDir: string) =>
+    [...(index.dirs.get(splitDir)?.dirs ?? [])].sort((a, b) => (basename(a) < basename(b) ? -1 : basename(a) > basename(b) ? 1 : 0));
   // ultralytics (torchvision ImageFolder) orders classes by sorted folder name, from train.
   const classNames = classDirs(splitDirs.train).map(basename);
   const classIndex = new Map(classNames.map((name, i) => [name, i]));
@@ -514,7 +601,14 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
     if (!splitDir) continue;
     const images: LayoutImage[] = [];
     for (const loose of (index.dirs.get(splitDir)?.files ?? []).filter(isImage)) {
-      issues.push(issue('warning', ProcessingCode.ClassifyLooseImage, `Image is not inside a class folder of ${split}/ and is ignored. Move it into ${split}/<class>/.`, loose));
+      issues.push(
+        issue(
+          'warning',
+          ProcessingCode.ClassifyLooseImage,
+          `Image is not inside a class folder of ${split}/ and is ignored. Move it into ${split}/<class>/.`,
+          loose,
+        ),
+      );
     }
     const present = new Set<string>();
     for (const dir of classDirs(splitDir)) {
@@ -522,11 +616,25 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
       const files = filesUnder(index, dir).filter(isImage);
       const cls = classIndex.get(name);
       if (cls === undefined) {
-        issues.push(issue('error', ProcessingCode.ClassifyUnknownClass, `Class folder "${name}" in ${split}/ is not a class in train/ (${classNames.join(', ')}). Its ${files.length} images cannot be used.`, dir));
+        issues.push(
+          issue(
+            'error',
+            ProcessingCode.ClassifyUnknownClass,
+            `Class folder "${name}" in ${split}/ is not a class in train/ (${classNames.join(', ')}). Its ${files.length} images cannot be used.`,
+            dir,
+          ),
+        );
         continue;
       }
       if (files.length === 0) {
-        issues.push(issue('error', ProcessingCode.ClassifyEmptyClass, `Class folder "${name}" in ${split}/ holds no images; ultralytics refuses empty class folders. Add images or remove it.`, dir));
+        issues.push(
+          issue(
+            'error',
+            ProcessingCode.ClassifyEmptyClass,
+            `Class folder "${name}" in ${split}/ holds no images; ultralytics refuses empty class folders. Add images or remove it.`,
+            dir,
+          ),
+        );
         continue;
       }
       present.add(name);
@@ -535,14 +643,32 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
     if (split !== 'train') {
       const missing = classNames.filter((n) => !present.has(n));
       if (missing.length > 0 && images.length > 0) {
-        issues.push(issue('warning', ProcessingCode.ClassifyMissingClass, `${split}/ has no folder (or no images) for ${missing.length === 1 ? 'class' : 'classes'} ${missing.join(', ')}; those classes will not be measured on ${split}.`, splitDir));
+        issues.push(
+          issue(
+            'warning',
+            ProcessingCode.ClassifyMissingClass,
+            `${split}/ has no folder (or no images) for ${missing.length === 1 ? 'class' : 'classes'} ${missing.join(', ')}; those classes will not be measured on ${split}.`,
+            splitDir,
+          ),
+        );
       }
     }
-    if (images.length === 0) issues.push(issue(split === 'train' ? 'error' : 'warning', ProcessingCode.EmptySplit, `The ${split} split ("${splitDir}/") has no images in class folders.`, splitDir));
+    if (images.length === 0)
+      issues.push(
+        issue(
+          split === 'train' ? 'error' : 'warning',
+          ProcessingCode.EmptySplit,
+          `The ${split} split ("${splitDir}/") has no images in class folders.`,
+          splitDir,
+        ),
+      );
     splits[split] = { dirs: [splitDir], images };
   }
   if (!splits.val) issues.push(issue('warning', ProcessingCode.NoVal, 'There is no val/ (or valid/) folder; ultralytics will validate on test/ if present.'));
-  if (!splits.test) issues.push(issue('warning', ProcessingCode.NoTest, 'There is no test split. That is fine for training; add one to measure the final model on unseen images.'));
+  if (!splits.test)
+    issues.push(
+      issue('warning', ProcessingCode.NoTest, 'There is no test split. That is fine for training; add one to measure the final model on unseen images.'),
+    );
   const total = Object.values(splits).reduce((n, s) => n + (s?.images.length ?? 0), 0);
   if (total === 0) throw new DatasetProcessingError(ProcessingCode.NoImages, `The class folders in ${quote(detected.root)} hold no images.`);
   return { ...detected, issues, splits, classNames, orphanLabels: [] };

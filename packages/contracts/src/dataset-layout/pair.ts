@@ -64,7 +64,13 @@ export function verifyImageLabel(input: PairInput): PairResult {
 }
 
 function leftOut(image: string, reason: Issue): LeftOutEntry {
-  return { image, code: reason.code, message: reason.message, ...(reason.file !== undefined ? { file: reason.file } : {}), ...(reason.line !== undefined ? { line: reason.line } : {}) };
+  return {
+    image,
+    code: reason.code,
+    message: reason.message,
+    ...(reason.file !== undefined ? { file: reason.file } : {}),
+    ...(reason.line !== undefined ? { line: reason.line } : {}),
+  };
 }
 
 /**
@@ -82,4 +88,5 @@ export function decodeLabelText(bytes: Uint8Array): string | null {
 }
 
 /** The pair-level problem for a label file that is not text. */
-export const labelNotText = (file: string): Issue => issue('error', ProcessingCode.LabelEncoding, 'The label file is not text (not UTF-8); label files hold lines of numbers.', file);
+export const labelNotText = (file: string): Issue =>
+  issue('error', ProcessingCode.LabelEncoding, 'The label file is not text (not UTF-8); label files hold lines of numbers.', file);

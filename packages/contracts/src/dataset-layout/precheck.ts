@@ -10,7 +10,16 @@
  */
 import { ProcessingCode } from './errors.js';
 import { IMAGE_HEAD_FIRST, IMAGE_TAIL_FIRST, inspectImageBytes, type ImageSample, type ImageVerdict } from './image-bytes.js';
-import { detectLayout, indexEntries, resolveLayout, summarizeLayout, taskFromLayout, type LayoutEntryInput, type LayoutSummary, type YamlSplitPaths } from './layout.js';
+import {
+  detectLayout,
+  indexEntries,
+  resolveLayout,
+  summarizeLayout,
+  taskFromLayout,
+  type LayoutEntryInput,
+  type LayoutSummary,
+  type YamlSplitPaths,
+} from './layout.js';
 import { decodeLabelText, labelNotText, verifyImageLabel, type PairLabel } from './pair.js';
 import { extname } from './paths.js';
 import { issue, SPLITS, type DatasetTask } from './types.js';
@@ -45,7 +54,11 @@ export interface PrecheckResult {
   endUnchecked: number;
 }
 
-export async function precheckArchive(source: PrecheckSource, requestedTask: DatasetTask, onProgress?: (done: number, total: number) => void): Promise<PrecheckResult> {
+export async function precheckArchive(
+  source: PrecheckSource,
+  requestedTask: DatasetTask,
+  onProgress?: (done: number, total: number) => void,
+): Promise<PrecheckResult> {
   const report = new ReportBuilder(1000);
   let task = requestedTask;
   let taskPicked = false;
@@ -60,7 +73,13 @@ export async function precheckArchive(source: PrecheckSource, requestedTask: Dat
   const sizes = new Map(source.entries.map((e) => [e.name, e.size]));
   const index = indexEntries(source.entries);
   if (task !== 'classify' && taskFromLayout(index) === 'classify') {
-    report.add(issue('warning', ProcessingCode.TaskPicked, `The archive is a classification dataset (<split>/<class>/<image>), so the dataset's task was changed from ${task} to classify.`));
+    report.add(
+      issue(
+        'warning',
+        ProcessingCode.TaskPicked,
+        `The archive is a classification dataset (<split>/<class>/<image>), so the dataset's task was changed from ${task} to classify.`,
+      ),
+    );
     task = 'classify';
     taskPicked = true;
   }
@@ -72,7 +91,12 @@ export async function precheckArchive(source: PrecheckSource, requestedTask: Dat
   let kptShape: [number, number] | null = null;
   if (detected.layout.yamlPath) {
     const file = detected.layout.yamlPath;
-    if ((sizes.get(file) ?? 0) > MAX_YAML_CHARS * 4) return finish({ code: ProcessingCode.YamlInvalid, message: `${file} is ${sizes.get(file)} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`, file });
+    if ((sizes.get(file) ?? 0) > MAX_YAML_CHARS * 4)
+      return finish({
+        code: ProcessingCode.YamlInvalid,
+        message: `${file} is ${sizes.get(file)} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`,
+        file,
+      });
     const bytes = await source.readWhole(file);
     const text = bytes ? (decodeLabelText(bytes) ?? latin1(bytes)) : '';
     const parsed = parseDatasetYaml(text, { file, task });
@@ -103,7 +127,15 @@ export async function precheckArchive(source: PrecheckSource, requestedTask: Dat
     if (image.classIndex === null && image.label) {
       const size = sizes.get(image.label) ?? 0;
       if (size > MAX_LABEL_BYTES) {
-        label = { file: image.label, problem: issue('error', ProcessingCode.LabelTooLarge, `The label file is larger than ${MAX_LABEL_BYTES} bytes; label files hold a few lines of numbers.`, image.label) };
+        label = {
+          file: image.label,
+          problem: issue(
+            'error',
+            ProcessingCode.LabelTooLarge,
+            `The label file is larger than ${MAX_LABEL_BYTES} bytes; label files hold a few lines of numbers.`,
+            image.label,
+          ),
+        };
       } else {
         const bytes = await source.readWhole(image.label);
         const text = bytes ? decodeLabelText(bytes) : null;
@@ -127,7 +159,10 @@ export async function precheckArchive(source: PrecheckSource, requestedTask: Dat
   if (hint) report.addFirst(hint);
   else if (!usable.train && dataset.splits.train && report.leftOutTotal > 0) {
     const left = report.leftOutTotal;
-    return finish({ code: ProcessingCode.NothingUsable, message: `None of the train images can be used: all ${left} ${left === 1 ? 'pair was' : 'pairs were'} left out (see the list of left-out images for why).` });
+    return finish({
+      code: ProcessingCode.NothingUsable,
+      message: `None of the train images can be used: all ${left} ${left === 1 ? 'pair was' : 'pairs were'} left out (see the list of left-out images for why).`,
+    });
   }
   return finish(null);
 }
@@ -138,7 +173,15 @@ async function verdictOf(source: PrecheckSource, name: string, size: number, end
   let tail = Math.min(size, IMAGE_TAIL_FIRST);
   for (let round = 0; round < 8; round++) {
     const sample = await source.readSample(name, head, tail);
-    if (!sample) return { ok: false, format: null, width: null, height: null, restored: false, issues: [issue('error', ProcessingCode.CorruptEntry, 'The image could not be read from the archive.', name)] };
+    if (!sample)
+      return {
+        ok: false,
+        format: null,
+        width: null,
+        height: null,
+        restored: false,
+        issues: [issue('error', ProcessingCode.CorruptEntry, 'The image could not be read from the archive.', name)],
+      };
     const verdict = inspectImageBytes(sample, name, extname(name));
     if (!verdict.needMore) {
       if (sample.endUnknown) endSkipped();
@@ -147,7 +190,14 @@ async function verdictOf(source: PrecheckSource, name: string, size: number, end
     head = verdict.needMore.head;
     tail = verdict.needMore.tail;
   }
-  return { ok: true, format: null, width: null, height: null, restored: false, issues: [issue('warning', ProcessingCode.ImageUnverified, 'The image header could not be checked here; it is kept as is.', name)] };
+  return {
+    ok: true,
+    format: null,
+    width: null,
+    height: null,
+    restored: false,
+    issues: [issue('warning', ProcessingCode.ImageUnverified, 'The image header could not be checked here; it is kept as is.', name)],
+  };
 }
 
 function latin1(bytes: Uint8Array): string {
@@ -155,4 +205,3 @@ function latin1(bytes: Uint8Array): string {
   for (const b of bytes) out += String.fromCharCode(b);
   return out;
 }
-

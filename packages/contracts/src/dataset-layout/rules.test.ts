@@ -24,7 +24,9 @@ function jpeg(width: number, height: number, options: { orientation?: number; en
   const app1 =
     options.orientation !== undefined
       ? (() => {
-          const tiff = [...'II'].map((c) => c.charCodeAt(0)).concat([0x2a, 0], le32(8), le16(1), le16(0x0112), le16(3), le32(1), le16(options.orientation), [0, 0], le32(0));
+          const tiff = [...'II']
+            .map((c) => c.charCodeAt(0))
+            .concat([0x2a, 0], le32(8), le16(1), le16(0x0112), le16(3), le32(1), le16(options.orientation), [0, 0], le32(0));
           const body = [...bytes('Exif\0\0'), ...tiff];
           return [0xff, 0xe1, ...be16(body.length + 2), ...body];
         })()
@@ -49,7 +51,11 @@ function progressive(data: Uint8Array, name = 'a.jpg'): ImageVerdict {
   let head = 64;
   let tail = 4;
   for (;;) {
-    const sample: ImageSample = { size: data.length, head: data.subarray(0, Math.min(head, data.length)), tail: data.subarray(Math.max(0, data.length - tail)) };
+    const sample: ImageSample = {
+      size: data.length,
+      head: data.subarray(0, Math.min(head, data.length)),
+      tail: data.subarray(Math.max(0, data.length - tail)),
+    };
     const v = inspectImageBytes(sample, name, name.split('.').pop());
     if (!v.needMore) return v;
     expect(v.needMore.head).toBeLessThanOrEqual(IMAGE_HEAD_MAX);
@@ -79,8 +85,15 @@ describe('inspectImageBytes: the byte-level image rule', () => {
     expect(full(damaged)).toMatchObject({ ok: false, issues: [expect.objectContaining({ code: 'image/corrupt' })] });
     expect(full(jpeg(64, 48, { bits: 12 }))).toMatchObject({ ok: false });
     expect(full(jpeg(9, 48))).toMatchObject({ ok: false, width: 9, issues: [expect.objectContaining({ code: 'image/too-small' })] });
-    expect(full(bytes('GIF89a', new Array(40).fill(0)), 'a.gif')).toMatchObject({ ok: false, format: 'gif', issues: [expect.objectContaining({ code: 'image/unsupported-format' })] });
-    expect(full(bytes('this is not a jpeg at all, just text pretending'))).toMatchObject({ ok: false, issues: [expect.objectContaining({ code: 'image/corrupt' })] });
+    expect(full(bytes('GIF89a', new Array(40).fill(0)), 'a.gif')).toMatchObject({
+      ok: false,
+      format: 'gif',
+      issues: [expect.objectContaining({ code: 'image/unsupported-format' })],
+    });
+    expect(full(bytes('this is not a jpeg at all, just text pretending'))).toMatchObject({
+      ok: false,
+      issues: [expect.objectContaining({ code: 'image/corrupt' })],
+    });
     expect(full(jpeg(64, 48).subarray(0, 40))).toMatchObject({ ok: false, issues: [expect.objectContaining({ code: 'image/corrupt' })] });
   });
 
@@ -95,7 +108,23 @@ describe('inspectImageBytes: the byte-level image rule', () => {
     expect(full(bmp, 'a.bmp')).toMatchObject({ ok: true, format: 'bmp', width: 20, height: 30 });
     const webp = bytes('RIFF', le32(30), 'WEBP', 'VP8X', le32(10), [0, 0, 0, 0], [99, 0, 0], [49, 0, 0], new Array(10).fill(0));
     expect(full(webp, 'a.webp')).toMatchObject({ ok: true, format: 'webp', width: 100, height: 50 });
-    const tiff = bytes('II', [42, 0], le32(8), le16(2), le16(256), le16(3), le32(1), le16(40), [0, 0], le16(257), le16(4), le32(1), le32(30), le32(0), new Array(20).fill(0));
+    const tiff = bytes(
+      'II',
+      [42, 0],
+      le32(8),
+      le16(2),
+      le16(256),
+      le16(3),
+      le32(1),
+      le16(40),
+      [0, 0],
+      le16(257),
+      le16(4),
+      le32(1),
+      le32(30),
+      le32(0),
+      new Array(20).fill(0),
+    );
     expect(full(tiff, 'a.tif')).toMatchObject({ ok: true, format: 'tiff', width: 40, height: 30 });
   });
 
@@ -111,7 +140,11 @@ describe('inspectImageBytes: the byte-level image rule', () => {
     for (const [data, name] of cases) expect(progressive(data, name)).toEqual(full(data, name));
     // A header beyond the window: kept unmeasured, never read past IMAGE_HEAD_MAX.
     const huge = jpeg(64, 48, { appPadding: 60_000 });
-    const padded = bytes(huge.subarray(0, 20), ...Array.from({ length: 6 }, () => [0xff, 0xe2, ...be16(60_002), ...new Array(60_000).fill(1)]), huge.subarray(20));
+    const padded = bytes(
+      huge.subarray(0, 20),
+      ...Array.from({ length: 6 }, () => [0xff, 0xe2, ...be16(60_002), ...new Array(60_000).fill(1)]),
+      huge.subarray(20),
+    );
     expect(full(padded)).toMatchObject({ ok: true, width: null, issues: [expect.objectContaining({ code: 'image/unverified' })] });
   });
 });
@@ -119,16 +152,27 @@ describe('inspectImageBytes: the byte-level image rule', () => {
 describe('verifyImageLabel: the image + label pair', () => {
   const schema = { task: 'detect' as const, nc: 2 };
   const good = full(jpeg(64, 48));
-  const pair = (text: string | null) => verifyImageLabel({ image: 'images/train/a.jpg', verdict: good, label: text === null ? null : { file: 'labels/train/a.txt', text }, schema });
+  const pair = (text: string | null) =>
+    verifyImageLabel({ image: 'images/train/a.jpg', verdict: good, label: text === null ? null : { file: 'labels/train/a.txt', text }, schema });
 
   it('keeps good pairs and background images', () => {
-    expect(pair('0 0.5 0.5 0.2 0.2\n1 0.1 0.1 0.1 0.1\n')).toMatchObject({ keep: true, rows: [[0, 0.5, 0.5, 0.2, 0.2], [1, 0.1, 0.1, 0.1, 0.1]], leftOut: null });
+    expect(pair('0 0.5 0.5 0.2 0.2\n1 0.1 0.1 0.1 0.1\n')).toMatchObject({
+      keep: true,
+      rows: [
+        [0, 0.5, 0.5, 0.2, 0.2],
+        [1, 0.1, 0.1, 0.1, 0.1],
+      ],
+      leftOut: null,
+    });
     expect(pair(null)).toMatchObject({ keep: true, rows: [] });
     expect(pair('')).toMatchObject({ keep: true, rows: [] });
   });
 
   it('one bad line leaves the whole pair out, with the first reason and its line', () => {
-    expect(pair('0 0.5 0.5 0.2 0.2\n5 0.5 0.5 0.2 0.2\n')).toMatchObject({ keep: false, leftOut: { image: 'images/train/a.jpg', file: 'labels/train/a.txt', line: 2, code: 'label/class-id' } });
+    expect(pair('0 0.5 0.5 0.2 0.2\n5 0.5 0.5 0.2 0.2\n')).toMatchObject({
+      keep: false,
+      leftOut: { image: 'images/train/a.jpg', file: 'labels/train/a.txt', line: 2, code: 'label/class-id' },
+    });
     expect(pair('1 1.5 0.5 0.2 0.2\n').leftOut).toMatchObject({ code: 'label/out-of-range', line: 1 });
     expect(pair('0 0.5 0.5\n').leftOut).toMatchObject({ code: 'label/value-count' });
     expect(pair('0 -0.5 0.5 0.2 0.2\n0 0.5 0.5\n').leftOut).toMatchObject({ code: 'label/out-of-range', message: expect.stringContaining('1 more problem') });
@@ -136,12 +180,19 @@ describe('verifyImageLabel: the image + label pair', () => {
 
   it('duplicate rows are removed and flagged', () => {
     const result = pair('0 0.5 0.5 0.2 0.2\n0 0.5 0.5 0.2 0.2\n');
-    expect(result).toMatchObject({ keep: true, rows: [[0, 0.5, 0.5, 0.2, 0.2]], warnings: [expect.objectContaining({ code: 'label/duplicate-row', severity: 'warning' })] });
+    expect(result).toMatchObject({
+      keep: true,
+      rows: [[0, 0.5, 0.5, 0.2, 0.2]],
+      warnings: [expect.objectContaining({ code: 'label/duplicate-row', severity: 'warning' })],
+    });
   });
 
   it('an image the rule drops leaves the pair out whatever its label', () => {
     const tiny = full(jpeg(8, 8), 'x.jpg');
-    expect(verifyImageLabel({ image: 'x.jpg', verdict: tiny, label: null, schema })).toMatchObject({ keep: false, leftOut: { image: 'x.jpg', file: 'x.jpg', code: 'image/too-small' } });
+    expect(verifyImageLabel({ image: 'x.jpg', verdict: tiny, label: null, schema })).toMatchObject({
+      keep: false,
+      leftOut: { image: 'x.jpg', file: 'x.jpg', code: 'image/too-small' },
+    });
   });
 
   it('label text: UTF-8 and UTF-16 with a byte-order mark; anything else is not text', () => {
@@ -165,7 +216,12 @@ describe('precheckArchive and the task from the archive', () => {
   };
 
   it('a classification zip is checked as classify whatever task was asked', async () => {
-    const files = { 'pets/train/cat/1.jpg': jpeg(32, 32), 'pets/train/dog/2.jpg': jpeg(32, 32), 'pets/val/cat/3.jpg': jpeg(32, 32), 'pets/val/dog/4.jpg': jpeg(32, 32) };
+    const files = {
+      'pets/train/cat/1.jpg': jpeg(32, 32),
+      'pets/train/dog/2.jpg': jpeg(32, 32),
+      'pets/val/cat/3.jpg': jpeg(32, 32),
+      'pets/val/dog/4.jpg': jpeg(32, 32),
+    };
     expect(taskFromLayout(Object.keys(files).map((name) => ({ name, isDirectory: false })))).toBe('classify');
     const result = await precheckArchive(source(files), 'detect');
     expect(result).toMatchObject({ task: 'classify', taskPicked: true, fatal: null, usable: { train: 2, val: 2 } });
@@ -174,7 +230,16 @@ describe('precheckArchive and the task from the archive', () => {
 
   it('a detection zip keeps its task; when every train pair is left out the dataset cannot be used', async () => {
     const yaml = 'names: [a, b]\ntrain: images/train\nval: images/val\n';
-    const ok = await precheckArchive(source({ 'data.yaml': yaml, 'images/train/a.jpg': jpeg(32, 32), 'labels/train/a.txt': '0 0.5 0.5 0.1 0.1\n', 'images/val/b.jpg': jpeg(32, 32), 'labels/val/b.txt': '9 0.5 0.5 0.1 0.1\n' }), 'detect');
+    const ok = await precheckArchive(
+      source({
+        'data.yaml': yaml,
+        'images/train/a.jpg': jpeg(32, 32),
+        'labels/train/a.txt': '0 0.5 0.5 0.1 0.1\n',
+        'images/val/b.jpg': jpeg(32, 32),
+        'labels/val/b.txt': '9 0.5 0.5 0.1 0.1\n',
+      }),
+      'detect',
+    );
     expect(ok).toMatchObject({ task: 'detect', taskPicked: false, fatal: null, usable: { train: 1 } });
     expect(ok.report.leftOut).toEqual([expect.objectContaining({ image: 'images/val/b.jpg', code: 'label/class-id' })]);
     expect(ok.report.errorCount).toBe(0);

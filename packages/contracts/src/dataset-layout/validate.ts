@@ -99,7 +99,10 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
     const missing: number[] = [];
     for (let i = 0; i < byId.size; i++) if (!byId.has(i)) missing.push(i);
     if (missing.length > 0) {
-      error(`names: a ${byId.size}-class dataset needs class ids 0-${byId.size - 1}, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.`, lineOf('names'));
+      error(
+        `names: a ${byId.size}-class dataset needs class ids 0-${byId.size - 1}, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.`,
+        lineOf('names'),
+      );
     }
     names = [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
     const blank = names.findIndex((n) => n.trim() === '');
@@ -111,7 +114,8 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
   const rawNc = data.nc;
   let nc: number | null = null;
   if (rawNc !== undefined && rawNc !== null) {
-    if (typeof rawNc !== 'number' || !Number.isInteger(rawNc) || rawNc < 1) error(`nc: must be a positive whole number, found "${String(rawNc)}".`, lineOf('nc'));
+    if (typeof rawNc !== 'number' || !Number.isInteger(rawNc) || rawNc < 1)
+      error(`nc: must be a positive whole number, found "${String(rawNc)}".`, lineOf('nc'));
     else nc = rawNc;
   }
   if (names && nc !== null && names.length !== nc) {
@@ -119,7 +123,15 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
   }
   if (!names && nc !== null) {
     names = Array.from({ length: nc }, (_, i) => `class_${i}`);
-    issues.push(issue('warning', ProcessingCode.YamlInvalid, `${name} has nc: ${nc} but no names; the classes are called class_0 to class_${nc - 1}.`, file, lineOf('nc')));
+    issues.push(
+      issue(
+        'warning',
+        ProcessingCode.YamlInvalid,
+        `${name} has nc: ${nc} but no names; the classes are called class_0 to class_${nc - 1}.`,
+        file,
+        lineOf('nc'),
+      ),
+    );
   }
   if (!names && rawNames === undefined && rawNc === undefined) error(`${name} has no names: list. Add the class names, for example names: [cat, dog].`);
   if (names && names.length === 0) error('names: is empty; a dataset needs at least one class.', lineOf('names'));
@@ -127,7 +139,8 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
     const seen = new Map<string, number>();
     names.forEach((n, i) => {
       const first = seen.get(n);
-      if (first !== undefined) issues.push(issue('warning', ProcessingCode.DuplicateClassName, `Classes ${first} and ${i} are both called "${n}".`, file, lineOf('names')));
+      if (first !== undefined)
+        issues.push(issue('warning', ProcessingCode.DuplicateClassName, `Classes ${first} and ${i} are both called "${n}".`, file, lineOf('names')));
       else seen.set(n, i);
     });
   }
@@ -144,7 +157,10 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
     const paths = (list as string[]).map((p) => p.trim());
     const txt = paths.find((p) => p.toLowerCase().endsWith('.txt'));
     if (txt) {
-      error(`${key}: ${txt} is a list file; point ${key}: at the folder of images instead (for example images/${key === 'validation' ? 'val' : key}).`, lineOf(key));
+      error(
+        `${key}: ${txt} is a list file; point ${key}: at the folder of images instead (for example images/${key === 'validation' ? 'val' : key}).`,
+        lineOf(key),
+      );
       return 'invalid';
     }
     return paths;
@@ -164,7 +180,15 @@ export function parseDatasetYaml(text: string, options: { file: string; task: Da
     else error('kpt_shape: a pose dataset needs kpt_shape: [keypoints, 2 or 3], for example kpt_shape: [17, 3].', lineOf('kpt_shape'));
   }
 
-  if (issues.some((i) => i.severity === 'error') || !names || train === null || train === 'invalid' || val === null || val === 'invalid' || test === 'invalid') {
+  if (
+    issues.some((i) => i.severity === 'error') ||
+    !names ||
+    train === null ||
+    train === 'invalid' ||
+    val === null ||
+    val === 'invalid' ||
+    test === 'invalid'
+  ) {
     return { config: null, issues };
   }
   return {
@@ -266,7 +290,8 @@ export function parseLabelFile(text: string, file: string, schema: LabelSchema):
     seen.add(key);
     rows.push(toRow(task, values, nd));
   }
-  if (suppressed > 0) issues.push(issue('error', issues[issues.length - 1]?.code ?? ProcessingCode.LabelValueCount, `… and ${suppressed} more problems in this file.`, file));
+  if (suppressed > 0)
+    issues.push(issue('error', issues[issues.length - 1]?.code ?? ProcessingCode.LabelValueCount, `… and ${suppressed} more problems in this file.`, file));
   if (duplicates > 0) {
     // ultralytics drops exact duplicates with a warning; we do the same so stats agree with training.
     issues.push(issue('warning', ProcessingCode.LabelDuplicateRow, `${duplicates} duplicate ${duplicates === 1 ? 'row was' : 'rows were'} removed.`, file));
@@ -281,7 +306,8 @@ function expectedCount(task: DatasetTask, n: number, nk: number, nd: number): st
       return `Expected 5 values (class x_center y_center width height), found ${n}.`;
     case 'segment':
       if (n >= 7 && (n - 1) % 2 === 0) return null;
-      if (n === 5) return 'Found 5 values, a detection box; a segment label is a class followed by a polygon (x1 y1 x2 y2 x3 y3 ...). Is the dataset task right?';
+      if (n === 5)
+        return 'Found 5 values, a detection box; a segment label is a class followed by a polygon (x1 y1 x2 y2 x3 y3 ...). Is the dataset task right?';
       return `Expected a class followed by at least 3 polygon points (an even number of at least 6 coordinates), found ${n} values.`;
     case 'obb':
       if (n === 9) return null;
@@ -321,7 +347,10 @@ function toRow(task: DatasetTask, values: number[], nd: number): LabelRow {
   const cls = values[0];
   if (task === 'detect' && values.length > 5) {
     // A polygon in a detect dataset: ultralytics trains on its bounding box (segments2boxes).
-    let x1 = 1, y1 = 1, x2 = 0, y2 = 0;
+    let x1 = 1,
+      y1 = 1,
+      x2 = 0,
+      y2 = 0;
     for (let i = 1; i < values.length; i += 2) {
       const x = clamp01(values[i]);
       const y = clamp01(values[i + 1]);
@@ -345,10 +374,18 @@ function toRow(task: DatasetTask, values: number[], nd: number): LabelRow {
  */
 export function taskMismatchHint(task: DatasetTask, shapes: ParsedLabels['shapes']): Issue | null {
   if (task === 'segment' && shapes.boxes > 0 && shapes.polygons === 0 && shapes.other === 0) {
-    return issue('error', ProcessingCode.TaskMismatch, 'Every label is a 5-value box, which is a detection dataset, but the dataset task is segment. Change the task to detect, or upload polygon labels.');
+    return issue(
+      'error',
+      ProcessingCode.TaskMismatch,
+      'Every label is a 5-value box, which is a detection dataset, but the dataset task is segment. Change the task to detect, or upload polygon labels.',
+    );
   }
   if (task === 'obb' && shapes.boxes > 0 && shapes.other === 0) {
-    return issue('error', ProcessingCode.TaskMismatch, 'The labels are 5-value boxes, which is a detection dataset, but the dataset task is obb (9 values per row). Change the task to detect.');
+    return issue(
+      'error',
+      ProcessingCode.TaskMismatch,
+      'The labels are 5-value boxes, which is a detection dataset, but the dataset task is obb (9 values per row). Change the task to detect.',
+    );
   }
   return null;
 }
@@ -437,7 +474,9 @@ export function reportToText(report: ProcessingReport, options: { title?: string
   out.push(options.title ?? 'Dataset check report');
   const verdict = report.errorCount > 0 ? 'FAILED' : 'PASSED';
   const left = report.leftOutCount ?? 0;
-  out.push(`Result: ${verdict}: ${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')}${left ? `, ${plural(left, 'image')} left out` : ''}.`);
+  out.push(
+    `Result: ${verdict}: ${plural(report.errorCount, 'error')}, ${plural(report.warningCount, 'warning')}${left ? `, ${plural(left, 'image')} left out` : ''}.`,
+  );
   if (report.errorCount > 0) out.push('Fix the errors below and upload the archive again. Warnings do not stop processing.');
   const section = (title: string, entries: ReportEntry[], omitted: number) => {
     if (entries.length === 0) return;
@@ -451,7 +490,10 @@ export function reportToText(report: ProcessingReport, options: { title?: string
   section('Errors', report.errors, report.omittedErrors);
   if (report.leftOut && report.leftOut.length > 0) {
     out.push('', 'Left out (image + label pairs ultralytics would drop):');
-    for (const e of report.leftOut) out.push(`  ${e.image}  [${e.code}]  ${e.file && e.file !== e.image ? `${e.file}${e.line ? `:${e.line}` : ''}: ` : ''}${e.message.replace(/\n/g, '\n    ')}`);
+    for (const e of report.leftOut)
+      out.push(
+        `  ${e.image}  [${e.code}]  ${e.file && e.file !== e.image ? `${e.file}${e.line ? `:${e.line}` : ''}: ` : ''}${e.message.replace(/\n/g, '\n    ')}`,
+      );
     if ((report.omittedLeftOut ?? 0) > 0) out.push(`  … and ${report.omittedLeftOut} more not listed.`);
   }
   section('Warnings', report.warnings, report.omittedWarnings);

@@ -15,4 +15,5 @@ export const intField = (v: string | undefined) => (v !== undefined && /^-?\d{1,
  * Which file a multipart upload carries: `type` (epoch | final) decides, else the file part's name
  * (`last.pt` or `best.pt`). A final upload is the run's best weights.
  */
-export const uploadKind = (type: string | undefined, fieldname: string): 'best' | 'last' => (type === 'final' ? 'best' : type === 'epoch' ? 'last' : fieldname === 'best.pt' ? 'best' : 'last');
+export const uploadKind = (type: string | undefined, fieldname: string): 'best' | 'last' =>
+  type === 'final' ? 'best' : type === 'epoch' ? 'last' : fieldname === 'best.pt' ? 'best' : 'last';

@@ -18,7 +18,11 @@ export async function recordHeartbeat(ctx: AppContext, userId: string, modelId: 
   // A process's first heartbeat carries no agentId (hub-protocol §5.5): after earlier reports it is a
   // resume, a new run of the model (from its last checkpoint; after a Stop, a failure or a timeout
   // too, ADR 0020). A Stop pressed on the run before applies to that run only.
-  const resumed = Boolean(before) && (body.agentId === null || body.agentId === undefined) && before!.outcome !== 'completed' && (!model.trainEnd || before!.outcome !== 'running');
+  const resumed =
+    Boolean(before) &&
+    (body.agentId === null || body.agentId === undefined) &&
+    before!.outcome !== 'completed' &&
+    (!model.trainEnd || before!.outcome !== 'running');
   if (resumed) await training.resumeRun(ctx, model.id, 'hub', { agent, agentId, cancelRequestedAt: null, cancelRequestedBy: null });
   const { model: updated } = await training.report(ctx, await training.reloadModel(ctx, model), 'hub', { agent, agentId });
   // Only status transitions are worth a push; a beat every 300 s of a live run changes nothing visible.

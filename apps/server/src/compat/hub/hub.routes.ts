@@ -23,7 +23,10 @@ export async function hubCompatRoutes(app: FastifyInstance) {
 
   r.post(
     '/v1/agent/heartbeat/models/:id',
-    { config: { auth: 'user' }, schema: { tags: ['compat'], params: idParams, body: heartbeatBody.optional(), response: { 200: heartbeatResponse, ...errorResponses } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['compat'], params: idParams, body: heartbeatBody.optional(), response: { 200: heartbeatResponse, ...errorResponses } },
+    },
     async (req) => {
       const { user } = requireUser(req);
       const agentId = await recordHeartbeat(ctx, user.id, req.params.id, req.body ?? {});
@@ -44,11 +47,20 @@ export async function hubCompatRoutes(app: FastifyInstance) {
   /** Multipart: fields `epoch`, `type` (epoch | final), `isBest` or `map`, then one file part `last.pt` or `best.pt` (§5.7/5.8). */
   r.post(
     '/v1/models/:id/upload',
-    { config: { auth: 'user' }, schema: { tags: ['compat'], params: idParams, consumes: ['multipart/form-data'], response: { 200: successSchema, ...errorResponses } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['compat'], params: idParams, consumes: ['multipart/form-data'], response: { 200: successSchema, ...errorResponses } },
+    },
     async (req) => {
       const { user } = requireUser(req);
       const limits = { fileSize: training.MAX_CHECKPOINT_BYTES, files: 1, fieldSize: 4096, fields: 20 };
-      await receiveHubUpload(ctx, user, req.params.id, req.isMultipart() ? () => req.parts({ limits }) : null, Number(req.headers['content-length']) || undefined);
+      await receiveHubUpload(
+        ctx,
+        user,
+        req.params.id,
+        req.isMultipart() ? () => req.parts({ limits }) : null,
+        Number(req.headers['content-length']) || undefined,
+      );
       return success;
     },
   );

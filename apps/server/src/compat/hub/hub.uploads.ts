@@ -17,7 +17,13 @@ type Stored = { kind: training.CheckpointKind; key: string; name: string; bytes:
  * idempotent and an interrupted body leaves the model as it was. `openParts` is null when the request
  * is not multipart.
  */
-export async function receiveHubUpload(ctx: AppContext, user: { id: string; plan: string }, modelId: string, openParts: (() => AsyncIterable<UploadPart>) | null, requestBytes?: number) {
+export async function receiveHubUpload(
+  ctx: AppContext,
+  user: { id: string; plan: string },
+  modelId: string,
+  openParts: (() => AsyncIterable<UploadPart>) | null,
+  requestBytes?: number,
+) {
   const model = await training.reportableModel(ctx, user.id, modelId);
   if (!openParts) throw errors.validation('Send multipart/form-data with epoch, type and the weights file');
   const { fields, stored } = await storeParts(ctx, user, model, openParts(), requestBytes);
@@ -33,7 +39,13 @@ export async function receiveHubUpload(ctx: AppContext, user: { id: string; plan
 }
 
 /** Streams the file part to its blob; fields before it decide its kind and epoch. Nothing is promoted here. */
-async function storeParts(ctx: AppContext, user: { id: string; plan: string }, model: training.ModelRow, parts: AsyncIterable<UploadPart>, requestBytes?: number) {
+async function storeParts(
+  ctx: AppContext,
+  user: { id: string; plan: string },
+  model: training.ModelRow,
+  parts: AsyncIterable<UploadPart>,
+  requestBytes?: number,
+) {
   const fields: Record<string, string> = {};
   let stored: Stored | null = null;
   try {
@@ -45,7 +57,10 @@ async function storeParts(ctx: AppContext, user: { id: string; plan: string }, m
       const kind = uploadKind(fields.type, part.fieldname);
       const epoch = intField(fields.epoch);
       const name = hubStoredName(model.id, kind, epoch);
-      const { key, bytes, settle } = await training.receiveCheckpoint(ctx, user, model, { kind, name }, part.file, { settleLater: true, bodyBytes: requestBytes });
+      const { key, bytes, settle } = await training.receiveCheckpoint(ctx, user, model, { kind, name }, part.file, {
+        settleLater: true,
+        bodyBytes: requestBytes,
+      });
       if (part.file.truncated || bytes === 0) {
         await ctx.blobs.delete(key).catch(() => undefined);
         await settle();

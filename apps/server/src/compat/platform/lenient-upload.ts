@@ -41,7 +41,18 @@ const MAX_HEAD_BYTES = 16 * 1024;
 // Same as Node's default headersTimeout: a connection that sends nothing for this long is dropped either way.
 const SNIFF_TIMEOUT_MS = 60_000;
 const IDLE_TIMEOUT_MS = 15 * 60_000;
-const REASONS: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 411: 'Length Required', 413: 'Payload Too Large', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error', 507: 'Insufficient Storage' };
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  410: 'Gone',
+  411: 'Length Required',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  507: 'Insufficient Storage',
+};
 
 /**
  * Returns `closePending()`, for the server's preClose: sockets still being sniffed (connected, nothing

@@ -48,7 +48,8 @@ export const CHECKPOINT_UPLOAD_PREFIX = '/v1/compat/uploads/';
 export type UploadMode = 'a' | 'm';
 
 /** `/v1/compat/uploads/<modelId>/<uploadId>/<mode>/<storedName>`: everything the PUT needs is in its signed path. */
-export const uploadPath = (u: { modelId: string; uploadId: string; mode: UploadMode; storedName: string }) => `${CHECKPOINT_UPLOAD_PREFIX}${u.modelId}/${u.uploadId}/${u.mode}/${u.storedName}`;
+export const uploadPath = (u: { modelId: string; uploadId: string; mode: UploadMode; storedName: string }) =>
+  `${CHECKPOINT_UPLOAD_PREFIX}${u.modelId}/${u.uploadId}/${u.mode}/${u.storedName}`;
 
 /** The parts of an upload path (query already cut off); missing parts are empty. */
 export function parseUploadPath(path: string): { modelId: string; mode: UploadMode; storedName: string } {

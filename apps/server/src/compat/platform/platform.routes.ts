@@ -8,7 +8,15 @@ import * as training from '../../modules/training/training.service.js';
 import { baseUrlFor, signCompatUrl } from '../../platform/http/signed-links.js';
 import { datasetNdjsonPath } from './platform.formats.js';
 import { presentAccountSummary, presentApiKeys, presentError, presentSettings } from './platform.presenter.js';
-import { accountSummaryResponse, apiKeysResponse, datasetExportResponse, modelFilesResponse, modelParams, settingsResponse, slugParams } from './platform.schemas.js';
+import {
+  accountSummaryResponse,
+  apiKeysResponse,
+  datasetExportResponse,
+  modelFilesResponse,
+  modelParams,
+  settingsResponse,
+  slugParams,
+} from './platform.schemas.js';
 import { platformUploadRoutes } from './platform.uploads.js';
 import { platformWebhookRoutes } from './platform.webhooks.js';
 
@@ -42,12 +50,16 @@ export async function platformCompatRoutes(app: FastifyInstance) {
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
   // ---- login (§3): 8.4.115–8.4.146 check GET /api/settings, the SDK generation GET /api/account/summary.
-  app.get('/api/settings', { config: { auth: 'user' }, schema: { tags: ['compat'], response: { 200: settingsResponse } } }, async (req) => presentSettings(requireUser(req).user));
+  app.get('/api/settings', { config: { auth: 'user' }, schema: { tags: ['compat'], response: { 200: settingsResponse } } }, async (req) =>
+    presentSettings(requireUser(req).user),
+  );
   app.get('/api/account/summary', { config: { auth: 'user' }, schema: { tags: ['compat'], response: { 200: accountSummaryResponse } } }, async (req) => {
     const { user } = requireUser(req);
     return presentAccountSummary(user, await training.accountCounts(ctx, user.id));
   });
-  app.get('/api/api-keys', { config: { auth: 'user' }, schema: { tags: ['compat'], response: { 200: apiKeysResponse } } }, async (req) => presentApiKeys(await listApiKeys(ctx, requireUser(req).user.id)));
+  app.get('/api/api-keys', { config: { auth: 'user' }, schema: { tags: ['compat'], response: { 200: apiKeysResponse } } }, async (req) =>
+    presentApiKeys(await listApiKeys(ctx, requireUser(req).user.id)),
+  );
 
   platformWebhookRoutes(app);
   platformUploadRoutes(app);
@@ -64,7 +76,8 @@ export async function platformCompatRoutes(app: FastifyInstance) {
     return signCompatUrl(ctx, baseUrlFor(ctx, req), datasetNdjsonPath(dataset), undefined, dataset.access);
   };
   // `ul://<owner>/<project>/<model>` → the model's best weights and a signed URL for them; 409 without weights.
-  const weights = (req: FastifyRequest, p: z.infer<typeof modelParams>) => training.bestWeightsBySlugs(ctx, viewerOf(req), p, baseUrlFor(ctx, req), MODEL_URL_TTL_MS);
+  const weights = (req: FastifyRequest, p: z.infer<typeof modelParams>) =>
+    training.bestWeightsBySlugs(ctx, viewerOf(req), p, baseUrlFor(ctx, req), MODEL_URL_TTL_MS);
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -75,10 +88,14 @@ export async function platformCompatRoutes(app: FastifyInstance) {
       return reply.code(302).header('location', url).send({ downloadUrl: url });
     },
   });
-  app.get('/api/datasets/:owner/:dataset/export', { schema: { tags: ['compat'], params: slugParams, response: { 200: datasetExportResponse } } }, async (req) => ({
-    downloadUrl: await datasetUrl(req, req.params as z.infer<typeof slugParams>),
-    cached: false,
-  }));
+  app.get(
+    '/api/datasets/:owner/:dataset/export',
+    { schema: { tags: ['compat'], params: slugParams, response: { 200: datasetExportResponse } } },
+    async (req) => ({
+      downloadUrl: await datasetUrl(req, req.params as z.infer<typeof slugParams>),
+      cached: false,
+    }),
+  );
   app.route({
     method: ['GET', 'HEAD'],
     url: '/api/webhooks/models/:owner/:project/:model/download',
@@ -88,8 +105,12 @@ export async function platformCompatRoutes(app: FastifyInstance) {
       return reply.code(302).header('location', url).send({ downloadUrl: url });
     },
   });
-  app.get('/api/models/:owner/:project/:model/files', { schema: { tags: ['compat'], params: modelParams, response: { 200: modelFilesResponse } } }, async (req) => {
-    const { best, url } = await weights(req, req.params as z.infer<typeof modelParams>);
-    return { files: [{ name: best.blobKey.slice(best.blobKey.lastIndexOf('/') + 1), size: best.bytes, downloadUrl: url }] };
-  });
+  app.get(
+    '/api/models/:owner/:project/:model/files',
+    { schema: { tags: ['compat'], params: modelParams, response: { 200: modelFilesResponse } } },
+    async (req) => {
+      const { best, url } = await weights(req, req.params as z.infer<typeof modelParams>);
+      return { files: [{ name: best.blobKey.slice(best.blobKey.lastIndexOf('/') + 1), size: best.bytes, downloadUrl: url }] };
+    },
+  );
 }

@@ -32,13 +32,18 @@ export const startedData = z
   .passthrough()
   // The run may name itself only in its train args (`name=`, `project=`): the same limits apply there.
   .superRefine((d, refine) => {
-    for (const [key, schema] of [['name', runName], ['project', projectArg]] as const) {
+    for (const [key, schema] of [
+      ['name', runName],
+      ['project', projectArg],
+    ] as const) {
       const value = d.trainArgs?.[key];
       const checked = typeof value === 'string' ? schema.safeParse(value) : null;
       if (checked && !checked.success) refine.addIssue({ code: 'custom', path: ['trainArgs', key], message: checked.error.issues[0]?.message ?? 'Too long' });
     }
   });
-export const consoleData = z.object({ chunkId: z.number().int().min(0).max(10_000_000), content: z.string().max(1024 * 1024), lineCount: z.number().int().min(0).nullish() }).passthrough();
+export const consoleData = z
+  .object({ chunkId: z.number().int().min(0).max(10_000_000), content: z.string().max(1024 * 1024), lineCount: z.number().int().min(0).nullish() })
+  .passthrough();
 export const epochData = z
   .object({
     epoch: z.number().int().min(0).max(100_000),
@@ -49,7 +54,9 @@ export const epochData = z
     modelInfo: z.record(z.string(), z.unknown()).nullish(),
   })
   .passthrough();
-export const checkpointData = z.object({ modelPath: z.string().max(1024).nullish(), runId: z.string().max(100).nullish(), uploadPath: z.string().max(1024).nullish() }).passthrough();
+export const checkpointData = z
+  .object({ modelPath: z.string().max(1024).nullish(), runId: z.string().max(100).nullish(), uploadPath: z.string().max(1024).nullish() })
+  .passthrough();
 export const completeData = z
   .object({
     results: z
@@ -91,7 +98,11 @@ export function parseEventData<T extends z.ZodTypeAny>(schema: T, value: unknown
 }
 
 /** The model an event or upload names: `modelId`, or (8.4.115–8.4.119 early chunks) project + name. */
-export const modelRefOf = (body: { modelId?: string | null; project?: string | null; name?: string | null }) => ({ modelId: body.modelId, project: body.project, name: body.name });
+export const modelRefOf = (body: { modelId?: string | null; project?: string | null; name?: string | null }) => ({
+  modelId: body.modelId,
+  project: body.project,
+  name: body.name,
+});
 
 // ---- answers (what the client reads; the serializer sends exactly these fields) ----------------
 

@@ -19,7 +19,13 @@ const UPLOAD_URL_TTL_MS = 24 * 3_600_000;
  * without a runId never send checkpoint_saved: their upload is promoted when it lands (mode `a`);
  * the others wait for checkpoint_saved (mode `m`). The key is what the client echoes as modelPath.
  */
-export async function issueCheckpointUpload(ctx: AppContext, userId: string, ref: training.ModelRef, input: { filename: string; runId?: string | null }, baseUrl: string) {
+export async function issueCheckpointUpload(
+  ctx: AppContext,
+  userId: string,
+  ref: training.ModelRef,
+  input: { filename: string; runId?: string | null },
+  baseUrl: string,
+) {
   const model = await training.resolveModel(ctx, userId, ref);
   const uploadId = newId();
   const storedName = platformStoredName(model.slug, input.filename, uploadId);
@@ -33,7 +39,12 @@ export async function issueCheckpointUpload(ctx: AppContext, userId: string, ref
  * signature). Streams into storage within the owner's quota; null when the model is gone. An
  * interrupted body stores nothing (atomic put); the client's retry sends it again.
  */
-export async function receiveCheckpointUpload(ctx: AppContext, path: string, body: Readable, declaredBytes: number | undefined): Promise<{ bytes: number } | null> {
+export async function receiveCheckpointUpload(
+  ctx: AppContext,
+  path: string,
+  body: Readable,
+  declaredBytes: number | undefined,
+): Promise<{ bytes: number } | null> {
   const { modelId, mode, storedName } = parseUploadPath(path);
   const found = await training.modelForSignedUpload(ctx, modelId);
   if (!found || !storedName) {
@@ -43,7 +54,10 @@ export async function receiveCheckpointUpload(ctx: AppContext, path: string, bod
   const { model, owner } = found;
   const kind = storedKind(model, storedName);
   try {
-    const { key, bytes, settle } = await training.receiveCheckpoint(ctx, owner, model, { kind, name: storedName }, body, { declaredBytes, settleLater: mode === 'a' });
+    const { key, bytes, settle } = await training.receiveCheckpoint(ctx, owner, model, { kind, name: storedName }, body, {
+      declaredBytes,
+      settleLater: mode === 'a',
+    });
     if (mode === 'a') await training.promoteFile(ctx, model, { kind, key, name: storedName, bytes, epoch: null }).finally(settle);
     return { bytes };
   } catch (err) {
@@ -57,19 +71,26 @@ export async function receiveCheckpointUpload(ctx: AppContext, path: string, bod
 export function platformUploadRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
 
-  app.post('/api/webhooks/models/upload', { config: { auth: 'user' }, schema: { tags: ['compat'], body: uploadBody, response: { 200: uploadResponse } } }, async (req) => {
-    const { user } = requireUser(req);
-    const body = req.body as UploadBody;
-    const { uploadUrl, key } = await issueCheckpointUpload(ctx, user.id, modelRefOf(body), body, baseUrlFor(ctx, req));
-    return { uploadUrl, gcsPath: key, uploadPath: key };
-  });
+  app.post(
+    '/api/webhooks/models/upload',
+    { config: { auth: 'user' }, schema: { tags: ['compat'], body: uploadBody, response: { 200: uploadResponse } } },
+    async (req) => {
+      const { user } = requireUser(req);
+      const body = req.body as UploadBody;
+      const { uploadUrl, key } = await issueCheckpointUpload(ctx, user.id, modelRefOf(body), body, baseUrlFor(ctx, req));
+      return { uploadUrl, gcsPath: key, uploadPath: key };
+    },
+  );
 
   /** The sink: the signature in the URL is the credential (no auth header on the PUT). */
   async function acceptUpload(target: string, body: Readable, declared: number | undefined): Promise<{ status: number; body: unknown }> {
     const verdict = verifyCompatUrl(ctx, target);
     if (verdict !== 'ok') {
       body.resume();
-      return { status: verdict === 'expired' ? 410 : 403, body: { error: verdict === 'expired' ? 'This upload link has expired' : 'This upload link is invalid' } };
+      return {
+        status: verdict === 'expired' ? 410 : 403,
+        body: { error: verdict === 'expired' ? 'This upload link has expired' : 'This upload link is invalid' },
+      };
     }
     try {
       const stored = await receiveCheckpointUpload(ctx, target.split('?', 1)[0]!, body, declared);
@@ -83,7 +104,8 @@ export function platformUploadRoutes(app: FastifyInstance) {
   // Well-formed PUTs (and app.inject) come through Fastify; see lenient-upload.ts for the quirky ones.
   // logLevel: the signed upload URL is a credential, kept out of the info-level request log.
   app.put(`${UPLOAD_PREFIX}*`, { logLevel: 'warn' }, async (req: FastifyRequest, reply: FastifyReply) => {
-    const declared = req.headers['content-length'] !== undefined && req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : undefined;
+    const declared =
+      req.headers['content-length'] !== undefined && req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : undefined;
     const res = await acceptUpload(req.url, req.raw, declared);
     return reply.status(res.status).send(res.body);
   });

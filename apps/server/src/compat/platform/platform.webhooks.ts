@@ -4,7 +4,18 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { errors } from '../../platform/http/errors.js';
 import * as training from '../../modules/training/training.service.js';
 import { runArgsOf, storedKind } from './platform.formats.js';
-import { checkpointData, completeData, consoleData, envelope, epochData, modelRefOf, parseEventData, startedData, webhookResponse, type Envelope } from './platform.schemas.js';
+import {
+  checkpointData,
+  completeData,
+  consoleData,
+  envelope,
+  epochData,
+  modelRefOf,
+  parseEventData,
+  startedData,
+  webhookResponse,
+  type Envelope,
+} from './platform.schemas.js';
 import type { z } from 'zod';
 
 type EventHandler = (userId: string, body: Envelope) => Promise<Record<string, unknown>>;
@@ -52,11 +63,15 @@ export function platformWebhookRoutes(app: FastifyInstance) {
     return body.event === 'training_failed' ? { ok: true } : { ok: true, ignored: true };
   };
 
-  app.post('/api/webhooks/training/metrics', { config: { auth: 'user' }, bodyLimit: 32 * 1024 * 1024, schema: { tags: ['compat'], body: envelope, response: { 200: webhookResponse } } }, async (req) => {
-    const body = req.body as Envelope;
-    const handle = Object.hasOwn(events, body.event) ? events[body.event]! : otherEvent;
-    return handle(requireUser(req).user.id, body);
-  });
+  app.post(
+    '/api/webhooks/training/metrics',
+    { config: { auth: 'user' }, bodyLimit: 32 * 1024 * 1024, schema: { tags: ['compat'], body: envelope, response: { 200: webhookResponse } } },
+    async (req) => {
+      const body = req.body as Envelope;
+      const handle = Object.hasOwn(events, body.event) ? events[body.event]! : otherEvent;
+      return handle(requireUser(req).user.id, body);
+    },
+  );
 }
 
 /** `training_started` in the lifecycle's terms: project and run name from the envelope or the train args, what the args name (`ul://` data and weights). */
@@ -95,7 +110,10 @@ async function checkpointSaved(ctx: AppContext, userId: string, ref: training.Mo
 async function trainingComplete(ctx: AppContext, userId: string, ref: training.ModelRef, data: z.infer<typeof completeData>) {
   const model = await training.resolveModel(ctx, userId, ref);
   const results = data.results ?? {};
-  if (results.modelPath) await training.promoteStored(ctx, model, results.modelPath, (name) => storedKind(model, name)).catch((err: unknown) => ctx.log.warn({ err, modelId: model.id }, 'final modelPath not promoted'));
+  if (results.modelPath)
+    await training
+      .promoteStored(ctx, model, results.modelPath, (name) => storedKind(model, name))
+      .catch((err: unknown) => ctx.log.warn({ err, modelId: model.id }, 'final modelPath not promoted'));
   const { metrics: finalMetrics, ...rest } = results;
   await training.finish(ctx, model, 'platform', {
     finalMetrics: finalMetrics ?? null,

@@ -1,5 +1,16 @@
 import type { CredentialScope } from '../../platform/http/auth-context.js';
-import { abilitiesFor, can, subjectForRole, visibilityOf, type Abilities, type Action, type ObjectKind, type Privacy, type Subject, type TeamMemberRole } from '@sightline/contracts';
+import {
+  abilitiesFor,
+  can,
+  subjectForRole,
+  visibilityOf,
+  type Abilities,
+  type Action,
+  type ObjectKind,
+  type Privacy,
+  type Subject,
+  type TeamMemberRole,
+} from '@sightline/contracts';
 
 /** What access rules need to know about a dataset, project, model or team. */
 export interface AccessItem {
@@ -21,7 +32,15 @@ export function accessItem(
   row: { id?: string; userId: string; teamId?: string | null; privacy: Privacy; deletedAt?: Date | null },
   parent?: AccessItem | null,
 ): AccessItem {
-  return { kind, id: row.id ?? null, userId: row.userId, teamId: row.teamId ?? null, privacy: row.privacy, deletedAt: row.deletedAt ?? null, parent: parent ?? null };
+  return {
+    kind,
+    id: row.id ?? null,
+    userId: row.userId,
+    teamId: row.teamId ?? null,
+    privacy: row.privacy,
+    deletedAt: row.deletedAt ?? null,
+    parent: parent ?? null,
+  };
 }
 
 /** The caller as access rules see it: a uid (API keys act as their owner) and its team roles. */

@@ -34,7 +34,12 @@ const ROLE_CACHE_TTL_MS = 30_000;
  * per-instance cache (ADR 0017) kept true by NOTIFY, so the many links of a page (thumbnails)
  * cost no query each once warm; a removal or role change evicts on every instance within a second.
  */
-export async function cachedViewerFor(ctx: Pick<AppContext, 'db' | 'invalidations'>, userId: string, scope: CredentialScope | null, item: AccessItem): Promise<Viewer> {
+export async function cachedViewerFor(
+  ctx: Pick<AppContext, 'db' | 'invalidations'>,
+  userId: string,
+  scope: CredentialScope | null,
+  item: AccessItem,
+): Promise<Viewer> {
   const roles = new Map<string, TeamMemberRole>();
   let cache = roleCaches.get(ctx.invalidations);
   if (!cache) roleCaches.set(ctx.invalidations, (cache = ctx.invalidations.cache<TeamMemberRole | null>({ ttlMs: ROLE_CACHE_TTL_MS, max: 20_000 })));

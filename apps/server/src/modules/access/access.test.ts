@@ -6,7 +6,10 @@ import { abilitiesOf, allows, viewerOf, type AccessItem, type Viewer } from './a
 import { abilitiesFor, authorize, may, viewerFor } from './access.service.js';
 
 const mine = (over: Partial<AccessItem> = {}): AccessItem => ({ kind: 'model', userId: 'owner', privacy: 'private', deletedAt: null, ...over });
-const withRoles = (userId: string, roles: Record<string, 'owner' | 'admin' | 'member' | 'viewer'>): Viewer => ({ userId, roles: new Map(Object.entries(roles)) });
+const withRoles = (userId: string, roles: Record<string, 'owner' | 'admin' | 'member' | 'viewer'>): Viewer => ({
+  userId,
+  roles: new Map(Object.entries(roles)),
+});
 
 describe('access policy (pure)', () => {
   it('items of no team: the owner does everything, others read public/unlisted, list public, write nothing', () => {
@@ -58,7 +61,9 @@ describe('access service (team roles from the database)', () => {
   let db: { database: Database; drop(): Promise<void> };
   beforeAll(async () => {
     db = await openTestDatabase();
-    await db.database.exec(`INSERT INTO users (id, email, username, first_name, image) VALUES ('owner', 'o@x.io', 'o', 'O', ''), ('mem', 'm@x.io', 'm', 'M', ''), ('out', 'x@x.io', 'x', 'X', '')`);
+    await db.database.exec(
+      `INSERT INTO users (id, email, username, first_name, image) VALUES ('owner', 'o@x.io', 'o', 'O', ''), ('mem', 'm@x.io', 'm', 'M', ''), ('out', 'x@x.io', 'x', 'X', '')`,
+    );
     await db.database.exec(`INSERT INTO teams (id, owner_id, name) VALUES ('T', 'owner', 'Team')`);
     await db.database.exec(`INSERT INTO team_members (team_id, user_id, role) VALUES ('T', 'owner', 'owner'), ('T', 'mem', 'member')`);
   });
@@ -66,7 +71,7 @@ describe('access service (team roles from the database)', () => {
     await db.drop();
   });
 
-  it('looks the caller\'s role up only for the teams of the items', async () => {
+  it("looks the caller's role up only for the teams of the items", async () => {
     const ctx = { db: db.database.db };
     expect((await viewerFor(ctx, 'mem', [mine({ teamId: 'T' })])).roles.get('T')).toBe('member');
     expect((await viewerFor(ctx, 'out', [mine({ teamId: 'T' })])).roles.size).toBe(0);

@@ -30,7 +30,9 @@ async function resolveHolder(ctx: LinkCtx, holder: string): Promise<Holder | nul
   const now = ctx.clock.now();
   const found = await cache.getOrLoad(holder, async () => {
     const row = await accessRepository.holder(ctx.db, kind, id, now);
-    return row ? { value: { userId: row.userId, expiresAt: row.expiresAt?.getTime() ?? Infinity, scope: row.scope }, tags: [cacheTags.user(row.userId)] } : null;
+    return row
+      ? { value: { userId: row.userId, expiresAt: row.expiresAt?.getTime() ?? Infinity, scope: row.scope }, tags: [cacheTags.user(row.userId)] }
+      : null;
   });
   return found && found.expiresAt > now.getTime() ? found : null;
 }

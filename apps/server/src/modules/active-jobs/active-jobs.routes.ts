@@ -11,5 +11,9 @@ export async function activeJobsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
-  r.get('/v1/active-jobs', { config: { auth: 'user' }, schema: { tags: ['datasets'], response: { 200: z.object({ data: activeJobsSchema }), ...errorResponses } } }, async (req) => ({ data: await activeJobs(ctx, requireUser(req).user.id) }));
+  r.get(
+    '/v1/active-jobs',
+    { config: { auth: 'user' }, schema: { tags: ['datasets'], response: { 200: z.object({ data: activeJobsSchema }), ...errorResponses } } },
+    async (req) => ({ data: await activeJobs(ctx, requireUser(req).user.id) }),
+  );
 }

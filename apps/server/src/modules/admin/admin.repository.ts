@@ -40,7 +40,9 @@ export const adminRepository = {
     const q = opts.q?.trim().toLowerCase();
     if (q) {
       const p = `${escapeLike(q)}%`;
-      where.push(sql`(lower(${users.email}) LIKE ${p} OR lower(${users.username}) LIKE ${p} OR lower(${users.firstName}) LIKE ${p} OR ${users.id} = ${opts.q!.trim()})`);
+      where.push(
+        sql`(lower(${users.email}) LIKE ${p} OR lower(${users.username}) LIKE ${p} OR lower(${users.firstName}) LIKE ${p} OR ${users.id} = ${opts.q!.trim()})`,
+      );
     }
     if (opts.after) {
       const [v, id] = opts.after;
@@ -56,10 +58,13 @@ export const adminRepository = {
       .limit(opts.limit);
   },
   userById: async (db: Db, id: string) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0] ?? null,
-  updateUser: async (db: Db, id: string, patch: Partial<typeof users.$inferInsert>) => (await db.update(users).set(patch).where(eq(users.id, id)).returning())[0] ?? null,
+  updateUser: async (db: Db, id: string, patch: Partial<typeof users.$inferInsert>) =>
+    (await db.update(users).set(patch).where(eq(users.id, id)).returning())[0] ?? null,
   /** Active admins other than `exceptId`, locked so two concurrent revocations cannot both pass the last-admin check. */
   otherAdmins: async (db: Db, exceptId: string) =>
-    (await db.execute(sql`SELECT id FROM users WHERE 'admin' = ANY(roles) AND deleted_at IS NULL AND disabled_at IS NULL AND id <> ${exceptId} FOR UPDATE`)) as unknown as { rows: unknown[] },
+    (await db.execute(
+      sql`SELECT id FROM users WHERE 'admin' = ANY(roles) AND deleted_at IS NULL AND disabled_at IS NULL AND id <> ${exceptId} FOR UPDATE`,
+    )) as unknown as { rows: unknown[] },
   lockAdmins: async (db: Db) => {
     await db.execute(sql`SELECT pg_advisory_xact_lock(4243)`);
   },
@@ -97,8 +102,14 @@ export const adminRepository = {
     return { datasets: await one(datasets, sql`${datasets.bytes}`), models: await one(models, sql`${models.bytes}`), projects: await projectUsage() };
   },
   counts: async (db: Db, userId: string, now: Date, monthBucket: string) => {
-    const [keys] = await db.select({ n: sql<number>`count(*)` }).from(apiKeys).where(and(eq(apiKeys.userId, userId), sql`${apiKeys.revokedAt} IS NULL`));
-    const [live] = await db.select({ n: sql<number>`count(*)` }).from(sessions).where(and(eq(sessions.userId, userId), sql`${sessions.expiresAt} > ${now}`));
+    const [keys] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), sql`${apiKeys.revokedAt} IS NULL`));
+    const [live] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), sql`${sessions.expiresAt} > ${now}`));
     const [inf] = await db
       .select({
         month: sql<number>`coalesce(sum(${inferenceUsage.count}) FILTER (WHERE ${inferenceUsage.bucket} = ${monthBucket}), 0)`,
@@ -106,17 +117,33 @@ export const adminRepository = {
       })
       .from(inferenceUsage)
       .where(and(eq(inferenceUsage.userId, userId), eq(inferenceUsage.apiKeyId, '')));
-    const [teams] = await db.select({ n: sql<number>`count(*)` }).from(teamMembers).where(eq(teamMembers.userId, userId));
-    return { apiKeys: Number(keys?.n ?? 0), sessions: Number(live?.n ?? 0), inference: { thisMonth: Number(inf?.month ?? 0), total: Number(inf?.total ?? 0) }, teams: Number(teams?.n ?? 0) };
+    const [teams] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(teamMembers)
+      .where(eq(teamMembers.userId, userId));
+    return {
+      apiKeys: Number(keys?.n ?? 0),
+      sessions: Number(live?.n ?? 0),
+      inference: { thisMonth: Number(inf?.month ?? 0), total: Number(inf?.total ?? 0) },
+      teams: Number(teams?.n ?? 0),
+    };
   },
 
   // jobs of the platform queue (dataset processing, imports, purge, mail...) and of GPU agents
-  queueJobs: (db: Db, statuses: string[], limit: number) => db.select().from(jobs).where(inArray(jobs.status, statuses)).orderBy(desc(jobs.updatedAt)).limit(limit),
+  queueJobs: (db: Db, statuses: string[], limit: number) =>
+    db.select().from(jobs).where(inArray(jobs.status, statuses)).orderBy(desc(jobs.updatedAt)).limit(limit),
   queueJob: async (db: Db, id: string) => (await db.select().from(jobs).where(eq(jobs.id, id)).limit(1))[0] ?? null,
   /** Moves a job from one status to another; null when it was not in `from` any more. */
   moveQueueJob: async (db: Db, id: string, from: string[], patch: Partial<typeof jobs.$inferInsert>) =>
-    (await db.update(jobs).set(patch).where(and(eq(jobs.id, id), inArray(jobs.status, from))).returning())[0] ?? null,
-  agentJobs: (db: Db, statuses: AgentJobRow['status'][], limit: number) => db.select().from(agentJobs).where(inArray(agentJobs.status, statuses)).orderBy(desc(agentJobs.updatedAt)).limit(limit),
+    (
+      await db
+        .update(jobs)
+        .set(patch)
+        .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
+        .returning()
+    )[0] ?? null,
+  agentJobs: (db: Db, statuses: AgentJobRow['status'][], limit: number) =>
+    db.select().from(agentJobs).where(inArray(agentJobs.status, statuses)).orderBy(desc(agentJobs.updatedAt)).limit(limit),
   /** Names behind the ids jobs carry: users, models, datasets, one query per kind asked for. */
   namesOf: async (db: Db, ids: { users: string[]; models: string[]; datasets: string[] }) => {
     const [u, m, d] = await Promise.all([
@@ -129,8 +156,7 @@ export const adminRepository = {
   },
   agentJob: async (db: Db, id: string) => (await db.select().from(agentJobs).where(eq(agentJobs.id, id)).limit(1))[0] ?? null,
 
-  feedback: (db: Db, limit: number) =>
-    db.select().from(users).where(isNotNull(users.feedbackCreatedAt)).orderBy(desc(users.feedbackUpdatedAt)).limit(limit),
+  feedback: (db: Db, limit: number) => db.select().from(users).where(isNotNull(users.feedbackCreatedAt)).orderBy(desc(users.feedbackUpdatedAt)).limit(limit),
   feedbackStats: async (db: Db) => {
     const rows = await db
       .select({ rating: users.feedbackRating, n: sql<number>`count(*)` })

@@ -32,69 +32,149 @@ export async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
-  r.get('/v1/admin/users', { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: z.array(userSchema) }), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: await admin.listUsers(ctx) };
-  });
+  r.get(
+    '/v1/admin/users',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: z.array(userSchema) }), ...errorResponses } } },
+    async (req) => {
+      requireAdmin(req);
+      return { data: await admin.listUsers(ctx) };
+    },
+  );
 
-  r.post('/v1/admin/users/:id/restore', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: z.object({ id: z.string().max(40) }), response: { 200: z.object({ data: userSchema }), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: presentUser(await admin.restoreUser(ctx, req.params.id, ACCOUNT_DELETION_GRACE_DAYS)) };
-  });
+  r.post(
+    '/v1/admin/users/:id/restore',
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], params: z.object({ id: z.string().max(40) }), response: { 200: z.object({ data: userSchema }), ...errorResponses } },
+    },
+    async (req) => {
+      requireAdmin(req);
+      return { data: presentUser(await admin.restoreUser(ctx, req.params.id, ACCOUNT_DELETION_GRACE_DAYS)) };
+    },
+  );
 
   /** With no SMTP the outbox is where mails can be read; admins see a warning in the app. */
-  r.get('/v1/admin/outbox', { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: outboxSchema }), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: await admin.outbox(ctx) };
-  });
+  r.get(
+    '/v1/admin/outbox',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: outboxSchema }), ...errorResponses } } },
+    async (req) => {
+      requireAdmin(req);
+      return { data: await admin.outbox(ctx) };
+    },
+  );
 
   // ---- users: keyset search, detail, roles, disable, delete (grace period), sign out everywhere
-  r.get('/v1/admin/users/search', { config: { auth: 'admin' }, schema: { tags: ['admin'], querystring: adminUsersQuerySchema, response: { 200: z.object({ data: adminUsersPageSchema }), ...errorResponses } } }, async (req) => ({
-    data: await admin.searchUsers(ctx, req.query),
+  r.get(
+    '/v1/admin/users/search',
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: adminUsersQuerySchema, response: { 200: z.object({ data: adminUsersPageSchema }), ...errorResponses } },
+    },
+    async (req) => ({
+      data: await admin.searchUsers(ctx, req.query),
+    }),
+  );
+  r.get('/v1/admin/users/:id', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, response: detail } }, async (req) => ({
+    data: await admin.userDetail(ctx, req.params.id),
   }));
-  r.get('/v1/admin/users/:id', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, response: detail } }, async (req) => ({ data: await admin.userDetail(ctx, req.params.id) }));
-  r.post('/v1/admin/users/:id/role', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, body: adminRoleBody, response: detail } }, async (req) => ({
-    data: await admin.setAdminRole(ctx, req.params.id, req.body.grant),
-  }));
-  r.post('/v1/admin/users/:id/disable', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, body: adminReasonBody.optional(), response: detail } }, async (req) => ({
-    data: await admin.setDisabled(ctx, requireAdmin(req).user.id, req.params.id, true, req.body?.reason),
-  }));
+  r.post(
+    '/v1/admin/users/:id/role',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, body: adminRoleBody, response: detail } },
+    async (req) => ({
+      data: await admin.setAdminRole(ctx, req.params.id, req.body.grant),
+    }),
+  );
+  r.post(
+    '/v1/admin/users/:id/disable',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, body: adminReasonBody.optional(), response: detail } },
+    async (req) => ({
+      data: await admin.setDisabled(ctx, requireAdmin(req).user.id, req.params.id, true, req.body?.reason),
+    }),
+  );
   r.post('/v1/admin/users/:id/enable', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, response: detail } }, async (req) => ({
     data: await admin.setDisabled(ctx, requireAdmin(req).user.id, req.params.id, false),
   }));
-  r.post('/v1/admin/users/:id/delete', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, body: adminReasonBody.optional(), response: detail } }, async (req) => ({
-    data: await admin.deleteUser(ctx, requireAdmin(req).user.id, req.params.id, req.body?.reason),
-  }));
+  r.post(
+    '/v1/admin/users/:id/delete',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, body: adminReasonBody.optional(), response: detail } },
+    async (req) => ({
+      data: await admin.deleteUser(ctx, requireAdmin(req).user.id, req.params.id, req.body?.reason),
+    }),
+  );
   r.post('/v1/admin/users/:id/sign-out', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: idParams, response: detail } }, async (req) => ({
     data: await admin.signOutEverywhere(ctx, req.params.id),
   }));
 
   // ---- analytics (SQL aggregates over analytics_events)
-  r.get('/v1/admin/analytics/events', { config: { auth: 'admin' }, schema: { tags: ['admin'], querystring: analyticsQuerySchema, response: { 200: z.object({ data: analyticsSeriesSchema }), ...errorResponses } } }, async (req) => {
-    const { from, to } = range(req.query);
-    return { data: await eventsOverTime(ctx, from, to, req.query.interval, req.query.names?.split(',').filter(Boolean)) };
-  });
-  r.get('/v1/admin/analytics/top', { config: { auth: 'admin' }, schema: { tags: ['admin'], querystring: analyticsQuerySchema.pick({ from: true, to: true }), response: { 200: z.object({ data: analyticsTopSchema }), ...errorResponses } } }, async (req) => {
-    const { from, to } = range(req.query);
-    return { data: await topByInference(ctx, from, to) };
-  });
-  r.get('/v1/admin/analytics/export', { config: { auth: 'admin' }, schema: { tags: ['admin'], querystring: analyticsQuerySchema, produces: ['text/csv'], response: { ...errorResponses } } }, async (req, reply) => {
-    const { from, to } = range(req.query);
-    const csv = seriesCsv(await eventsOverTime(ctx, from, to, req.query.interval, req.query.names?.split(',').filter(Boolean)));
-    return (reply as FastifyReply).header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="analytics-${req.query.interval}.csv"`).send(csv);
-  });
+  r.get(
+    '/v1/admin/analytics/events',
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: analyticsQuerySchema, response: { 200: z.object({ data: analyticsSeriesSchema }), ...errorResponses } },
+    },
+    async (req) => {
+      const { from, to } = range(req.query);
+      return { data: await eventsOverTime(ctx, from, to, req.query.interval, req.query.names?.split(',').filter(Boolean)) };
+    },
+  );
+  r.get(
+    '/v1/admin/analytics/top',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        querystring: analyticsQuerySchema.pick({ from: true, to: true }),
+        response: { 200: z.object({ data: analyticsTopSchema }), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { from, to } = range(req.query);
+      return { data: await topByInference(ctx, from, to) };
+    },
+  );
+  r.get(
+    '/v1/admin/analytics/export',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], querystring: analyticsQuerySchema, produces: ['text/csv'], response: { ...errorResponses } } },
+    async (req, reply) => {
+      const { from, to } = range(req.query);
+      const csv = seriesCsv(await eventsOverTime(ctx, from, to, req.query.interval, req.query.names?.split(',').filter(Boolean)));
+      return (reply as FastifyReply)
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="analytics-${req.query.interval}.csv"`)
+        .send(csv);
+    },
+  );
 
   // ---- jobs of every kind: the platform queue and GPU agents
-  r.get('/v1/admin/jobs', { config: { auth: 'admin' }, schema: { tags: ['admin'], querystring: adminJobsQuerySchema, response: { 200: z.object({ data: z.array(adminJobSchema) }), ...errorResponses } } }, async (req) => ({
-    data: await admin.listJobs(ctx, req.query.status),
-  }));
-  r.post('/v1/admin/jobs/:source/:id/retry', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: jobParams, response: { 200: z.object({ data: adminJobSchema }), ...errorResponses } } }, async (req) => ({
-    data: await admin.retryJob(ctx, req.params.source, req.params.id),
-  }));
-  r.post('/v1/admin/jobs/:source/:id/cancel', { config: { auth: 'admin' }, schema: { tags: ['admin'], params: jobParams, response: { 200: z.object({ data: adminJobSchema }), ...errorResponses } } }, async (req) => ({
-    data: await admin.cancelJob(ctx, requireAdmin(req).user, req.params.source, req.params.id),
-  }));
+  r.get(
+    '/v1/admin/jobs',
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: adminJobsQuerySchema, response: { 200: z.object({ data: z.array(adminJobSchema) }), ...errorResponses } },
+    },
+    async (req) => ({
+      data: await admin.listJobs(ctx, req.query.status),
+    }),
+  );
+  r.post(
+    '/v1/admin/jobs/:source/:id/retry',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], params: jobParams, response: { 200: z.object({ data: adminJobSchema }), ...errorResponses } } },
+    async (req) => ({
+      data: await admin.retryJob(ctx, req.params.source, req.params.id),
+    }),
+  );
+  r.post(
+    '/v1/admin/jobs/:source/:id/cancel',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], params: jobParams, response: { 200: z.object({ data: adminJobSchema }), ...errorResponses } } },
+    async (req) => ({
+      data: await admin.cancelJob(ctx, requireAdmin(req).user, req.params.source, req.params.id),
+    }),
+  );
 
   // ---- feedback (the feedback dialog's ratings and reviews)
-  r.get('/v1/admin/feedback', { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: adminFeedbackSchema }), ...errorResponses } } }, async () => ({ data: await admin.feedback(ctx) }));
+  r.get(
+    '/v1/admin/feedback',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: adminFeedbackSchema }), ...errorResponses } } },
+    async () => ({ data: await admin.feedback(ctx) }),
+  );
 }

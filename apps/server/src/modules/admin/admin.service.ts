@@ -18,7 +18,15 @@ export async function outbox(ctx: AppContext) {
   const rows = await adminRepository.recentMails(ctx.db, 200);
   return {
     mailEnabled: ctx.mailer.enabled,
-    mails: rows.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, created: m.createdAt.toISOString(), sent: m.sentAt?.toISOString() ?? null, error: m.error })),
+    mails: rows.map((m) => ({
+      id: m.id,
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      created: m.createdAt.toISOString(),
+      sent: m.sentAt?.toISOString() ?? null,
+      error: m.error,
+    })),
   };
 }
 
@@ -180,7 +188,12 @@ async function namesFor(ctx: AppContext, refs: Array<ReturnType<typeof refsOf>>)
 function named(refs: ReturnType<typeof refsOf>, names: Names): Pick<AdminJob, 'userId' | 'user' | 'model' | 'dataset'> {
   const pick = (id: string | null, map: Map<string, string>) => (id && map.has(id) ? { id, name: map.get(id)! } : null);
   const user = pick(refs.userId, names.users);
-  return { userId: refs.userId, user: user && { id: user.id, username: user.name }, model: pick(refs.modelId, names.models), dataset: pick(refs.datasetId, names.datasets) };
+  return {
+    userId: refs.userId,
+    user: user && { id: user.id, username: user.name },
+    model: pick(refs.modelId, names.models),
+    dataset: pick(refs.datasetId, names.datasets),
+  };
 }
 
 function presentQueueJob(j: QueueJobRow, names: Names = EMPTY_NAMES): AdminJob {
@@ -225,7 +238,10 @@ async function presentAgentJob(ctx: AppContext, j: AgentJobRow, names?: Names): 
 export async function listJobs(ctx: AppContext, status: 'active' | 'failed' | 'all') {
   const queueStatuses = status === 'active' ? QUEUE_ACTIVE : status === 'failed' ? ['failed'] : [...QUEUE_ACTIVE, 'failed'];
   const agentStatuses: AgentJobRow['status'][] = status === 'active' ? AGENT_ACTIVE : status === 'failed' ? ['failed'] : [...AGENT_ACTIVE, 'failed'];
-  const [queueRows, agentRows] = await Promise.all([adminRepository.queueJobs(ctx.db, queueStatuses, 200), adminRepository.agentJobs(ctx.db, agentStatuses, 100)]);
+  const [queueRows, agentRows] = await Promise.all([
+    adminRepository.queueJobs(ctx.db, queueStatuses, 200),
+    adminRepository.agentJobs(ctx.db, agentStatuses, 100),
+  ]);
   const names = await namesFor(ctx, [...queueRows.map((row) => refsOf({ source: 'queue', row })), ...agentRows.map((row) => refsOf({ source: 'agent', row }))]);
   const queue = queueRows.map((j) => presentQueueJob(j, names));
   const agent = await Promise.all(agentRows.map((j) => presentAgentJob(ctx, j, names)));
@@ -237,7 +253,13 @@ export async function retryJob(ctx: AppContext, source: 'queue' | 'agent', id: s
   if (source === 'queue') {
     const job = await adminRepository.queueJob(ctx.db, id);
     if (!job) throw errors.notFound('Job');
-    const moved = await adminRepository.moveQueueJob(ctx.db, id, ['failed', 'cancelled'], { status: 'queued', attempts: 0, runAt: now, lockedUntil: null, updatedAt: now });
+    const moved = await adminRepository.moveQueueJob(ctx.db, id, ['failed', 'cancelled'], {
+      status: 'queued',
+      attempts: 0,
+      runAt: now,
+      lockedUntil: null,
+      updatedAt: now,
+    });
     if (!moved) throw errors.conflict(ErrorCode.NotFailed, `This job is ${job.status}; only failed or cancelled jobs can be retried`);
     await record(ctx, { action: 'job.retry', target: { type: 'job', id, label: job.queue }, userId: null });
     return presentQueueJob(moved, await namesFor(ctx, [refsOf({ source: 'queue', row: moved })]));
@@ -282,6 +304,14 @@ export async function feedback(ctx: AppContext) {
     average: ratedCount ? Math.round((rated.reduce((sum, s) => sum + s.n * (s.rating ?? 0), 0) / ratedCount) * 100) / 100 : null,
     count: stats.reduce((n, s) => n + s.n, 0),
     distribution,
-    entries: rows.map((u) => ({ userId: u.id, username: u.username, email: u.email, rating: u.feedbackRating, review: u.feedbackReview ?? '', created: iso(u.feedbackCreatedAt), updated: iso(u.feedbackUpdatedAt) })),
+    entries: rows.map((u) => ({
+      userId: u.id,
+      username: u.username,
+      email: u.email,
+      rating: u.feedbackRating,
+      review: u.feedbackReview ?? '',
+      created: iso(u.feedbackCreatedAt),
+      updated: iso(u.feedbackUpdatedAt),
+    })),
   };
 }

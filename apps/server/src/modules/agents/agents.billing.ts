@@ -17,7 +17,14 @@ import { publishModelChange } from './agents.events.js';
 
 export async function holdForRun(ctx: AppContext, input: { jobId: string; userId: string; modelId: string; amount: number; minimum?: number }) {
   // The wallet minimum is checked by the hold itself, under the wallet's lock (parallel starts see each other).
-  const { holdId } = await hold(ctx, { userId: input.userId, modelId: input.modelId, amount: input.amount, idempotencyKey: `agent-job:${input.jobId}:hold`, reason: 'Cloud training estimate', minimum: input.minimum ?? CLOUD_MIN_WALLET_MICRO });
+  const { holdId } = await hold(ctx, {
+    userId: input.userId,
+    modelId: input.modelId,
+    amount: input.amount,
+    idempotencyKey: `agent-job:${input.jobId}:hold`,
+    reason: 'Cloud training estimate',
+    minimum: input.minimum ?? CLOUD_MIN_WALLET_MICRO,
+  });
   return holdId;
 }
 

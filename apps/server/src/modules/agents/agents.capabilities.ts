@@ -10,7 +10,11 @@ import type { AgentRow, GpuTypeRow } from './agents.repository.js';
 /** `8.4.115` ≤ `8.4.120`; suffixes (`.dev0`, `+cu124`) are ignored. */
 export function versionAtLeast(version: string | null | undefined, min: string): boolean {
   if (!version) return false;
-  const parse = (v: string) => v.split(/[^\d.]/)[0]!.split('.').map((n) => Number(n) || 0);
+  const parse = (v: string) =>
+    v
+      .split(/[^\d.]/)[0]!
+      .split('.')
+      .map((n) => Number(n) || 0);
   const a = parse(version);
   const b = parse(min);
   for (let i = 0; i < Math.max(a.length, b.length); i++) {

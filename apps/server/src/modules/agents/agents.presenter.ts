@@ -47,7 +47,16 @@ export function presentAgent(row: AgentRow, online: boolean, currentJob: AgentJo
 }
 
 export function presentGpuType(row: GpuTypeRow, online: number): GpuType {
-  return { id: row.id, name: row.name, device: row.device, match: row.match, hourlyRateMicro: row.hourlyRateMicro, imagesPerSecond: row.imagesPerSecond, enabled: row.enabled, online };
+  return {
+    id: row.id,
+    name: row.name,
+    device: row.device,
+    match: row.match,
+    hourlyRateMicro: row.hourlyRateMicro,
+    imagesPerSecond: row.imagesPerSecond,
+    enabled: row.enabled,
+    online,
+  };
 }
 
 export function presentCloudRun(job: AgentJobRow): CloudRun {

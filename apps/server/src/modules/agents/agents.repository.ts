@@ -14,12 +14,15 @@ export const agentsRepository = {
   insertAgent: async (db: Db, row: typeof agents.$inferInsert) => (await db.insert(agents).values(row).returning())[0]!,
   agentByTokenHash: async (db: Db, hash: string) => (await db.select().from(agents).where(eq(agents.tokenHash, hash)).limit(1))[0] ?? null,
   agentById: async (db: Db, id: string) => (await db.select().from(agents).where(eq(agents.id, id)).limit(1))[0] ?? null,
-  updateAgent: async (db: Db, id: string, patch: Partial<typeof agents.$inferInsert>) => (await db.update(agents).set(patch).where(eq(agents.id, id)).returning())[0] ?? null,
+  updateAgent: async (db: Db, id: string, patch: Partial<typeof agents.$inferInsert>) =>
+    (await db.update(agents).set(patch).where(eq(agents.id, id)).returning())[0] ?? null,
   listAgents: async (db: Db, filter: { ownerUserId?: string | null } = {}) =>
     db
       .select()
       .from(agents)
-      .where(filter.ownerUserId === undefined ? undefined : filter.ownerUserId === null ? isNull(agents.ownerUserId) : eq(agents.ownerUserId, filter.ownerUserId))
+      .where(
+        filter.ownerUserId === undefined ? undefined : filter.ownerUserId === null ? isNull(agents.ownerUserId) : eq(agents.ownerUserId, filter.ownerUserId),
+      )
       .orderBy(desc(agents.createdAt)),
   /** Agents that heartbeated since `since` and may take `userId`'s jobs (shared pool, or theirs). */
   onlineAgents: async (db: Db, since: Date, userId?: string) =>
@@ -37,21 +40,48 @@ export const agentsRepository = {
   gpuTypes: async (db: Db) => db.select().from(gpuTypes).orderBy(asc(gpuTypes.hourlyRateMicro)),
   gpuType: async (db: Db, id: string) => (await db.select().from(gpuTypes).where(eq(gpuTypes.id, id)).limit(1))[0] ?? null,
   upsertGpuType: async (db: Db, row: typeof gpuTypes.$inferInsert) =>
-    (await db.insert(gpuTypes).values(row).onConflictDoUpdate({ target: gpuTypes.id, set: { name: row.name, device: row.device, match: row.match, hourlyRateMicro: row.hourlyRateMicro, imagesPerSecond: row.imagesPerSecond, enabled: row.enabled } }).returning())[0]!,
+    (
+      await db
+        .insert(gpuTypes)
+        .values(row)
+        .onConflictDoUpdate({
+          target: gpuTypes.id,
+          set: {
+            name: row.name,
+            device: row.device,
+            match: row.match,
+            hourlyRateMicro: row.hourlyRateMicro,
+            imagesPerSecond: row.imagesPerSecond,
+            enabled: row.enabled,
+          },
+        })
+        .returning()
+    )[0]!,
   deleteGpuType: async (db: Db, id: string) => (await db.delete(gpuTypes).where(eq(gpuTypes.id, id)).returning({ id: gpuTypes.id })).length > 0,
 
   insertJob: async (db: Db, row: typeof agentJobs.$inferInsert) => (await db.insert(agentJobs).values(row).returning())[0]!,
   job: async (db: Db, id: string) => (await db.select().from(agentJobs).where(eq(agentJobs.id, id)).limit(1))[0] ?? null,
   jobsByIds: async (db: Db, ids: string[]) => (ids.length ? db.select().from(agentJobs).where(inArray(agentJobs.id, ids)) : []),
   updateJob: async (db: Db, id: string, patch: Partial<typeof agentJobs.$inferInsert>, onlyIn?: AgentJobStatus[]) =>
-    (await db
-      .update(agentJobs)
-      .set(patch)
-      .where(and(eq(agentJobs.id, id), onlyIn ? inArray(agentJobs.status, onlyIn) : undefined))
-      .returning())[0] ?? null,
-  activeJobsOfAgent: async (db: Db, agentId: string) => db.select().from(agentJobs).where(and(eq(agentJobs.agentId, agentId), inArray(agentJobs.status, ACTIVE))),
+    (
+      await db
+        .update(agentJobs)
+        .set(patch)
+        .where(and(eq(agentJobs.id, id), onlyIn ? inArray(agentJobs.status, onlyIn) : undefined))
+        .returning()
+    )[0] ?? null,
+  activeJobsOfAgent: async (db: Db, agentId: string) =>
+    db
+      .select()
+      .from(agentJobs)
+      .where(and(eq(agentJobs.agentId, agentId), inArray(agentJobs.status, ACTIVE))),
   activeJobsOfAgents: async (db: Db, agentIds: string[]) =>
-    agentIds.length ? db.select().from(agentJobs).where(and(inArray(agentJobs.agentId, agentIds), inArray(agentJobs.status, ACTIVE))) : [],
+    agentIds.length
+      ? db
+          .select()
+          .from(agentJobs)
+          .where(and(inArray(agentJobs.agentId, agentIds), inArray(agentJobs.status, ACTIVE)))
+      : [],
   /** Extends the lease of the agent's live jobs among `ids`. */
   renewLeases: async (db: Db, agentId: string, ids: string[], now: Date, leaseUntil: Date) =>
     ids.length
@@ -61,7 +91,11 @@ export const agentsRepository = {
           .where(and(eq(agentJobs.agentId, agentId), inArray(agentJobs.id, ids), inArray(agentJobs.status, ACTIVE)))
           .returning()
       : [],
-  expiredJobs: async (db: Db, now: Date) => db.select().from(agentJobs).where(and(inArray(agentJobs.status, ACTIVE), lt(agentJobs.leaseUntil, now))),
+  expiredJobs: async (db: Db, now: Date) =>
+    db
+      .select()
+      .from(agentJobs)
+      .where(and(inArray(agentJobs.status, ACTIVE), lt(agentJobs.leaseUntil, now))),
   /** id → name of the models the jobs work on (the admin's queued jobs read names, not ids). */
   modelNames: async (db: Db, ids: string[]) =>
     new Map(ids.length ? (await db.select({ id: models.id, name: models.name }).from(models).where(inArray(models.id, ids))).map((m) => [m.id, m.name]) : []),
@@ -79,7 +113,14 @@ export const agentsRepository = {
       .orderBy(desc(agentJobs.createdAt))
       .limit(filter.limit ?? 200),
   latestTrainJob: async (db: Db, modelId: string) =>
-    (await db.select().from(agentJobs).where(and(eq(agentJobs.modelId, modelId), eq(agentJobs.kind, 'train'))).orderBy(desc(agentJobs.createdAt)).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(agentJobs)
+        .where(and(eq(agentJobs.modelId, modelId), eq(agentJobs.kind, 'train')))
+        .orderBy(desc(agentJobs.createdAt))
+        .limit(1)
+    )[0] ?? null,
 
   /**
    * Claims the oldest queued job this agent may run, once: FOR UPDATE SKIP LOCKED makes two agents
@@ -88,7 +129,14 @@ export const agentsRepository = {
    * the server's built-in worker only exports (ADR 0022); training only when the agent can train
    * (`can.train`: the Platform protocol, ADR 0021) and within the owner's plan concurrency.
    */
-  claim: async (db: Db, agent: AgentRow, can: { train: boolean }, concurrency: Record<string, number>, now: Date, leaseUntil: Date): Promise<AgentJobRow | null> =>
+  claim: async (
+    db: Db,
+    agent: AgentRow,
+    can: { train: boolean },
+    concurrency: Record<string, number>,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<AgentJobRow | null> =>
     db.transaction(async (tx) => {
       const limits = sql.join(
         Object.entries(concurrency).map(([plan, n]) => sql`WHEN ${plan} THEN ${n}`),
@@ -120,26 +168,59 @@ export const agentsRepository = {
   appendLog: async (db: Db, jobId: string, seq: number, content: string, now: Date) =>
     db.insert(agentJobLogs).values({ jobId, seq, content, createdAt: now }).onConflictDoNothing(),
   logs: async (db: Db, jobId: string, afterSeq: number, limit: number) =>
-    db.select().from(agentJobLogs).where(and(eq(agentJobLogs.jobId, jobId), gt(agentJobLogs.seq, afterSeq))).orderBy(asc(agentJobLogs.seq)).limit(limit),
+    db
+      .select()
+      .from(agentJobLogs)
+      .where(and(eq(agentJobLogs.jobId, jobId), gt(agentJobLogs.seq, afterSeq)))
+      .orderBy(asc(agentJobLogs.seq))
+      .limit(limit),
   lastLogs: async (db: Db, jobId: string, chunks: number) =>
     (await db.select().from(agentJobLogs).where(eq(agentJobLogs.jobId, jobId)).orderBy(desc(agentJobLogs.seq)).limit(chunks)).reverse(),
 
   /** The built-in export worker's row of one host (ADR 0022). */
   builtinAgent: async (db: Db, hostname: string) =>
-    (await db.select().from(agents).where(and(eq(agents.builtin, true), eq(agents.hostname, hostname))).orderBy(desc(agents.createdAt)).limit(1))[0] ?? null,
-  queuedExportJobs: async (db: Db) => (await db.select({ id: agentJobs.id }).from(agentJobs).where(and(eq(agentJobs.kind, 'export'), eq(agentJobs.status, 'queued'))).limit(1)).length,
+    (
+      await db
+        .select()
+        .from(agents)
+        .where(and(eq(agents.builtin, true), eq(agents.hostname, hostname)))
+        .orderBy(desc(agents.createdAt))
+        .limit(1)
+    )[0] ?? null,
+  queuedExportJobs: async (db: Db) =>
+    (
+      await db
+        .select({ id: agentJobs.id })
+        .from(agentJobs)
+        .where(and(eq(agentJobs.kind, 'export'), eq(agentJobs.status, 'queued')))
+        .limit(1)
+    ).length,
 
-  userPlan: async (db: Db, userId: string) => (await db.select({ plan: users.plan, wallet: users.walletBalance, username: users.username }).from(users).where(eq(users.id, userId)).limit(1))[0] ?? null,
+  userPlan: async (db: Db, userId: string) =>
+    (await db.select({ plan: users.plan, wallet: users.walletBalance, username: users.username }).from(users).where(eq(users.id, userId)).limit(1))[0] ?? null,
 
   // exports
   insertExport: async (db: Db, row: typeof modelExports.$inferInsert) => (await db.insert(modelExports).values(row).returning())[0]!,
   exportById: async (db: Db, id: string) => (await db.select().from(modelExports).where(eq(modelExports.id, id)).limit(1))[0] ?? null,
-  updateExport: async (db: Db, id: string, patch: Partial<typeof modelExports.$inferInsert>) => (await db.update(modelExports).set(patch).where(eq(modelExports.id, id)).returning())[0] ?? null,
-  exportsOfModel: async (db: Db, modelId: string) => db.select().from(modelExports).where(eq(modelExports.modelId, modelId)).orderBy(desc(modelExports.createdAt)),
+  updateExport: async (db: Db, id: string, patch: Partial<typeof modelExports.$inferInsert>) =>
+    (await db.update(modelExports).set(patch).where(eq(modelExports.id, id)).returning())[0] ?? null,
+  exportsOfModel: async (db: Db, modelId: string) =>
+    db.select().from(modelExports).where(eq(modelExports.modelId, modelId)).orderBy(desc(modelExports.createdAt)),
   latestExport: async (db: Db, modelId: string, format: string) =>
-    (await db.select().from(modelExports).where(and(eq(modelExports.modelId, modelId), eq(modelExports.format, format))).orderBy(desc(modelExports.createdAt)).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(modelExports)
+        .where(and(eq(modelExports.modelId, modelId), eq(modelExports.format, format)))
+        .orderBy(desc(modelExports.createdAt))
+        .limit(1)
+    )[0] ?? null,
   /** Succeeded exports whose blob is still in use for this model's format (not replaced by a newer one). */
-  exportsWithBlob: async (db: Db, blobKey: string) => db.select({ id: modelExports.id }).from(modelExports).where(and(eq(modelExports.blobKey, blobKey), isNotNull(modelExports.blobKey))),
+  exportsWithBlob: async (db: Db, blobKey: string) =>
+    db
+      .select({ id: modelExports.id })
+      .from(modelExports)
+      .where(and(eq(modelExports.blobKey, blobKey), isNotNull(modelExports.blobKey))),
   /**
    * Models trained through a client protocol (a run row) that ended recently with best weights but
    * no ONNX file and no ONNX export yet: they get one queued by themselves (predict answers

@@ -69,7 +69,10 @@ export async function agentsRoutes(app: FastifyInstance) {
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     stopWaiting(false);
-    timer = setInterval(() => void sweep(ctx, true).catch((err: unknown) => app.log.warn({ err }, 'agent job sweep failed')), Math.max(500, Math.floor(leaseMs(ctx) / 4)));
+    timer = setInterval(
+      () => void sweep(ctx, true).catch((err: unknown) => app.log.warn({ err }, 'agent job sweep failed')),
+      Math.max(500, Math.floor(leaseMs(ctx) / 4)),
+    );
     timer.unref();
   });
   app.addHook('preClose', async () => {
@@ -100,24 +103,54 @@ export async function agentsRoutes(app: FastifyInstance) {
     return ok;
   });
 
-  r.post('/v1/agents/jobs/:id/log', { bodyLimit: 2 * 1024 * 1024, schema: { tags, params: idParams, body: agentLogBody, response: { 200: agentJobAck, ...errorResponses } } }, async (req) => ({
-    data: await appendLog(ctx, await agentOf(req), req.params.id, req.body.seq, req.body.content),
-  }));
+  r.post(
+    '/v1/agents/jobs/:id/log',
+    { bodyLimit: 2 * 1024 * 1024, schema: { tags, params: idParams, body: agentLogBody, response: { 200: agentJobAck, ...errorResponses } } },
+    async (req) => ({
+      data: await appendLog(ctx, await agentOf(req), req.params.id, req.body.seq, req.body.content),
+    }),
+  );
 
-  r.post('/v1/agents/jobs/:id/finish', { schema: { tags, params: idParams, body: agentFinishBody, response: { 200: envelope(agentJobSummarySchema), ...errorResponses } } }, async (req) => ({
-    data: presentJob(await finishJob(ctx, await agentOf(req), req.params.id, req.body)),
-  }));
+  r.post(
+    '/v1/agents/jobs/:id/finish',
+    { schema: { tags, params: idParams, body: agentFinishBody, response: { 200: envelope(agentJobSummarySchema), ...errorResponses } } },
+    async (req) => ({
+      data: presentJob(await finishJob(ctx, await agentOf(req), req.params.id, req.body)),
+    }),
+  );
 
   // ---- agents and tokens
 
-  r.get('/v1/agents', { config: { auth: 'user' }, schema: { tags, querystring: z.object({ scope: z.enum(['all', 'mine']).default('mine') }), response: { 200: envelope(z.array(agentSchema)), ...errorResponses } } }, async (req) => ({
-    data: (await listAgents(ctx, caller(req), req.query.scope)).map((a) => presentAgent(a.row, a.online, a.currentJob)),
-  }));
+  r.get(
+    '/v1/agents',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        querystring: z.object({ scope: z.enum(['all', 'mine']).default('mine') }),
+        response: { 200: envelope(z.array(agentSchema)), ...errorResponses },
+      },
+    },
+    async (req) => ({
+      data: (await listAgents(ctx, caller(req), req.query.scope)).map((a) => presentAgent(a.row, a.online, a.currentJob)),
+    }),
+  );
 
-  r.post('/v1/agents', { config: { auth: 'user' }, schema: { tags, body: createAgentBody.extend({ shared: z.boolean().default(false) }), response: { 201: envelope(createdAgentSchema), ...errorResponses } } }, async (req, reply) => {
-    const { row, token } = await createAgent(ctx, caller(req), req.body);
-    return reply.status(201).send({ data: { agent: presentAgent(row, false, null), token } });
-  });
+  r.post(
+    '/v1/agents',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        body: createAgentBody.extend({ shared: z.boolean().default(false) }),
+        response: { 201: envelope(createdAgentSchema), ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { row, token } = await createAgent(ctx, caller(req), req.body);
+      return reply.status(201).send({ data: { agent: presentAgent(row, false, null), token } });
+    },
+  );
 
   r.delete('/v1/agents/:id', { config: { auth: 'user' }, schema: { tags, params: idParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
     await revokeAgent(ctx, caller(req), req.params.id);
@@ -129,44 +162,98 @@ export async function agentsRoutes(app: FastifyInstance) {
   r.get('/v1/gpu-types', { config: { auth: 'user' }, schema: { tags, response: { 200: envelope(z.array(gpuTypeSchema)), ...errorResponses } } }, async () => ({
     data: (await gpuTypesWithAvailability(ctx)).filter((t) => t.row.enabled).map((t) => presentGpuType(t.row, t.online)),
   }));
-  r.get('/v1/admin/gpu-types', { config: { auth: 'admin' }, schema: { tags, response: { 200: envelope(z.array(gpuTypeSchema)), ...errorResponses } } }, async () => ({
-    data: (await gpuTypesWithAvailability(ctx)).map((t) => presentGpuType(t.row, t.online)),
-  }));
-  r.put('/v1/admin/gpu-types', { config: { auth: 'admin' }, schema: { tags, body: gpuTypeBody, response: { 200: envelope(gpuTypeSchema), ...errorResponses } } }, async (req) => ({
-    data: presentGpuType(await saveGpuType(ctx, req.body), 0),
-  }));
-  r.delete('/v1/admin/gpu-types/:id', { config: { auth: 'admin' }, schema: { tags, params: idParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await deleteGpuType(ctx, req.params.id);
-    return ok;
-  });
+  r.get(
+    '/v1/admin/gpu-types',
+    { config: { auth: 'admin' }, schema: { tags, response: { 200: envelope(z.array(gpuTypeSchema)), ...errorResponses } } },
+    async () => ({
+      data: (await gpuTypesWithAvailability(ctx)).map((t) => presentGpuType(t.row, t.online)),
+    }),
+  );
+  r.put(
+    '/v1/admin/gpu-types',
+    { config: { auth: 'admin' }, schema: { tags, body: gpuTypeBody, response: { 200: envelope(gpuTypeSchema), ...errorResponses } } },
+    async (req) => ({
+      data: presentGpuType(await saveGpuType(ctx, req.body), 0),
+    }),
+  );
+  r.delete(
+    '/v1/admin/gpu-types/:id',
+    { config: { auth: 'admin' }, schema: { tags, params: idParams, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await deleteGpuType(ctx, req.params.id);
+      return ok;
+    },
+  );
 
   // ---- jobs
 
-  r.get('/v1/admin/agent-jobs', { config: { auth: 'admin' }, schema: { tags, response: { 200: envelope(z.array(agentJobSummarySchema)), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: (await listActiveJobs(ctx)).map(({ job, modelName }) => ({ ...presentJob(job), modelName })) };
-  });
-  r.get('/v1/agent-jobs/:id/log', { config: { auth: 'user' }, schema: { tags, params: idParams, querystring: z.object({ after: z.coerce.number().int().min(-1).default(-1) }), response: { 200: envelope(jobLogSchema), ...errorResponses } } }, async (req) => ({
-    data: await jobLog(ctx, caller(req), req.params.id, req.query.after),
-  }));
-  r.post('/v1/agent-jobs/:id/cancel', { config: { auth: 'user' }, schema: { tags, params: idParams, response: { 200: envelope(agentJobSummarySchema), ...errorResponses } } }, async (req) => ({
-    data: presentJob(await requestCancel(ctx, caller(req), req.params.id)),
-  }));
+  r.get(
+    '/v1/admin/agent-jobs',
+    { config: { auth: 'admin' }, schema: { tags, response: { 200: envelope(z.array(agentJobSummarySchema)), ...errorResponses } } },
+    async (req) => {
+      requireAdmin(req);
+      return { data: (await listActiveJobs(ctx)).map(({ job, modelName }) => ({ ...presentJob(job), modelName })) };
+    },
+  );
+  r.get(
+    '/v1/agent-jobs/:id/log',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        params: idParams,
+        querystring: z.object({ after: z.coerce.number().int().min(-1).default(-1) }),
+        response: { 200: envelope(jobLogSchema), ...errorResponses },
+      },
+    },
+    async (req) => ({
+      data: await jobLog(ctx, caller(req), req.params.id, req.query.after),
+    }),
+  );
+  r.post(
+    '/v1/agent-jobs/:id/cancel',
+    { config: { auth: 'user' }, schema: { tags, params: idParams, response: { 200: envelope(agentJobSummarySchema), ...errorResponses } } },
+    async (req) => ({
+      data: presentJob(await requestCancel(ctx, caller(req), req.params.id)),
+    }),
+  );
 
   // ---- cloud training of a model
 
-  r.post('/v1/models/:id/cloud/estimate', { config: { auth: 'user' }, schema: { tags, params: idParams, body: cloudTrainingBody, response: { 200: envelope(cloudEstimateSchema), ...errorResponses } } }, async (req) => ({
-    data: (await estimate(ctx, caller(req), req.params.id, req.body)).estimate,
-  }));
-  r.post('/v1/models/:id/cloud/train', { config: { auth: 'session' }, schema: { tags, params: idParams, body: cloudTrainingBody, response: { 201: envelope(cloudRunSchema), ...errorResponses } } }, async (req, reply) => {
-    const job = await startCloudTraining(ctx, caller(req), req.params.id, req.body);
-    return reply.status(201).send({ data: presentCloudRun(job) });
-  });
-  r.get('/v1/models/:id/cloud', { schema: { tags, params: idParams, response: { 200: envelope(cloudRunSchema.nullable()), ...errorResponses } } }, async (req) => {
-    const job = await cloudRun(ctx, req.principal?.user.id ?? null, req.params.id);
-    return { data: job ? presentCloudRun(job) : null };
-  });
-  r.post('/v1/models/:id/cloud/stop', { config: { auth: 'user' }, schema: { tags, params: idParams, response: { 200: envelope(cloudRunSchema), ...errorResponses } } }, async (req) => ({
-    data: presentCloudRun(await stopCloudRun(ctx, caller(req), req.params.id)),
-  }));
+  r.post(
+    '/v1/models/:id/cloud/estimate',
+    {
+      config: { auth: 'user' },
+      schema: { tags, params: idParams, body: cloudTrainingBody, response: { 200: envelope(cloudEstimateSchema), ...errorResponses } },
+    },
+    async (req) => ({
+      data: (await estimate(ctx, caller(req), req.params.id, req.body)).estimate,
+    }),
+  );
+  r.post(
+    '/v1/models/:id/cloud/train',
+    {
+      config: { auth: 'session' },
+      schema: { tags, params: idParams, body: cloudTrainingBody, response: { 201: envelope(cloudRunSchema), ...errorResponses } },
+    },
+    async (req, reply) => {
+      const job = await startCloudTraining(ctx, caller(req), req.params.id, req.body);
+      return reply.status(201).send({ data: presentCloudRun(job) });
+    },
+  );
+  r.get(
+    '/v1/models/:id/cloud',
+    { schema: { tags, params: idParams, response: { 200: envelope(cloudRunSchema.nullable()), ...errorResponses } } },
+    async (req) => {
+      const job = await cloudRun(ctx, req.principal?.user.id ?? null, req.params.id);
+      return { data: job ? presentCloudRun(job) : null };
+    },
+  );
+  r.post(
+    '/v1/models/:id/cloud/stop',
+    { config: { auth: 'user' }, schema: { tags, params: idParams, response: { 200: envelope(cloudRunSchema), ...errorResponses } } },
+    async (req) => ({
+      data: presentCloudRun(await stopCloudRun(ctx, caller(req), req.params.id)),
+    }),
+  );
 }

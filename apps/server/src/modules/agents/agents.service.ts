@@ -30,7 +30,11 @@ import { currentAuditScope } from '../audit/audit.context.js';
  * ctx from its register() (so this file depends on neither).
  */
 export interface JobKind {
-  command(ctx: AppContext, job: AgentJobRow, baseUrl: string): Promise<{ args: string[]; env: Record<string, string>; inputs: Array<{ name: string; url: string }>; artifact: string | null }>;
+  command(
+    ctx: AppContext,
+    job: AgentJobRow,
+    baseUrl: string,
+  ): Promise<{ args: string[]; env: Record<string, string>; inputs: Array<{ name: string; url: string }>; artifact: string | null }>;
   onClaimed?(ctx: AppContext, job: AgentJobRow): Promise<void>;
   /** Runs before the final status is written; may turn it (a success without its file is a failure). */
   onFinished?(ctx: AppContext, job: AgentJobRow, status: FinalStatus, reason: string | null): Promise<{ status: FinalStatus; error: string | null }>;
@@ -282,7 +286,13 @@ export async function heldJob(ctx: AppContext, agent: AgentRow, jobId: string) {
 export async function markRunning(ctx: AppContext, agent: AgentRow, jobId: string) {
   const job = await heldJob(ctx, agent, jobId);
   const now = ctx.clock.now();
-  return (await agentsRepository.updateJob(ctx.db, job.id, { status: 'running', startedAt: job.startedAt ?? now, heartbeatAt: now, leaseUntil: new Date(now.getTime() + leaseMs(ctx)), updatedAt: now }))!;
+  return (await agentsRepository.updateJob(ctx.db, job.id, {
+    status: 'running',
+    startedAt: job.startedAt ?? now,
+    heartbeatAt: now,
+    leaseUntil: new Date(now.getTime() + leaseMs(ctx)),
+    updatedAt: now,
+  }))!;
 }
 
 export async function appendLog(ctx: AppContext, agent: AgentRow, jobId: string, seq: number, content: string) {
@@ -345,14 +355,18 @@ export async function dropRunKey(ctx: AppContext, job: AgentJobRow) {
 async function loseJob(ctx: AppContext, job: AgentJobRow, reason: string) {
   if (job.kind === 'export' && job.attempts < job.maxAttempts && !job.cancelRequestedAt) {
     const now = ctx.clock.now();
-    const requeued = await agentsRepository.updateJob(
-      ctx.db,
-      job.id,
-      { status: 'queued', agentId: null, leaseUntil: null, error: reason, updatedAt: now },
-      ['claimed', 'running'],
-    );
+    const requeued = await agentsRepository.updateJob(ctx.db, job.id, { status: 'queued', agentId: null, leaseUntil: null, error: reason, updatedAt: now }, [
+      'claimed',
+      'running',
+    ]);
     if (requeued) {
-      await agentsRepository.appendLog(ctx.db, job.id, 1_000_000 + job.attempts, `[hub] ${reason}; queued again (attempt ${job.attempts + 1} of ${job.maxAttempts})\n`, now);
+      await agentsRepository.appendLog(
+        ctx.db,
+        job.id,
+        1_000_000 + job.attempts,
+        `[hub] ${reason}; queued again (attempt ${job.attempts + 1} of ${job.maxAttempts})\n`,
+        now,
+      );
       await kindOf(ctx, requeued).onRequeued?.(ctx, requeued);
       wakeAgents();
       return requeued;
@@ -378,7 +392,10 @@ export async function sweep(ctx: AppContext, force = false) {
 
 // ---- jobs seen by people
 
-export async function enqueueJob(ctx: AppContext, row: Omit<Parameters<typeof agentsRepository.insertJob>[1], 'id' | 'createdAt' | 'updatedAt'> & { id?: string }) {
+export async function enqueueJob(
+  ctx: AppContext,
+  row: Omit<Parameters<typeof agentsRepository.insertJob>[1], 'id' | 'createdAt' | 'updatedAt'> & { id?: string },
+) {
   const now = ctx.clock.now();
   const job = await agentsRepository.insertJob(ctx.db, { createdAt: now, updatedAt: now, ...row, id: row.id ?? newId() });
   wakeAgents();
@@ -441,8 +458,14 @@ export async function claimForAgent(ctx: AppContext, agent: AgentRow, waitMs: nu
 
 /** Agents as people see them: admins all (or the shared pool), users their private ones. */
 export async function listAgents(ctx: AppContext, caller: { id: string; roles: string[] }, scope: 'all' | 'mine') {
-  const rows = scope === 'all' && caller.roles.includes('admin') ? await agentsRepository.listAgents(ctx.db) : await agentsRepository.listAgents(ctx.db, { ownerUserId: caller.id });
-  const jobs = await agentsRepository.activeJobsOfAgents(ctx.db, rows.map((r) => r.id));
+  const rows =
+    scope === 'all' && caller.roles.includes('admin')
+      ? await agentsRepository.listAgents(ctx.db)
+      : await agentsRepository.listAgents(ctx.db, { ownerUserId: caller.id });
+  const jobs = await agentsRepository.activeJobsOfAgents(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({ row, online: isOnline(ctx, row), currentJob: jobs.find((j) => j.agentId === row.id) ?? null }));
 }
 

@@ -41,7 +41,23 @@ const FILE_NAME = /^[A-Za-z0-9][\w.-]{0,199}$/;
 const WEIGHTS = /\.pt$/i;
 const YAML = /\.ya?ml$/i;
 /** Keys the run sets itself (as the dialog's RESERVED_ARGS, plus what the agent relies on). */
-const RESERVED = new Set(['model', 'data', 'project', 'name', 'epochs', 'imgsz', 'batch', 'patience', 'cache', 'device', 'time', 'resume', 'task', 'mode', 'exist_ok']);
+const RESERVED = new Set([
+  'model',
+  'data',
+  'project',
+  'name',
+  'epochs',
+  'imgsz',
+  'batch',
+  'patience',
+  'cache',
+  'device',
+  'time',
+  'resume',
+  'task',
+  'mode',
+  'exist_ok',
+]);
 
 /** The task a conventional ultralytics name is for (`yolo11n-seg.yaml` → segment), or null for other names. */
 export function taskOfModelName(name: string): string | null {
@@ -85,7 +101,11 @@ export function cloudModelArg(model: CloudModelLineage, opts: { explicit?: strin
 export function cliValue(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (v === null || v === undefined) return 'None';
-  if (typeof v === 'object') return JSON.stringify(v).replace(/\btrue\b/g, 'True').replace(/\bfalse\b/g, 'False').replace(/\bnull\b/g, 'None');
+  if (typeof v === 'object')
+    return JSON.stringify(v)
+      .replace(/\btrue\b/g, 'True')
+      .replace(/\bfalse\b/g, 'False')
+      .replace(/\bnull\b/g, 'None');
   return String(v);
 }
 
@@ -114,9 +134,19 @@ export function cloudTrainArgs(input: CloudArgsInput): Record<string, unknown> {
   const model = cloudModelArg(input.model, { explicit: input.explicitModel, parentUri: input.parentUri });
   const modelTask = model.startsWith('ul://') ? null : taskOfModelName(model);
   if (modelTask && isTrainableTask(input.datasetTask) && modelTask !== input.datasetTask) {
-    throw new CommandError(`${model} is a ${modelTask} model but the dataset is a ${input.datasetTask} dataset: pick a ${input.datasetTask} architecture`, 'model');
+    throw new CommandError(
+      `${model} is a ${modelTask} model but the dataset is a ${input.datasetTask} dataset: pick a ${input.datasetTask} architecture`,
+      'model',
+    );
   }
-  const cfg = input.model.config as { imageSize?: number; batchSize?: number; patience?: number; cache?: boolean | 'ram' | 'disk' | null; time?: number | null; advanced?: Record<string, unknown> };
+  const cfg = input.model.config as {
+    imageSize?: number;
+    batchSize?: number;
+    patience?: number;
+    cache?: boolean | 'ram' | 'disk' | null;
+    time?: number | null;
+    advanced?: Record<string, unknown>;
+  };
   const advanced = Object.fromEntries(Object.entries(cfg.advanced ?? {}).filter(([k, v]) => !RESERVED.has(k) && v !== undefined));
   const time = input.hours ?? (cfg.time ? cfg.time : null);
   return {

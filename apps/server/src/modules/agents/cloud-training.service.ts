@@ -58,13 +58,24 @@ export async function estimate(ctx: AppContext, user: { id: string; plan: string
   else if (untrainable) reason = untrainable;
   else if (!(await planLimits(ctx, user.plan)).cloudTraining) reason = 'Cloud training needs the Pro or Enterprise plan';
   else if (!dataset || dataset.deletedAt) reason = 'Pick a dataset for this model first';
-  else if (walletMicro < CLOUD_MIN_WALLET_MICRO) reason = `Your wallet holds ${formatMicro(walletMicro)}: cloud training needs at least ${formatMicro(CLOUD_MIN_WALLET_MICRO)}`;
+  else if (walletMicro < CLOUD_MIN_WALLET_MICRO)
+    reason = `Your wallet holds ${formatMicro(walletMicro)}: cloud training needs at least ${formatMicro(CLOUD_MIN_WALLET_MICRO)}`;
   else if (walletMicro < estimateMicro) reason = `The estimate is ${formatMicro(estimateMicro)} but your wallet holds ${formatMicro(walletMicro)}`;
   return {
     model,
     dataset,
     gpu,
-    estimate: { gpuType: gpu.id, mode: body.mode, epochs, hours, estimateMicro, pricePerEpochMicro: body.mode === 'timed' ? Math.ceil(estimateMicro / epochs) : pricePerEpochMicro, walletMicro, canStart: reason === null, reason },
+    estimate: {
+      gpuType: gpu.id,
+      mode: body.mode,
+      epochs,
+      hours,
+      estimateMicro,
+      pricePerEpochMicro: body.mode === 'timed' ? Math.ceil(estimateMicro / epochs) : pricePerEpochMicro,
+      walletMicro,
+      canStart: reason === null,
+      reason,
+    },
   };
 }
 
@@ -98,7 +109,8 @@ export async function startCloudTraining(ctx: AppContext, user: { id: string; pl
   const liveJob = live && ['queued', 'claimed', 'running'].includes(live.status) && !live.cancelRequestedAt ? live : null;
   // A run stopped from the page may still be winding down on its agent: it no longer counts. A timed-out
   // one is replaced: its job is stopped first (its hold was already given back).
-  if (refusal === 'running' || (liveJob && run?.outcome !== 'timeout')) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is already queued or running');
+  if (refusal === 'running' || (liveJob && run?.outcome !== 'timeout'))
+    throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is already queued or running');
   const project = model.projectId ? await projectQueries.byId(ctx.db, model.projectId) : null;
   const owner = (await agentsRepository.userPlan(ctx.db, user.id))!;
   let args: Record<string, unknown>;
@@ -175,7 +187,12 @@ export async function stopCloudRun(ctx: AppContext, by: { id: string; roles: str
 async function endRunOf(ctx: AppContext, job: AgentJobRow, status: FinalStatus, error: string | null) {
   const latest = await agentsRepository.latestTrainJob(ctx.db, job.modelId);
   if (latest && latest.id !== job.id) return;
-  const event = status === 'succeeded' ? ({ type: 'end', stopped: false } as const) : status === 'cancelled' ? ({ type: 'stop', reason: error } as const) : ({ type: 'fail', reason: (error ?? 'Training failed').slice(0, 2000) } as const);
+  const event =
+    status === 'succeeded'
+      ? ({ type: 'end', stopped: false } as const)
+      : status === 'cancelled'
+        ? ({ type: 'stop', reason: error } as const)
+        : ({ type: 'fail', reason: (error ?? 'Training failed').slice(0, 2000) } as const);
   await applyRunEvent(ctx, job.modelId, 'platform', event);
 }
 
@@ -187,7 +204,13 @@ async function billingFollowsRun(ctx: AppContext, change: Change) {
   else if (change.to === 'running' && change.from === 'timeout' && !(await resumeRunBilling(ctx, job))) {
     const stopped = await requestCancel(ctx, { id: job.userId, roles: [] }, job.id);
     await agentsRepository.updateJob(ctx.db, job.id, { error: 'Stopped: the wallet no longer covers the rest of the run', updatedAt: ctx.clock.now() });
-    await applyRunEvent(ctx, job.modelId, 'platform', { type: 'stop', reason: 'Stopped: the wallet no longer covers the rest of the run' }, { cancelRequestedAt: stopped.cancelRequestedAt ?? ctx.clock.now() });
+    await applyRunEvent(
+      ctx,
+      job.modelId,
+      'platform',
+      { type: 'stop', reason: 'Stopped: the wallet no longer covers the rest of the run' },
+      { cancelRequestedAt: stopped.cancelRequestedAt ?? ctx.clock.now() },
+    );
   } else if (change.to === 'cancelled' || change.to === 'failed' || change.to === 'completed') await finishRunBilling(ctx, job);
 }
 
@@ -208,7 +231,8 @@ const trainJobKind: JobKind = {
     }
     // Money before the status (idempotent ledger keys): whoever sees the final status sees the final bill.
     await finishRunBilling(ctx, job);
-    if (status === 'failed' && job.modelId) await ctx.events.emit('training.failed', job.userId, { model: { id: job.modelId }, cloud: true, error: error?.slice(0, 2000) ?? null });
+    if (status === 'failed' && job.modelId)
+      await ctx.events.emit('training.failed', job.userId, { model: { id: job.modelId }, cloud: true, error: error?.slice(0, 2000) ?? null });
     await endRunOf(ctx, job, status, error);
     return { status, error };
   },

@@ -33,7 +33,14 @@ export function registerAnalyticsListeners(ctx: AppContext) {
   on('model.shared', (e) => track(ctx, e.data.actorId, 'share_model', { modelId: e.data.model.id, privacy: e.data.privacy }));
   on('model.archived', (e) => track(ctx, e.data.actorId, 'update_model', { modelId: e.data.model.id, archived: e.data.archived }));
   on('model.deleted', (e) => track(ctx, e.data.deletedBy, 'delete_model', { modelId: e.data.model.id, hard: e.data.permanent }));
-  on('evaluation.started', (e) => track(ctx, e.data.actorId, 'evaluate_model', { modelId: e.data.modelId, datasetId: e.data.datasetId, split: e.data.split, evaluationId: e.data.evaluationId }));
+  on('evaluation.started', (e) =>
+    track(ctx, e.data.actorId, 'evaluate_model', {
+      modelId: e.data.modelId,
+      datasetId: e.data.datasetId,
+      split: e.data.split,
+      evaluationId: e.data.evaluationId,
+    }),
+  );
   on('model.inferred', (e) => track(ctx, e.data.actorId, 'infer_model', { modelId: e.data.modelId, via: e.data.via }));
   on('export.requested', (e) => track(ctx, e.data.actorId, 'export_model', { modelId: e.data.modelId, format: e.data.format, auto: e.data.auto }));
 

@@ -46,7 +46,11 @@ export const analyticsRepository = {
       SELECT ${period}, to_char(date_trunc(${period}, created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD'), '~active', count(DISTINCT user_id)
       FROM analytics_events WHERE created_at >= ${from} AND created_at < ${to} AND user_id IS NOT NULL GROUP BY 2
       ON CONFLICT DO NOTHING`);
-    if (buckets.length) await db.insert(analyticsRollup).values(buckets.map((bucket) => ({ period, bucket, name: '~done', count: 0 }))).onConflictDoNothing();
+    if (buckets.length)
+      await db
+        .insert(analyticsRollup)
+        .values(buckets.map((bucket) => ({ period, bucket, name: '~done', count: 0 })))
+        .onConflictDoNothing();
   },
   /** Inference calls per model in [from, to) (infer_model events, analytics_events_name_idx), with the model's dataset. */
   topModels: async (db: Db, from: Date, to: Date, limit: number) =>

@@ -34,7 +34,13 @@ export const apiKeysRepository = {
     ).length > 0,
   /** What a run key on this model reaches besides the model (ADR 0023): its dataset, project and starting model. */
   runItems: async (db: Db, modelId: string) =>
-    (await db.select({ datasetId: models.datasetId, projectId: models.projectId, parentId: models.parentId }).from(models).where(eq(models.id, modelId)).limit(1))[0] ?? null,
+    (
+      await db
+        .select({ datasetId: models.datasetId, projectId: models.projectId, parentId: models.parentId })
+        .from(models)
+        .where(eq(models.id, modelId))
+        .limit(1)
+    )[0] ?? null,
   /** A live key by its secret's hash, with its owner. */
   activeWithUser: async (db: Db, secretHash: string) => (await activeWithUserQuery(db).execute({ secretHash }))[0] ?? null,
   touch: async (db: Db, id: string, now: Date) => {

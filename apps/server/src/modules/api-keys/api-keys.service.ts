@@ -20,7 +20,15 @@ export function presentApiKey(row: ApiKeyRow): ApiKey {
 /** The secret is shown once, in both client spellings; only its hash is stored. */
 export async function createApiKey(ctx: AppContext, userId: string, name: string, scope: CredentialScope | null = null) {
   const secret = randomBytes(20).toString('hex');
-  const row = await apiKeysRepository.insert(ctx.db, { id: newId(), userId, name, secretHash: sha256(secret), prefix: `ul_${secret.slice(0, 6)}`, createdAt: ctx.clock.now(), scope });
+  const row = await apiKeysRepository.insert(ctx.db, {
+    id: newId(),
+    userId,
+    name,
+    secretHash: sha256(secret),
+    prefix: `ul_${secret.slice(0, 6)}`,
+    createdAt: ctx.clock.now(),
+    scope,
+  });
   await record(ctx, { action: 'api_key.create', target: { type: 'api_key', id: row.id, label: `${row.name} (${row.prefix})` }, userId });
   return { ...presentApiKey(row), key: `ul_${secret}`, legacyKey: `ul${secret}` };
 }

@@ -32,6 +32,8 @@ export function auditCsvHeader() {
 
 export function auditCsvLine(e: AuditEntry) {
   return (
-    [e.time, e.action, e.outcome, e.actor.id, e.actor.label, e.target.type, e.target.id, e.target.label, e.userId, e.ip, e.userAgent, e.meta].map(csvField).join(',') + '\r\n'
+    [e.time, e.action, e.outcome, e.actor.id, e.actor.label, e.target.type, e.target.id, e.target.label, e.userId, e.ip, e.userAgent, e.meta]
+      .map(csvField)
+      .join(',') + '\r\n'
   );
 }

@@ -22,7 +22,8 @@ export const auditRepository = {
     await db.insert(auditLog).values(row);
   },
   emailOf: async (db: Db, userId: string) => (await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1))[0]?.email ?? null,
-  userIdByEmail: async (db: Db, email: string) => (await db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).limit(1))[0]?.id ?? null,
+  userIdByEmail: async (db: Db, email: string) =>
+    (await db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).limit(1))[0]?.id ?? null,
   /** Newest first, keyset on seq. */
   list: async (db: Db, f: AuditFilter, limit: number) => {
     const where: SQL[] = [];

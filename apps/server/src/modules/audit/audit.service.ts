@@ -31,7 +31,10 @@ export async function record(ctx: Pick<AppContext, 'db' | 'clock'>, input: Audit
     actor = { id: actor.id, label: principalActor?.id === actor.id ? principalActor.label : await auditRepository.emailOf(ctx.db, actor.id) };
   }
   // A user target is labelled with the email it has now (kept in the entry if the account changes later).
-  const target = input.target && input.target.type === 'user' && input.target.label === undefined ? { ...input.target, label: await auditRepository.emailOf(ctx.db, input.target.id) } : input.target;
+  const target =
+    input.target && input.target.type === 'user' && input.target.label === undefined
+      ? { ...input.target, label: await auditRepository.emailOf(ctx.db, input.target.id) }
+      : input.target;
   const meta = { ...(input.meta ?? {}), ...(principal?.via === 'api-key' && !input.actor ? { via: 'api-key' } : {}) };
   await auditRepository.insert(ctx.db, {
     id: newId(),

@@ -17,7 +17,11 @@ import { apiKeyFailureGuard } from './throttle.service.js';
  * module's routes rely on `request.principal`.
  */
 export async function register(app: FastifyInstance, ctx: AppContext) {
-  await app.register(authContext, { resolveApiKey: (key) => resolveApiKey(ctx, key), resolveSession: (token) => resolveSession(ctx, token), scopedRoutes: RUN_KEY_ROUTES });
+  await app.register(authContext, {
+    resolveApiKey: (key) => resolveApiKey(ctx, key),
+    resolveSession: (token) => resolveSession(ctx, token),
+    scopedRoutes: RUN_KEY_ROUTES,
+  });
   // Issue 16: invalid API keys count against the IP (429 when blocked); cookie writes must be same-origin or JSON.
   app.addHook('onRequest', apiKeyFailureGuard(ctx));
   app.addHook('onRequest', originGuard({ publicUrl: ctx.config.publicUrl }));

@@ -69,5 +69,11 @@ export const authRepository = {
   mailTokenByHash: async (db: Db, tokenHash: string) => (await db.select().from(mailTokens).where(eq(mailTokens.tokenHash, tokenHash)).limit(1))[0] ?? null,
   /** Marks a token used unless it already is: false when a concurrent submit won. */
   useMailToken: async (db: Db, id: string, now: Date) =>
-    (await db.update(mailTokens).set({ usedAt: now }).where(and(eq(mailTokens.id, id), isNull(mailTokens.usedAt))).returning({ id: mailTokens.id })).length > 0,
+    (
+      await db
+        .update(mailTokens)
+        .set({ usedAt: now })
+        .where(and(eq(mailTokens.id, id), isNull(mailTokens.usedAt)))
+        .returning({ id: mailTokens.id })
+    ).length > 0,
 };

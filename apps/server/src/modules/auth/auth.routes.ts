@@ -1,7 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorCode, authResultSchema, passwordRequestBody, passwordResetBody, resendVerificationBody, signInBody, signUpBody, userSchema, verifyBody } from '@sightline/contracts';
+import {
+  ErrorCode,
+  authResultSchema,
+  passwordRequestBody,
+  passwordResetBody,
+  resendVerificationBody,
+  signInBody,
+  signUpBody,
+  userSchema,
+  verifyBody,
+} from '@sightline/contracts';
 import { clearSessionCookie, setSessionCookie } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { AppError } from '../../platform/http/errors.js';
@@ -26,21 +36,29 @@ export async function authRoutes(app: FastifyInstance) {
     deleteAccount: (req, p, password) => auth.deleteAccount(ctx, p.user, password, callerOf(req)),
   });
 
-  r.post('/v1/auth/signup', { ...small, schema: { tags: ['auth'], body: signUpBody, response: { 201: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
-    // An invite link sent to this address proves it (the invite's team page comes next, not a mail).
-    const proven = req.body.invite ? await auth.inviteProvesAddress(ctx, req.body.invite, req.body.email) : false;
-    const user = await auth.signUp(ctx, req.body, linkOrigin(req), proven);
-    const verificationRequired = auth.verificationRequired(ctx) && !proven;
-    if (!verificationRequired) setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
-    return reply.status(201).send({ data: { user: presentUser(user), result: 'signup-successful' as const, verificationRequired } });
-  });
+  r.post(
+    '/v1/auth/signup',
+    { ...small, schema: { tags: ['auth'], body: signUpBody, response: { 201: z.object({ data: authResultSchema }), ...errorResponses } } },
+    async (req, reply) => {
+      // An invite link sent to this address proves it (the invite's team page comes next, not a mail).
+      const proven = req.body.invite ? await auth.inviteProvesAddress(ctx, req.body.invite, req.body.email) : false;
+      const user = await auth.signUp(ctx, req.body, linkOrigin(req), proven);
+      const verificationRequired = auth.verificationRequired(ctx) && !proven;
+      if (!verificationRequired) setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
+      return reply.status(201).send({ data: { user: presentUser(user), result: 'signup-successful' as const, verificationRequired } });
+    },
+  );
 
-  r.post('/v1/auth/signin', { ...small, schema: { tags: ['auth'], body: signInBody, response: { 200: z.object({ data: authResultSchema }), ...errorResponses } } }, async (req, reply) => {
-    const user = await auth.signIn(ctx, req.body.email, req.body.password, { ...callerOf(req), device: trustedDevice(ctx, req, req.body.email) });
-    setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
-    setDeviceCookie(ctx, req, reply, req.body.email);
-    return { data: { user: presentUser(user), result: 'signin-successful' as const, verificationRequired: false } };
-  });
+  r.post(
+    '/v1/auth/signin',
+    { ...small, schema: { tags: ['auth'], body: signInBody, response: { 200: z.object({ data: authResultSchema }), ...errorResponses } } },
+    async (req, reply) => {
+      const user = await auth.signIn(ctx, req.body.email, req.body.password, { ...callerOf(req), device: trustedDevice(ctx, req, req.body.email) });
+      setSessionCookie(req, reply, await auth.createSession(ctx, user.id, req.headers['user-agent']), ctx.config.sessionTtlMs);
+      setDeviceCookie(ctx, req, reply, req.body.email);
+      return { data: { user: presentUser(user), result: 'signin-successful' as const, verificationRequired: false } };
+    },
+  );
 
   r.post('/v1/auth/signout', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (req, reply) => {
     if (req.principal?.sessionId) {
@@ -51,10 +69,14 @@ export async function authRoutes(app: FastifyInstance) {
     return ok;
   });
 
-  r.post('/v1/auth/verify', { ...small, schema: { tags: ['auth'], body: verifyBody, response: { 200: z.object({ data: z.object({ user: userSchema }) }), ...errorResponses } } }, async (req) => {
-    const user = await auth.verifyEmail(ctx, req.body.token, callerOf(req));
-    return { data: { user: presentUser(user) } };
-  });
+  r.post(
+    '/v1/auth/verify',
+    { ...small, schema: { tags: ['auth'], body: verifyBody, response: { 200: z.object({ data: z.object({ user: userSchema }) }), ...errorResponses } } },
+    async (req) => {
+      const user = await auth.verifyEmail(ctx, req.body.token, callerOf(req));
+      return { data: { user: presentUser(user) } };
+    },
+  );
 
   // The link in the verification mail: verify, then land on the sign-in page with the outcome.
   r.get('/v1/auth/verify', { schema: { tags: ['auth'], querystring: z.object({ token: z.string().max(200) }) } }, async (req, reply) => {
@@ -67,24 +89,48 @@ export async function authRoutes(app: FastifyInstance) {
     }
   });
 
-  r.post('/v1/auth/verify/resend', { ...small, schema: { tags: ['auth'], body: resendVerificationBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await auth.resendVerification(ctx, req.body.email, callerOf(req), linkOrigin(req));
-    return ok;
-  });
+  r.post(
+    '/v1/auth/verify/resend',
+    { ...small, schema: { tags: ['auth'], body: resendVerificationBody, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await auth.resendVerification(ctx, req.body.email, callerOf(req), linkOrigin(req));
+      return ok;
+    },
+  );
 
-  r.post('/v1/auth/password/request', { ...small, schema: { tags: ['auth'], body: passwordRequestBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await auth.requestPasswordReset(ctx, req.body.email, callerOf(req), linkOrigin(req));
-    return ok;
-  });
+  r.post(
+    '/v1/auth/password/request',
+    { ...small, schema: { tags: ['auth'], body: passwordRequestBody, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await auth.requestPasswordReset(ctx, req.body.email, callerOf(req), linkOrigin(req));
+      return ok;
+    },
+  );
 
-  r.post('/v1/auth/password/reset', { ...small, schema: { tags: ['auth'], body: passwordResetBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await auth.resetPassword(ctx, req.body.token, req.body.password, callerOf(req));
-    return ok;
-  });
+  r.post(
+    '/v1/auth/password/reset',
+    { ...small, schema: { tags: ['auth'], body: passwordResetBody, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await auth.resetPassword(ctx, req.body.token, req.body.password, callerOf(req));
+      return ok;
+    },
+  );
 
   /** `yolo login` / hub-sdk key check (hub-protocol §5.1): always JSON, status ignored by clients. */
-  r.post('/v1/auth', { schema: { tags: ['compat'], response: { 200: z.object({ success: z.literal(true), data: z.object({ uid: z.string(), username: z.string() }) }), 401: z.object({ success: z.literal(false), message: z.string() }) } } }, async (req, reply) => {
-    if (req.principal) return { success: true as const, data: { uid: req.principal.user.id, username: req.principal.user.username } };
-    return reply.status(401).send({ success: false as const, message: req.credentialError ? 'Invalid API key' : 'No API key provided' });
-  });
+  r.post(
+    '/v1/auth',
+    {
+      schema: {
+        tags: ['compat'],
+        response: {
+          200: z.object({ success: z.literal(true), data: z.object({ uid: z.string(), username: z.string() }) }),
+          401: z.object({ success: z.literal(false), message: z.string() }),
+        },
+      },
+    },
+    async (req, reply) => {
+      if (req.principal) return { success: true as const, data: { uid: req.principal.user.id, username: req.principal.user.username } };
+      return reply.status(401).send({ success: false as const, message: req.credentialError ? 'Invalid API key' : 'No API key provided' });
+    },
+  );
 }

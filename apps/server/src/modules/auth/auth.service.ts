@@ -42,7 +42,12 @@ export const inviteProvesAddress = (ctx: AppContext, link: { team: string; token
  * the sign-up came with an invite link sent to this address, which proves it as a verification
  * link would (no verification mail).
  */
-export async function signUp(ctx: AppContext, input: { email: string; password: string; username: string; firstName: string }, origin?: string | null, addressProven = false) {
+export async function signUp(
+  ctx: AppContext,
+  input: { email: string; password: string; username: string; firstName: string },
+  origin?: string | null,
+  addressProven = false,
+) {
   const passwordHash = await hashPassword(input.password);
   const user = await ctx.db.transaction(async (tx) => {
     // Serialises sign-ups so exactly one "first account" becomes admin.
@@ -130,7 +135,11 @@ export async function resolveSession(ctx: AppContext, token: string): Promise<Pr
       await endSession(ctx, row.session.id, row.user.id);
       return null;
     }
-    hit = { principal: { user: row.user, via: 'session', sessionId: row.session.id }, expiresAt: row.session.expiresAt.getTime(), touchedAt: row.session.lastSeenAt.getTime() };
+    hit = {
+      principal: { user: row.user, via: 'session', sessionId: row.session.id },
+      expiresAt: row.session.expiresAt.getTime(),
+      touchedAt: row.session.lastSeenAt.getTime(),
+    };
     cache.set(`s:${hash}`, hit, credentialTags(row.user.id), since);
   } else if (hit.expiresAt <= now) {
     cache.delete(`s:${hash}`);
@@ -154,7 +163,11 @@ export async function resolveApiKey(ctx: AppContext, presented: string): Promise
     const since = cache.mark();
     const row = await apiKeyQueries.activeWithUser(ctx.db, hash);
     if (!row || row.user.deletedAt || row.user.disabledAt) return null;
-    hit = { principal: { user: row.user, via: 'api-key', apiKeyId: row.key.id, scope: row.key.scope ?? null }, expiresAt: Infinity, touchedAt: row.key.lastUsedAt?.getTime() ?? -Infinity };
+    hit = {
+      principal: { user: row.user, via: 'api-key', apiKeyId: row.key.id, scope: row.key.scope ?? null },
+      expiresAt: Infinity,
+      touchedAt: row.key.lastUsedAt?.getTime() ?? -Infinity,
+    };
     cache.set(`k:${hash}`, hit, credentialTags(row.user.id), since);
   }
   const now = ctx.clock.now().getTime();
@@ -222,7 +235,8 @@ async function readMailToken(ctx: AppContext, token: string, purpose: 'verify' |
   }
   if (row.expiresAt <= now) throw new AppError(400, ErrorCode.ExpiredToken, 'This link has expired: ask for a new one');
   // Marking used with a guard makes a double submit lose the race cleanly.
-  if (!(await authRepository.useMailToken(ctx.db, row.id, now))) throw new AppError(400, ErrorCode.InvalidToken, 'This link is invalid or has already been used');
+  if (!(await authRepository.useMailToken(ctx.db, row.id, now)))
+    throw new AppError(400, ErrorCode.InvalidToken, 'This link is invalid or has already been used');
   return row;
 }
 
@@ -265,7 +279,14 @@ async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: st
   await counted.undo();
 }
 
-export async function updatePassword(ctx: AppContext, user: UserRow, currentPassword: string, newPassword: string, keepSessionId?: string, caller: Caller = { ip: null }) {
+export async function updatePassword(
+  ctx: AppContext,
+  user: UserRow,
+  currentPassword: string,
+  newPassword: string,
+  keepSessionId?: string,
+  caller: Caller = { ip: null },
+) {
   await checkCurrentPassword(ctx, user, currentPassword, caller, 'The current password is wrong');
   const passwordHash = await hashPassword(newPassword);
   await userQueries.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
@@ -276,7 +297,14 @@ export async function updatePassword(ctx: AppContext, user: UserRow, currentPass
 }
 
 /** Email change (spec §5): only when different, with re-authentication. */
-export async function changeEmail(ctx: AppContext, user: UserRow | null, email: string, password: string, origin?: string | null, caller: Caller = { ip: null }) {
+export async function changeEmail(
+  ctx: AppContext,
+  user: UserRow | null,
+  email: string,
+  password: string,
+  origin?: string | null,
+  caller: Caller = { ip: null },
+) {
   if (!user?.id) throw new AppError(400, ErrorCode.NoUserId, 'No user id available');
   if (email === user.email) throw new AppError(400, ErrorCode.SameEmail, 'This is already your email address');
   if (user.passwordHash) await checkCurrentPassword(ctx, user, password, caller, 'The password is wrong');
@@ -310,4 +338,3 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
   await endAllSessions(ctx, user.id);
   await ctx.events.emit('user.deleted', user.id, { userId: user.id });
 }
-

@@ -10,8 +10,12 @@ import { mailLinksFor } from './mail-links.service.js';
 export async function mailLinksRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
-  r.get('/v1/auth/mail-links', { config: { auth: 'admin' }, schema: { tags: ['auth', 'admin'], response: { 200: envelope(mailLinksSchema), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: mailLinksFor(ctx, linkOriginOf(req, ctx.config.trustProxy.length > 0)) };
-  });
+  r.get(
+    '/v1/auth/mail-links',
+    { config: { auth: 'admin' }, schema: { tags: ['auth', 'admin'], response: { 200: envelope(mailLinksSchema), ...errorResponses } } },
+    async (req) => {
+      requireAdmin(req);
+      return { data: mailLinksFor(ctx, linkOriginOf(req, ctx.config.trustProxy.length > 0)) };
+    },
+  );
 }

@@ -74,7 +74,11 @@ export async function providerClient(config: Config, id: string): Promise<Provid
       return {
         info: { id, name: 'GitHub', kind: 'github' },
         config: new oidc.Configuration(
-          { issuer: 'https://github.com', authorization_endpoint: 'https://github.com/login/oauth/authorize', token_endpoint: 'https://github.com/login/oauth/access_token' },
+          {
+            issuer: 'https://github.com',
+            authorization_endpoint: 'https://github.com/login/oauth/authorize',
+            token_endpoint: 'https://github.com/login/oauth/access_token',
+          },
           o.github.clientId,
           o.github.clientSecret,
         ),
@@ -144,14 +148,16 @@ export async function finishAuthorization(client: ProviderClient, currentUrl: UR
   }
   const headers = { authorization: `Bearer ${tokens.access_token}`, accept: 'application/vnd.github+json', 'user-agent': 'sightline' };
   const user = (await (await fetch('https://api.github.com/user', { headers })).json()) as { id: number; login: string; name?: string };
-  const emails = (await (await fetch('https://api.github.com/user/emails', { headers })).json()) as Array<{ email: string; primary: boolean; verified: boolean }>;
+  const emails = (await (await fetch('https://api.github.com/user/emails', { headers })).json()) as Array<{
+    email: string;
+    primary: boolean;
+    verified: boolean;
+  }>;
   const primary = emails.find((e) => e.primary && e.verified) ?? emails.find((e) => e.verified) ?? null;
   return { subject: String(user.id), email: primary?.email.toLowerCase() ?? null, emailVerified: Boolean(primary), name: user.name ?? user.login };
 }
 
-export type SocialResult =
-  | { kind: 'ok'; user: UserRow; result: 'signup-successful' | 'signin-successful' }
-  | { kind: 'error'; code: string };
+export type SocialResult = { kind: 'ok'; user: UserRow; result: 'signup-successful' | 'signin-successful' } | { kind: 'error'; code: string };
 
 /**
  * First-time social sign-in creates the account (signup-successful); a known identity signs in

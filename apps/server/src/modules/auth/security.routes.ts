@@ -12,7 +12,14 @@ export async function securityRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   r.get(
     '/v1/admin/security/failures',
-    { config: { auth: 'admin' }, schema: { tags: ['admin'], querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }), response: { 200: authFailuresResponse, ...errorResponses } } },
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }),
+        response: { 200: authFailuresResponse, ...errorResponses },
+      },
+    },
     async (req) => {
       requireAdmin(req);
       return { data: await recentFailures(ctx, req.query.limit) };

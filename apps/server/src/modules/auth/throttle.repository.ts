@@ -8,7 +8,13 @@ export type ThrottleRow = typeof authThrottle.$inferSelect;
 export const throttleRepository = {
   /** Live block of a subject, if any. */
   get: async (db: Db, kind: string, subject: string) =>
-    (await db.select().from(authThrottle).where(sql`${authThrottle.kind} = ${kind} AND ${authThrottle.subject} = ${subject}`).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(authThrottle)
+        .where(sql`${authThrottle.kind} = ${kind} AND ${authThrottle.subject} = ${subject}`)
+        .limit(1)
+    )[0] ?? null,
 
   /**
    * Counts one attempt in the subject's fixed window (a new window starts once the last one is
@@ -17,7 +23,10 @@ export const throttleRepository = {
    * `maxBlockMs`; strikes are forgotten after a day without attempts). Null when the subject was
    * already blocked: nothing is counted then.
    */
-  hit: async (db: Db, input: { kind: string; subject: string; now: Date; windowMs: number; limit: number; blockMs: number; maxBlockMs: number; ip: string | null }) => {
+  hit: async (
+    db: Db,
+    input: { kind: string; subject: string; now: Date; windowMs: number; limit: number; blockMs: number; maxBlockMs: number; ip: string | null },
+  ) => {
     const { kind, subject, now, windowMs, limit, blockMs, maxBlockMs, ip } = input;
     const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
     const windowOver = sql`${authThrottle.windowStart} <= ${at(now.getTime() - windowMs)}`;
@@ -50,7 +59,9 @@ export const throttleRepository = {
     await db
       .update(authThrottle)
       .set({ count: sql`greatest(${authThrottle.count} - 1, 0)`, total: sql`greatest(${authThrottle.total} - 1, 0)` })
-      .where(sql`${authThrottle.kind} = ${kind} AND ${authThrottle.subject} = ${subject} AND (${authThrottle.blockedUntil} IS NULL OR ${authThrottle.blockedUntil} <= ${now.toISOString()}::timestamptz)`);
+      .where(
+        sql`${authThrottle.kind} = ${kind} AND ${authThrottle.subject} = ${subject} AND (${authThrottle.blockedUntil} IS NULL OR ${authThrottle.blockedUntil} <= ${now.toISOString()}::timestamptz)`,
+      );
   },
 
   /** Subjects with recorded events, most recent first (the admins' view). */

@@ -44,7 +44,12 @@ async function withWallet<T>(
   });
 }
 
-async function write(tx: Db, ctx: Ctx, wallet: { balance: number; held: number }, row: Omit<Parameters<typeof billingRepository.insertEntry>[1], 'id' | 'balanceAfter' | 'heldAfter' | 'createdAt'> & { id?: string }) {
+async function write(
+  tx: Db,
+  ctx: Ctx,
+  wallet: { balance: number; held: number },
+  row: Omit<Parameters<typeof billingRepository.insertEntry>[1], 'id' | 'balanceAfter' | 'heldAfter' | 'createdAt'> & { id?: string },
+) {
   const balance = wallet.balance + row.amount;
   const held = wallet.held + (row.held ?? 0);
   if (balance < 0) throw insufficient(wallet.balance, -row.amount);
@@ -56,7 +61,16 @@ async function write(tx: Db, ctx: Ctx, wallet: { balance: number; held: number }
 /** Money in: a paid top-up (cause: payment id, optional model) or an admin credit (cause: who and why). */
 export async function credit(
   ctx: Ctx,
-  input: { userId: string; kind: 'top_up' | 'admin_credit'; amount: number; idempotencyKey: string; paymentId?: string | null; modelId?: string | null; actorId?: string | null; reason?: string | null },
+  input: {
+    userId: string;
+    kind: 'top_up' | 'admin_credit';
+    amount: number;
+    idempotencyKey: string;
+    paymentId?: string | null;
+    modelId?: string | null;
+    actorId?: string | null;
+    reason?: string | null;
+  },
 ): Promise<{ entry: WalletEntryRow; repeated: boolean }> {
   positiveInt(input.amount, 'Amount');
   if (input.kind === 'admin_credit' && !(input.actorId && input.reason)) throw errors.validation('An admin credit names who and why');
@@ -88,7 +102,10 @@ export async function credit(
  * below `minimum` (cloud training's wallet minimum): both read under the wallet's row lock, so
  * parallel holds see each other (ADR 0024).
  */
-export async function hold(ctx: Ctx, input: { userId: string; modelId: string; amount: number; idempotencyKey: string; reason?: string; minimum?: number }): Promise<HoldResult> {
+export async function hold(
+  ctx: Ctx,
+  input: { userId: string; modelId: string; amount: number; idempotencyKey: string; reason?: string; minimum?: number },
+): Promise<HoldResult> {
   positiveInt(input.amount, 'Hold');
   return withWallet(
     ctx,
@@ -98,7 +115,10 @@ export async function hold(ctx: Ctx, input: { userId: string; modelId: string; a
     async (tx, wallet) => {
       const minimum = input.minimum ?? 0;
       if (wallet.balance < minimum) {
-        throw new AppError(402, ErrorCode.InsufficientFunds, `The wallet holds ${usd(wallet.balance)}: at least ${usd(minimum)} is needed to start`, { balance: wallet.balance, required: minimum });
+        throw new AppError(402, ErrorCode.InsufficientFunds, `The wallet holds ${usd(wallet.balance)}: at least ${usd(minimum)} is needed to start`, {
+          balance: wallet.balance,
+          required: minimum,
+        });
       }
       if (wallet.balance < input.amount) throw insufficient(wallet.balance, input.amount);
       const id = newId();
@@ -148,7 +168,8 @@ export async function settle(ctx: Ctx, input: { holdId: string; amount: number; 
       const state = await billingRepository.holdState(tx, h.holdId!);
       if (state.released) throw new AppError(409, ErrorCode.HoldClosed, 'This hold was already released');
       const left = h.held - state.charged;
-      if (input.amount > left) throw new AppError(409, ErrorCode.SettleExceedsHold, 'The charge is above what is left of the hold', { left, requested: input.amount });
+      if (input.amount > left)
+        throw new AppError(409, ErrorCode.SettleExceedsHold, 'The charge is above what is left of the hold', { left, requested: input.amount });
       const entry = await write(tx, ctx, wallet, {
         userId: h.userId,
         kind: 'settle',
@@ -169,7 +190,10 @@ export async function settle(ctx: Ctx, input: { holdId: string; amount: number; 
 }
 
 /** Gives back what is left of a hold (the run ended or never started). Returns that amount. */
-export async function release(ctx: Ctx, input: { holdId: string; idempotencyKey: string; reason?: string }): Promise<{ released: number; entry: WalletEntryRow }> {
+export async function release(
+  ctx: Ctx,
+  input: { holdId: string; idempotencyKey: string; reason?: string },
+): Promise<{ released: number; entry: WalletEntryRow }> {
   const h = await openHold(ctx, input.holdId);
   return withWallet(
     ctx,

@@ -48,7 +48,12 @@ export async function allPlanLimits(ctx: Pick<AppContext, 'db'>) {
 }
 
 /** Admin edit: a value sets an override, null puts the default back. */
-export async function updatePlanLimits(ctx: Pick<AppContext, 'db' | 'clock'>, by: string, plan: Plan, patch: Partial<Record<keyof PlanLimits, number | boolean | null>>) {
+export async function updatePlanLimits(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  by: string,
+  plan: Plan,
+  patch: Partial<Record<keyof PlanLimits, number | boolean | null>>,
+) {
   const current = (await billingRepository.planOverrides(ctx.db)).find((r) => r.plan === plan);
   const next: Record<string, unknown> = { plan, updatedBy: by, updatedAt: ctx.clock.now() };
   for (const key of LIMIT_KEYS) next[key] = key in patch ? patch[key] : (current?.[key] ?? null);

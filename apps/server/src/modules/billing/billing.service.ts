@@ -134,7 +134,9 @@ export async function portal(ctx: AppContext, userId: string, origin?: string) {
   const user = await loadUser(ctx, userId);
   const { facts: f } = await facts(ctx, user);
   assertAllowed(billingPolicy.canOpenPortal(f), f, 'There is no billing account for you yet');
-  const session = await callStripe(ctx, 'portal', () => stripe(ctx).billingPortal.sessions.create({ customer: user.paymentCustomerId!, return_url: returnUrl(ctx, origin) }));
+  const session = await callStripe(ctx, 'portal', () =>
+    stripe(ctx).billingPortal.sessions.create({ customer: user.paymentCustomerId!, return_url: returnUrl(ctx, origin) }),
+  );
   return { url: session.url };
 }
 
@@ -211,7 +213,12 @@ export async function announcePlanChange(ctx: AppContext, change: PlanChange | n
   await ctx.events.emit('user.planChanged', change.row.id, { user: presentUser(change.row), from: change.from, to: change.to, props });
 }
 
-export type ApplyOutcome = { outcome: 'processed' | 'ignored' | 'unknown-customer' | 'stale'; userId: string | null; detail: string | null; change: PlanChange | null };
+export type ApplyOutcome = {
+  outcome: 'processed' | 'ignored' | 'unknown-customer' | 'stale';
+  userId: string | null;
+  detail: string | null;
+  change: PlanChange | null;
+};
 
 /**
  * Applies a Stripe subscription object to our subscription table and the user's plan. Events that
@@ -221,7 +228,8 @@ export type ApplyOutcome = { outcome: 'processed' | 'ignored' | 'unknown-custome
 export async function applyStripeSubscription(ctx: AppContext, sub: Stripe.Subscription, eventAt: number, type: string, tx?: Db): Promise<ApplyOutcome> {
   const run = async (t: Db): Promise<ApplyOutcome> => {
     const customerId = typeof sub.customer === 'string' ? sub.customer : sub.customer.id;
-    const found = (await billingRepository.userByCustomer(t, customerId)) ?? (sub.metadata?.userId ? await billingRepository.user(t, sub.metadata.userId) : null);
+    const found =
+      (await billingRepository.userByCustomer(t, customerId)) ?? (sub.metadata?.userId ? await billingRepository.user(t, sub.metadata.userId) : null);
     if (!found) return { outcome: 'unknown-customer', userId: null, detail: `customer ${customerId}`, change: null };
     const plan = planOf(ctx, sub);
     if (!plan) return { outcome: 'ignored', userId: found.id, detail: `no plan for price ${sub.items?.data?.[0]?.price?.id ?? '?'}`, change: null };
@@ -275,7 +283,15 @@ export async function applyTopUp(ctx: AppContext, s: Stripe.Checkout.Session): P
   if (s.payment_status !== 'paid' || !s.amount_total) return { outcome: 'ignored', userId: user.id, detail: `checkout ${s.id} ${s.payment_status}` };
   const paymentId = typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? s.id);
   const modelId = s.metadata?.modelId ?? null;
-  const { entry } = await credit(ctx, { userId: user.id, kind: 'top_up', amount: s.amount_total * 10_000, idempotencyKey: `checkout:${s.id}`, paymentId, modelId, reason: 'Wallet top-up' });
+  const { entry } = await credit(ctx, {
+    userId: user.id,
+    kind: 'top_up',
+    amount: s.amount_total * 10_000,
+    idempotencyKey: `checkout:${s.id}`,
+    paymentId,
+    modelId,
+    reason: 'Wallet top-up',
+  });
   return { outcome: 'processed', userId: user.id, detail: `top-up ${entry.amount / MICRO_USD} USD` };
 }
 
@@ -319,7 +335,14 @@ export async function adminSetPlan(ctx: AppContext, adminId: string, userId: str
 }
 
 export async function adminCredit(ctx: AppContext, adminId: string, userId: string, amountUsd: number, reason: string) {
-  await credit(ctx, { userId, kind: 'admin_credit', amount: Math.round(amountUsd * 100) * 10_000, idempotencyKey: `admin:${newId()}`, actorId: adminId, reason });
+  await credit(ctx, {
+    userId,
+    kind: 'admin_credit',
+    amount: Math.round(amountUsd * 100) * 10_000,
+    idempotencyKey: `admin:${newId()}`,
+    actorId: adminId,
+    reason,
+  });
   return adminUserBilling(ctx, userId);
 }
 
@@ -327,7 +350,13 @@ export async function adminUserBilling(ctx: AppContext, userId: string) {
   const user = await loadUser(ctx, userId);
   const subs = await billingRepository.subscriptions(ctx.db, userId);
   const { entries } = await ledgerPage(ctx, userId, { limit: 20 });
-  return { uid: user.id, plan: asPlan(user.plan), subscription: presentSubscription(currentSubscription(subs)), wallet: { balance: user.walletBalance, held: user.walletHeld }, entries };
+  return {
+    uid: user.id,
+    plan: asPlan(user.plan),
+    subscription: presentSubscription(currentSubscription(subs)),
+    wallet: { balance: user.walletBalance, held: user.walletHeld },
+    entries,
+  };
 }
 
 export type { PlanLimits };

@@ -24,7 +24,13 @@ export async function handleStripeWebhook(ctx: AppContext, rawBody: Buffer, sign
   }
 
   const result = await ctx.db.transaction(async (tx) => {
-    const fresh = await billingRepository.claimEvent(tx, { id: event.id, type: event.type, outcome: 'received', payload: event as unknown as Record<string, unknown>, receivedAt: ctx.clock.now() });
+    const fresh = await billingRepository.claimEvent(tx, {
+      id: event.id,
+      type: event.type,
+      outcome: 'received',
+      payload: event as unknown as Record<string, unknown>,
+      receivedAt: ctx.clock.now(),
+    });
     if (!fresh) return null;
     const applied = await dispatch(ctx, event, tx);
     await billingRepository.finishEvent(tx, event.id, applied.outcome, applied.userId, applied.detail);
@@ -34,7 +40,8 @@ export async function handleStripeWebhook(ctx: AppContext, rawBody: Buffer, sign
     ctx.log.info({ eventId: event.id, type: event.type }, 'stripe webhook replay ignored');
     return { received: true, duplicate: true, outcome: 'duplicate' };
   }
-  if (result.outcome === 'unknown-customer') ctx.log.warn({ eventId: event.id, type: event.type, detail: result.detail }, 'stripe webhook for an unknown customer recorded');
+  if (result.outcome === 'unknown-customer')
+    ctx.log.warn({ eventId: event.id, type: event.type, detail: result.detail }, 'stripe webhook for an unknown customer recorded');
   await announcePlanChange(ctx, result.change, { source: 'stripe', event: event.id });
   return { received: true, duplicate: false, outcome: result.outcome };
 }
@@ -63,7 +70,12 @@ async function dispatch(ctx: AppContext, event: Stripe.Event, tx: Parameters<typ
       const user = customer ? await billingRepository.userByCustomer(tx!, customer) : null;
       if (!user) return { outcome: 'unknown-customer', userId: null, detail: `invoice ${inv.id} customer ${customer ?? '?'}`, change: null };
       // The subscription's status (past_due, unpaid, active) arrives as customer.subscription.updated.
-      return { outcome: 'processed', userId: user.id, detail: `invoice ${inv.id} ${event.type === 'invoice.paid' ? 'paid' : 'payment failed'} ${inv.amount_due}`, change: null };
+      return {
+        outcome: 'processed',
+        userId: user.id,
+        detail: `invoice ${inv.id} ${event.type === 'invoice.paid' ? 'paid' : 'payment failed'} ${inv.amount_due}`,
+        change: null,
+      };
     }
     default:
       return { outcome: 'ignored', userId: null, detail: null, change: null };

@@ -51,7 +51,10 @@ async function build(ctx: AppContext, row: DatasetRow, key: string) {
         splitsSeen.add(img.split);
         const folder = row.task === 'classify' ? `${stem}/${img.split}/${img.className ?? 'unknown'}` : `${stem}/images/${img.split}`;
         zip.addReadStreamLazy(`${folder}/${img.name}`, { compress: false }, (cb) => {
-          originalBytes(ctx, row.storageKey!, img).then((s) => cb(null, s), (err: Error) => cb(err, undefined as unknown as Readable));
+          originalBytes(ctx, row.storageKey!, img).then(
+            (s) => cb(null, s),
+            (err: Error) => cb(err, undefined as unknown as Readable),
+          );
         });
         if (row.task !== 'classify') {
           const base = img.name.replace(/\.[^.]+$/, '');
@@ -76,7 +79,10 @@ async function originalBytes(ctx: AppContext, archiveKey: string, img: DatasetIm
 
 /** YOLO label text from the stored rows (`cls x y …`, normalized coordinates). */
 export function labelText(img: Pick<DatasetImageRow, 'labels'>): string {
-  return img.labels.map((r) => [String(r[0]), ...r.slice(1).map((v) => (Math.round(v * 1e6) / 1e6).toString())].join(' ')).join('\n') + (img.labels.length ? '\n' : '');
+  return (
+    img.labels.map((r) => [String(r[0]), ...r.slice(1).map((v) => (Math.round(v * 1e6) / 1e6).toString())].join(' ')).join('\n') +
+    (img.labels.length ? '\n' : '')
+  );
 }
 
 export function dataYaml(classes: string[], splits: Set<string>): string {

@@ -26,7 +26,14 @@ export function thumbnailUrl(secret: string, datasetId: string, imageId: string,
   return signedImagePath(secret, datasetId, imageId, link, '', 'thumb');
 }
 
-function signedImagePath(secret: string, datasetId: string, imageId: string, link: { access: string; expiresAt: Date }, baseUrl: string, view: 'raw' | 'thumb') {
+function signedImagePath(
+  secret: string,
+  datasetId: string,
+  imageId: string,
+  link: { access: string; expiresAt: Date },
+  baseUrl: string,
+  view: 'raw' | 'thumb',
+) {
   const exp = expirySeconds(link.expiresAt);
   // The holder part of the access (ADR 0023) travels as `h`: the route rebuilds the signed access from the dataset's version and it.
   const holder = link.access.includes('.') ? `&h=${link.access.slice(link.access.indexOf('.') + 1)}` : '';

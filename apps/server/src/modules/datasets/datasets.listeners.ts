@@ -11,7 +11,14 @@ export function registerDatasetsListeners(ctx: AppContext) {
     if (ownerId) await ctx.bus.publish(topics.userDatasets(ownerId), event, data);
   };
   ctx.events.on('dataset.created', (e) => publish('dataset.created', e.ownerId, e.data.dataset));
-  for (const name of ['dataset.updated', 'dataset.shared', 'dataset.archived', 'dataset.uploadStarted', 'dataset.uploaded', 'dataset.processingRequested'] as const) {
+  for (const name of [
+    'dataset.updated',
+    'dataset.shared',
+    'dataset.archived',
+    'dataset.uploadStarted',
+    'dataset.uploaded',
+    'dataset.processingRequested',
+  ] as const) {
     ctx.events.on(name, (e) => publish('dataset.updated', e.ownerId, e.data.dataset));
   }
   // Processing ended: the new status (the webhook listener tells receivers).

@@ -9,6 +9,11 @@ import { PROCESS_QUEUE, readableDataset } from './datasets.service.js';
 export async function register(app: FastifyInstance, ctx: AppContext) {
   registerDatasetsListeners(ctx);
   registerDatasetProcessing(ctx, PROCESS_QUEUE);
-  app.topics.register('dataset', (uid, id) => readableDataset(ctx, uid, id).then(() => true, () => false));
+  app.topics.register('dataset', (uid, id) =>
+    readableDataset(ctx, uid, id).then(
+      () => true,
+      () => false,
+    ),
+  );
   await app.register(datasetsRoutes);
 }

@@ -5,7 +5,13 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentDataset(
   row: DatasetRow,
-  extra: { abilities: Abilities; username: string; previews: string[]; /** the cover image's signed URL, when there is one */ imageUrl: string | null; progress?: { phase: string; done: number; total: number } | null },
+  extra: {
+    abilities: Abilities;
+    username: string;
+    previews: string[];
+    /** the cover image's signed URL, when there is one */ imageUrl: string | null;
+    progress?: { phase: string; done: number; total: number } | null;
+  },
 ): Dataset {
   const stats = row.stats;
   const report = row.report;

@@ -29,7 +29,13 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
       if (!row || row.deletedAt || row.status === 'Ready' || row.status === 'Failed') return;
       await datasetsRepository.clearImages(ctx.db, row.id);
       const now = ctx.clock.now();
-      const updated = await datasetsRepository.update(ctx.db, row.id, { status: 'Failed', failedAt: now, processedAt: null, error: storableText(`error/processing: ${error}`), updatedAt: now });
+      const updated = await datasetsRepository.update(ctx.db, row.id, {
+        status: 'Failed',
+        failedAt: now,
+        processedAt: null,
+        error: storableText(`error/processing: ${error}`),
+        updatedAt: now,
+      });
       await emitOutcome(ctx, updated!);
     },
   });
@@ -105,32 +111,36 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
     // A classification archive sets the task whatever the dataset was created with (ADR 0029).
     const picked = result.task !== task ? { task: result.task } : {};
     if (result.ok) {
-      const updated = await helpers.fenced((tx) => datasetsRepository.update(tx, row.id, {
-        ...picked,
-        status: 'Ready',
-        processedAt: now,
-        failedAt: null,
-        error: null,
-        stats: storableJson(result.stats),
-        report: storableJson(result.report),
-        updatedAt: now,
-      }));
+      const updated = await helpers.fenced((tx) =>
+        datasetsRepository.update(tx, row.id, {
+          ...picked,
+          status: 'Ready',
+          processedAt: now,
+          failedAt: null,
+          error: null,
+          stats: storableJson(result.stats),
+          report: storableJson(result.report),
+          updatedAt: now,
+        }),
+      );
       await emitOutcome(ctx, updated!);
     } else {
       await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id));
       await ctx.blobs.deletePrefix(thumbPrefix);
       const first = result.fatal ?? result.report.errors[0];
-      const updated = await helpers.fenced((tx) => datasetsRepository.update(tx, row.id, {
-        ...picked,
-        status: 'Failed',
-        failedAt: now,
-        processedAt: null,
-        error: first ? storableText(failureText(first)) : ErrorCode.Unknown,
-        stats: null,
-        // Entry names and messages quote the archive: NUL and other controls cannot go into jsonb as they are.
-        report: storableJson(result.report),
-        updatedAt: now,
-      }));
+      const updated = await helpers.fenced((tx) =>
+        datasetsRepository.update(tx, row.id, {
+          ...picked,
+          status: 'Failed',
+          failedAt: now,
+          processedAt: null,
+          error: first ? storableText(failureText(first)) : ErrorCode.Unknown,
+          stats: null,
+          // Entry names and messages quote the archive: NUL and other controls cannot go into jsonb as they are.
+          report: storableJson(result.report),
+          updatedAt: now,
+        }),
+      );
       await emitOutcome(ctx, updated!);
     }
   } catch (err) {
@@ -163,5 +173,7 @@ function reportProgress(ctx: AppContext, helpers: Helpers, id: string, phase: st
 /** Processing ended: the dataset's pages hear its new status, webhooks (issue 15) what receivers learn. */
 function emitOutcome(ctx: AppContext, row: { id: string; userId: string; name: string; slug: string; task: string; status: string; error: string | null }) {
   const dataset = { id: row.id, name: row.name, slug: row.slug, task: row.task, status: row.status };
-  return row.status === 'Ready' ? ctx.events.emit('dataset.processed', row.userId, { dataset }) : ctx.events.emit('dataset.failed', row.userId, { dataset, error: row.error });
+  return row.status === 'Ready'
+    ? ctx.events.emit('dataset.processed', row.userId, { dataset })
+    : ctx.events.emit('dataset.failed', row.userId, { dataset, error: row.error });
 }

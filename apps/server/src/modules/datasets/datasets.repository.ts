@@ -16,20 +16,44 @@ export const datasetsRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
   byIds: async (db: Db, ids: string[]) => (ids.length ? db.select().from(datasets).where(inArray(datasets.id, ids)) : []),
   bySlug: async (db: Db, userId: string, slug: string) =>
-    (await db.select().from(datasets).where(and(eq(datasets.userId, userId), eq(datasets.slug, slug))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(datasets)
+        .where(and(eq(datasets.userId, userId), eq(datasets.slug, slug)))
+        .limit(1)
+    )[0] ?? null,
   /** Serialises creation by one owner inside a transaction, so two creations never pick the same slug. */
   lockOwnerForCreate: async (tx: Db, userId: string) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`datasets:${userId}`}))`);
   },
   slugsLike: async (db: Db, userId: string, base: string) =>
-    new Set((await db.select({ slug: datasets.slug }).from(datasets).where(and(eq(datasets.userId, userId), sql`${datasets.slug} LIKE ${`${base}%`}`))).map((r) => r.slug)),
+    new Set(
+      (
+        await db
+          .select({ slug: datasets.slug })
+          .from(datasets)
+          .where(and(eq(datasets.userId, userId), sql`${datasets.slug} LIKE ${`${base}%`}`))
+      ).map((r) => r.slug),
+    ),
   insert: async (db: Db, row: typeof datasets.$inferInsert) => (await db.insert(datasets).values(row).returning())[0]!,
   update: async (db: Db, id: string, patch: Partial<typeof datasets.$inferInsert>) =>
     (await db.update(datasets).set(patch).where(eq(datasets.id, id)).returning())[0] ?? null,
 
   list: async (
     db: Db,
-    opts: { ownerId?: string; publicOnly?: boolean; task?: string; provider?: string; privacy?: string; processedOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: DatasetRow | null },
+    opts: {
+      ownerId?: string;
+      publicOnly?: boolean;
+      task?: string;
+      provider?: string;
+      privacy?: string;
+      processedOnly?: boolean;
+      includeDeleted?: boolean;
+      includeArchived?: boolean;
+      limit: number;
+      after?: DatasetRow | null;
+    },
   ) => {
     const where: SQL[] = [];
     // The owner's items and the items of the teams the owner belongs to (issue 11).
@@ -46,31 +70,70 @@ export const datasetsRepository = {
       ? and(base, or(lt(datasets.updatedAt, opts.after.updatedAt), and(eq(datasets.updatedAt, opts.after.updatedAt), lt(datasets.id, opts.after.id))))
       : base;
     const rows = await db.select().from(datasets).where(page).orderBy(desc(datasets.updatedAt), desc(datasets.id)).limit(opts.limit);
-    const total = Number((await db.select({ n: sql<number>`count(*)` }).from(datasets).where(base))[0]?.n ?? 0);
+    const total = Number(
+      (
+        await db
+          .select({ n: sql<number>`count(*)` })
+          .from(datasets)
+          .where(base)
+      )[0]?.n ?? 0,
+    );
     return { rows, total };
   },
 
   images: async (db: Db, datasetId: string, opts: { split?: string; offset: number; limit: number }) => {
     const where = and(eq(datasetImages.datasetId, datasetId), opts.split ? eq(datasetImages.split, opts.split) : undefined);
-    const rows = await db.select().from(datasetImages).where(where).orderBy(asc(datasetImages.split), asc(datasetImages.name)).offset(opts.offset).limit(opts.limit);
-    const total = Number((await db.select({ n: sql<number>`count(*)` }).from(datasetImages).where(where))[0]?.n ?? 0);
+    const rows = await db
+      .select()
+      .from(datasetImages)
+      .where(where)
+      .orderBy(asc(datasetImages.split), asc(datasetImages.name))
+      .offset(opts.offset)
+      .limit(opts.limit);
+    const total = Number(
+      (
+        await db
+          .select({ n: sql<number>`count(*)` })
+          .from(datasetImages)
+          .where(where)
+      )[0]?.n ?? 0,
+    );
     return { rows, total };
   },
   image: async (db: Db, datasetId: string, imageId: string) =>
-    (await db.select().from(datasetImages).where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(datasetImages)
+        .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId)))
+        .limit(1)
+    )[0] ?? null,
   clearImages: async (db: Db, datasetId: string) => db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)),
   insertImages: async (db: Db, rows: Array<typeof datasetImages.$inferInsert>) => (rows.length ? db.insert(datasetImages).values(rows) : undefined),
   /** Records an image's thumbnail (made on first view); false when the image is gone (reprocessed, purged). */
   setThumbKey: async (db: Db, datasetId: string, imageId: string, key: string) =>
-    (await db.update(datasetImages).set({ thumbKey: key }).where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId))).returning({ id: datasetImages.id })).length > 0,
+    (
+      await db
+        .update(datasetImages)
+        .set({ thumbKey: key })
+        .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId)))
+        .returning({ id: datasetImages.id })
+    ).length > 0,
   /** The first `n` images (browse order) of each dataset, in one query: one index range per dataset (LATERAL). */
   previewsOf: async (db: Db, datasetIds: string[], n: number) => {
     if (!datasetIds.length) return [];
     const res = await db.execute(sql`
-      SELECT d.id AS dataset_id, i.id, i.format FROM (VALUES ${sql.join(datasetIds.map((id) => sql`(${id})`), sql`, `)}) AS d(id)
+      SELECT d.id AS dataset_id, i.id, i.format FROM (VALUES ${sql.join(
+        datasetIds.map((id) => sql`(${id})`),
+        sql`, `,
+      )}) AS d(id)
       CROSS JOIN LATERAL (SELECT id, format, split, name FROM dataset_images WHERE dataset_id = d.id ORDER BY split, name LIMIT ${n}) i
       ORDER BY d.id, i.split, i.name`);
-    return (res as unknown as { rows: Array<{ dataset_id: string; id: string; format: string | null }> }).rows.map((r) => ({ datasetId: r.dataset_id, id: r.id, format: r.format }));
+    return (res as unknown as { rows: Array<{ dataset_id: string; id: string; format: string | null }> }).rows.map((r) => ({
+      datasetId: r.dataset_id,
+      id: r.id,
+      format: r.format,
+    }));
   },
 
   /** `ul://<username>/datasets/<slug>`: the dataset of a live user, trashed or not (the caller decides). */
@@ -84,7 +147,8 @@ export const datasetsRepository = {
         .limit(1)
     )[0]?.d ?? null,
   /** Every image of a dataset, in the order training clients list them. */
-  allImages: async (db: Db, datasetId: string) => db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)),
+  allImages: async (db: Db, datasetId: string) =>
+    db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)),
   remove: async (db: Db, id: string) => {
     await db.delete(datasets).where(eq(datasets.id, id));
   },

@@ -26,7 +26,14 @@ const ARCHIVE_EXT = /\.(zip|tar|tar\.gz|tgz)$/i;
 export async function createDataset(
   ctx: AppContext,
   userId: string,
-  input: { name: string; description?: string; task: string; privacy?: Privacy; provider?: 'hub' | 'roboflow'; roboflow?: { type: string; totalVersions: number } },
+  input: {
+    name: string;
+    description?: string;
+    task: string;
+    privacy?: Privacy;
+    provider?: 'hub' | 'roboflow';
+    roboflow?: { type: string; totalVersions: number };
+  },
 ) {
   const base = slugify(input.name);
   const now = ctx.clock.now();
@@ -68,23 +75,40 @@ export async function ownedDataset(ctx: AppContext, userId: string, id: string, 
 }
 
 export async function presentDatasets(ctx: AppContext, viewerId: string | null, rows: DatasetRow[]): Promise<Dataset[]> {
-  const owners = await ownerNames(ctx, rows.map((r) => r.userId));
+  const owners = await ownerNames(
+    ctx,
+    rows.map((r) => r.userId),
+  );
   const abilities = await abilitiesFor(ctx, viewerId, rows.map(datasetItem));
   // One query for every dataset's previews and one for the jobs of those loading (no query per item).
-  const previewRows = await datasetsRepository.previewsOf(ctx.db, rows.filter((r) => r.processedAt).map((r) => r.id), 5);
+  const previewRows = await datasetsRepository.previewsOf(
+    ctx.db,
+    rows.filter((r) => r.processedAt).map((r) => r.id),
+    5,
+  );
   const loading = rows.filter((r) => r.status === 'Loading' || r.status === 'Retrying');
   const jobs = new Map((loading.length ? await ctx.jobs.byDedupeKeys(loading.map((r) => `dataset:${r.id}`)) : []).map((j) => [j.dedupeKey, j]));
   const out: Dataset[] = [];
   for (const [i, r] of rows.entries()) {
     const link = { access: linkVersionOf(r), expiresAt: shortLinkExpiry(ctx.clock.now()) };
-    const previews = r.processedAt ? previewRows.filter((p) => p.datasetId === r.id && hasThumbnail(p)).map((p) => thumbnailUrl(ctx.secret, r.id, p.id, link)) : [];
+    const previews = r.processedAt
+      ? previewRows.filter((p) => p.datasetId === r.id && hasThumbnail(p)).map((p) => thumbnailUrl(ctx.secret, r.id, p.id, link))
+      : [];
     let progress: { phase: string; done: number; total: number } | null = null;
     if (r.status === 'Loading' || r.status === 'Retrying') {
       const job = jobs.get(`dataset:${r.id}`);
       const p = job?.progress as { phase?: string; done?: number; total?: number } | null | undefined;
       if (p) progress = { phase: p.phase ?? 'queued', done: p.done ?? 0, total: p.total ?? 0 };
     }
-    out.push(presentDataset(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', previews, imageUrl: r.imageKey ? thumbUrl(ctx, r, r.imageKey) : null, progress }));
+    out.push(
+      presentDataset(r, {
+        abilities: abilities[i]!,
+        username: owners.get(r.userId) ?? '',
+        previews,
+        imageUrl: r.imageKey ? thumbUrl(ctx, r, r.imageKey) : null,
+        progress,
+      }),
+    );
   }
   return out;
 }
@@ -156,7 +180,11 @@ async function signedImage(ctx: AppContext, datasetId: string, imageId: string, 
   // The signed access: the dataset's version now and the link's holder (`h`, ADR 0023), who must still read the dataset.
   const version = itemLinkVersion(row);
   const access = q.h ? `${version}.${q.h}` : version;
-  if (!Number.isSafeInteger(exp) || !verifyImageSignature(ctx.secret, datasetId, imageId, access, exp, q.sig) || !(await linkGrants(ctx, datasetItem(row), version, access))) {
+  if (
+    !Number.isSafeInteger(exp) ||
+    !verifyImageSignature(ctx.secret, datasetId, imageId, access, exp, q.sig) ||
+    !(await linkGrants(ctx, datasetItem(row), version, access))
+  ) {
     throw new AppError(403, ErrorCode.Forbidden, 'This image link is invalid or no longer grants access');
   }
   if (exp * 1000 <= ctx.clock.now().getTime()) throw new AppError(410, ErrorCode.Expired, 'This image link has expired');
@@ -167,7 +195,8 @@ async function signedImage(ctx: AppContext, datasetId: string, imageId: string, 
 
 export async function updateDataset(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string; task?: string }) {
   const row = await ownedDataset(ctx, userId, id);
-  if (patch.task && patch.task !== row.task && row.processedAt) throw errors.conflict(ErrorCode.DatasetProcessed, 'The task of a processed dataset cannot change; create a new dataset');
+  if (patch.task && patch.task !== row.task && row.processedAt)
+    throw errors.conflict(ErrorCode.DatasetProcessed, 'The task of a processed dataset cannot change; create a new dataset');
   const updated = await datasetsRepository.update(ctx.db, id, { ...patch, updatedAt: ctx.clock.now() });
   await ctx.events.emit('dataset.updated', updated!.userId, { dataset: datasetState(updated!), actorId: userId });
   return updated!;
@@ -268,7 +297,9 @@ export async function activeJobs(ctx: AppContext, userId: string) {
   const all = await uploadQueries.recentOf(ctx.db, userId, 50);
   // A partial upload whose dataset got its archive another way (a new upload of the file, from another
   // browser) or went to the trash waits for nothing: it is not listed (issue 17).
-  const waiting = new Set(await datasetsRepository.awaitingArchive(ctx.db, [...new Set(all.filter((u) => u.status === 'uploading' && u.datasetId).map((u) => u.datasetId!))]));
+  const waiting = new Set(
+    await datasetsRepository.awaitingArchive(ctx.db, [...new Set(all.filter((u) => u.status === 'uploading' && u.datasetId).map((u) => u.datasetId!))]),
+  );
   const ups = all.filter((u) => u.status !== 'uploading' || !u.datasetId || waiting.has(u.datasetId));
   // A request cut off (a tab closed mid-upload) may have left more bytes in the store than the database
   // heard of: the store's offset is what a resume continues from, and what the dataset page shows.
@@ -285,7 +316,17 @@ export async function activeJobs(ctx: AppContext, userId: string) {
   const mine = await datasetsRepository.processingOf(ctx.db, userId);
   const jobRows = await ctx.jobs.byDedupeKeys(mine.map((d) => `dataset:${d.id}`));
   return {
-    uploads: ups.map((u) => ({ id: u.id, datasetId: u.datasetId, filename: u.filename, bytes: u.bytes, offset: u.offset, status: u.status, error: u.error, created: u.createdAt.toISOString(), updated: (u.updatedAt ?? u.createdAt).toISOString() })),
+    uploads: ups.map((u) => ({
+      id: u.id,
+      datasetId: u.datasetId,
+      filename: u.filename,
+      bytes: u.bytes,
+      offset: u.offset,
+      status: u.status,
+      error: u.error,
+      created: u.createdAt.toISOString(),
+      updated: (u.updatedAt ?? u.createdAt).toISOString(),
+    })),
     processing: mine.map((d) => {
       const j = jobRows.find((x) => x.dedupeKey === `dataset:${d.id}`);
       return { datasetId: d.id, name: d.name, status: d.status, progress: j?.progress ?? null, attempts: j?.attempts ?? 0, lastError: j?.lastError ?? null };
@@ -301,7 +342,14 @@ export async function purgeDataset(ctx: AppContext, row: DatasetRow) {
 
 export async function archiveDownloadUrl(ctx: AppContext, row: DatasetRow, baseUrl: string) {
   if (!row.storageKey) throw errors.notFound('Dataset archive');
-  return signBlobUrl({ key: row.storageKey, expiresAt: shortLinkExpiry(ctx.clock.now()), filename: row.filename ?? `${row.slug}.zip`, secret: ctx.secret, baseUrl, access: linkVersionOf(row) });
+  return signBlobUrl({
+    key: row.storageKey,
+    expiresAt: shortLinkExpiry(ctx.clock.now()),
+    filename: row.filename ?? `${row.slug}.zip`,
+    secret: ctx.secret,
+    baseUrl,
+    access: linkVersionOf(row),
+  });
 }
 
 export function reportFileName(row: DatasetRow) {

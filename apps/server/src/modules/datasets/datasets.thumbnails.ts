@@ -42,10 +42,12 @@ export async function thumbnailOf(ctx: AppContext, row: DatasetRow, image: Datas
 const making = new Map<string, Promise<Buffer | null>>();
 
 async function makeAndStore(ctx: AppContext, row: DatasetRow, image: DatasetImageRow, key: string): Promise<Buffer | null> {
-  const data = await sharpSlots.run(async () => makeThumbnail(await readOriginal(ctx, row.storageKey!, image))).catch((err: unknown) => {
-    ctx.log.warn({ err, datasetId: row.id, imageId: image.id }, 'thumbnail could not be made');
-    return null;
-  });
+  const data = await sharpSlots
+    .run(async () => makeThumbnail(await readOriginal(ctx, row.storageKey!, image)))
+    .catch((err: unknown) => {
+      ctx.log.warn({ err, datasetId: row.id, imageId: image.id }, 'thumbnail could not be made');
+      return null;
+    });
   if (!data) return null;
   await ctx.blobs.put(key, data, { contentType: 'image/jpeg' });
   // A reprocess meanwhile replaced the images (new ids): this file belongs to nobody, so it goes.

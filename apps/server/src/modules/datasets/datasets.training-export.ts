@@ -33,7 +33,11 @@ function assertProcessed(dataset: DatasetRow) {
 
 /** Unique, `.zip`-suffixed last path segment: the HUB client reuses any local file with the same name. */
 export function datasetZipName(dataset: DatasetRow): string {
-  const stem = (dataset.filename ?? dataset.slug).replace(/\.(zip|tar|tar\.gz|tgz)$/i, '').replace(/[^A-Za-z0-9.-]+/g, '-').slice(0, 80) || 'dataset';
+  const stem =
+    (dataset.filename ?? dataset.slug)
+      .replace(/\.(zip|tar|tar\.gz|tgz)$/i, '')
+      .replace(/[^A-Za-z0-9.-]+/g, '-')
+      .slice(0, 80) || 'dataset';
   return `${dataset.id}-${stem}.zip`;
 }
 
@@ -72,7 +76,12 @@ const HOUR_MS = 3_600_000;
  * Every image of a dataset with a signed URL whose path never changes (the client's conversion cache
  * hashes URL paths, not queries). The interface the per-image store will implement later.
  */
-export async function datasetImages(ctx: AppContext, dataset: DatasetRow, baseUrl: string | null, access = linkVersionOf(dataset)): Promise<{ task: DatasetTask; classNames: string[]; images: DatasetImage[] }> {
+export async function datasetImages(
+  ctx: AppContext,
+  dataset: DatasetRow,
+  baseUrl: string | null,
+  access = linkVersionOf(dataset),
+): Promise<{ task: DatasetTask; classNames: string[]; images: DatasetImage[] }> {
   // Training reads the per-image store of processed datasets (dataset_images + the stable signed raw-image route).
   assertProcessed(dataset);
   {

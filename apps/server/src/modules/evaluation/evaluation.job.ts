@@ -47,13 +47,22 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
     if (meta.task === 'obb') throw new AppError(422, ErrorCode.UnsupportedModel, 'Oriented-box (obb) models cannot be evaluated yet.');
     const task = meta.task as Task;
     const classMap = mapClasses(datasetClassNames(dataset), meta.names);
-    if (classMap.pairs.length === 0) throw new AppError(422, ErrorCode.NoCommonClasses, 'The dataset and the model have no class name in common, so nothing can be scored.');
+    if (classMap.pairs.length === 0)
+      throw new AppError(422, ErrorCode.NoCommonClasses, 'The dataset and the model have no class name in common, so nothing can be scored.');
     const toModel = new Map(classMap.pairs.map((p) => [p.datasetClass, p.modelClass]));
     const classIdOfName = new Map(datasetClassNames(dataset).map((n, i) => [n, i]));
     const scoredModelClasses = new Set(classMap.pairs.map((p) => p.modelClass));
 
     const images = await repo.splitImages(ctx.db, dataset.id, row.split);
-    row = (await repo.updateActive(ctx.db, row.id, { status: 'running', startedAt: ctx.clock.now(), done: 0, total: images.length, task, classMap, error: null }))!;
+    row = (await repo.updateActive(ctx.db, row.id, {
+      status: 'running',
+      startedAt: ctx.clock.now(),
+      done: 0,
+      total: images.length,
+      task,
+      classMap,
+      error: null,
+    }))!;
     if (!row) return;
     await publishStatus(ctx, row);
     await repo.deleteMistakes(ctx.db, row.id); // a second attempt starts over
@@ -65,7 +74,8 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
     /** Pose label keypoints as the metrics take them: x, y (and visibility when the model has it) per keypoint. */
     const keypointsOf = (flat: number[]) => {
       const out: number[] = [];
-      for (let i = 0; i + 2 < flat.length && out.length < kpt[0] * kpt[1]; i += 3) out.push(flat[i]!, flat[i + 1]!, ...(kpt[1] === 3 ? [flat[i + 2] ?? 2] : []));
+      for (let i = 0; i + 2 < flat.length && out.length < kpt[0] * kpt[1]; i += 3)
+        out.push(flat[i]!, flat[i + 1]!, ...(kpt[1] === 3 ? [flat[i + 2] ?? 2] : []));
       return out;
     };
     const classification = task === 'classify' ? new ClassificationMetrics({ classNames: meta.names }) : null;
@@ -84,7 +94,13 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
         if (!out.correct) {
           const confidence = probs[out.predictedClassId] ?? 0;
           const whole: [number, number, number, number] = [0, 0, width, height];
-          mistakes.add(`wrong:${label}`, { key: `wrong:${label}`, imageId: img.id, confidence, prediction: { classId: out.predictedClassId, box: whole, confidence }, label: { classId: label, box: whole } });
+          mistakes.add(`wrong:${label}`, {
+            key: `wrong:${label}`,
+            imageId: img.id,
+            confidence,
+            prediction: { classId: out.predictedClassId, box: whole, confidence },
+            label: { classId: label, box: whole },
+          });
         }
         return;
       }
@@ -102,16 +118,36 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
       // The metrics engine's reading of the prediction (masks on val's prototype grid); unmapped model classes are left out.
       const converted = toEvalPredictions(pred);
       const predictions = converted.predictions.filter((p) => scoredModelClasses.has(p.classId));
-      const outcome = detection!.addImage({ imageId: img.id, width, height, labels, predictions, ...(converted.maskGrid ? { maskGrid: converted.maskGrid } : {}) });
-      const slim = (b: EvalBox): EvaluationBox => ({ classId: b.classId, box: b.box, ...(b.confidence !== undefined ? { confidence: b.confidence } : {}), ...(b.polygon ? { polygon: b.polygon.map((v) => Math.round(v * 10) / 10) } : {}) });
-      for (const p of outcome.falsePositives) mistakes.add(`fp:${p.classId}`, { key: `fp:${p.classId}`, imageId: img.id, confidence: p.confidence ?? 0, prediction: slim(p), label: null });
+      const outcome = detection!.addImage({
+        imageId: img.id,
+        width,
+        height,
+        labels,
+        predictions,
+        ...(converted.maskGrid ? { maskGrid: converted.maskGrid } : {}),
+      });
+      const slim = (b: EvalBox): EvaluationBox => ({
+        classId: b.classId,
+        box: b.box,
+        ...(b.confidence !== undefined ? { confidence: b.confidence } : {}),
+        ...(b.polygon ? { polygon: b.polygon.map((v) => Math.round(v * 10) / 10) } : {}),
+      });
+      for (const p of outcome.falsePositives)
+        mistakes.add(`fp:${p.classId}`, { key: `fp:${p.classId}`, imageId: img.id, confidence: p.confidence ?? 0, prediction: slim(p), label: null });
       for (const l of outcome.falseNegatives) {
         // How close the model came: the best same-class prediction over the missed label.
         let best = 0;
         for (const p of predictions) if (p.classId === l.classId && (p.confidence ?? 0) > best && iou(p.box, l.box) >= 0.45) best = p.confidence ?? 0;
         mistakes.add(`fn:${l.classId}`, { key: `fn:${l.classId}`, imageId: img.id, confidence: best, prediction: null, label: slim(l) });
       }
-      for (const w of outcome.wrongClass) mistakes.add(`wrong:${w.label.classId}`, { key: `wrong:${w.label.classId}`, imageId: img.id, confidence: w.prediction.confidence ?? 0, prediction: slim(w.prediction), label: slim(w.label) });
+      for (const w of outcome.wrongClass)
+        mistakes.add(`wrong:${w.label.classId}`, {
+          key: `wrong:${w.label.classId}`,
+          imageId: img.id,
+          confidence: w.prediction.confidence ?? 0,
+          prediction: slim(w.prediction),
+          label: slim(w.label),
+        });
     };
 
     let next = 0;
@@ -152,10 +188,26 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
     const rows: MistakeRow[] = [];
     for (const [key, list] of mistakes.entries()) {
       const [kind, cls] = key.split(':') as ['fp' | 'fn' | 'wrong', string];
-      list.forEach((m, rank) => rows.push({ evaluationId: id, kind, classId: Number(cls), rank, imageId: m.imageId, confidence: m.confidence, prediction: m.prediction, label: m.label }));
+      list.forEach((m, rank) =>
+        rows.push({
+          evaluationId: id,
+          kind,
+          classId: Number(cls),
+          rank,
+          imageId: m.imageId,
+          confidence: m.confidence,
+          prediction: m.prediction,
+          label: m.label,
+        }),
+      );
     }
     await repo.insertMistakes(ctx.db, rows);
-    const finished = await end(ctx, id, { status: 'completed', done, classMap: { ...classMap, skippedLabels }, result: { names: meta.names, metrics: metrics as unknown as Record<string, unknown> } });
+    const finished = await end(ctx, id, {
+      status: 'completed',
+      done,
+      classMap: { ...classMap, skippedLabels },
+      result: { names: meta.names, metrics: metrics as unknown as Record<string, unknown> },
+    });
     if (finished) await announce(ctx, finished, model.userId, metrics);
   } catch (err) {
     if (err instanceof Cancelled) return void (await end(ctx, id, { status: 'cancelled' }));

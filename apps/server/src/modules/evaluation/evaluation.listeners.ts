@@ -8,6 +8,11 @@ export function registerEvaluationListeners(ctx: AppContext) {
     ctx.bus.publish(topics.model(e.data.modelId), 'evaluation.updated', { id: e.data.evaluationId, modelId: e.data.modelId, status: e.data.status }),
   );
   on('evaluation.progress', (e) =>
-    ctx.bus.publish(topics.model(e.data.modelId), 'evaluation.progress', { id: e.data.evaluationId, modelId: e.data.modelId, done: e.data.done, total: e.data.total }),
+    ctx.bus.publish(topics.model(e.data.modelId), 'evaluation.progress', {
+      id: e.data.evaluationId,
+      modelId: e.data.modelId,
+      done: e.data.done,
+      total: e.data.total,
+    }),
   );
 }

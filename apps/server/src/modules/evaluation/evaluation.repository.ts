@@ -10,10 +10,17 @@ export type EvalImageRow = Pick<typeof datasetImages.$inferSelect, 'id' | 'name'
 export const evaluationRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(evaluations).where(eq(evaluations.id, id)))[0] ?? null,
   insert: async (db: Db, row: EvaluationInsert) => (await db.insert(evaluations).values(row).returning())[0]!,
-  update: async (db: Db, id: string, patch: Partial<EvaluationInsert>) => (await db.update(evaluations).set(patch).where(eq(evaluations.id, id)).returning())[0] ?? null,
+  update: async (db: Db, id: string, patch: Partial<EvaluationInsert>) =>
+    (await db.update(evaluations).set(patch).where(eq(evaluations.id, id)).returning())[0] ?? null,
   /** Only while it is still queued or running: a cancel or a finish never overwrites a final state. */
   updateActive: async (db: Db, id: string, patch: Partial<EvaluationInsert>) =>
-    (await db.update(evaluations).set(patch).where(and(eq(evaluations.id, id), inArray(evaluations.status, ['queued', 'running']))).returning())[0] ?? null,
+    (
+      await db
+        .update(evaluations)
+        .set(patch)
+        .where(and(eq(evaluations.id, id), inArray(evaluations.status, ['queued', 'running'])))
+        .returning()
+    )[0] ?? null,
   /** The evaluation of these very files that completed, or is still on its way, newest first. */
   reusable: async (db: Db, k: { modelId: string; datasetId: string; split: string; modelHash: string; datasetHash: string }) =>
     (
@@ -33,7 +40,8 @@ export const evaluationRepository = {
         .orderBy(desc(evaluations.createdAt))
         .limit(1)
     )[0] ?? null,
-  ofModel: (db: Db, modelId: string, limit = 50) => db.select().from(evaluations).where(eq(evaluations.modelId, modelId)).orderBy(desc(evaluations.createdAt)).limit(limit),
+  ofModel: (db: Db, modelId: string, limit = 50) =>
+    db.select().from(evaluations).where(eq(evaluations.modelId, modelId)).orderBy(desc(evaluations.createdAt)).limit(limit),
   /** Completed evaluations of these models, newest first (the project page's compare). */
   completedOfModels: (db: Db, modelIds: string[]) =>
     modelIds.length
@@ -43,9 +51,21 @@ export const evaluationRepository = {
           .where(and(inArray(evaluations.modelId, modelIds), eq(evaluations.status, 'completed')))
           .orderBy(desc(evaluations.createdAt))
       : Promise.resolve([] as EvaluationRow[]),
-  modelNames: (db: Db, ids: string[]) => (ids.length ? db.select({ id: models.id, name: models.name }).from(models).where(and(inArray(models.id, ids), isNull(models.deletedAt))) : Promise.resolve([])),
+  modelNames: (db: Db, ids: string[]) =>
+    ids.length
+      ? db
+          .select({ id: models.id, name: models.name })
+          .from(models)
+          .where(and(inArray(models.id, ids), isNull(models.deletedAt)))
+      : Promise.resolve([]),
 
-  onnxFile: async (db: Db, modelId: string) => (await db.select().from(modelFiles).where(and(eq(modelFiles.modelId, modelId), eq(modelFiles.kind, 'onnx'))))[0] ?? null,
+  onnxFile: async (db: Db, modelId: string) =>
+    (
+      await db
+        .select()
+        .from(modelFiles)
+        .where(and(eq(modelFiles.modelId, modelId), eq(modelFiles.kind, 'onnx')))
+    )[0] ?? null,
 
   /**
    * The split's content in one value: every image id with its labels and class. Processing again
@@ -61,12 +81,25 @@ export const evaluationRepository = {
   },
   splitImages: (db: Db, datasetId: string, split: string): Promise<EvalImageRow[]> =>
     db
-      .select({ id: datasetImages.id, name: datasetImages.name, width: datasetImages.width, height: datasetImages.height, labels: datasetImages.labels, className: datasetImages.className, source: datasetImages.source })
+      .select({
+        id: datasetImages.id,
+        name: datasetImages.name,
+        width: datasetImages.width,
+        height: datasetImages.height,
+        labels: datasetImages.labels,
+        className: datasetImages.className,
+        source: datasetImages.source,
+      })
       .from(datasetImages)
       .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.split, split)))
       .orderBy(asc(datasetImages.name), asc(datasetImages.id)),
   imagesByIds: (db: Db, datasetId: string, ids: string[]) =>
-    ids.length ? db.select().from(datasetImages).where(and(eq(datasetImages.datasetId, datasetId), inArray(datasetImages.id, ids))) : Promise.resolve([]),
+    ids.length
+      ? db
+          .select()
+          .from(datasetImages)
+          .where(and(eq(datasetImages.datasetId, datasetId), inArray(datasetImages.id, ids)))
+      : Promise.resolve([]),
 
   insertMistakes: async (db: Db, rows: MistakeRow[]) => {
     for (let i = 0; i < rows.length; i += 500) await db.insert(evaluationMistakes).values(rows.slice(i, i + 500));
@@ -78,7 +111,13 @@ export const evaluationRepository = {
     db
       .select()
       .from(evaluationMistakes)
-      .where(and(eq(evaluationMistakes.evaluationId, evaluationId), eq(evaluationMistakes.kind, kind), classId === undefined ? undefined : eq(evaluationMistakes.classId, classId)))
+      .where(
+        and(
+          eq(evaluationMistakes.evaluationId, evaluationId),
+          eq(evaluationMistakes.kind, kind),
+          classId === undefined ? undefined : eq(evaluationMistakes.classId, classId),
+        ),
+      )
       .orderBy(desc(evaluationMistakes.confidence), asc(evaluationMistakes.classId), asc(evaluationMistakes.rank))
       .limit(limit),
 };

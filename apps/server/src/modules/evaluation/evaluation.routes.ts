@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createEvaluationBodySchema, evaluationMistakesQuerySchema, evaluationMistakesSchema, evaluationSchema, projectEvaluationsSchema } from '@sightline/contracts';
+import {
+  createEvaluationBodySchema,
+  evaluationMistakesQuerySchema,
+  evaluationMistakesSchema,
+  evaluationSchema,
+  projectEvaluationsSchema,
+} from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses, errorSchema } from '../../platform/http/schemas.js';
 import { InferenceEngine } from '../inference/index.js';
@@ -24,7 +30,10 @@ export async function evaluationRoutes(app: FastifyInstance) {
 
   r.post(
     '/v1/models/:id/evaluations',
-    { config: { auth: 'user' }, schema: { tags: ['evaluations'], params: idParams, body: createEvaluationBodySchema, response: { 200: one, 202: one, ...responses } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['evaluations'], params: idParams, body: createEvaluationBodySchema, response: { 200: one, 202: one, ...responses } },
+    },
     async (req, reply) => {
       const evaluation = await ev.startEvaluation(ctx, requireUser(req).user.id, req.params.id, req.body);
       // 202: a job was queued (or one of these files is on its way); 200: the stored result.
@@ -33,25 +42,44 @@ export async function evaluationRoutes(app: FastifyInstance) {
     },
   );
 
-  r.get('/v1/models/:id/evaluations', { schema: { tags: ['evaluations'], params: idParams, response: { 200: z.object({ data: z.array(evaluationSchema) }), ...responses } } }, async (req) => ({
-    data: await ev.listModelEvaluations(ctx, viewer(req), req.params.id),
-  }));
+  r.get(
+    '/v1/models/:id/evaluations',
+    { schema: { tags: ['evaluations'], params: idParams, response: { 200: z.object({ data: z.array(evaluationSchema) }), ...responses } } },
+    async (req) => ({
+      data: await ev.listModelEvaluations(ctx, viewer(req), req.params.id),
+    }),
+  );
 
   r.get('/v1/evaluations/:id', { schema: { tags: ['evaluations'], params: idParams, response: { 200: one, ...responses } } }, async (req) => ({
     data: await ev.getEvaluation(ctx, viewer(req), req.params.id),
   }));
 
-  r.post('/v1/evaluations/:id/cancel', { config: { auth: 'user' }, schema: { tags: ['evaluations'], params: idParams, response: { 200: one, ...responses } } }, async (req) => ({
-    data: await ev.cancelEvaluation(ctx, requireUser(req).user.id, req.params.id),
-  }));
+  r.post(
+    '/v1/evaluations/:id/cancel',
+    { config: { auth: 'user' }, schema: { tags: ['evaluations'], params: idParams, response: { 200: one, ...responses } } },
+    async (req) => ({
+      data: await ev.cancelEvaluation(ctx, requireUser(req).user.id, req.params.id),
+    }),
+  );
 
   r.get(
     '/v1/evaluations/:id/mistakes',
-    { schema: { tags: ['evaluations'], params: idParams, querystring: evaluationMistakesQuerySchema, response: { 200: z.object({ data: evaluationMistakesSchema }), ...responses } } },
+    {
+      schema: {
+        tags: ['evaluations'],
+        params: idParams,
+        querystring: evaluationMistakesQuerySchema,
+        response: { 200: z.object({ data: evaluationMistakesSchema }), ...responses },
+      },
+    },
     async (req) => ({ data: await ev.evaluationMistakes(ctx, viewer(req), req.params.id, req.query) }),
   );
 
-  r.get('/v1/projects/:id/evaluations', { schema: { tags: ['evaluations'], params: idParams, response: { 200: z.object({ data: projectEvaluationsSchema }), ...responses } } }, async (req) => ({
-    data: await ev.projectEvaluations(ctx, viewer(req), req.params.id),
-  }));
+  r.get(
+    '/v1/projects/:id/evaluations',
+    { schema: { tags: ['evaluations'], params: idParams, response: { 200: z.object({ data: projectEvaluationsSchema }), ...responses } } },
+    async (req) => ({
+      data: await ev.projectEvaluations(ctx, viewer(req), req.params.id),
+    }),
+  );
 }

@@ -60,9 +60,13 @@ async function onnxHash(ctx: AppContext, file: { blobKey: string; bytes: number;
  */
 export async function startEvaluation(ctx: AppContext, userId: string, modelId: string, body: CreateEvaluationBody) {
   const { model, dataset } = await readableBoth(ctx, userId, modelId, body.datasetId);
-  if (!dataset.processedAt || !dataset.storageKey || dataset.status !== 'Ready') throw new AppError(409, ErrorCode.DatasetNotReady, 'The dataset is not ready yet: wait until its processing has finished.');
+  if (!dataset.processedAt || !dataset.storageKey || dataset.status !== 'Ready')
+    throw new AppError(409, ErrorCode.DatasetNotReady, 'The dataset is not ready yet: wait until its processing has finished.');
   const onnx = await repo.onnxFile(ctx.db, model.id);
-  if (!onnx) throw new AppError(409, ErrorCode.NoOnnx, 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to evaluate it.', { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } });
+  if (!onnx)
+    throw new AppError(409, ErrorCode.NoOnnx, 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to evaluate it.', {
+      export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` },
+    });
   const task = model.task ?? 'detect';
   if (task === 'obb') throw new AppError(422, ErrorCode.UnsupportedModel, 'Oriented-box (obb) models cannot be evaluated yet.');
   if ((task === 'classify') !== (dataset.task === 'classify')) {
@@ -72,7 +76,10 @@ export async function startEvaluation(ctx: AppContext, userId: string, modelId: 
   if (split.images === 0) throw new AppError(422, ErrorCode.EmptySplit, `The ${body.split} split of this dataset has no images.`, { field: 'split' });
   const names = datasetClassNames(dataset);
   if (model.names.length > 0 && mapClasses(names, model.names).pairs.length === 0) {
-    throw new AppError(422, ErrorCode.NoCommonClasses, 'The dataset and the model have no class name in common, so nothing can be scored.', { datasetClasses: names.slice(0, 50), modelClasses: model.names.slice(0, 50) });
+    throw new AppError(422, ErrorCode.NoCommonClasses, 'The dataset and the model have no class name in common, so nothing can be scored.', {
+      datasetClasses: names.slice(0, 50),
+      modelClasses: model.names.slice(0, 50),
+    });
   }
   const modelHash = await onnxHash(ctx, onnx);
   const datasetHash = `${dataset.storageKey}:${split.hash}`;
@@ -118,8 +125,17 @@ export async function listModelEvaluations(ctx: AppContext, viewerId: string | n
   const model = await readableModel(ctx, viewerId, modelId);
   const rows = await repo.ofModel(ctx.db, model.id);
   const datasets = new Map<string, string | null>();
-  for (const id of new Set(rows.map((r) => r.datasetId))) datasets.set(id, await readableDataset(ctx, viewerId, id).then((d) => d.name, () => null));
-  return rows.filter((r) => datasets.get(r.datasetId)).map((r) => presentEvaluation(r, { datasetName: datasets.get(r.datasetId)!, classNames: model.names, reused: false, withResult: false }));
+  for (const id of new Set(rows.map((r) => r.datasetId)))
+    datasets.set(
+      id,
+      await readableDataset(ctx, viewerId, id).then(
+        (d) => d.name,
+        () => null,
+      ),
+    );
+  return rows
+    .filter((r) => datasets.get(r.datasetId))
+    .map((r) => presentEvaluation(r, { datasetName: datasets.get(r.datasetId)!, classNames: model.names, reused: false, withResult: false }));
 }
 
 /**
@@ -130,14 +146,23 @@ export async function cancelEvaluation(ctx: AppContext, userId: string, id: stri
   const { row, model, dataset } = await readableEvaluation(ctx, userId, id);
   if (!evaluationActive(row.status)) throw new AppError(409, ErrorCode.JobFinished, `This evaluation has already ended (${row.status}).`);
   const now = ctx.clock.now();
-  let next = await repo.updateActive(ctx.db, row.id, row.status === 'queued' ? { status: 'cancelled', cancelRequestedAt: now, finishedAt: now } : { cancelRequestedAt: now });
+  let next = await repo.updateActive(
+    ctx.db,
+    row.id,
+    row.status === 'queued' ? { status: 'cancelled', cancelRequestedAt: now, finishedAt: now } : { cancelRequestedAt: now },
+  );
   if (next?.status === 'cancelled') await publishStatus(ctx, next);
   next ??= (await repo.byId(ctx.db, row.id))!;
   return presentEvaluation(next, { datasetName: dataset.name, classNames: model.names, reused: false });
 }
 
 /** The most confident mistakes of a completed evaluation, with the dataset image each one is on. */
-export async function evaluationMistakes(ctx: AppContext, viewerId: string | null, id: string, q: { kind: EvaluationMistakeKind; classId?: number; limit: number }) {
+export async function evaluationMistakes(
+  ctx: AppContext,
+  viewerId: string | null,
+  id: string,
+  q: { kind: EvaluationMistakeKind; classId?: number; limit: number },
+) {
   const { row, model, dataset } = await readableEvaluation(ctx, viewerId, id);
   const mistakes = await repo.mistakes(ctx.db, row.id, q.kind, q.classId, q.limit);
   const images = new Map((await repo.imagesByIds(ctx.db, dataset.id, [...new Set(mistakes.map((m) => m.imageId))])).map((i) => [i.id, i]));
@@ -177,7 +202,10 @@ export async function evaluationMistakes(ctx: AppContext, viewerId: string | nul
 export async function projectEvaluations(ctx: AppContext, viewerId: string | null, projectId: string) {
   const project = await readableProject(ctx, viewerId, projectId);
   const models = await liveModelsInProject(ctx, project.id);
-  const rows = await repo.completedOfModels(ctx.db, models.map((m) => m.id));
+  const rows = await repo.completedOfModels(
+    ctx.db,
+    models.map((m) => m.id),
+  );
   const seen = new Set<string>();
   const datasets = new Map<string, string | null>();
   const out = [];
@@ -185,7 +213,14 @@ export async function projectEvaluations(ctx: AppContext, viewerId: string | nul
     const key = `${r.modelId}:${r.datasetId}:${r.split}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (!datasets.has(r.datasetId)) datasets.set(r.datasetId, await readableDataset(ctx, viewerId, r.datasetId).then((d) => d.name, () => null));
+    if (!datasets.has(r.datasetId))
+      datasets.set(
+        r.datasetId,
+        await readableDataset(ctx, viewerId, r.datasetId).then(
+          (d) => d.name,
+          () => null,
+        ),
+      );
     const name = datasets.get(r.datasetId);
     const model = models.find((m) => m.id === r.modelId)!;
     if (name) out.push({ ...presentEvaluation(r, { datasetName: name, classNames: model.names, reused: false }), modelName: model.name });

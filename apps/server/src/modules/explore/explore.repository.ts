@@ -33,7 +33,9 @@ function branch(kind: ExploreKind, f: ExploreFilter): SQL {
   const parent = kind === 'model' ? sql`(SELECT p.name FROM projects p WHERE p.id = ${models.projectId})` : sql`NULL::text`;
   const mine = f.excludeUserId ? sql` AND ${t.userId} <> ${f.excludeUserId}` : sql``;
   const match = f.pattern ? sql` AND (${t.name} ILIKE ${f.pattern} OR ${t.description} ILIKE ${f.pattern})` : sql``;
-  const after = f.after ? sql` AND (${t.updatedAt} < ${f.after.updated}::timestamptz OR (${t.updatedAt} = ${f.after.updated}::timestamptz AND ${t.id} < ${f.after.id}))` : sql``;
+  const after = f.after
+    ? sql` AND (${t.updatedAt} < ${f.after.updated}::timestamptz OR (${t.updatedAt} = ${f.after.updated}::timestamptz AND ${t.id} < ${f.after.id}))`
+    : sql``;
   return sql`SELECT ${kind}::text AS kind, ${t.id} AS id, ${t.name} AS name, ${t.description} AS description, u.username AS owner,
         ${t.updatedAt}::text AS updated_text, ${t.updatedAt} AS updated, ${task} AS task, ${parent} AS parent_name
       FROM ${t} JOIN users u ON u.id = ${t.userId}

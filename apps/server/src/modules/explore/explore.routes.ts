@@ -8,7 +8,11 @@ import { explore } from './explore.service.js';
 export async function exploreRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
-  r.get('/v1/explore', { schema: { tags: ['explore'], querystring: exploreQuerySchema, response: { 200: envelope(explorePageSchema), ...errorResponses } } }, async (req) => ({
-    data: await explore(ctx, req.principal?.user.id ?? null, req.query),
-  }));
+  r.get(
+    '/v1/explore',
+    { schema: { tags: ['explore'], querystring: exploreQuerySchema, response: { 200: envelope(explorePageSchema), ...errorResponses } } },
+    async (req) => ({
+      data: await explore(ctx, req.principal?.user.id ?? null, req.query),
+    }),
+  );
 }

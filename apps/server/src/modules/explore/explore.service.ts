@@ -13,7 +13,8 @@ const encodeCursor = (row: ExploreRow) => Buffer.from(JSON.stringify([row.update
 function decodeCursor(cursor: string): { updated: string; id: string } {
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && PG_TIME.test(v[0]) && v[1].length <= 40) return { updated: v[0], id: v[1] };
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && PG_TIME.test(v[0]) && v[1].length <= 40)
+      return { updated: v[0], id: v[1] };
   } catch {
     // falls through to the 400
   }
@@ -37,7 +38,11 @@ export function presentExplore(row: ExploreRow): ExploreItem {
  * Others' public items (ADR 0030). Which kinds may be listed comes from the permission matrix:
  * the viewer is `user` (signed in) or `anonymous` on a `public` item and needs `list`.
  */
-export async function explore(ctx: AppContext, viewerId: string | null, q: { q?: string; kind?: ExploreKind; cursor?: string; limit: number }): Promise<ExplorePage> {
+export async function explore(
+  ctx: AppContext,
+  viewerId: string | null,
+  q: { q?: string; kind?: ExploreKind; cursor?: string; limit: number },
+): Promise<ExplorePage> {
   const subject = viewerId ? 'user' : 'anonymous';
   const kinds = (q.kind ? [q.kind] : EXPLORE_KINDS).filter((k) => can(subject, k, 'public', 'list'));
   const rows = await exploreRepository.page(ctx.db, {

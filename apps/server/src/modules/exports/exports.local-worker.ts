@@ -28,7 +28,12 @@ const STOP_GRACE_MS = 15_000;
 function probeVersion(yolo: string): Promise<string | null> {
   return new Promise((resolve) => {
     execFile(yolo, ['version'], { timeout: PROBE_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (err, stdout) => {
-      const last = String(stdout ?? '').trim().split('\n').pop()?.trim() ?? '';
+      const last =
+        String(stdout ?? '')
+          .trim()
+          .split('\n')
+          .pop()
+          ?.trim() ?? '';
       resolve(!err && /^\d+\.\d+\.\d+/.test(last) ? last.split(/\s+/)[0]! : null);
     });
   });

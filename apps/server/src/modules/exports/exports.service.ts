@@ -84,10 +84,25 @@ export async function createExport(ctx: AppContext, userId: string, modelId: str
 /** A failed or cancelled export runs again as a new job (its log starts afresh). */
 export async function retryExport(ctx: AppContext, userId: string, modelId: string, exportId: string) {
   const row = await ownedExport(ctx, userId, modelId, exportId);
-  if (row.status !== 'failed' && row.status !== 'cancelled') throw errors.conflict(ErrorCode.ExportNotFailed, `This export is ${row.status}; only failed or cancelled exports can be retried`);
-  const job = await enqueueJob(ctx, { kind: 'export', userId: row.userId, modelId: row.modelId, exportId: row.id, args: { format: row.format, options: row.options }, maxAttempts: EXPORT_ATTEMPTS });
+  if (row.status !== 'failed' && row.status !== 'cancelled')
+    throw errors.conflict(ErrorCode.ExportNotFailed, `This export is ${row.status}; only failed or cancelled exports can be retried`);
+  const job = await enqueueJob(ctx, {
+    kind: 'export',
+    userId: row.userId,
+    modelId: row.modelId,
+    exportId: row.id,
+    args: { format: row.format, options: row.options },
+    maxAttempts: EXPORT_ATTEMPTS,
+  });
   const now = ctx.clock.now();
-  const updated = (await agentQueries.updateExport(ctx.db, row.id, { status: 'queued', jobId: job.id, error: null, attempts: row.attempts + 1, finishedAt: null, updatedAt: now }))!;
+  const updated = (await agentQueries.updateExport(ctx.db, row.id, {
+    status: 'queued',
+    jobId: job.id,
+    error: null,
+    attempts: row.attempts + 1,
+    finishedAt: null,
+    updatedAt: now,
+  }))!;
   await publishModelChange(ctx, row.modelId);
   exportWorkerOf(ctx)?.exportQueued();
   return updated;
@@ -120,7 +135,8 @@ export async function exportCommand(ctx: AppContext, job: AgentJobRow, baseUrl: 
   const format = String(job.args.format) as ExportFormat;
   const options = (job.args.options ?? {}) as Record<string, unknown>;
   const args = ['export', 'model=best.pt', `format=${format}`];
-  for (const [k, v] of Object.entries(options)) if (v !== undefined && v !== null) args.push(`${k}=${typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)}`);
+  for (const [k, v] of Object.entries(options))
+    if (v !== undefined && v !== null) args.push(`${k}=${typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)}`);
   const out = EXPORT_OUTPUTS[format];
   return {
     args,
@@ -175,7 +191,11 @@ export async function onExportJobFinished(ctx: AppContext, job: AgentJobRow, sta
     ...(finalStatus === 'succeeded' ? {} : { blobKey: null, bytes: null, fileName: null }),
   });
   await publishModelChange(ctx, row.modelId);
-  if (finalStatus === 'succeeded') await ctx.events.emit('model.exported', job.userId, { model: { id: row.modelId }, export: { id: row.id, format: row.format, bytes: row.bytes, fileName: row.fileName } });
+  if (finalStatus === 'succeeded')
+    await ctx.events.emit('model.exported', job.userId, {
+      model: { id: row.modelId },
+      export: { id: row.id, format: row.format, bytes: row.bytes, fileName: row.fileName },
+    });
   return { status: finalStatus, error };
 }
 
@@ -193,14 +213,23 @@ async function promoteExport(ctx: AppContext, row: ModelExportRow) {
   if (!model) return;
   const previous = await fileOf(ctx, model.id, row.format);
   await ctx.db.transaction(async (tx) => {
-    await modelQueries.upsertFile(tx, { modelId: model.id, kind: row.format, name: row.fileName ?? `best.${row.format}`, blobKey: row.blobKey!, bytes: row.bytes!, epoch: null, createdAt: ctx.clock.now() });
+    await modelQueries.upsertFile(tx, {
+      modelId: model.id,
+      kind: row.format,
+      name: row.fileName ?? `best.${row.format}`,
+      blobKey: row.blobKey!,
+      bytes: row.bytes!,
+      epoch: null,
+      createdAt: ctx.clock.now(),
+    });
     await modelQueries.refreshBytes(tx, model.id);
   });
   // The replaced export's file stays downloadable from its own row; a blob no row points at goes.
   if (previous && previous.blobKey !== row.blobKey && (await agentQueries.exportsWithBlob(ctx.db, previous.blobKey)).length === 0) {
     await ctx.blobs.delete(previous.blobKey).catch(() => undefined);
   }
-  if (row.format === 'onnx') await learnFromOnnx(ctx, model.id, row.blobKey!).catch((err: unknown) => ctx.log.warn({ err, modelId: model.id }, 'ONNX metadata not read'));
+  if (row.format === 'onnx')
+    await learnFromOnnx(ctx, model.id, row.blobKey!).catch((err: unknown) => ctx.log.warn({ err, modelId: model.id }, 'ONNX metadata not read'));
 }
 
 /**
@@ -270,8 +299,17 @@ export async function onExportJobClaimed(ctx: AppContext, job: AgentJobRow) {
 export async function resetModel(ctx: AppContext, userId: string, modelId: string) {
   const model = await ownedModel(ctx, userId, modelId);
   const live = await agentQueries.latestTrainJob(ctx.db, model.id);
-  if (live && ['queued', 'claimed', 'running'].includes(live.status)) throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is queued or running; stop it first');
-  const updated = await modelQueries.update(ctx.db, model.id, { hubStatus: 'new', trainStart: null, trainEnd: null, trainHeartbeat: null, trainInitialized: null, epochsDone: 0, updatedAt: ctx.clock.now() });
+  if (live && ['queued', 'claimed', 'running'].includes(live.status))
+    throw errors.conflict(ErrorCode.TrainingQueued, 'A cloud run for this model is queued or running; stop it first');
+  const updated = await modelQueries.update(ctx.db, model.id, {
+    hubStatus: 'new',
+    trainStart: null,
+    trainEnd: null,
+    trainHeartbeat: null,
+    trainInitialized: null,
+    epochsDone: 0,
+    updatedAt: ctx.clock.now(),
+  });
   await publishModelChange(ctx, model.id);
   return updated ?? model;
 }

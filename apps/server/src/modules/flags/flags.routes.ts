@@ -15,7 +15,9 @@ async function remoteConfig(ctx: AppContext): Promise<RemoteConfig> {
     environment: ctx.config.appEnvironment,
     providers: enabledProviders(ctx.config),
     mail: { enabled: ctx.mailer.enabled, verificationRequired: ctx.mailer.enabled },
-    monitoring: ctx.config.sentry ? { dsn: ctx.config.sentry.webDsn, tracesSampleRate: ERROR_TRACE_SAMPLE_RATE, environment: ctx.config.appEnvironment, release: ctx.config.appVersion } : null,
+    monitoring: ctx.config.sentry
+      ? { dsn: ctx.config.sentry.webDsn, tracesSampleRate: ERROR_TRACE_SAMPLE_RATE, environment: ctx.config.appEnvironment, release: ctx.config.appVersion }
+      : null,
   };
 }
 
@@ -26,9 +28,13 @@ export async function flagsRoutes(app: FastifyInstance) {
 
   r.get('/v1/config', { schema: { tags: ['config'], response: { 200: envelope } } }, async () => ({ data: await remoteConfig(ctx) }));
 
-  r.patch('/v1/config/flags', { config: { auth: 'admin' }, schema: { tags: ['config', 'admin'], body: updateFlagsBody, response: { 200: envelope, ...errorResponses } } }, async (req) => {
-    const { user } = requireAdmin(req);
-    await updateFlags(ctx, user.id, req.body);
-    return { data: await remoteConfig(ctx) };
-  });
+  r.patch(
+    '/v1/config/flags',
+    { config: { auth: 'admin' }, schema: { tags: ['config', 'admin'], body: updateFlagsBody, response: { 200: envelope, ...errorResponses } } },
+    async (req) => {
+      const { user } = requireAdmin(req);
+      await updateFlags(ctx, user.id, req.body);
+      return { data: await remoteConfig(ctx) };
+    },
+  );
 }

@@ -60,8 +60,10 @@ export class EndpointManager {
   constructor(private readonly ctx: AppContext) {}
 
   private async assertAllowed(user: { plan: string }) {
-    if (!(await planLimits(this.ctx, user.plan)).dedicatedInference) throw new AppError(403, ErrorCode.PlanRequired, 'Dedicated inference needs the Pro or Enterprise plan');
-    if (!(await isEnabled(this.ctx, 'dedicatedInference'))) throw new AppError(403, ErrorCode.FeatureDisabled, 'Dedicated inference is not enabled on this server');
+    if (!(await planLimits(this.ctx, user.plan)).dedicatedInference)
+      throw new AppError(403, ErrorCode.PlanRequired, 'Dedicated inference needs the Pro or Enterprise plan');
+    if (!(await isEnabled(this.ctx, 'dedicatedInference')))
+      throw new AppError(403, ErrorCode.FeatureDisabled, 'Dedicated inference is not enabled on this server');
   }
 
   async live(modelId: string) {

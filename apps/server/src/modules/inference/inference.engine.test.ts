@@ -169,7 +169,9 @@ describe('InferenceEngine input buffers', () => {
 
 describe('InferenceEngine errors', () => {
   it('reports a missing model file', async () => {
-    const err = await newEngine().predict(path.join(tmp, 'nope.onnx'), await image()).catch((e: unknown) => e);
+    const err = await newEngine()
+      .predict(path.join(tmp, 'nope.onnx'), await image())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InferenceError);
     expect((err as InferenceError).code).toBe('invalid_model');
   });

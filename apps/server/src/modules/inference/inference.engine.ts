@@ -59,7 +59,17 @@ export interface EngineStats {
   misses: number;
   evictions: number;
   /** Most recently used first; `inFlight` counts predictions and runs currently holding the session. */
-  models: Array<{ key: string; bytes: number; task?: string; uses: number; inFlight: number; running: number; waiting: number; lastUsedAt: string; loadMs: number }>;
+  models: Array<{
+    key: string;
+    bytes: number;
+    task?: string;
+    uses: number;
+    inFlight: number;
+    running: number;
+    waiting: number;
+    lastUsedAt: string;
+    loadMs: number;
+  }>;
 }
 
 interface LoadedModel {
@@ -190,7 +200,14 @@ export class InferenceEngine {
         prediction.probs = probs;
       } else {
         const protoMasks = opts.protoMasks === true && meta.task === 'segment';
-        prediction.results = this.postprocessBoxes(meta, outputs, frame, { conf, iou, maxDet, agnostic: opts.agnostic ?? false, multiLabel: opts.multiLabel ?? false }, name, protoMasks);
+        prediction.results = this.postprocessBoxes(
+          meta,
+          outputs,
+          frame,
+          { conf, iou, maxDet, agnostic: opts.agnostic ?? false, multiLabel: opts.multiLabel ?? false },
+          name,
+          protoMasks,
+        );
         if (protoMasks && geo) {
           const protos = this.single(outputs, 4, 'segment');
           prediction.maskGrid = {
@@ -366,7 +383,19 @@ export class InferenceEngine {
     try {
       const description = describe(key, bytes, onnx, session);
       const queue = new ExecutionQueue(this.opts.runsPerModel ?? runsPerModel(os.availableParallelism(), this.opts.intraOpNumThreads));
-      return { key, stamp, session, queue, description, spareInputs: [], refs: 0, evicted: false, uses: 0, lastUsed: Date.now(), loadMs: ms(started, performance.now()) };
+      return {
+        key,
+        stamp,
+        session,
+        queue,
+        description,
+        spareInputs: [],
+        refs: 0,
+        evicted: false,
+        uses: 0,
+        lastUsed: Date.now(),
+        loadMs: ms(started, performance.now()),
+      };
     } catch (err) {
       await session.release().catch(() => undefined);
       throw err;
@@ -449,7 +478,12 @@ export class InferenceEngine {
         const { mask, pixels } = processMask({ data: protos.data, count, height: ph, width: pw }, det.extra, det.box, frame.inputWidth, frame.inputHeight);
         // ultralytics predict drops detections whose mask came out empty; its validator keeps them.
         if (pixels === 0 && !protoMasks) continue;
-        if (protoMasks) result.protoMask = { width: pw, height: ph, data: processMaskAtProtoResolution({ data: protos.data, count, height: ph, width: pw }, det.extra, det.box, frame.inputWidth, frame.inputHeight) };
+        if (protoMasks)
+          result.protoMask = {
+            width: pw,
+            height: ph,
+            data: processMaskAtProtoResolution({ data: protos.data, count, height: ph, width: pw }, det.extra, det.box, frame.inputWidth, frame.inputHeight),
+          };
         const polygon = maskToSegment(mask, frame.inputWidth, frame.inputHeight);
         const xs: number[] = [];
         const ys: number[] = [];
@@ -496,7 +530,8 @@ function describe(key: string, bytes: number, onnx: OnnxModelInfo, session: Infe
   const shape = [...inMeta.shape];
   if (shape.length !== 4) throw new InferenceError('unsupported_model', `The model input must be NCHW, got [${shape.join(', ')}]`);
   const [batch, channels] = shape;
-  if (typeof batch === 'number' && batch !== 1) throw new InferenceError('unsupported_model', `Batch size ${batch} models are not supported; export with batch=1`);
+  if (typeof batch === 'number' && batch !== 1)
+    throw new InferenceError('unsupported_model', `Batch size ${batch} models are not supported; export with batch=1`);
   if (typeof channels === 'number' && channels !== 3) throw new InferenceError('unsupported_model', `Only 3-channel models are supported, got ${channels}`);
   shape[0] = 1;
   shape[1] = 3;

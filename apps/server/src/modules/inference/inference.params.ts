@@ -27,7 +27,8 @@ export async function readPredictRequest(req: FastifyRequest) {
   for await (const part of req.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } })) {
     if (part.type === 'file') {
       const buf = await part.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, ErrorCode.PayloadTooLarge, `Images can be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError(413, ErrorCode.PayloadTooLarge, `Images can be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
         throw err;
       });
       if (part.fieldname === 'file') image = buf;

@@ -6,7 +6,10 @@ type Ctx = Pick<AppContext, 'db'>;
 type EndpointAccessRow = { userId: string };
 
 /** A model with its project: models of a readable project can be run by whoever reads it (spec §6). */
-const modelItem = (project: InferenceProjectRow | null) => (model: InferenceModelRow): AccessItem => accessItem('model', model, project ? accessItem('project', project) : null);
+const modelItem =
+  (project: InferenceProjectRow | null) =>
+  (model: InferenceModelRow): AccessItem =>
+    accessItem('model', model, project ? accessItem('project', project) : null);
 /** A dedicated endpoint is private to whoever started it (it runs on their plan). */
 const endpointItem = (row: EndpointAccessRow): AccessItem => ({ kind: 'model', userId: row.userId, privacy: 'private' });
 

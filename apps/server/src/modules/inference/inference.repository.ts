@@ -23,11 +23,29 @@ export const inferenceRepository = {
   /** Model, its project and its ONNX file in one query: this runs on every prediction. */
   modelForPredict: async (db: Db, modelId: string) => (await modelForPredictQuery(db).execute({ modelId }))[0] ?? null,
   modelWithProject: async (db: Db, modelId: string) =>
-    (await db.select({ model: models, project: projects }).from(models).leftJoin(projects, eq(projects.id, models.projectId)).where(eq(models.id, modelId)).limit(1))[0] ?? null,
-  onnxFile: async (db: Db, modelId: string) => (await db.select().from(modelFiles).where(and(eq(modelFiles.modelId, modelId), eq(modelFiles.kind, 'onnx'))))[0] ?? null,
+    (
+      await db
+        .select({ model: models, project: projects })
+        .from(models)
+        .leftJoin(projects, eq(projects.id, models.projectId))
+        .where(eq(models.id, modelId))
+        .limit(1)
+    )[0] ?? null,
+  onnxFile: async (db: Db, modelId: string) =>
+    (
+      await db
+        .select()
+        .from(modelFiles)
+        .where(and(eq(modelFiles.modelId, modelId), eq(modelFiles.kind, 'onnx')))
+    )[0] ?? null,
 
   liveEndpoint: async (db: Db, modelId: string) =>
-    (await db.select().from(inferenceEndpoints).where(and(eq(inferenceEndpoints.modelId, modelId), isNull(inferenceEndpoints.stoppedAt))))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(inferenceEndpoints)
+        .where(and(eq(inferenceEndpoints.modelId, modelId), isNull(inferenceEndpoints.stoppedAt)))
+    )[0] ?? null,
   endpoint: async (db: Db, id: string) => (await db.select().from(inferenceEndpoints).where(eq(inferenceEndpoints.id, id)))[0] ?? null,
   insertEndpoint: async (db: Db, row: typeof inferenceEndpoints.$inferInsert) => (await db.insert(inferenceEndpoints).values(row).returning())[0]!,
   updateEndpoint: async (db: Db, id: string, patch: Partial<typeof inferenceEndpoints.$inferInsert>) => {

@@ -36,21 +36,42 @@ export async function inferenceRoutes(app: FastifyInstance) {
    * Shared inference, compatible with HUB's: multipart `file` + imgsz/conf/iou; x-api-key or the
    * session. Quota per plan with X-RateLimit-* headers; a 429 carries Retry-After.
    */
-  r.post('/v1/predict/:modelId', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ modelId: z.string().max(40) }), consumes: ['multipart/form-data'], response: { 200: predictResponseSchema, ...errorResponses, 429: errorSchema } } }, async (req, reply) => {
-    const principal = requireUser(req);
-    const { model, modelPath } = await loadModelForInference(ctx, principal.user.id, req.params.modelId);
-    const { image, params } = await readPredictRequest(req);
-    const decision = await quota.consume(principal.user, principal.apiKeyId ?? null);
-    rateHeaders(reply, decision);
-    if (!decision.allowed) {
-      throw new AppError(429, ErrorCode.RateLimited, `Inference limit reached (${decision.limit} per ${decision.window} on your plan). Try again in ${decision.retryAfter} s.`, { retryAfter: decision.retryAfter });
-    }
-    const prediction = await predictWith(engine, modelPath, image, params);
-    recordInference(ctx, principal.user.id, model.id, 'shared');
-    return presentPrediction(prediction, model);
-  });
+  r.post(
+    '/v1/predict/:modelId',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['inference'],
+        params: z.object({ modelId: z.string().max(40) }),
+        consumes: ['multipart/form-data'],
+        response: { 200: predictResponseSchema, ...errorResponses, 429: errorSchema },
+      },
+    },
+    async (req, reply) => {
+      const principal = requireUser(req);
+      const { model, modelPath } = await loadModelForInference(ctx, principal.user.id, req.params.modelId);
+      const { image, params } = await readPredictRequest(req);
+      const decision = await quota.consume(principal.user, principal.apiKeyId ?? null);
+      rateHeaders(reply, decision);
+      if (!decision.allowed) {
+        throw new AppError(
+          429,
+          ErrorCode.RateLimited,
+          `Inference limit reached (${decision.limit} per ${decision.window} on your plan). Try again in ${decision.retryAfter} s.`,
+          { retryAfter: decision.retryAfter },
+        );
+      }
+      const prediction = await predictWith(engine, modelPath, image, params);
+      recordInference(ctx, principal.user.id, model.id, 'shared');
+      return presentPrediction(prediction, model);
+    },
+  );
 
-  r.get('/v1/users/me/inference-usage', { config: { auth: 'user' }, schema: { tags: ['inference'], response: { 200: z.object({ data: inferenceUsageSchema }), ...errorResponses } } }, async (req) => ({ data: await monthlyUsage(ctx, requireUser(req).user, quota) }));
+  r.get(
+    '/v1/users/me/inference-usage',
+    { config: { auth: 'user' }, schema: { tags: ['inference'], response: { 200: z.object({ data: inferenceUsageSchema }), ...errorResponses } } },
+    async (req) => ({ data: await monthlyUsage(ctx, requireUser(req).user, quota) }),
+  );
 
   const present = (row: { id: string; modelId: string; status: string; error: string | null; createdAt: Date }) => ({
     id: row.id,
@@ -61,23 +82,57 @@ export async function inferenceRoutes(app: FastifyInstance) {
     created: row.createdAt.toISOString(),
   });
 
-  r.get('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 200: z.object({ data: endpointSchema.nullable() }), ...errorResponses } } }, async (req) => {
-    const row = await endpoints.liveFor(requireUser(req).user, req.params.id);
-    return { data: row ? present(row) : null };
-  });
-  r.post('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 201: z.object({ data: endpointSchema }), ...errorResponses } } }, async (req, reply) => {
-    const row = await endpoints.start(requireUser(req).user, req.params.id);
-    return reply.status(201).send({ data: present(row) });
-  });
-  r.delete('/v1/models/:id/endpoint', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await endpoints.stop(requireUser(req).user, req.params.id);
-    return ok;
-  });
-  r.post('/v1/endpoints/:id/predict', { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), consumes: ['multipart/form-data'], response: { 200: predictResponseSchema, ...errorResponses } } }, async (req) => {
-    const { user } = requireUser(req);
-    const { image, params } = await readPredictRequest(req);
-    const { row, model, prediction } = await endpoints.predict(user, req.params.id, image, params);
-    recordInference(ctx, user.id, row.modelId, 'dedicated');
-    return presentPrediction(prediction, model);
-  });
+  r.get(
+    '/v1/models/:id/endpoint',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['inference'],
+        params: z.object({ id: z.string().max(40) }),
+        response: { 200: z.object({ data: endpointSchema.nullable() }), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const row = await endpoints.liveFor(requireUser(req).user, req.params.id);
+      return { data: row ? present(row) : null };
+    },
+  );
+  r.post(
+    '/v1/models/:id/endpoint',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 201: z.object({ data: endpointSchema }), ...errorResponses } },
+    },
+    async (req, reply) => {
+      const row = await endpoints.start(requireUser(req).user, req.params.id);
+      return reply.status(201).send({ data: present(row) });
+    },
+  );
+  r.delete(
+    '/v1/models/:id/endpoint',
+    { config: { auth: 'user' }, schema: { tags: ['inference'], params: z.object({ id: z.string().max(40) }), response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await endpoints.stop(requireUser(req).user, req.params.id);
+      return ok;
+    },
+  );
+  r.post(
+    '/v1/endpoints/:id/predict',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['inference'],
+        params: z.object({ id: z.string().max(40) }),
+        consumes: ['multipart/form-data'],
+        response: { 200: predictResponseSchema, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { user } = requireUser(req);
+      const { image, params } = await readPredictRequest(req);
+      const { row, model, prediction } = await endpoints.predict(user, req.params.id, image, params);
+      recordInference(ctx, user.id, row.modelId, 'dedicated');
+      return presentPrediction(prediction, model);
+    },
+  );
 }

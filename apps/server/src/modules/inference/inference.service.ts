@@ -24,7 +24,9 @@ export interface PredictParams {
 export async function onnxPathFor(ctx: AppContext, model: ModelRow, known?: OnnxFileRow | null): Promise<string> {
   const file = known !== undefined ? known : await inferenceRepository.onnxFile(ctx.db, model.id);
   if (!file) {
-    throw new AppError(409, ErrorCode.NoOnnx, 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } });
+    throw new AppError(409, ErrorCode.NoOnnx, 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', {
+      export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` },
+    });
   }
   const local = ctx.blobs.localPath?.(file.blobKey);
   if (local) return local;
@@ -49,7 +51,8 @@ export async function predictWith(engine: InferenceEngine, modelPath: string, im
 
 export function toAppError(err: unknown): Error {
   if (err instanceof InferenceError) {
-    if (err.code === 'invalid_image') return new AppError(400, ErrorCode.InvalidImage, `The file is not an image we can read (JPEG, PNG, WebP): ${err.message}`);
+    if (err.code === 'invalid_image')
+      return new AppError(400, ErrorCode.InvalidImage, `The file is not an image we can read (JPEG, PNG, WebP): ${err.message}`);
     if (err.code === 'unsupported_model' || err.code === 'invalid_model') return new AppError(422, ErrorCode.UnsupportedModel, err.message);
     return new AppError(500, ErrorCode.InferenceFailed, 'Inference failed. Please try again later.');
   }

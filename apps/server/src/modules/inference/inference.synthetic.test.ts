@@ -19,7 +19,11 @@ function valueInfo(name: string, dims: Array<number | string>): number[] {
   return [...str(1, name), ...len(2, len(1, [...num(1, 1), ...len(2, shape)]))];
 }
 
-function constantModel(opts: { input: Array<number | string>; outputs: Array<{ name: string; dims: number[]; data: number[] }>; props?: Record<string, string> }): Uint8Array {
+function constantModel(opts: {
+  input: Array<number | string>;
+  outputs: Array<{ name: string; dims: number[]; data: number[] }>;
+  props?: Record<string, string>;
+}): Uint8Array {
   const nodes = opts.outputs.flatMap((o) => {
     const raw = [...new Uint8Array(Float32Array.from(o.data).buffer)];
     const tensor = [...o.dims.flatMap((d) => num(1, d)), ...num(2, 1), ...len(9, raw)];
@@ -42,7 +46,10 @@ function head(rows: number[][]): { dims: number[]; data: number[] } {
 const engine = new InferenceEngine({ intraOpNumThreads: 1 });
 afterAll(() => engine.close());
 
-const grey = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#404040' } }).png().toBuffer();
+const grey = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#404040' } })
+    .png()
+    .toBuffer();
 const base = { stride: '32', imgsz: '[64, 64]', names: "{0: 'thing', 1: 'other'}" };
 
 describe('pose models', () => {
@@ -53,7 +60,11 @@ describe('pose models', () => {
   ]);
   const model = {
     id: 'pose',
-    bytes: constantModel({ input: [1, 3, 'height', 'width'], outputs: [{ name: 'output0', ...output0 }], props: { ...base, task: 'pose', kpt_shape: '[2, 3]' } }),
+    bytes: constantModel({
+      input: [1, 3, 'height', 'width'],
+      outputs: [{ name: 'output0', ...output0 }],
+      props: { ...base, task: 'pose', kpt_shape: '[2, 3]' },
+    }),
   };
 
   it('scales boxes and keypoints back to the image, padding dynamic inputs only to the stride', async () => {

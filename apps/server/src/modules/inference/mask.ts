@@ -51,7 +51,13 @@ function taps(inSize: number, outSize: number): AxisTaps {
  * Returns the binary mask (1 = object) at the model input size `outW`x`outH`, and its pixel count.
  * `box` is x1, y1, x2, y2 in model-input pixels; `coeffs` has `protos.count` values.
  */
-export function processMask(protos: Protos, coeffs: ArrayLike<number>, box: ArrayLike<number>, outW: number, outH: number): { mask: Uint8Array; pixels: number } {
+export function processMask(
+  protos: Protos,
+  coeffs: ArrayLike<number>,
+  box: ArrayLike<number>,
+  outW: number,
+  outH: number,
+): { mask: Uint8Array; pixels: number } {
   const { count: nm, height: mh, width: mw, data } = protos;
   // The box scaled to prototype resolution; a cell is kept when its index lies in [x1, x2) x [y1, y2).
   const bx1 = box[0] * (mw / outW);

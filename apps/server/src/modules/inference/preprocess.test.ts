@@ -146,7 +146,12 @@ describe('one-pass preprocessing', () => {
 
   it('letterboxToChw gives exactly toChwFloat(letterboxImage(...)), padding included', () => {
     const img = { data: noise(64, 48), width: 64, height: 48 };
-    for (const [target, auto] of [[[96, 96], false], [[96, 96], true], [[40, 80], false], [[48, 64], false]] as const) {
+    for (const [target, auto] of [
+      [[96, 96], false],
+      [[96, 96], true],
+      [[40, 80], false],
+      [[48, 64], false],
+    ] as const) {
       const geo = letterboxGeometry(img.width, img.height, [...target] as [number, number], { auto, stride: 32 });
       expect(letterboxToChw(img, geo)).toEqual(toChwFloat(letterboxImage(img, geo)));
     }
@@ -170,14 +175,21 @@ describe('one-pass preprocessing', () => {
   it('resizeBilinearPil with a window gives the same bytes as cropping the full resize', () => {
     const src = noise(50, 37);
     const full = resizeBilinearPil(src, 50, 37, 23, 29, 3);
-    for (const win of [{ left: 0, top: 0, width: 23, height: 29 }, { left: 3, top: 5, width: 11, height: 7 }, { left: 22, top: 28, width: 1, height: 1 }]) {
+    for (const win of [
+      { left: 0, top: 0, width: 23, height: 29 },
+      { left: 3, top: 5, width: 11, height: 7 },
+      { left: 22, top: 28, width: 1, height: 1 },
+    ]) {
       const part = resizeBilinearPil(src, 50, 37, 23, 29, 3, win);
       const expected = new Uint8Array(win.width * win.height * 3);
-      for (let y = 0; y < win.height; y++) expected.set(full.subarray(((y + win.top) * 23 + win.left) * 3, ((y + win.top) * 23 + win.left + win.width) * 3), y * win.width * 3);
+      for (let y = 0; y < win.height; y++)
+        expected.set(full.subarray(((y + win.top) * 23 + win.left) * 3, ((y + win.top) * 23 + win.left + win.width) * 3), y * win.width * 3);
       expect(part).toEqual(expected);
     }
     // Unchanged width or height: the window is a plain crop of that axis.
-    expect(resizeBilinearPil(src, 50, 37, 50, 20, 3, { left: 10, top: 2, width: 5, height: 4 })).toEqual(cropOf(resizeBilinearPil(src, 50, 37, 50, 20, 3), 50, { left: 10, top: 2, width: 5, height: 4 }));
+    expect(resizeBilinearPil(src, 50, 37, 50, 20, 3, { left: 10, top: 2, width: 5, height: 4 })).toEqual(
+      cropOf(resizeBilinearPil(src, 50, 37, 50, 20, 3), 50, { left: 10, top: 2, width: 5, height: 4 }),
+    );
     expect(() => resizeBilinearPil(src, 50, 37, 23, 29, 3, { left: 20, top: 0, width: 5, height: 1 })).toThrow(RangeError);
   });
 
@@ -199,7 +211,8 @@ describe('one-pass preprocessing', () => {
 
 function cropOf(data: Uint8Array, width: number, win: { left: number; top: number; width: number; height: number }) {
   const out = new Uint8Array(win.width * win.height * 3);
-  for (let y = 0; y < win.height; y++) out.set(data.subarray(((y + win.top) * width + win.left) * 3, ((y + win.top) * width + win.left + win.width) * 3), y * win.width * 3);
+  for (let y = 0; y < win.height; y++)
+    out.set(data.subarray(((y + win.top) * width + win.left) * 3, ((y + win.top) * width + win.left + win.width) * 3), y * win.width * 3);
   return out;
 }
 
@@ -240,7 +253,10 @@ describe('decodeImage', () => {
     // 3x2 image, red left column; orientation 6 means "rotate 90 degrees clockwise to display".
     const raw = Buffer.alloc(3 * 2 * 3, 0);
     for (const y of [0, 1]) raw.set([255, 0, 0], y * 9);
-    const jpeg = await sharp(raw, { raw: { width: 3, height: 2, channels: 3 } }).png().withMetadata({ orientation: 6 }).toBuffer();
+    const jpeg = await sharp(raw, { raw: { width: 3, height: 2, channels: 3 } })
+      .png()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
     const img = await decodeImage(jpeg);
     expect([img.width, img.height]).toEqual([2, 3]);
     // After a clockwise turn the red column becomes the top row.
@@ -248,9 +264,13 @@ describe('decodeImage', () => {
   });
 
   it('turns greyscale, alpha and 16-bit images into 8-bit RGB', async () => {
-    const grey = await sharp(Buffer.from([10, 20, 30, 40]), { raw: { width: 2, height: 2, channels: 1 } }).png().toBuffer();
+    const grey = await sharp(Buffer.from([10, 20, 30, 40]), { raw: { width: 2, height: 2, channels: 1 } })
+      .png()
+      .toBuffer();
     expect([...(await decodeImage(grey)).data]).toEqual([10, 10, 10, 20, 20, 20, 30, 30, 30, 40, 40, 40]);
-    const rgba = await sharp(Buffer.from([1, 2, 3, 0, 4, 5, 6, 255]), { raw: { width: 2, height: 1, channels: 4 } }).png().toBuffer();
+    const rgba = await sharp(Buffer.from([1, 2, 3, 0, 4, 5, 6, 255]), { raw: { width: 2, height: 1, channels: 4 } })
+      .png()
+      .toBuffer();
     expect([...(await decodeImage(rgba)).data]).toEqual([1, 2, 3, 4, 5, 6]);
     const deep = await sharp(new Uint16Array([65535, 0, 32896, 257, 514, 771]), { raw: { width: 2, height: 1, channels: 3 } })
       .toColourspace('rgb16')
@@ -261,7 +281,9 @@ describe('decodeImage', () => {
 
   it('rejects bytes that are not an image, and decompression bombs', async () => {
     await expect(decodeImage(Buffer.from('definitely not an image'))).rejects.toMatchObject({ code: 'invalid_image' });
-    const big = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000' } }).png().toBuffer();
+    const big = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const err = await decodeImage(big, { maxPixels: 100 * 100 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InferenceError);
     expect((err as InferenceError).code).toBe('invalid_image');

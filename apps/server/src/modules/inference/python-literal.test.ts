@@ -22,7 +22,7 @@ describe('parsePythonLiteral', () => {
     expect(parsePythonLiteral('(1,)')).toEqual([1]);
     expect(parsePythonLiteral('()')).toEqual([]);
     expect(parsePythonLiteral('(5)')).toBe(5);
-    expect(parsePythonLiteral('[1, [2, (3, 4)], {}, ]')).toEqual([1, [2, [3, 4]], new Map(), ]);
+    expect(parsePythonLiteral('[1, [2, (3, 4)], {}, ]')).toEqual([1, [2, [3, 4]], new Map()]);
     expect(pyToJson(parsePythonLiteral("{'a': {'b': [1, 2,]}, }"))).toEqual({ a: { b: [1, 2] } });
   });
 

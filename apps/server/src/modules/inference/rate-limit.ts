@@ -69,7 +69,11 @@ export class QuotaMeter {
       if (this.users.get(user.id) === m) this.users.delete(user.id);
       m = undefined;
     }
-    const window = { hourEnd: Math.floor(now.getTime() / 3600_000 + 1) * 3600, monthEnd: Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000), nowS: Math.floor(now.getTime() / 1000) };
+    const window = {
+      hourEnd: Math.floor(now.getTime() / 3600_000 + 1) * 3600,
+      monthEnd: Math.floor(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000),
+      nowS: Math.floor(now.getTime() / 1000),
+    };
     if (m) {
       m.usedAt = performance.now();
       const unwritten = m.pending + m.inflight;
@@ -80,7 +84,14 @@ export class QuotaMeter {
       if (unwritten < QUOTA_BATCH) {
         m.pending += 1;
         m.pendingByKey.set(key, (m.pendingByKey.get(key) ?? 0) + 1);
-        return { allowed: true, limit: limits.inferencePerHour, remaining: Math.max(0, limits.inferencePerHour - hour), reset: window.hourEnd, retryAfter: 0, window: 'hour' };
+        return {
+          allowed: true,
+          limit: limits.inferencePerHour,
+          remaining: Math.max(0, limits.inferencePerHour - hour),
+          reset: window.hourEnd,
+          retryAfter: 0,
+          window: 'hour',
+        };
       }
     }
     // First call of the window here, or a full batch: this call waits for the database's count.
@@ -95,7 +106,14 @@ export class QuotaMeter {
     counted.pendingByKey.set(key, (counted.pendingByKey.get(key) ?? 0) + 1);
     const { hour, month } = await this.write(user.id, counted);
     if (hour <= limits.inferencePerHour && month <= limits.inferencePerMonth) {
-      return { allowed: true, limit: limits.inferencePerHour, remaining: Math.max(0, limits.inferencePerHour - hour), reset: window.hourEnd, retryAfter: 0, window: 'hour' };
+      return {
+        allowed: true,
+        limit: limits.inferencePerHour,
+        remaining: Math.max(0, limits.inferencePerHour - hour),
+        reset: window.hourEnd,
+        retryAfter: 0,
+        window: 'hour',
+      };
     }
     // Over the quota: a refused call does not count, so take it back (rare path).
     await inferenceRepository.uncountCall(this.ctx.db, user.id, key, hb, mb);
@@ -150,7 +168,11 @@ export class QuotaMeter {
   }
 }
 
-function refusal(limits: { inferencePerHour: number; inferencePerMonth: number }, month: number, w: { hourEnd: number; monthEnd: number; nowS: number }): RateDecision {
+function refusal(
+  limits: { inferencePerHour: number; inferencePerMonth: number },
+  month: number,
+  w: { hourEnd: number; monthEnd: number; nowS: number },
+): RateDecision {
   if (month > limits.inferencePerMonth) {
     return { allowed: false, limit: limits.inferencePerMonth, remaining: 0, reset: w.monthEnd, retryAfter: Math.max(1, w.monthEnd - w.nowS), window: 'month' };
   }
@@ -165,7 +187,9 @@ export async function monthlyUsage(ctx: AppContext, user: { id: string; plan: st
   const rows = await inferenceRepository.usageIn(ctx.db, user.id, bucket);
   const total = rows.find((r) => r.apiKeyId === '')?.count ?? 0;
   const limits = await planLimits(ctx, user.plan);
-  const perKey = rows.filter((r) => r.apiKeyId !== '').map((r) => ({ apiKeyId: r.apiKeyId, name: r.name ?? 'revoked key', prefix: r.prefix ?? '', count: r.count }));
+  const perKey = rows
+    .filter((r) => r.apiKeyId !== '')
+    .map((r) => ({ apiKeyId: r.apiKeyId, name: r.name ?? 'revoked key', prefix: r.prefix ?? '', count: r.count }));
   const viaKeys = perKey.reduce((a, r) => a + r.count, 0);
   return {
     month: bucket.slice(2),

@@ -203,7 +203,15 @@ export interface ResizeWindow {
  * result): every output pixel depends only on its own row's and column's coefficients, so a centre crop (classify)
  * skips the rows and columns it would throw away.
  */
-export function resizeBilinearPil(src: Uint8Array, srcW: number, srcH: number, dstW: number, dstH: number, channels: number, window?: ResizeWindow): Uint8Array {
+export function resizeBilinearPil(
+  src: Uint8Array,
+  srcW: number,
+  srcH: number,
+  dstW: number,
+  dstH: number,
+  channels: number,
+  window?: ResizeWindow,
+): Uint8Array {
   checkSizes(src, srcW, srcH, dstW, dstH, channels);
   const win = window ?? { left: 0, top: 0, width: dstW, height: dstH };
   const { left, top, width: ww, height: wh } = win;

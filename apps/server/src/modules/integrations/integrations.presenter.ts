@@ -10,16 +10,27 @@ const splits = (s: RfProject['splits']) => ({ train: num(s?.train), valid: num(s
 
 /** Never carries the key: the row's ciphertext is simply not read here. */
 export function presentIntegration(row: IntegrationRow): Integration {
-  return { id: row.id, type: 'roboflow', workspace: { slug: row.workspace, name: row.workspaceName }, dates: { created: row.createdAt.toISOString(), updated: row.updatedAt.toISOString() } };
+  return {
+    id: row.id,
+    type: 'roboflow',
+    workspace: { slug: row.workspace, name: row.workspaceName },
+    dates: { created: row.createdAt.toISOString(), updated: row.updatedAt.toISOString() },
+  };
 }
 
 export function presentSubscription(row: SubscriptionRow): Subscription {
-  return { id: row.id, ref: { collection: 'ext_roboflow', id: row.ref }, hasOwnKey: row.apiKeyEnc !== null, dates: { created: row.createdAt.toISOString(), updated: row.updatedAt.toISOString() } };
+  return {
+    id: row.id,
+    ref: { collection: 'ext_roboflow', id: row.ref },
+    hasOwnKey: row.apiKeyEnc !== null,
+    dates: { created: row.createdAt.toISOString(), updated: row.updatedAt.toISOString() },
+  };
 }
 
 /** Why a project cannot be imported; null when it can. */
 export function unsupportedReason(p: Pick<RfProject, 'type' | 'multilabel'>): string | null {
-  if (!roboflowTask(p.type)) return `Projects of type "${p.type}" cannot be imported (supported: classification, object detection, instance and semantic segmentation).`;
+  if (!roboflowTask(p.type))
+    return `Projects of type "${p.type}" cannot be imported (supported: classification, object detection, instance and semantic segmentation).`;
   if (p.type === 'classification' && p.multilabel) return 'Multi-label classification projects cannot be imported yet.';
   return null;
 }
@@ -54,13 +65,24 @@ export function presentProject(p: RfProject, source: 'workspace' | 'universe'): 
 export const versionNumber = (v: RfVersion) => Number(v.id.split('/').pop());
 
 export function presentVersion(v: RfVersion, imported: RoboflowImport | null) {
-  return { id: v.id, number: versionNumber(v), name: v.name ?? '', images: num(v.images), splits: splits(v.splits), created: fromSeconds(v.created), import: imported };
+  return {
+    id: v.id,
+    number: versionNumber(v),
+    name: v.name ?? '',
+    images: num(v.images),
+    splits: splits(v.splits),
+    created: fromSeconds(v.created),
+    import: imported,
+  };
 }
 
-export function presentImport(row: ImportRow, dataset: { id: string; status: string; name: string; progress: { phase: string; done: number; total: number } | null } | null): RoboflowImport {
+export function presentImport(
+  row: ImportRow,
+  dataset: { id: string; status: string; name: string; progress: { phase: string; done: number; total: number } | null } | null,
+): RoboflowImport {
   const progress =
     row.status === 'imported'
-      ? dataset?.progress ?? (dataset && dataset.status !== 'Ready' && dataset.status !== 'Failed' ? { phase: 'processing', done: 0, total: 0 } : null)
+      ? (dataset?.progress ?? (dataset && dataset.status !== 'Ready' && dataset.status !== 'Failed' ? { phase: 'processing', done: 0, total: 0 } : null))
       : row.phase
         ? { phase: row.phase, done: row.done, total: row.total }
         : null;

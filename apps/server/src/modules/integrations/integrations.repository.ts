@@ -11,34 +11,54 @@ export const integrationsRepository = {
   list: (db: Db, userId: string) => db.select().from(integrations).where(eq(integrations.userId, userId)).orderBy(integrations.createdAt),
   byId: async (db: Db, id: string) => (await db.select().from(integrations).where(eq(integrations.id, id)).limit(1))[0] ?? null,
   byWorkspace: async (db: Db, userId: string, workspace: string) =>
-    (await db.select().from(integrations).where(and(eq(integrations.userId, userId), eq(integrations.type, 'roboflow'), eq(integrations.workspace, workspace))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(integrations)
+        .where(and(eq(integrations.userId, userId), eq(integrations.type, 'roboflow'), eq(integrations.workspace, workspace)))
+        .limit(1)
+    )[0] ?? null,
   /** Link, or replace the key of an already linked workspace (one row per user and workspace). */
   upsert: async (db: Db, row: typeof integrations.$inferInsert) =>
     (
       await db
         .insert(integrations)
         .values(row)
-        .onConflictDoUpdate({ target: [integrations.userId, integrations.type, integrations.workspace], set: { apiKeyEnc: row.apiKeyEnc, workspaceName: row.workspaceName, updatedAt: row.updatedAt } })
+        .onConflictDoUpdate({
+          target: [integrations.userId, integrations.type, integrations.workspace],
+          set: { apiKeyEnc: row.apiKeyEnc, workspaceName: row.workspaceName, updatedAt: row.updatedAt },
+        })
         .returning()
     )[0]!,
-  update: async (db: Db, id: string, patch: Partial<typeof integrations.$inferInsert>) => (await db.update(integrations).set(patch).where(eq(integrations.id, id)).returning())[0] ?? null,
+  update: async (db: Db, id: string, patch: Partial<typeof integrations.$inferInsert>) =>
+    (await db.update(integrations).set(patch).where(eq(integrations.id, id)).returning())[0] ?? null,
   remove: (db: Db, id: string) => db.delete(integrations).where(eq(integrations.id, id)),
 
   subscriptions: (db: Db, userId: string) => db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(subscriptions.createdAt),
   subscription: async (db: Db, id: string) => (await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1))[0] ?? null,
   subscriptionByRef: async (db: Db, userId: string, ref: string) =>
-    (await db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.ref, ref))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, userId), eq(subscriptions.ref, ref)))
+        .limit(1)
+    )[0] ?? null,
   upsertSubscription: async (db: Db, row: typeof subscriptions.$inferInsert) =>
     (
       await db
         .insert(subscriptions)
         .values(row)
-        .onConflictDoUpdate({ target: [subscriptions.userId, subscriptions.collection, subscriptions.ref], set: { apiKeyEnc: row.apiKeyEnc, updatedAt: row.updatedAt } })
+        .onConflictDoUpdate({
+          target: [subscriptions.userId, subscriptions.collection, subscriptions.ref],
+          set: { apiKeyEnc: row.apiKeyEnc, updatedAt: row.updatedAt },
+        })
         .returning()
     )[0]!,
   removeSubscription: (db: Db, id: string) => db.delete(subscriptions).where(eq(subscriptions.id, id)),
 
-  uploadAllWeights: async (db: Db, userId: string) => (await db.select().from(settings).where(eq(settings.userId, userId)).limit(1))[0]?.roboflowUploadAllWeights ?? false,
+  uploadAllWeights: async (db: Db, userId: string) =>
+    (await db.select().from(settings).where(eq(settings.userId, userId)).limit(1))[0]?.roboflowUploadAllWeights ?? false,
   setUploadAllWeights: async (db: Db, userId: string, value: boolean, now: Date) =>
     db
       .insert(settings)
@@ -64,7 +84,14 @@ export const integrationsRepository = {
       await db
         .select()
         .from(roboflowImports)
-        .where(and(eq(roboflowImports.userId, userId), eq(roboflowImports.workspace, workspace), eq(roboflowImports.project, project), eq(roboflowImports.version, version)))
+        .where(
+          and(
+            eq(roboflowImports.userId, userId),
+            eq(roboflowImports.workspace, workspace),
+            eq(roboflowImports.project, project),
+            eq(roboflowImports.version, version),
+          ),
+        )
         .limit(1)
     )[0] ?? null,
   /** Insert once per (user, project, version); a second call returns the existing row. */
@@ -74,5 +101,6 @@ export const integrationsRepository = {
   },
   updateImport: async (db: Db, id: string, patch: Partial<typeof roboflowImports.$inferInsert>) =>
     (await db.update(roboflowImports).set(patch).where(eq(roboflowImports.id, id)).returning())[0] ?? null,
-  importsOfDatasets: (db: Db, datasetIds: string[]) => (datasetIds.length ? db.select().from(roboflowImports).where(inArray(roboflowImports.datasetId, datasetIds)) : Promise.resolve([])),
+  importsOfDatasets: (db: Db, datasetIds: string[]) =>
+    datasetIds.length ? db.select().from(roboflowImports).where(inArray(roboflowImports.datasetId, datasetIds)) : Promise.resolve([]),
 };

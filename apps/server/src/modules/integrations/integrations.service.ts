@@ -1,10 +1,26 @@
-import { EXTERNAL_FETCH_LIMIT, EXTERNAL_PREVIEW_LIMIT, ErrorCode, parseRoboflowProjectRef, type RoboflowBrowse, type RoboflowImport, type RoboflowPreview } from '@sightline/contracts';
+import {
+  EXTERNAL_FETCH_LIMIT,
+  EXTERNAL_PREVIEW_LIMIT,
+  ErrorCode,
+  parseRoboflowProjectRef,
+  type RoboflowBrowse,
+  type RoboflowImport,
+  type RoboflowPreview,
+} from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { presentDatasets, readableDataset, readableDatasets } from '../datasets/datasets.service.js';
 import { integrationsPolicy } from './integrations.policy.js';
-import { presentImport, presentIntegration, presentProject, presentSubscription, presentVersion, unsupportedReason, versionNumber } from './integrations.presenter.js';
+import {
+  presentImport,
+  presentIntegration,
+  presentProject,
+  presentSubscription,
+  presentVersion,
+  unsupportedReason,
+  versionNumber,
+} from './integrations.presenter.js';
 import { integrationsRepository as repo, type ImportRow } from './integrations.repository.js';
 import { RoboflowClient, RoboflowError } from './roboflow.client.js';
 import { secretBox } from './secret-box.js';
@@ -30,7 +46,11 @@ const box = (ctx: AppContext) => secretBox(ctx.secret);
 // ---------- link, replace, remove, subscribe, settings ----------
 
 export async function overview(ctx: AppContext, userId: string) {
-  const [integrations, subscriptions, uploadAllWeights] = await Promise.all([repo.list(ctx.db, userId), repo.subscriptions(ctx.db, userId), repo.uploadAllWeights(ctx.db, userId)]);
+  const [integrations, subscriptions, uploadAllWeights] = await Promise.all([
+    repo.list(ctx.db, userId),
+    repo.subscriptions(ctx.db, userId),
+    repo.uploadAllWeights(ctx.db, userId),
+  ]);
   return { integrations: integrations.map(presentIntegration), subscriptions: subscriptions.map(presentSubscription), settings: { uploadAllWeights } };
 }
 
@@ -57,7 +77,12 @@ export async function linkWorkspace(ctx: AppContext, userId: string, apiKey: str
 export async function replaceKey(ctx: AppContext, userId: string, id: string, apiKey: string) {
   const row = integrationsPolicy.own(userId, await repo.byId(ctx.db, id), 'Integration');
   const { workspace } = await clientFor(ctx, apiKey).root();
-  if (workspace !== row.workspace) throw new AppError(400, ErrorCode.RoboflowInvalidKey, `This key belongs to the workspace "${workspace}", not "${row.workspace}". Link it as a new workspace instead.`);
+  if (workspace !== row.workspace)
+    throw new AppError(
+      400,
+      ErrorCode.RoboflowInvalidKey,
+      `This key belongs to the workspace "${workspace}", not "${row.workspace}". Link it as a new workspace instead.`,
+    );
   const updated = await repo.update(ctx.db, id, { apiKeyEnc: box(ctx).seal(apiKey, userId), updatedAt: ctx.clock.now() });
   return presentIntegration(updated!);
 }
@@ -71,7 +96,12 @@ export async function subscribe(ctx: AppContext, userId: string, input: { projec
   const ref = parseRoboflowProjectRef(input.project);
   if (!ref) throw errors.validation('project: Give a Universe URL (https://universe.roboflow.com/workspace/project) or workspace/project');
   const key = input.apiKey ?? (await anyWorkspaceKey(ctx, userId));
-  if (!key) throw new AppError(400, ErrorCode.RoboflowNotLinked, 'Reading a Universe project needs a private API key: link a workspace first or paste a key with the subscription.');
+  if (!key)
+    throw new AppError(
+      400,
+      ErrorCode.RoboflowNotLinked,
+      'Reading a Universe project needs a private API key: link a workspace first or paste a key with the subscription.',
+    );
   const client = clientFor(ctx, key);
   if (input.apiKey) await client.root();
   await client.project(ref.workspace, ref.project);
@@ -113,7 +143,8 @@ export async function access(ctx: AppContext, userId: string, workspace: string,
   const sub = await repo.subscriptionByRef(ctx.db, userId, `${workspace}/${project}`);
   if (sub) {
     const apiKey = sub.apiKeyEnc ? box(ctx).open(sub.apiKeyEnc, userId) : await anyWorkspaceKey(ctx, userId);
-    if (!apiKey) throw new AppError(400, ErrorCode.RoboflowNotLinked, 'This subscription has no API key and no workspace is linked: link a workspace to read it.');
+    if (!apiKey)
+      throw new AppError(400, ErrorCode.RoboflowNotLinked, 'This subscription has no API key and no workspace is linked: link a workspace to read it.');
     return { apiKey, source: 'universe' as const };
   }
   throw new AppError(404, ErrorCode.RoboflowNotLinked, `Link the workspace "${workspace}" or subscribe to "${workspace}/${project}" first.`);
@@ -121,7 +152,10 @@ export async function access(ctx: AppContext, userId: string, workspace: string,
 
 // ---------- browse ----------
 
-const problem = (err: unknown) => (err instanceof AppError && err.statusCode < 500) || err instanceof RoboflowError ? { code: (err as AppError).code, message: (err as AppError).message } : { code: ErrorCode.RoboflowUnavailable, message: 'Roboflow could not be read right now.' };
+const problem = (err: unknown) =>
+  (err instanceof AppError && err.statusCode < 500) || err instanceof RoboflowError
+    ? { code: (err as AppError).code, message: (err as AppError).message }
+    : { code: ErrorCode.RoboflowUnavailable, message: 'Roboflow could not be read right now.' };
 
 /** Spec §7: unknown project types are logged and skipped (listed greyed with the reason). */
 function logSkipped(ctx: AppContext, projects: Array<{ id: string; type: string; unsupportedReason: string | null }>) {
@@ -177,7 +211,14 @@ export async function projectDetail(ctx: AppContext, userId: string, workspace: 
       }),
   );
   // the listing's count can lag; the versions list is the truth
-  return { project: { ...presented, versions: Math.max(presented.versions, list.length), status: presented.images <= 0 ? presented.status : list.length ? 'Ready' as const : 'No Version' as const }, versions: list };
+  return {
+    project: {
+      ...presented,
+      versions: Math.max(presented.versions, list.length),
+      status: presented.images <= 0 ? presented.status : list.length ? ('Ready' as const) : ('No Version' as const),
+    },
+    versions: list,
+  };
 }
 
 /** Spec §7: previews with limit 5, from the image search, with each image's boxes for drawing. */
@@ -198,7 +239,14 @@ export async function previews(ctx: AppContext, userId: string, workspace: strin
         width: Number(img.annotation?.width ?? 0),
         height: Number(img.annotation?.height ?? 0),
         image: bytes ? `data:${bytes.type};base64,${bytes.bytes.toString('base64')}` : null,
-        boxes: (img.annotation?.boxes ?? []).map((b) => ({ label: String(b.label), x: Number(b.x), y: Number(b.y), width: Number(b.width), height: Number(b.height), ...(b.points ? { points: b.points } : {}) })),
+        boxes: (img.annotation?.boxes ?? []).map((b) => ({
+          label: String(b.label),
+          x: Number(b.x),
+          y: Number(b.y),
+          width: Number(b.width),
+          height: Number(b.height),
+          ...(b.points ? { points: b.points } : {}),
+        })),
       };
     }),
   );
@@ -228,7 +276,11 @@ async function withDataset(ctx: AppContext, userId: string, row: ImportRow): Pro
 /** Every import of the user with its dataset's state: one query for the imports, the datasets and each kind of related row (polled every second while one runs). */
 export async function listImports(ctx: AppContext, userId: string) {
   const rows = await repo.imports(ctx.db, userId);
-  const datasets = await readableDatasets(ctx, userId, rows.flatMap((r) => (r.datasetId ? [r.datasetId] : [])));
+  const datasets = await readableDatasets(
+    ctx,
+    userId,
+    rows.flatMap((r) => (r.datasetId ? [r.datasetId] : [])),
+  );
   const presented = new Map((await presentDatasets(ctx, userId, datasets)).map((d) => [d.id, d]));
   return rows.map((row) => {
     const d = row.datasetId ? presented.get(row.datasetId) : undefined;
@@ -248,7 +300,8 @@ export async function startImport(ctx: AppContext, userId: string, workspace: st
     ctx.log.info({ project: p.id, type: p.type }, 'roboflow project type not imported, skipped');
     throw new AppError(400, ErrorCode.RoboflowUnsupportedType, reason);
   }
-  if (versions.length === 0) throw new AppError(400, ErrorCode.RoboflowNoVersions, `"${p.name}" has no versions yet. Generate a version in Roboflow, then import it.`);
+  if (versions.length === 0)
+    throw new AppError(400, ErrorCode.RoboflowNoVersions, `"${p.name}" has no versions yet. Generate a version in Roboflow, then import it.`);
   const v = versions.find((x) => versionNumber(x) === version);
   if (!v) throw new AppError(404, ErrorCode.RoboflowNotFound, `Version ${version} of "${p.name}" was not found on Roboflow.`);
   if (Number(v.images ?? 0) <= 0) throw new AppError(400, ErrorCode.RoboflowNoImages, `Version ${version} of "${p.name}" has no images.`);
@@ -323,14 +376,17 @@ export async function sync(ctx: AppContext, userId: string, workspace: string, p
   const { project: p, versions } = await clientFor(ctx, apiKey).project(workspace, project);
   const reason = unsupportedReason(p);
   if (reason) throw new AppError(400, ErrorCode.RoboflowUnsupportedType, reason);
-  if (versions.length === 0) throw new AppError(400, ErrorCode.RoboflowNoVersions, `"${p.name}" has no versions yet. Generate a version in Roboflow, then import it.`);
+  if (versions.length === 0)
+    throw new AppError(400, ErrorCode.RoboflowNoVersions, `"${p.name}" has no versions yet. Generate a version in Roboflow, then import it.`);
   const done = new Set((await repo.imports(ctx.db, userId, { workspace, project })).map((r) => r.version));
-  const numbers = versions.filter((v) => Number(v.images ?? 0) > 0).map(versionNumber).filter(Number.isFinite).sort((a, b) => a - b);
+  const numbers = versions
+    .filter((v) => Number(v.images ?? 0) > 0)
+    .map(versionNumber)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   const newest = Math.max(0, ...done);
   const wanted = done.size === 0 ? numbers.slice(-1) : numbers.filter((n) => n > newest && !done.has(n));
   const started: RoboflowImport[] = [];
   for (const n of wanted) started.push((await startImport(ctx, userId, workspace, project, n)).import);
   return { started, upToDate: wanted.length === 0 };
 }
-
-

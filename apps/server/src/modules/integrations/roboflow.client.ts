@@ -84,7 +84,11 @@ export interface RfImage {
   name?: string;
   split?: string;
   labels?: string[];
-  annotation?: { width?: number; height?: number; boxes?: Array<{ label: string; x: number; y: number; width: number; height: number; points?: Array<{ x: number; y: number }> }> };
+  annotation?: {
+    width?: number;
+    height?: number;
+    boxes?: Array<{ label: string; x: number; y: number; width: number; height: number; points?: Array<{ x: number; y: number }> }>;
+  };
   urls?: { original?: string; thumb?: string; annotation?: string };
 }
 
@@ -115,7 +119,8 @@ export class RoboflowClient {
   /** `GET /`: validates the key and names the workspace it belongs to. */
   async root(): Promise<{ workspace: string }> {
     const body = await this.call<{ workspace?: string }>('GET', '/', { what: 'API key' });
-    if (!body.workspace) throw new RoboflowError(400, ErrorCode.RoboflowInvalidKey, 'Roboflow did not name a workspace for this key; use the private API key of a workspace.');
+    if (!body.workspace)
+      throw new RoboflowError(400, ErrorCode.RoboflowInvalidKey, 'Roboflow did not name a workspace for this key; use the private API key of a workspace.');
     return { workspace: body.workspace };
   }
 
@@ -125,7 +130,9 @@ export class RoboflowClient {
 
   /** Versions are read at the top level (every client does), or inside `project` (as the docs draw it). */
   async project(ws: string, project: string): Promise<{ project: RfProject; versions: RfVersion[] }> {
-    const body = await this.call<{ project: RfProject & { versions?: unknown }; versions?: RfVersion[] }>('GET', `/${enc(ws)}/${enc(project)}`, { what: `Project "${ws}/${project}"` });
+    const body = await this.call<{ project: RfProject & { versions?: unknown }; versions?: RfVersion[] }>('GET', `/${enc(ws)}/${enc(project)}`, {
+      what: `Project "${ws}/${project}"`,
+    });
     if (!body.project) throw new RoboflowError(502, ErrorCode.RoboflowUnavailable, 'Roboflow answered without a project');
     const versions = Array.isArray(body.versions) ? body.versions : Array.isArray(body.project.versions) ? (body.project.versions as RfVersion[]) : [];
     return { project: body.project, versions };
@@ -138,19 +145,27 @@ export class RoboflowClient {
 
   /** One look at the export: a GET both starts generating the zip and reports on it. */
   async exportState(ws: string, project: string, version: number, format: string): Promise<ExportState> {
-    const { status, body } = await this.callWithStatus<{ progress?: number; export?: { link?: string; size?: number } }>('GET', `/${enc(ws)}/${enc(project)}/${version}/${enc(format)}`, {
-      what: `Version ${version} of "${ws}/${project}"`,
-      query: { nocache: 'true' },
-    });
+    const { status, body } = await this.callWithStatus<{ progress?: number; export?: { link?: string; size?: number } }>(
+      'GET',
+      `/${enc(ws)}/${enc(project)}/${version}/${enc(format)}`,
+      {
+        what: `Version ${version} of "${ws}/${project}"`,
+        query: { nocache: 'true' },
+      },
+    );
     if (status === 202 || !body.export?.link) return { state: 'generating', progress: Math.max(0, Math.min(1, Number(body.progress ?? 0))) };
     return { state: 'ready', link: body.export.link, size: typeof body.export.size === 'number' ? body.export.size : null };
   }
 
   async search(ws: string, project: string, limit: number): Promise<Array<{ id: string; name?: string; split?: string; labels?: string[] }>> {
-    const body = await this.call<{ results?: Array<{ id: string; name?: string; split?: string; labels?: string[] }> }>('POST', `/${enc(ws)}/${enc(project)}/search`, {
-      what: `Project "${ws}/${project}"`,
-      json: { offset: 0, limit, fields: ['id', 'name', 'split', 'labels'] },
-    });
+    const body = await this.call<{ results?: Array<{ id: string; name?: string; split?: string; labels?: string[] }> }>(
+      'POST',
+      `/${enc(ws)}/${enc(project)}/search`,
+      {
+        what: `Project "${ws}/${project}"`,
+        json: { offset: 0, limit, fields: ['id', 'name', 'split', 'labels'] },
+      },
+    );
     return (body.results ?? []).slice(0, limit);
   }
 
@@ -184,7 +199,12 @@ export class RoboflowClient {
     }
     if (!res.ok || !res.body) {
       await res.body?.cancel().catch(() => undefined);
-      throw new RoboflowError(502, ErrorCode.RoboflowUnavailable, `Roboflow's download host answered HTTP ${res.status}.`, res.status >= 500 || res.status === 429);
+      throw new RoboflowError(
+        502,
+        ErrorCode.RoboflowUnavailable,
+        `Roboflow's download host answered HTTP ${res.status}.`,
+        res.status >= 500 || res.status === 429,
+      );
     }
     const total = Number(res.headers.get('content-length') ?? 0) || 0;
     let done = 0;
@@ -209,7 +229,8 @@ export class RoboflowClient {
       throw new RoboflowError(502, ErrorCode.RoboflowBadArchive, `The download of the export was cut off after ${done} bytes; nothing was imported.`, true);
     }
     opts.onBytes?.(done, total);
-    if (total && done !== total) throw new RoboflowError(502, ErrorCode.RoboflowBadArchive, `The export download is truncated (${done} of ${total} bytes); nothing was imported.`);
+    if (total && done !== total)
+      throw new RoboflowError(502, ErrorCode.RoboflowBadArchive, `The export download is truncated (${done} of ${total} bytes); nothing was imported.`);
     return done;
   }
 
@@ -221,7 +242,11 @@ export class RoboflowClient {
     return (await this.callWithStatus<T>(method, path, opts)).body;
   }
 
-  private async callWithStatus<T>(method: 'GET' | 'POST', path: string, opts: { what: string; json?: unknown; query?: Record<string, string> }): Promise<{ status: number; body: T }> {
+  private async callWithStatus<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { what: string; json?: unknown; query?: Record<string, string> },
+  ): Promise<{ status: number; body: T }> {
     const url = new URL(this.opts.baseUrl + path);
     url.searchParams.set('api_key', this.opts.apiKey);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
@@ -256,7 +281,8 @@ export class RoboflowClient {
       if (!res.ok || (res.status === 200 && problem && !(body as Record<string, unknown>)?.project && !(body as Record<string, unknown>)?.workspace)) {
         throw this.failure(res.status, problem ?? (text && body === null ? text.slice(0, 200) : null), opts.what);
       }
-      if (body === null || typeof body !== 'object') throw new RoboflowError(502, ErrorCode.RoboflowUnavailable, `Roboflow answered ${opts.what} with something that is not JSON.`, true);
+      if (body === null || typeof body !== 'object')
+        throw new RoboflowError(502, ErrorCode.RoboflowUnavailable, `Roboflow answered ${opts.what} with something that is not JSON.`, true);
       return { status: res.status, body: body as T };
     }
   }
@@ -271,13 +297,20 @@ export class RoboflowClient {
     const said = detail ? ` Roboflow said: ${this.scrub(detail)}` : '';
     if (status === 401) {
       if (this.opts.apiKey.startsWith('rf_'))
-        return new RoboflowError(400, ErrorCode.RoboflowPublishableKey, 'This is a publishable key (it starts with rf_), which only runs inference. Paste the private API key from Roboflow: Settings → API Keys → Private API Key.');
+        return new RoboflowError(
+          400,
+          ErrorCode.RoboflowPublishableKey,
+          'This is a publishable key (it starts with rf_), which only runs inference. Paste the private API key from Roboflow: Settings → API Keys → Private API Key.',
+        );
       return new RoboflowError(400, ErrorCode.RoboflowInvalidKey, `Roboflow does not accept this API key (it does not exist or has been revoked).${said}`);
     }
     if (status === 403) return new RoboflowError(403, ErrorCode.RoboflowNotFound, `${what} is not accessible with this API key.${said}`);
-    if (status === 404) return new RoboflowError(404, ErrorCode.RoboflowNotFound, `${what} was not found on Roboflow (or is private to another workspace).${said}`);
-    if (status === 429) return new RoboflowError(429, ErrorCode.RoboflowRateLimited, 'Roboflow is rate limiting requests right now. Wait a minute and try again.', true);
-    if (status === 402 || status === 423) return new RoboflowError(402, ErrorCode.RoboflowUnavailable, `Roboflow refused: the workspace is out of credits or paused.${said}`);
+    if (status === 404)
+      return new RoboflowError(404, ErrorCode.RoboflowNotFound, `${what} was not found on Roboflow (or is private to another workspace).${said}`);
+    if (status === 429)
+      return new RoboflowError(429, ErrorCode.RoboflowRateLimited, 'Roboflow is rate limiting requests right now. Wait a minute and try again.', true);
+    if (status === 402 || status === 423)
+      return new RoboflowError(402, ErrorCode.RoboflowUnavailable, `Roboflow refused: the workspace is out of credits or paused.${said}`);
     if (status >= 500) return new RoboflowError(502, ErrorCode.RoboflowUnavailable, `Roboflow is unavailable (HTTP ${status}). Try again later.`, true);
     return new RoboflowError(400, ErrorCode.RoboflowUnavailable, `Roboflow refused the request for ${what} (HTTP ${status}).${said}`);
   }

@@ -24,43 +24,58 @@ const IMAGE_EXT = /\.(jpe?g|png|bmp|webp|tiff?|gif)$/i;
  * dataset behind. Idempotent: a run after a crash starts over (and reuses the dataset it made).
  */
 export function registerRoboflowImportJob(ctx: AppContext) {
-  ctx.jobs.register(IMPORT_QUEUE, async (job, helpers) => {
-    const imp = await repo.import(ctx.db, String(job.payload.importId));
-    if (!imp || imp.status === 'imported' || imp.status === 'cancelled') return;
-    if (imp.cancelRequestedAt) return void (await finish(ctx, imp.id, { status: 'cancelled' }));
-    const tmp = path.join(os.tmpdir(), `sl-roboflow-${imp.id}-${newId()}.zip`);
-    const abort = new AbortController();
-    const watch = setInterval(() => {
-      void repo.import(ctx.db, imp.id).then((r) => r?.cancelRequestedAt && abort.abort(), () => undefined);
-    }, 500);
-    watch.unref();
-    let key: string | null = null;
-    try {
-      const found = await access(ctx, imp.userId, imp.workspace, imp.project);
-      key = found.apiKey;
-      await run(ctx, imp, clientFor(ctx, key), tmp, abort.signal, helpers);
-    } catch (err) {
-      if (abort.signal.aborted || err instanceof Cancelled) return void (await finish(ctx, imp.id, { status: 'cancelled' }));
-      const message = redactSecret((err as Error).message ?? String(err), key);
-      const code = err instanceof AppError ? err.code : ErrorCode.Unknown;
-      ctx.log.warn({ importId: imp.id, project: `${imp.workspace}/${imp.project}`, version: imp.version, code, attempt: job.attempts, err: message }, 'roboflow import failed');
-      if (err instanceof RoboflowError && err.retryable && job.attempts < job.maxAttempts) {
-        await repo.updateImport(ctx.db, imp.id, { status: 'queued', errorCode: code, error: `${message} Retrying automatically.`, updatedAt: ctx.clock.now() });
-        throw new Error(message);
-      }
-      await finish(ctx, imp.id, { status: 'failed', errorCode: code, error: message });
-    } finally {
-      clearInterval(watch);
-      fs.rmSync(tmp, { force: true });
-    }
-  }, {
-    // The job ended failed without the handler saying so (its process died on the last attempt): the import fails too.
-    onFailed: async (job, error) => {
+  ctx.jobs.register(
+    IMPORT_QUEUE,
+    async (job, helpers) => {
       const imp = await repo.import(ctx.db, String(job.payload.importId));
-      if (!imp || ['imported', 'cancelled', 'failed'].includes(imp.status)) return;
-      await finish(ctx, imp.id, { status: 'failed', errorCode: ErrorCode.Unknown, error });
+      if (!imp || imp.status === 'imported' || imp.status === 'cancelled') return;
+      if (imp.cancelRequestedAt) return void (await finish(ctx, imp.id, { status: 'cancelled' }));
+      const tmp = path.join(os.tmpdir(), `sl-roboflow-${imp.id}-${newId()}.zip`);
+      const abort = new AbortController();
+      const watch = setInterval(() => {
+        void repo.import(ctx.db, imp.id).then(
+          (r) => r?.cancelRequestedAt && abort.abort(),
+          () => undefined,
+        );
+      }, 500);
+      watch.unref();
+      let key: string | null = null;
+      try {
+        const found = await access(ctx, imp.userId, imp.workspace, imp.project);
+        key = found.apiKey;
+        await run(ctx, imp, clientFor(ctx, key), tmp, abort.signal, helpers);
+      } catch (err) {
+        if (abort.signal.aborted || err instanceof Cancelled) return void (await finish(ctx, imp.id, { status: 'cancelled' }));
+        const message = redactSecret((err as Error).message ?? String(err), key);
+        const code = err instanceof AppError ? err.code : ErrorCode.Unknown;
+        ctx.log.warn(
+          { importId: imp.id, project: `${imp.workspace}/${imp.project}`, version: imp.version, code, attempt: job.attempts, err: message },
+          'roboflow import failed',
+        );
+        if (err instanceof RoboflowError && err.retryable && job.attempts < job.maxAttempts) {
+          await repo.updateImport(ctx.db, imp.id, {
+            status: 'queued',
+            errorCode: code,
+            error: `${message} Retrying automatically.`,
+            updatedAt: ctx.clock.now(),
+          });
+          throw new Error(message);
+        }
+        await finish(ctx, imp.id, { status: 'failed', errorCode: code, error: message });
+      } finally {
+        clearInterval(watch);
+        fs.rmSync(tmp, { force: true });
+      }
     },
-  });
+    {
+      // The job ended failed without the handler saying so (its process died on the last attempt): the import fails too.
+      onFailed: async (job, error) => {
+        const imp = await repo.import(ctx.db, String(job.payload.importId));
+        if (!imp || ['imported', 'cancelled', 'failed'].includes(imp.status)) return;
+        await finish(ctx, imp.id, { status: 'failed', errorCode: ErrorCode.Unknown, error });
+      },
+    },
+  );
 }
 
 async function finish(ctx: AppContext, id: string, patch: Partial<ImportRow>) {
@@ -97,7 +112,11 @@ async function run(ctx: AppContext, imp: ImportRow, client: RoboflowClient, tmp:
       bytes = await download();
     } catch (again) {
       if (again instanceof RoboflowError && again.code === ErrorCode.RoboflowLinkExpired)
-        throw new RoboflowError(410, ErrorCode.RoboflowLinkExpired, 'The download link Roboflow gave for the export expired before the download started, twice. Retry the import.');
+        throw new RoboflowError(
+          410,
+          ErrorCode.RoboflowLinkExpired,
+          'The download link Roboflow gave for the export expired before the download started, twice. Retry the import.',
+        );
       throw again;
     }
   }
@@ -119,7 +138,14 @@ async function run(ctx: AppContext, imp: ImportRow, client: RoboflowClient, tmp:
   await repo.updateImport(ctx.db, imp.id, { datasetId: dataset.id, updatedAt: ctx.clock.now() });
   const filename = `${imp.project}-v${imp.version}-${imp.format}.zip`;
   try {
-    await finishUpload(ctx, { id: imp.id, uid: imp.userId, path: blobKeys.datasetFile(imp.userId, dataset.id, filename), filename, bytes, open: () => fs.createReadStream(tmp) });
+    await finishUpload(ctx, {
+      id: imp.id,
+      uid: imp.userId,
+      path: blobKeys.datasetFile(imp.userId, dataset.id, filename),
+      filename,
+      bytes,
+      open: () => fs.createReadStream(tmp),
+    });
     await requestProcessing(ctx, imp.userId, dataset.id);
   } catch (err) {
     if (!existing) {
@@ -169,4 +195,3 @@ function countZipImages(file: string): Promise<number> {
     });
   });
 }
-

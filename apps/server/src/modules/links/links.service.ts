@@ -13,7 +13,11 @@ import { teamQueries } from '../teams/index.js';
  * link's holder may still read it (access/link-grants.ts). A team's image lives while the team
  * does. Profile images carry no access version and are served on their signature alone.
  */
-export async function blobLinkAccess(ctx: Pick<AppContext, 'db' | 'invalidations' | 'clock'>, key: string, access: string | null): Promise<'ok' | 'gone' | 'changed'> {
+export async function blobLinkAccess(
+  ctx: Pick<AppContext, 'db' | 'invalidations' | 'clock'>,
+  key: string,
+  access: string | null,
+): Promise<'ok' | 'gone' | 'changed'> {
   const target = await linkTarget(ctx, key);
   if (target === undefined) return 'ok';
   if (target === null) return 'gone';
@@ -45,4 +49,5 @@ async function linkTarget(ctx: Pick<AppContext, 'db'>, key: string): Promise<Lin
 }
 
 type ItemRow = Parameters<typeof accessItem>[1] & Parameters<typeof itemLinkVersion>[0];
-const targetOf = (kind: 'dataset' | 'model' | 'project', row: ItemRow | null): LinkTarget | null => (row ? { item: accessItem(kind, row), version: itemLinkVersion(row) } : null);
+const targetOf = (kind: 'dataset' | 'model' | 'project', row: ItemRow | null): LinkTarget | null =>
+  row ? { item: accessItem(kind, row), version: itemLinkVersion(row) } : null;

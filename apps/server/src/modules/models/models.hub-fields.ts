@@ -10,7 +10,20 @@ import { modelsRepository, type ModelFileRow, type ModelRow } from './models.rep
 
 export type HubModelFields = Pick<
   Model,
-  'data' | 'cfg' | 'weights' | 'resume' | 'is_pretrained' | 'has_last_weights' | 'has_best_weights' | 'train_args' | 'batch_size' | 'epochs' | 'imgsz' | 'patience' | 'device' | 'cache'
+  | 'data'
+  | 'cfg'
+  | 'weights'
+  | 'resume'
+  | 'is_pretrained'
+  | 'has_last_weights'
+  | 'has_best_weights'
+  | 'train_args'
+  | 'batch_size'
+  | 'epochs'
+  | 'imgsz'
+  | 'patience'
+  | 'device'
+  | 'cache'
 >;
 
 const isWeights = (name: string | null | undefined) => Boolean(name && /\.pt$/i.test(name));
@@ -28,11 +41,16 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
   const dataset = row.datasetId ? await datasetById(ctx, row.datasetId) : null;
   // A dataset still without an archive has no URL yet; the client then says "Dataset may still be processing".
   // A public model may use a private dataset: its signed link goes only to those who may read the dataset.
-  const data = dataset && !dataset.deletedAt && dataset.processedAt && (await may(ctx, viewerId, datasetItem(dataset), 'read')) ? datasetDownloadUrl(ctx, dataset, baseUrl) : null;
+  const data =
+    dataset && !dataset.deletedAt && dataset.processedAt && (await may(ctx, viewerId, datasetItem(dataset), 'read'))
+      ? datasetDownloadUrl(ctx, dataset, baseUrl)
+      : null;
   const trained = row.hubStatus === 'trained';
   // A parent that is one of the viewer's readable, trained models starts from its best.pt.
   const parentBest = !trained && row.parentId ? await readableParentBest(ctx, viewerId, row.parentId) : null;
-  const parent = parentBest ? fileUrl(parentBest.file, { ...sign, access: linkVersionOf(parentBest.model) }, CLIENT_URL_TTL_MS) : (row.parentUrl ?? row.parentName);
+  const parent = parentBest
+    ? fileUrl(parentBest.file, { ...sign, access: linkVersionOf(parentBest.model) }, CLIENT_URL_TTL_MS)
+    : (row.parentUrl ?? row.parentName);
   const isPretrained = Boolean(parentBest) || isWeights(parent) || isWeights(row.parentUrl);
   const arch = row.architectureName?.trim() || null;
   const cfg = isPretrained || !arch ? null : /\.ya?ml$/i.test(arch) ? arch : `${arch}.yaml`;

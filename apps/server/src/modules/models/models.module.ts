@@ -7,6 +7,11 @@ import { readableModel } from './models.service.js';
 /** Models: routes, and who may listen to `model:<id>` (who may read it). */
 export async function register(app: FastifyInstance, ctx: AppContext) {
   registerModelsListeners(ctx);
-  app.topics.register('model', (uid, id) => readableModel(ctx, uid, id).then(() => true, () => false));
+  app.topics.register('model', (uid, id) =>
+    readableModel(ctx, uid, id).then(
+      () => true,
+      () => false,
+    ),
+  );
   await app.register(modelsRoutes);
 }

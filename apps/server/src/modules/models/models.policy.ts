@@ -17,8 +17,13 @@ const NAME = 'Model';
 /** Who may do what with a model: the matrix of contracts/permissions.ts through access. */
 export const modelsPolicy = {
   /** 404 unless the caller may do this read-only action (read, predict, download), directly or through the project. */
-  read: <T extends ModelAccessRow>(ctx: Ctx, viewerId: string | null, row: T | null | undefined, project: ParentRow | null, action: Extract<Action, 'read' | 'predict' | 'download'> = 'read') =>
-    authorize(ctx, viewerId, row, (r) => modelItem(r, project), action, { name: NAME }),
+  read: <T extends ModelAccessRow>(
+    ctx: Ctx,
+    viewerId: string | null,
+    row: T | null | undefined,
+    project: ParentRow | null,
+    action: Extract<Action, 'read' | 'predict' | 'download'> = 'read',
+  ) => authorize(ctx, viewerId, row, (r) => modelItem(r, project), action, { name: NAME }),
   /** 404 when the caller may not read it, 403 when they may read but not do the action. */
   act: <T extends ModelAccessRow>(ctx: Ctx, userId: string, row: T | null | undefined, project: ParentRow | null, action: Action) =>
     authorize(ctx, userId, row, (r) => modelItem(r, project), action, { name: NAME, forbidden: 'Only the owner can change this model' }),

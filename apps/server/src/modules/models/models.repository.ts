@@ -14,7 +14,14 @@ export const modelsRepository = {
   /** Serialises model creation of one owner inside a transaction; answers their live model count and plan. */
   lockOwnerForCreate: async (tx: Db, userId: string) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`models:${userId}`}))`);
-    const live = Number((await tx.select({ n: sql<number>`count(*)` }).from(models).where(and(eq(models.userId, userId), isNull(models.deletedAt))))[0]?.n ?? 0);
+    const live = Number(
+      (
+        await tx
+          .select({ n: sql<number>`count(*)` })
+          .from(models)
+          .where(and(eq(models.userId, userId), isNull(models.deletedAt)))
+      )[0]?.n ?? 0,
+    );
     const plan = (await tx.select({ plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1))[0]?.plan ?? null;
     return { live, plan };
   },
@@ -31,9 +38,19 @@ export const modelsRepository = {
       ).map((r) => r.slug),
     ),
   bySlug: async (db: Db, userId: string, projectId: string, slug: string) =>
-    (await db.select().from(models).where(and(eq(models.userId, userId), eq(models.projectId, projectId), eq(models.slug, slug))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(models)
+        .where(and(eq(models.userId, userId), eq(models.projectId, projectId), eq(models.slug, slug)))
+        .limit(1)
+    )[0] ?? null,
 
-  liveInProject: (db: Db, projectId: string) => db.select().from(models).where(and(eq(models.projectId, projectId), isNull(models.deletedAt))),
+  liveInProject: (db: Db, projectId: string) =>
+    db
+      .select()
+      .from(models)
+      .where(and(eq(models.projectId, projectId), isNull(models.deletedAt))),
   inProject: async (db: Db, projectId: string, includeDeleted = false) =>
     db
       .select()
@@ -41,7 +58,18 @@ export const modelsRepository = {
       .where(and(eq(models.projectId, projectId), includeDeleted ? undefined : isNull(models.deletedAt)))
       .orderBy(asc(models.order), desc(models.updatedAt)),
 
-  list: async (db: Db, opts: { ownerId?: string; projectId?: string; publicOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: ModelRow | null }) => {
+  list: async (
+    db: Db,
+    opts: {
+      ownerId?: string;
+      projectId?: string;
+      publicOnly?: boolean;
+      includeDeleted?: boolean;
+      includeArchived?: boolean;
+      limit: number;
+      after?: ModelRow | null;
+    },
+  ) => {
     const where: SQL[] = [];
     // The owner's items and the items of the teams the owner belongs to (issue 11).
     if (opts.ownerId) where.push(or(eq(models.userId, opts.ownerId), inTeamsOf(opts.ownerId, models.teamId))!);
@@ -54,17 +82,31 @@ export const modelsRepository = {
       ? and(base, or(lt(models.updatedAt, opts.after.updatedAt), and(eq(models.updatedAt, opts.after.updatedAt), lt(models.id, opts.after.id))))
       : base;
     const rows = await db.select().from(models).where(page).orderBy(desc(models.updatedAt), desc(models.id)).limit(opts.limit);
-    const total = Number((await db.select({ n: sql<number>`count(*)` }).from(models).where(base))[0]?.n ?? 0);
+    const total = Number(
+      (
+        await db
+          .select({ n: sql<number>`count(*)` })
+          .from(models)
+          .where(base)
+      )[0]?.n ?? 0,
+    );
     return { rows, total };
   },
 
   files: async (db: Db, modelIds: string[]) => (modelIds.length ? db.select().from(modelFiles).where(inArray(modelFiles.modelId, modelIds)) : []),
   upsertFile: async (db: Db, row: typeof modelFiles.$inferInsert) =>
-    db.insert(modelFiles).values(row).onConflictDoUpdate({ target: [modelFiles.modelId, modelFiles.kind], set: { name: row.name, blobKey: row.blobKey, bytes: row.bytes, epoch: row.epoch ?? null, createdAt: row.createdAt } }),
+    db
+      .insert(modelFiles)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [modelFiles.modelId, modelFiles.kind],
+        set: { name: row.name, blobKey: row.blobKey, bytes: row.bytes, epoch: row.epoch ?? null, createdAt: row.createdAt },
+      }),
   /** Recomputes totals.bytes from the files, in the same statement as the caller's change. */
   refreshBytes: async (db: Db, modelId: string) =>
     db.execute(sql`UPDATE models SET bytes = (SELECT coalesce(sum(bytes), 0) FROM model_files WHERE model_id = ${modelId}) WHERE id = ${modelId}`),
   metrics: async (db: Db, modelId: string) => db.select().from(modelMetrics).where(eq(modelMetrics.modelId, modelId)).orderBy(asc(modelMetrics.epoch)),
   /** The run state training records (modules/training writes it), read here to present models. */
-  trainingStates: async (db: Db, modelIds: string[]) => (modelIds.length ? db.select().from(modelTraining).where(inArray(modelTraining.modelId, modelIds)) : []),
+  trainingStates: async (db: Db, modelIds: string[]) =>
+    modelIds.length ? db.select().from(modelTraining).where(inArray(modelTraining.modelId, modelIds)) : [],
 };

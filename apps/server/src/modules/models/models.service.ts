@@ -66,7 +66,8 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
     const { live, plan } = await modelsRepository.lockOwnerForCreate(tx, userId);
     const limit = (await planLimits({ db: tx }, plan)).models;
     const slug = await uniqueModelSlug({ db: tx }, userId, input.projectId ?? null, name); // after the lock: no two creations pick the same slug
-    if (live >= limit) throw new AppError(403, ErrorCode.ModelLimit, `Your plan allows ${limit} models. Delete models or upgrade your plan to add more.`, { limit });
+    if (live >= limit)
+      throw new AppError(403, ErrorCode.ModelLimit, `Your plan allows ${limit} models. Delete models or upgrade your plan to add more.`, { limit });
     return modelsRepository.insert(tx, {
       id: input.id ?? newId(),
       userId,
@@ -122,10 +123,17 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
   const unnamedDatasets = [...new Set(rows.filter((r) => r.datasetId && !r.datasetName).map((r) => r.datasetId!))];
   const [files, owners, projectNames, trainingRows, abilities, datasetNames] = await Promise.all([
     modelsRepository.files(ctx.db, ids),
-    ownerNames(ctx, rows.map((r) => r.userId)),
+    ownerNames(
+      ctx,
+      rows.map((r) => r.userId),
+    ),
     projectQueries.names(ctx.db, projectIds),
     modelsRepository.trainingStates(ctx.db, ids),
-    abilitiesFor(ctx, viewerId, rows.map((r) => modelItem(r))),
+    abilitiesFor(
+      ctx,
+      viewerId,
+      rows.map((r) => modelItem(r)),
+    ),
     datasetQueries.names(ctx.db, unnamedDatasets),
   ]);
   const now = ctx.clock.now();
@@ -180,16 +188,23 @@ export async function projectModels(ctx: AppContext, viewerId: string | null, pr
 /** Project models: by `order` when any model has one, else most recently updated first (spec §3). */
 export function sortProjectModels<T extends { order: number | null; updatedAt: Date }>(rows: T[]): T[] {
   const anyOrder = rows.some((r) => r.order !== null);
-  return rows.slice().sort((a, b) =>
-    anyOrder ? (a.order ?? Number.MAX_SAFE_INTEGER) - (b.order ?? Number.MAX_SAFE_INTEGER) : b.updatedAt.getTime() - a.updatedAt.getTime(),
-  );
+  return rows
+    .slice()
+    .sort((a, b) => (anyOrder ? (a.order ?? Number.MAX_SAFE_INTEGER) - (b.order ?? Number.MAX_SAFE_INTEGER) : b.updatedAt.getTime() - a.updatedAt.getTime()));
 }
 
 export async function updateModel(
   ctx: AppContext,
   userId: string,
   id: string,
-  patch: { name?: string; description?: string; config?: Partial<ModelConfig>; datasetId?: string; architecture?: { id?: string; name?: string }; parent?: { id?: string; name?: string } },
+  patch: {
+    name?: string;
+    description?: string;
+    config?: Partial<ModelConfig>;
+    datasetId?: string;
+    architecture?: { id?: string; name?: string };
+    parent?: { id?: string; name?: string };
+  },
 ) {
   const row = await ownedModel(ctx, userId, id);
   const updated = await modelsRepository.update(ctx.db, id, {
@@ -197,7 +212,9 @@ export async function updateModel(
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     ...(patch.config ? { config: { ...(row.config as object), ...patch.config } } : {}),
     ...(patch.datasetId !== undefined ? { datasetId: patch.datasetId } : {}),
-    ...(patch.architecture ? { architectureId: patch.architecture.id ?? row.architectureId, architectureName: patch.architecture.name ?? row.architectureName } : {}),
+    ...(patch.architecture
+      ? { architectureId: patch.architecture.id ?? row.architectureId, architectureName: patch.architecture.name ?? row.architectureName }
+      : {}),
     ...(patch.parent ? { parentId: patch.parent.id ?? row.parentId, parentName: patch.parent.name ?? row.parentName } : {}),
     updatedAt: ctx.clock.now(),
   });
@@ -228,7 +245,11 @@ export async function deleteModel(ctx: AppContext, userId: string, id: string, h
   } else {
     await modelsRepository.update(ctx.db, id, { deletedAt: ctx.clock.now(), deletedWithProject: false });
   }
-  await ctx.events.emit('model.deleted', row.userId, { model: { id: row.id, name: row.name, slug: row.slug, projectId: row.projectId }, permanent: hard, deletedBy: userId });
+  await ctx.events.emit('model.deleted', row.userId, {
+    model: { id: row.id, name: row.name, slug: row.slug, projectId: row.projectId },
+    permanent: hard,
+    deletedBy: userId,
+  });
 }
 
 export async function restoreModel(ctx: AppContext, userId: string, id: string) {

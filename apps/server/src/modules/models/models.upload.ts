@@ -25,7 +25,8 @@ export const MAX_MODEL_UPLOAD_BYTES = 2 * 1024 ** 3;
  */
 export function checkMagic(format: WeightsFormat, head: Buffer): boolean {
   if (head.length < 2) return false;
-  if (format === 'pt') return (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) || (head[0] === 0x80 && head[1]! >= 2 && head[1]! <= 5);
+  if (format === 'pt')
+    return (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) || (head[0] === 0x80 && head[1]! >= 2 && head[1]! <= 5);
   return head[0] === 0x08;
 }
 
@@ -43,11 +44,21 @@ export async function storeWeights(
   user: { id: string; plan: string },
   modelId: string,
   file: { filename: string; stream: Readable; /** the request's Content-Length: the file plus its multipart headers */ expectedBytes?: number },
-): Promise<{ format: WeightsFormat; key: string; bytes: number; meta: { task: string | null; names: string[]; imgsz: number | null }; reservation: StreamReservation }> {
+): Promise<{
+  format: WeightsFormat;
+  key: string;
+  bytes: number;
+  meta: { task: string | null; names: string[]; imgsz: number | null };
+  reservation: StreamReservation;
+}> {
   const format = formatOf(file.filename);
   if (!format) throw new AppError(400, ErrorCode.InvalidModelFile, 'Upload a .pt or .onnx file');
   // The bytes are reserved before they arrive (issue 16): parallel uploads cannot together pass the quota.
-  const reservation = new StreamReservation(ctx, user, 'model-upload', { expectedBytes: file.expectedBytes, slack: MULTIPART_SLACK_BYTES, maxBytes: MAX_MODEL_UPLOAD_BYTES + 1 });
+  const reservation = new StreamReservation(ctx, user, 'model-upload', {
+    expectedBytes: file.expectedBytes,
+    slack: MULTIPART_SLACK_BYTES,
+    maxBytes: MAX_MODEL_UPLOAD_BYTES + 1,
+  });
   const key = blobKeys.modelFile(user.id, modelId, format === 'pt' ? 'best.pt' : 'model.onnx');
   // Keep a local copy of ONNX files to read metadata without a second download.
   const tmp = format === 'onnx' ? path.join(os.tmpdir(), `sl-upload-${modelId}.onnx`) : null;
@@ -109,7 +120,15 @@ export async function storeWeights(
 
 export async function attachWeights(ctx: AppContext, modelId: string, stored: { format: WeightsFormat; key: string; bytes: number }, filename: string) {
   const now = ctx.clock.now();
-  await modelsRepository.upsertFile(ctx.db, { modelId, kind: stored.format === 'pt' ? 'best' : 'onnx', name: filename, blobKey: stored.key, bytes: stored.bytes, epoch: null, createdAt: now });
+  await modelsRepository.upsertFile(ctx.db, {
+    modelId,
+    kind: stored.format === 'pt' ? 'best' : 'onnx',
+    name: filename,
+    blobKey: stored.key,
+    bytes: stored.bytes,
+    epoch: null,
+    createdAt: now,
+  });
   await modelsRepository.refreshBytes(ctx.db, modelId);
 }
 

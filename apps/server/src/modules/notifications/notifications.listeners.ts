@@ -20,7 +20,9 @@ const text = (value: unknown) => (typeof value === 'string' && value ? value : n
 export function registerNotificationListeners(ctx: AppContext) {
   ctx.events.on((event) => onEvent(ctx, event));
   ctx.events.on('notifications.changed', async (e) =>
-    ctx.bus.publish(topics.userNotifications(e.data.userId), 'notifications.changed', { unread: await notificationsRepository.unreadCount(ctx.db, e.data.userId, ctx.clock.now()) }),
+    ctx.bus.publish(topics.userNotifications(e.data.userId), 'notifications.changed', {
+      unread: await notificationsRepository.unreadCount(ctx.db, e.data.userId, ctx.clock.now()),
+    }),
   );
 }
 
@@ -48,7 +50,12 @@ async function onEvent(ctx: AppContext, event: DomainEvent) {
       const model = refOf(data.model);
       if (!model) return;
       const format = text((data.export as { format?: unknown } | undefined)?.format);
-      await record(ctx, { userId, kind: 'export.succeeded', subject: { kind: 'model', id: model.id, name: model.name ?? (await itemName(ctx, 'model', model.id)) }, detail: format });
+      await record(ctx, {
+        userId,
+        kind: 'export.succeeded',
+        subject: { kind: 'model', id: model.id, name: model.name ?? (await itemName(ctx, 'model', model.id)) },
+        detail: format,
+      });
       return;
     }
     default:

@@ -3,7 +3,11 @@ import type { NotificationWithInvite } from './notifications.repository.js';
 
 const PATHS = { team: 'teams', dataset: 'datasets', model: 'models' } as const;
 /** The tab of the model page a record leads to: the run's charts, or the exports (Deploy). */
-const TAB: Partial<Record<NotificationWithInvite['kind'], string>> = { 'training.completed': 'training', 'training.failed': 'training', 'export.succeeded': 'deploy' };
+const TAB: Partial<Record<NotificationWithInvite['kind'], string>> = {
+  'training.completed': 'training',
+  'training.failed': 'training',
+  'export.succeeded': 'deploy',
+};
 
 /** A record as the bell and /notifications show it: the page it opens, an invite's state. */
 export function presentNotification(row: NotificationWithInvite): AppNotification {
@@ -14,7 +18,9 @@ export function presentNotification(row: NotificationWithInvite): AppNotificatio
     created: row.createdAt.toISOString(),
     subject: { kind: row.subjectKind, id: row.subjectId, name: row.subjectName },
     detail: row.detail,
-    invite: row.invite ? { role: row.invite.role, invitedBy: row.invite.invitedBy, expires: row.invite.expiresAt.toISOString(), pending: row.invite.pending } : null,
+    invite: row.invite
+      ? { role: row.invite.role, invitedBy: row.invite.invitedBy, expires: row.invite.expiresAt.toISOString(), pending: row.invite.pending }
+      : null,
     path: `/${PATHS[row.subjectKind]}/${encodeURIComponent(row.subjectId)}${TAB[row.kind] ? `?tab=${TAB[row.kind]}` : ''}`,
   };
 }

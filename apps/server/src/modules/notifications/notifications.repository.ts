@@ -12,7 +12,8 @@ export interface InviteState {
 export type NotificationWithInvite = NotificationRow & { invite: InviteState | null };
 
 /** An open invite: neither answered nor cancelled, not expired, of a live team. */
-const openInvite = (now: Date) => and(isNull(teamInvites.acceptedAt), isNull(teamInvites.rejectedAt), isNull(teamInvites.cancelledAt), gt(teamInvites.expiresAt, now));
+const openInvite = (now: Date) =>
+  and(isNull(teamInvites.acceptedAt), isNull(teamInvites.rejectedAt), isNull(teamInvites.cancelledAt), gt(teamInvites.expiresAt, now));
 
 /** The only place the notifications module talks SQL. */
 export const notificationsRepository = {
@@ -23,7 +24,11 @@ export const notificationsRepository = {
   prune: (db: Db, userId: string, before: Date) => db.delete(notifications).where(and(eq(notifications.userId, userId), lt(notifications.createdAt, before))),
 
   /** Newest first, after the (created, id) of the cursor; one row more than asked tells whether a next page exists. */
-  page: async (db: Db, userId: string, opts: { after: { created: Date; id: string } | null; limit: number; unreadOnly: boolean; now: Date }): Promise<NotificationWithInvite[]> => {
+  page: async (
+    db: Db,
+    userId: string,
+    opts: { after: { created: Date; id: string } | null; limit: number; unreadOnly: boolean; now: Date },
+  ): Promise<NotificationWithInvite[]> => {
     const rows = await db
       .select({ n: notifications, invite: teamInvites, inviter: users.username })
       .from(notifications)
@@ -33,7 +38,9 @@ export const notificationsRepository = {
         and(
           eq(notifications.userId, userId),
           opts.unreadOnly ? isNull(notifications.readAt) : undefined,
-          opts.after ? or(lt(notifications.createdAt, opts.after.created), and(eq(notifications.createdAt, opts.after.created), lt(notifications.id, opts.after.id))) : undefined,
+          opts.after
+            ? or(lt(notifications.createdAt, opts.after.created), and(eq(notifications.createdAt, opts.after.created), lt(notifications.id, opts.after.id)))
+            : undefined,
         ),
       )
       .orderBy(desc(notifications.createdAt), desc(notifications.id))
@@ -62,13 +69,28 @@ export const notificationsRepository = {
   },
 
   markRead: async (db: Db, userId: string, id: string, now: Date) =>
-    (await db.update(notifications).set({ readAt: now }).where(and(eq(notifications.id, id), eq(notifications.userId, userId), isNull(notifications.readAt))).returning({ id: notifications.id })).length,
+    (
+      await db
+        .update(notifications)
+        .set({ readAt: now })
+        .where(and(eq(notifications.id, id), eq(notifications.userId, userId), isNull(notifications.readAt)))
+        .returning({ id: notifications.id })
+    ).length,
   markAllRead: async (db: Db, userId: string, now: Date) =>
-    (await db.update(notifications).set({ readAt: now }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt))).returning({ id: notifications.id })).length,
+    (
+      await db
+        .update(notifications)
+        .set({ readAt: now })
+        .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+        .returning({ id: notifications.id })
+    ).length,
 
   /** Open invites to an address (of live teams) that have no record for this user yet. */
   unrecordedInvites: async (db: Db, userId: string, email: string, now: Date) => {
-    const recorded = db.select({ id: notifications.inviteId }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.kind, 'team.invite')));
+    const recorded = db
+      .select({ id: notifications.inviteId })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.kind, 'team.invite')));
     return db
       .select({ id: teamInvites.id, teamId: teams.id, teamName: teams.name, createdAt: teamInvites.createdAt })
       .from(teamInvites)
@@ -77,7 +99,16 @@ export const notificationsRepository = {
   },
 
   /** Names of the items records are about (an event may carry only the id). */
-  modelName: async (db: Db, id: string) => (await db.select({ name: models.name, userId: models.userId }).from(models).where(eq(models.id, id)).limit(1))[0] ?? null,
-  datasetName: async (db: Db, id: string) => (await db.select({ name: datasets.name, userId: datasets.userId }).from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
-  liveUser: async (db: Db, id: string) => (await db.select({ id: users.id }).from(users).where(and(eq(users.id, id), isNull(users.deletedAt))).limit(1))[0] ?? null,
+  modelName: async (db: Db, id: string) =>
+    (await db.select({ name: models.name, userId: models.userId }).from(models).where(eq(models.id, id)).limit(1))[0] ?? null,
+  datasetName: async (db: Db, id: string) =>
+    (await db.select({ name: datasets.name, userId: datasets.userId }).from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
+  liveUser: async (db: Db, id: string) =>
+    (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, id), isNull(users.deletedAt)))
+        .limit(1)
+    )[0] ?? null,
 };

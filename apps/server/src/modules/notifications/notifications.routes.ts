@@ -23,15 +23,23 @@ export async function notificationsRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const auth = { auth: 'user' as const };
 
-  r.get('/v1/notifications', { config: auth, schema: { tags, querystring: notificationsQuery, response: { 200: z.object({ data: notificationsPageSchema }), ...errorResponses } } }, async (req) => ({
-    data: await svc.list(ctx, recipientOf(req), req.query),
-  }));
+  r.get(
+    '/v1/notifications',
+    { config: auth, schema: { tags, querystring: notificationsQuery, response: { 200: z.object({ data: notificationsPageSchema }), ...errorResponses } } },
+    async (req) => ({
+      data: await svc.list(ctx, recipientOf(req), req.query),
+    }),
+  );
 
-  r.get('/v1/notifications/count', { config: auth, schema: { tags, response: countResponse } }, async (req) => ({ data: { unread: await svc.unreadCount(ctx, recipientOf(req)) } }));
+  r.get('/v1/notifications/count', { config: auth, schema: { tags, response: countResponse } }, async (req) => ({
+    data: { unread: await svc.unreadCount(ctx, recipientOf(req)) },
+  }));
 
   r.post('/v1/notifications/:id/read', { config: auth, schema: { tags, params: idParams, response: countResponse } }, async (req) => ({
     data: { unread: await svc.markRead(ctx, recipientOf(req), req.params.id) },
   }));
 
-  r.post('/v1/notifications/read-all', { config: auth, schema: { tags, response: countResponse } }, async (req) => ({ data: { unread: await svc.markAllRead(ctx, recipientOf(req)) } }));
+  r.post('/v1/notifications/read-all', { config: auth, schema: { tags, response: countResponse } }, async (req) => ({
+    data: { unread: await svc.markAllRead(ctx, recipientOf(req)) },
+  }));
 }

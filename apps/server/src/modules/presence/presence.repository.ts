@@ -10,7 +10,11 @@ export const presenceRepository = {
       .values({ userId, connectedAt: now, lastSeenAt: now, connections: 1, platform: 'web' })
       .onConflictDoUpdate({
         target: presence.userId,
-        set: { connectedAt: sql`CASE WHEN ${presence.connections} <= 0 THEN ${now} ELSE ${presence.connectedAt} END`, lastSeenAt: now, connections: sql`${presence.connections} + 1` },
+        set: {
+          connectedAt: sql`CASE WHEN ${presence.connections} <= 0 THEN ${now} ELSE ${presence.connectedAt} END`,
+          lastSeenAt: now,
+          connections: sql`${presence.connections} + 1`,
+        },
       });
   },
   disconnected: async (db: Db, userId: string, now: Date) => {

@@ -14,7 +14,11 @@ export async function presenceRoutes(app: FastifyInstance) {
     return { data: await getPresence(ctx, user.id) };
   });
 
-  r.get('/v1/presence/guests', { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: guestPresenceSchema }), ...errorResponses } } }, async () => ({
-    data: await getGuestPresence(ctx),
-  }));
+  r.get(
+    '/v1/presence/guests',
+    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: guestPresenceSchema }), ...errorResponses } } },
+    async () => ({
+      data: await getGuestPresence(ctx),
+    }),
+  );
 }

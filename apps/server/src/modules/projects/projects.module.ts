@@ -7,6 +7,11 @@ import { readableProject } from './projects.service.js';
 /** Projects: routes, and who may listen to `project:<id>` (who may read it). */
 export async function register(app: FastifyInstance, ctx: AppContext) {
   registerProjectsListeners(ctx);
-  app.topics.register('project', (uid, id) => readableProject(ctx, uid, id).then(() => true, () => false));
+  app.topics.register('project', (uid, id) =>
+    readableProject(ctx, uid, id).then(
+      () => true,
+      () => false,
+    ),
+  );
   await app.register(projectsRoutes);
 }

@@ -14,7 +14,8 @@ const NAME = 'Project';
 /** Who may do what with a project: the matrix of contracts/permissions.ts through access. */
 export const projectsPolicy = {
   /** 404 unless the caller may read it (private projects do not reveal they exist). */
-  read: <T extends ProjectAccessRow>(ctx: Ctx, viewerId: string | null, row: T | null | undefined) => authorize(ctx, viewerId, row, projectItem, 'read', { name: NAME }),
+  read: <T extends ProjectAccessRow>(ctx: Ctx, viewerId: string | null, row: T | null | undefined) =>
+    authorize(ctx, viewerId, row, projectItem, 'read', { name: NAME }),
   /** 404 when the caller may not read it, 403 when they may read but not do the action. */
   act: <T extends ProjectAccessRow>(ctx: Ctx, userId: string, row: T | null | undefined, action: Action) =>
     authorize(ctx, userId, row, projectItem, action, { name: NAME, forbidden: 'Only the owner can change this project' }),

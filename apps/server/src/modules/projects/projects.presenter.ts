@@ -5,7 +5,12 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentProject(
   row: ProjectRow,
-  extra: { abilities: Abilities; username: string; totals?: { count: number; bytes: number; exports: Record<string, number> }; /** the cover image's short, access-bound link */ imageUrl: string | null },
+  extra: {
+    abilities: Abilities;
+    username: string;
+    totals?: { count: number; bytes: number; exports: Record<string, number> };
+    /** the cover image's short, access-bound link */ imageUrl: string | null;
+  },
 ): Project {
   const t = extra.totals ?? { count: 0, bytes: 0, exports: {} };
   return {

@@ -8,20 +8,36 @@ export type ProjectRow = typeof projects.$inferSelect;
 export const projectsRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(projects).where(eq(projects.id, id)).limit(1))[0] ?? null,
   bySlug: async (db: Db, userId: string, slug: string) =>
-    (await db.select().from(projects).where(and(eq(projects.userId, userId), eq(projects.slug, slug))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.userId, userId), eq(projects.slug, slug)))
+        .limit(1)
+    )[0] ?? null,
   /** Serialises creation by one owner inside a transaction, so two creations never pick the same slug. */
   lockOwnerForCreate: async (tx: Db, userId: string) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`projects:${userId}`}))`);
   },
   slugsLike: async (db: Db, userId: string, base: string) =>
-    new Set((await db.select({ slug: projects.slug }).from(projects).where(and(eq(projects.userId, userId), sql`${projects.slug} LIKE ${`${base}%`}`))).map((r) => r.slug)),
+    new Set(
+      (
+        await db
+          .select({ slug: projects.slug })
+          .from(projects)
+          .where(and(eq(projects.userId, userId), sql`${projects.slug} LIKE ${`${base}%`}`))
+      ).map((r) => r.slug),
+    ),
   insert: async (db: Db, row: typeof projects.$inferInsert) => (await db.insert(projects).values(row).returning())[0]!,
   update: async (db: Db, id: string, patch: Partial<typeof projects.$inferInsert>) =>
     (await db.update(projects).set(patch).where(eq(projects.id, id)).returning())[0] ?? null,
   remove: async (db: Db, id: string) => db.delete(projects).where(eq(projects.id, id)),
 
   /** Owner's items, or public ones; newest first; keyset pagination by (updated_at, id). */
-  list: async (db: Db, opts: { ownerId?: string; publicOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: ProjectRow | null }) => {
+  list: async (
+    db: Db,
+    opts: { ownerId?: string; publicOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: ProjectRow | null },
+  ) => {
     const where: SQL[] = [];
     // The owner's items and the items of the teams the owner belongs to (issue 11).
     if (opts.ownerId) where.push(or(eq(projects.userId, opts.ownerId), inTeamsOf(opts.ownerId, projects.teamId))!);
@@ -33,7 +49,14 @@ export const projectsRepository = {
       ? and(base, or(lt(projects.updatedAt, opts.after.updatedAt), and(eq(projects.updatedAt, opts.after.updatedAt), lt(projects.id, opts.after.id))))
       : base;
     const rows = await db.select().from(projects).where(page).orderBy(desc(projects.updatedAt), desc(projects.id)).limit(opts.limit);
-    const total = Number((await db.select({ n: sql<number>`count(*)` }).from(projects).where(base))[0]?.n ?? 0);
+    const total = Number(
+      (
+        await db
+          .select({ n: sql<number>`count(*)` })
+          .from(projects)
+          .where(base)
+      )[0]?.n ?? 0,
+    );
     return { rows, total };
   },
 
@@ -87,16 +110,27 @@ export const projectsRepository = {
     await db.update(models).set({ privacy, updatedAt: now }).where(eq(models.projectId, projectId));
   },
   trashModels: async (db: Db, projectId: string, now: Date) => {
-    await db.update(models).set({ deletedAt: now, deletedWithProject: true }).where(and(eq(models.projectId, projectId), isNull(models.deletedAt)));
+    await db
+      .update(models)
+      .set({ deletedAt: now, deletedWithProject: true })
+      .where(and(eq(models.projectId, projectId), isNull(models.deletedAt)));
   },
   restoreModels: async (db: Db, projectId: string) => {
-    await db.update(models).set({ deletedAt: null, deletedWithProject: false }).where(and(eq(models.projectId, projectId), eq(models.deletedWithProject, true)));
+    await db
+      .update(models)
+      .set({ deletedAt: null, deletedWithProject: false })
+      .where(and(eq(models.projectId, projectId), eq(models.deletedWithProject, true)));
   },
-  modelIds: async (db: Db, projectId: string) => new Set((await db.select({ id: models.id }).from(models).where(eq(models.projectId, projectId))).map((m) => m.id)),
+  modelIds: async (db: Db, projectId: string) =>
+    new Set((await db.select({ id: models.id }).from(models).where(eq(models.projectId, projectId))).map((m) => m.id)),
   /** Drag-to-reorder: order starts at 1, in one transaction. */
   orderModels: async (db: Db, modelIds: string[]) => {
     await db.transaction(async (tx) => {
-      for (const [i, mid] of modelIds.entries()) await tx.update(models).set({ order: i + 1 }).where(eq(models.id, mid));
+      for (const [i, mid] of modelIds.entries())
+        await tx
+          .update(models)
+          .set({ order: i + 1 })
+          .where(eq(models.id, mid));
     });
   },
 };

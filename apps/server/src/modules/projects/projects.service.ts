@@ -62,11 +62,24 @@ export async function listProjects(
 export async function presentProjects(ctx: AppContext, viewerId: string | null, rows: ProjectRow[]): Promise<Project[]> {
   // One query per kind of related row for the whole page, sent together.
   const [totals, owners, abilities] = await Promise.all([
-    projectsRepository.totals(ctx.db, rows.map((r) => r.id)),
-    ownerNames(ctx, rows.map((r) => r.userId)),
+    projectsRepository.totals(
+      ctx.db,
+      rows.map((r) => r.id),
+    ),
+    ownerNames(
+      ctx,
+      rows.map((r) => r.userId),
+    ),
     abilitiesFor(ctx, viewerId, rows.map(projectItem)),
   ]);
-  return rows.map((r, i) => presentProject(r, { abilities: abilities[i]!, username: owners.get(r.userId) ?? '', totals: totals.get(r.id), imageUrl: r.imageKey ? shortBlobUrl(ctx, r.imageKey, linkVersionOf(r)) : null }));
+  return rows.map((r, i) =>
+    presentProject(r, {
+      abilities: abilities[i]!,
+      username: owners.get(r.userId) ?? '',
+      totals: totals.get(r.id),
+      imageUrl: r.imageKey ? shortBlobUrl(ctx, r.imageKey, linkVersionOf(r)) : null,
+    }),
+  );
 }
 
 export async function updateProject(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string }) {

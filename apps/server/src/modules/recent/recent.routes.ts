@@ -9,12 +9,26 @@ import { recentItems, searchItems } from './recent.service.js';
 export async function recentRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
-  r.get('/v1/recent', { config: { auth: 'user' }, schema: { tags: ['recent'], querystring: recentQuerySchema, response: { 200: envelope(recentListSchema), ...errorResponses } } }, async (req) => {
-    const { user } = requireUser(req);
-    return { data: { results: await recentItems(ctx, user.id, req.query.limit) } };
-  });
-  r.get('/v1/search', { config: { auth: 'user' }, schema: { tags: ['recent'], querystring: searchQuerySchema, response: { 200: envelope(recentListSchema), ...errorResponses } } }, async (req) => {
-    const { user } = requireUser(req);
-    return { data: { results: await searchItems(ctx, user.id, req.query.q, req.query.limit) } };
-  });
+  r.get(
+    '/v1/recent',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['recent'], querystring: recentQuerySchema, response: { 200: envelope(recentListSchema), ...errorResponses } },
+    },
+    async (req) => {
+      const { user } = requireUser(req);
+      return { data: { results: await recentItems(ctx, user.id, req.query.limit) } };
+    },
+  );
+  r.get(
+    '/v1/search',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['recent'], querystring: searchQuerySchema, response: { 200: envelope(recentListSchema), ...errorResponses } },
+    },
+    async (req) => {
+      const { user } = requireUser(req);
+      return { data: { results: await searchItems(ctx, user.id, req.query.q, req.query.limit) } };
+    },
+  );
 }

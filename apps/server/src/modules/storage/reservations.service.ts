@@ -49,7 +49,14 @@ export async function reserveStorage(ctx: Pick<AppContext, 'db' | 'clock'>, user
     const need = Math.min(input.atLeast ?? input.bytes, input.bytes);
     if (need > available) throw errors.insufficientStorage(available, need);
     const bytes = Math.min(input.bytes, available);
-    await storageRepository.upsertReservation(tx, { id: input.id, userId: user.id, bytes, purpose: input.purpose, createdAt: now, expiresAt: new Date(now.getTime() + input.ttlMs) });
+    await storageRepository.upsertReservation(tx, {
+      id: input.id,
+      userId: user.id,
+      bytes,
+      purpose: input.purpose,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + input.ttlMs),
+    });
     return bytes;
   });
 }
@@ -101,7 +108,14 @@ export class StreamReservation {
   }
 
   private reserve(bytes: number, atLeast: number) {
-    return reserveStorage(this.ctx, this.user, { id: this.id, purpose: this.purpose, bytes, atLeast, credit: this.opts.credit, ttlMs: STREAM_RESERVATION_TTL_MS });
+    return reserveStorage(this.ctx, this.user, {
+      id: this.id,
+      purpose: this.purpose,
+      bytes,
+      atLeast,
+      credit: this.opts.credit,
+      ttlMs: STREAM_RESERVATION_TTL_MS,
+    });
   }
 }
 
@@ -112,5 +126,9 @@ export class StreamReservation {
 export async function reserveResumable(ctx: Pick<AppContext, 'db' | 'clock'>, userId: string, uploadId: string, bytes: number) {
   if (await extendReservation(ctx, uploadId, RESUMABLE_RESERVATION_TTL_MS)) return;
   const user = await userQueries.byId(ctx.db, userId);
-  await reserveStorage(ctx, { id: userId, plan: user?.plan ?? 'free' }, { id: uploadId, purpose: 'dataset-upload', bytes, ttlMs: RESUMABLE_RESERVATION_TTL_MS });
+  await reserveStorage(
+    ctx,
+    { id: userId, plan: user?.plan ?? 'free' },
+    { id: uploadId, purpose: 'dataset-upload', bytes, ttlMs: RESUMABLE_RESERVATION_TTL_MS },
+  );
 }

@@ -36,7 +36,13 @@ export const storageRepository = {
   reservation: async (db: Db, id: string) => (await db.select().from(storageReservations).where(eq(storageReservations.id, id)).limit(1))[0] ?? null,
   /** Pushes a live reservation's expiry out (an upload still sending); false when it is gone or expired. */
   extendReservation: async (db: Db, id: string, now: Date, expiresAt: Date) =>
-    (await db.update(storageReservations).set({ expiresAt }).where(and(eq(storageReservations.id, id), sql`${storageReservations.expiresAt} > ${now.toISOString()}::timestamptz`)).returning({ id: storageReservations.id })).length > 0,
+    (
+      await db
+        .update(storageReservations)
+        .set({ expiresAt })
+        .where(and(eq(storageReservations.id, id), sql`${storageReservations.expiresAt} > ${now.toISOString()}::timestamptz`))
+        .returning({ id: storageReservations.id })
+    ).length > 0,
   deleteReservation: async (db: Db, id: string) => {
     await db.delete(storageReservations).where(eq(storageReservations.id, id));
   },

@@ -11,7 +11,11 @@ export async function storageRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
-  r.get('/v1/users/me/storage', { config: { auth: 'user' }, schema: { tags: ['users'], response: { 200: z.object({ data: storageUsageSchema }), ...errorResponses } } }, async (req) => ({
-    data: await storageRemaining(ctx, requireUser(req).user),
-  }));
+  r.get(
+    '/v1/users/me/storage',
+    { config: { auth: 'user' }, schema: { tags: ['users'], response: { 200: z.object({ data: storageUsageSchema }), ...errorResponses } } },
+    async (req) => ({
+      data: await storageRemaining(ctx, requireUser(req).user),
+    }),
+  );
 }

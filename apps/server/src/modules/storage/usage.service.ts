@@ -9,7 +9,11 @@ import { storageRepository } from './storage.repository.js';
  * purged (product notes: trashed items still count toward storage). Items of a team count against
  * the team's owner, with the team images (issue 11).
  */
-export async function storageUsed(ctx: Pick<AppContext, 'db'> & Partial<Pick<AppContext, 'clock'>>, userId: string, excludingReservation: string | null = null): Promise<number> {
+export async function storageUsed(
+  ctx: Pick<AppContext, 'db'> & Partial<Pick<AppContext, 'clock'>>,
+  userId: string,
+  excludingReservation: string | null = null,
+): Promise<number> {
   return storageRepository.usedBytes(ctx.db, userId, ctx.clock?.now() ?? new Date(), excludingReservation);
 }
 
@@ -20,7 +24,11 @@ export async function storageRemainingOf(ctx: Pick<AppContext, 'db'>, userId: st
 }
 
 /** `excludingReservation`: an upload asking what is left besides the bytes it reserved itself. */
-export async function storageRemaining(ctx: Pick<AppContext, 'db'> & Partial<Pick<AppContext, 'clock'>>, user: { id: string; plan: string }, excludingReservation: string | null = null) {
+export async function storageRemaining(
+  ctx: Pick<AppContext, 'db'> & Partial<Pick<AppContext, 'clock'>>,
+  user: { id: string; plan: string },
+  excludingReservation: string | null = null,
+) {
   const limit = (await planLimits(ctx, user.plan)).storageBytes;
   const used = await storageUsed(ctx, user.id, excludingReservation);
   return { limit, used, remaining: Math.max(0, limit - used) };

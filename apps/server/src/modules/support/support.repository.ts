@@ -10,8 +10,7 @@ const decider = alias(users, 'decider');
 
 /** Upgrade requests and the support settings row (migration 0026). */
 export const supportRepository = {
-  userPlan: async (db: Db, userId: string) =>
-    (await db.select({ plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1))[0]?.plan ?? null,
+  userPlan: async (db: Db, userId: string) => (await db.select({ plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1))[0]?.plan ?? null,
 
   /** One open request per user: asking again replaces the plan and the note of the open one. */
   upsertOpen: async (db: Db, row: { id: string; userId: string; plan: 'pro' | 'enterprise'; fromPlan: string; message: string; now: Date }) =>
@@ -28,7 +27,13 @@ export const supportRepository = {
     )[0]!,
 
   openOf: async (db: Db, userId: string) =>
-    (await db.select().from(upgradeRequests).where(and(eq(upgradeRequests.userId, userId), eq(upgradeRequests.status, 'open'))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(upgradeRequests)
+        .where(and(eq(upgradeRequests.userId, userId), eq(upgradeRequests.status, 'open')))
+        .limit(1)
+    )[0] ?? null,
 
   byId: async (db: Db, id: string) => (await db.select().from(upgradeRequests).where(eq(upgradeRequests.id, id)).limit(1))[0] ?? null,
 
@@ -61,7 +66,8 @@ export const supportRepository = {
 
   reopen: (db: Db, id: string) => db.update(upgradeRequests).set({ status: 'open', decidedAt: null, decidedBy: null }).where(eq(upgradeRequests.id, id)),
 
-  contactEmail: async (db: Db) => (await db.select({ email: supportSettings.contactEmail }).from(supportSettings).where(eq(supportSettings.id, 1)).limit(1))[0]?.email ?? null,
+  contactEmail: async (db: Db) =>
+    (await db.select({ email: supportSettings.contactEmail }).from(supportSettings).where(eq(supportSettings.id, 1)).limit(1))[0]?.email ?? null,
   setContactEmail: (db: Db, email: string | null, by: string, now: Date) =>
     db
       .insert(supportSettings)

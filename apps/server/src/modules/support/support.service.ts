@@ -28,7 +28,14 @@ export async function requestUpgrade(ctx: AppContext, userId: string, input: { p
   const current = await supportRepository.userPlan(ctx.db, userId);
   if (current === null) throw errors.notFound('User');
   if (rank(current) >= rank(input.plan)) throw errors.conflict(ErrorCode.AlreadyOnPlan, `You are already on the ${asPlan(current)} plan`);
-  const row = await supportRepository.upsertOpen(ctx.db, { id: newId(), userId, plan: input.plan, fromPlan: current, message: input.message, now: ctx.clock.now() });
+  const row = await supportRepository.upsertOpen(ctx.db, {
+    id: newId(),
+    userId,
+    plan: input.plan,
+    fromPlan: current,
+    message: input.message,
+    now: ctx.clock.now(),
+  });
   return presentUpgradeRequest(row);
 }
 

@@ -9,7 +9,12 @@ export async function register(app: FastifyInstance, ctx: AppContext) {
   registerTeamsListeners(ctx);
   app.topics.register('team', async (uid, id) => {
     const caller = await callerById(ctx, uid);
-    return caller ? visibleTeam(ctx, caller, id).then(() => true, () => false) : false;
+    return caller
+      ? visibleTeam(ctx, caller, id).then(
+          () => true,
+          () => false,
+        )
+      : false;
   });
   await app.register(teamsRoutes);
 }

@@ -3,7 +3,14 @@ import { allows, type AccessItem, type Viewer } from '../access/index.js';
 import type { TeamRow } from './teams.repository.js';
 
 /** A team as the one permission matrix sees it: its owner, and itself as the team (visibility `team`). */
-export const teamItem = (team: TeamRow): AccessItem => ({ kind: 'team', id: team.id, userId: team.ownerId, teamId: team.id, privacy: 'private', deletedAt: team.deletedAt });
+export const teamItem = (team: TeamRow): AccessItem => ({
+  kind: 'team',
+  id: team.id,
+  userId: team.ownerId,
+  teamId: team.id,
+  privacy: 'private',
+  deletedAt: team.deletedAt,
+});
 
 export const teamViewer = (userId: string, team: TeamRow, role: TeamMemberRole | null | undefined): Viewer => ({
   userId,

@@ -1,10 +1,16 @@
 import type { Team, TeamAbilities, TeamInvite, TeamMember, TeamMemberRole } from '@sightline/contracts';
 import type { TeamInviteRow, TeamRow } from './teams.repository.js';
 
-
 export function presentTeam(
   row: TeamRow,
-  extra: { ownerUsername: string; membersCount: number; role: TeamMemberRole | null; invite: TeamInviteRow | null; abilities: TeamAbilities; /** the team image's short link, bound to the team's life */ imageUrl: string | null },
+  extra: {
+    ownerUsername: string;
+    membersCount: number;
+    role: TeamMemberRole | null;
+    invite: TeamInviteRow | null;
+    abilities: TeamAbilities;
+    /** the team image's short link, bound to the team's life */ imageUrl: string | null;
+  },
 ): Team {
   return {
     id: row.id,
@@ -23,8 +29,23 @@ export function presentTeam(
   };
 }
 
-export function presentMember(m: { uid: string; role: TeamMemberRole; joinedAt: Date; username: string; email: string; firstName: string; lastName: string | null }): TeamMember {
-  return { uid: m.uid, username: m.username, email: m.email, name: [m.firstName, m.lastName].filter(Boolean).join(' '), role: m.role, joinedAt: m.joinedAt.toISOString() };
+export function presentMember(m: {
+  uid: string;
+  role: TeamMemberRole;
+  joinedAt: Date;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string | null;
+}): TeamMember {
+  return {
+    uid: m.uid,
+    username: m.username,
+    email: m.email,
+    name: [m.firstName, m.lastName].filter(Boolean).join(' '),
+    role: m.role,
+    joinedAt: m.joinedAt.toISOString(),
+  };
 }
 
 export function presentInvite(row: TeamInviteRow, team: { id: string; name: string }, invitedBy: { uid: string; username: string }): TeamInvite {

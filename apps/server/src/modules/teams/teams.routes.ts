@@ -72,9 +72,13 @@ export async function teamsRoutes(app: FastifyInstance) {
     return { data: await teams.presentTeams(ctx, caller, await teams.listTeams(ctx, caller)) };
   });
 
-  r.get('/v1/teams/creation', { config: auth, schema: { tags, response: responses(200, z.object({ data: teamCreationSchema })) } }, async (req) => ({ data: await teams.creationFor(ctx, callerOf(req)) }));
+  r.get('/v1/teams/creation', { config: auth, schema: { tags, response: responses(200, z.object({ data: teamCreationSchema })) } }, async (req) => ({
+    data: await teams.creationFor(ctx, callerOf(req)),
+  }));
 
-  r.get('/v1/teams/invites', { config: auth, schema: { tags, response: responses(200, z.object({ data: z.array(teamInviteSchema) })) } }, async (req) => ({ data: await teams.myInvites(ctx, callerOf(req)) }));
+  r.get('/v1/teams/invites', { config: auth, schema: { tags, response: responses(200, z.object({ data: z.array(teamInviteSchema) })) } }, async (req) => ({
+    data: await teams.myInvites(ctx, callerOf(req)),
+  }));
 
   r.post('/v1/teams', { config: auth, schema: { tags, body: createTeamBody, response: responses(201, one) } }, async (req, reply) => {
     const caller = callerOf(req);
@@ -82,7 +86,9 @@ export async function teamsRoutes(app: FastifyInstance) {
     return reply.status(201).send(await presentOne(caller, row.id));
   });
 
-  r.get('/v1/teams/:id', { config: auth, schema: { tags, params: idParams, response: responses(200, one) } }, async (req) => presentOne(callerOf(req), req.params.id));
+  r.get('/v1/teams/:id', { config: auth, schema: { tags, params: idParams, response: responses(200, one) } }, async (req) =>
+    presentOne(callerOf(req), req.params.id),
+  );
 
   r.patch('/v1/teams/:id', { config: auth, schema: { tags, params: idParams, body: updateTeamBody, response: responses(200, one) } }, async (req) => {
     const caller = callerOf(req);
@@ -95,49 +101,78 @@ export async function teamsRoutes(app: FastifyInstance) {
     return ok;
   });
 
-  r.post('/v1/teams/:id/image', { config: auth, schema: { tags, params: idParams, consumes: ['multipart/form-data'], response: responses(200, one) } }, async (req) => {
-    const caller = callerOf(req);
-    const file = await req.file({ limits: { fileSize: 5 * 1024 * 1024 } });
-    if (!file || !IMAGE_TYPES.has(file.mimetype)) throw new AppError(400, 'error/invalid-image', 'Must be a valid image file!');
-    const bytes = await file.toBuffer();
-    if (file.file.truncated) throw new AppError(413, 'error/payload-too-large', 'Team images can be at most 5 MB');
-    // An SVG is drawn into a PNG (platform/images/svg.ts): never kept or served as SVG.
-    await teams.setTeamImage(ctx, caller, req.params.id, await intakeImage({ bytes, contentType: file.mimetype, filename: file.filename }));
-    return presentOne(caller, req.params.id);
-  });
+  r.post(
+    '/v1/teams/:id/image',
+    { config: auth, schema: { tags, params: idParams, consumes: ['multipart/form-data'], response: responses(200, one) } },
+    async (req) => {
+      const caller = callerOf(req);
+      const file = await req.file({ limits: { fileSize: 5 * 1024 * 1024 } });
+      if (!file || !IMAGE_TYPES.has(file.mimetype)) throw new AppError(400, 'error/invalid-image', 'Must be a valid image file!');
+      const bytes = await file.toBuffer();
+      if (file.file.truncated) throw new AppError(413, 'error/payload-too-large', 'Team images can be at most 5 MB');
+      // An SVG is drawn into a PNG (platform/images/svg.ts): never kept or served as SVG.
+      await teams.setTeamImage(ctx, caller, req.params.id, await intakeImage({ bytes, contentType: file.mimetype, filename: file.filename }));
+      return presentOne(caller, req.params.id);
+    },
+  );
 
-  r.get('/v1/teams/:id/members', { config: auth, schema: { tags, params: idParams, response: responses(200, z.object({ data: z.array(teamMemberSchema) })) } }, async (req) => ({
-    data: await teams.listMembers(ctx, callerOf(req), req.params.id),
-  }));
+  r.get(
+    '/v1/teams/:id/members',
+    { config: auth, schema: { tags, params: idParams, response: responses(200, z.object({ data: z.array(teamMemberSchema) })) } },
+    async (req) => ({
+      data: await teams.listMembers(ctx, callerOf(req), req.params.id),
+    }),
+  );
 
-  r.patch('/v1/teams/:id/members/:uid', { config: auth, schema: { tags, params: memberParams, body: updateMemberBody, response: responses(200, okSchema) } }, async (req) => {
-    await teams.setMemberRole(ctx, callerOf(req), req.params.id, req.params.uid, req.body.role);
-    return ok;
-  });
+  r.patch(
+    '/v1/teams/:id/members/:uid',
+    { config: auth, schema: { tags, params: memberParams, body: updateMemberBody, response: responses(200, okSchema) } },
+    async (req) => {
+      await teams.setMemberRole(ctx, callerOf(req), req.params.id, req.params.uid, req.body.role);
+      return ok;
+    },
+  );
 
   r.delete('/v1/teams/:id/members/:uid', { config: auth, schema: { tags, params: memberParams, response: responses(200, okSchema) } }, async (req) => {
     await teams.removeMember(ctx, callerOf(req), req.params.id, req.params.uid);
     return ok;
   });
 
-  r.get('/v1/teams/:id/invites', { config: auth, schema: { tags, params: idParams, response: responses(200, z.object({ data: z.array(teamInviteSchema) })) } }, async (req) => ({
-    data: await teams.listInvites(ctx, callerOf(req), req.params.id),
-  }));
+  r.get(
+    '/v1/teams/:id/invites',
+    { config: auth, schema: { tags, params: idParams, response: responses(200, z.object({ data: z.array(teamInviteSchema) })) } },
+    async (req) => ({
+      data: await teams.listInvites(ctx, callerOf(req), req.params.id),
+    }),
+  );
 
-  r.post('/v1/teams/:id/invites', { config: auth, schema: { tags, params: idParams, body: createInviteBody, response: responses(201, z.object({ data: teamInviteWithLinkSchema })) } }, async (req, reply) =>
-    reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body, origin(req)) }),
+  r.post(
+    '/v1/teams/:id/invites',
+    { config: auth, schema: { tags, params: idParams, body: createInviteBody, response: responses(201, z.object({ data: teamInviteWithLinkSchema })) } },
+    async (req, reply) => reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body, origin(req)) }),
   );
 
   // Signed out: the link itself is the secret (sign-in and sign-up show whose team it opens).
   r.get(
     '/v1/teams/:id/invite-preview',
-    { schema: { tags, params: idParams, querystring: z.object({ token: z.string().min(10).max(200) }), response: responses(200, z.object({ data: teamInvitePreviewSchema })) } },
+    {
+      schema: {
+        tags,
+        params: idParams,
+        querystring: z.object({ token: z.string().min(10).max(200) }),
+        response: responses(200, z.object({ data: teamInvitePreviewSchema })),
+      },
+    },
     async (req) => ({ data: await teams.invitePreview(ctx, req.params.id, req.query.token) }),
   );
 
-  r.get('/v1/teams/:id/invites/:inviteId/link', { config: auth, schema: { tags, params: inviteParams, response: responses(200, z.object({ data: teamInviteLinkSchema })) } }, async (req) => ({
-    data: { link: await teams.inviteLinkOf(ctx, callerOf(req), req.params.id, req.params.inviteId, origin(req)) },
-  }));
+  r.get(
+    '/v1/teams/:id/invites/:inviteId/link',
+    { config: auth, schema: { tags, params: inviteParams, response: responses(200, z.object({ data: teamInviteLinkSchema })) } },
+    async (req) => ({
+      data: { link: await teams.inviteLinkOf(ctx, callerOf(req), req.params.id, req.params.inviteId, origin(req)) },
+    }),
+  );
 
   r.delete('/v1/teams/:id/invites/:inviteId', { config: auth, schema: { tags, params: inviteParams, response: responses(200, okSchema) } }, async (req) => {
     await teams.cancelInvite(ctx, callerOf(req), req.params.id, { id: req.params.inviteId });
@@ -148,7 +183,14 @@ export async function teamsRoutes(app: FastifyInstance) {
     '/v1/teams/:id/items',
     {
       config: auth,
-      schema: { tags, params: idParams, response: responses(200, z.object({ data: z.object({ datasets: z.array(datasetSchema), projects: z.array(projectSchema), models: z.array(modelSchema) }) })) },
+      schema: {
+        tags,
+        params: idParams,
+        response: responses(
+          200,
+          z.object({ data: z.object({ datasets: z.array(datasetSchema), projects: z.array(projectSchema), models: z.array(modelSchema) }) }),
+        ),
+      },
     },
     async (req) => {
       const caller = callerOf(req);
@@ -163,10 +205,14 @@ export async function teamsRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post('/v1/teams/:id/items', { config: auth, schema: { tags, params: idParams, body: addTeamItemBody, response: responses(200, okSchema) } }, async (req) => {
-    await teams.addItem(ctx, callerOf(req), req.params.id, req.body.kind, req.body.id);
-    return ok;
-  });
+  r.post(
+    '/v1/teams/:id/items',
+    { config: auth, schema: { tags, params: idParams, body: addTeamItemBody, response: responses(200, okSchema) } },
+    async (req) => {
+      await teams.addItem(ctx, callerOf(req), req.params.id, req.body.kind, req.body.id);
+      return ok;
+    },
+  );
 
   r.delete('/v1/teams/:id/items/:kind/:itemId', { config: auth, schema: { tags, params: itemParams, response: responses(200, okSchema) } }, async (req) => {
     await teams.removeItem(ctx, callerOf(req), req.params.id, req.params.kind, req.params.itemId);
@@ -180,36 +226,52 @@ export async function teamsRoutes(app: FastifyInstance) {
     return ok;
   });
 
-  r.post('/api_v1/teams/:id/invite', { config: auth, schema: { tags, params: idParams, body: specInviteBody, response: responses(201, z.object({ data: teamInviteSchema })) } }, async (req, reply) => {
-    if (req.body.parent.id !== req.params.id) throw new AppError(400, 'error/validation', 'parent.id must be the team of the path');
-    return reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body.data, origin(req)) });
-  });
+  r.post(
+    '/api_v1/teams/:id/invite',
+    { config: auth, schema: { tags, params: idParams, body: specInviteBody, response: responses(201, z.object({ data: teamInviteSchema })) } },
+    async (req, reply) => {
+      if (req.body.parent.id !== req.params.id) throw new AppError(400, 'error/validation', 'parent.id must be the team of the path');
+      return reply.status(201).send({ data: await teams.invite(ctx, callerOf(req), req.params.id, req.body.data, origin(req)) });
+    },
+  );
 
-  r.post('/api_v1/teams/:id/invite/accept', { config: auth, schema: { tags, params: idParams, body: acceptInviteBody, response: responses(200, one) } }, async (req) => {
-    const caller = callerOf(req);
-    await teams.acceptInvite(ctx, caller, req.params.id, req.body?.token);
-    return presentOne(caller, req.params.id);
-  });
+  r.post(
+    '/api_v1/teams/:id/invite/accept',
+    { config: auth, schema: { tags, params: idParams, body: acceptInviteBody, response: responses(200, one) } },
+    async (req) => {
+      const caller = callerOf(req);
+      await teams.acceptInvite(ctx, caller, req.params.id, req.body?.token);
+      return presentOne(caller, req.params.id);
+    },
+  );
 
-  r.post('/api_v1/teams/:id/invite/reject', { config: auth, schema: { tags, params: idParams, body: acceptInviteBody, response: responses(200, okSchema) } }, async (req) => {
-    await teams.rejectInvite(ctx, callerOf(req), req.params.id, req.body?.token);
-    return ok;
-  });
+  r.post(
+    '/api_v1/teams/:id/invite/reject',
+    { config: auth, schema: { tags, params: idParams, body: acceptInviteBody, response: responses(200, okSchema) } },
+    async (req) => {
+      await teams.rejectInvite(ctx, callerOf(req), req.params.id, req.body?.token);
+      return ok;
+    },
+  );
 
   r.post('/api_v1/teams/:id/leave', { config: auth, schema: { tags, params: idParams, response: responses(200, okSchema) } }, async (req) => {
     await teams.leaveTeam(ctx, callerOf(req), req.params.id);
     return ok;
   });
 
-  r.post('/api_v1/teams/:id/remove', { config: auth, schema: { tags, params: idParams, body: specRemoveBody, response: responses(200, okSchema) } }, async (req) => {
-    const caller = callerOf(req);
-    const body = req.body;
-    if ('member' in body) {
-      await teams.removeMember(ctx, caller, req.params.id, typeof body.member === 'string' ? body.member : body.member.uid);
-    } else {
-      const ref = typeof body.invite === 'string' ? (body.invite.includes('@') ? { email: body.invite } : { id: body.invite }) : body.invite;
-      await teams.cancelInvite(ctx, caller, req.params.id, ref);
-    }
-    return ok;
-  });
+  r.post(
+    '/api_v1/teams/:id/remove',
+    { config: auth, schema: { tags, params: idParams, body: specRemoveBody, response: responses(200, okSchema) } },
+    async (req) => {
+      const caller = callerOf(req);
+      const body = req.body;
+      if ('member' in body) {
+        await teams.removeMember(ctx, caller, req.params.id, typeof body.member === 'string' ? body.member : body.member.uid);
+      } else {
+        const ref = typeof body.invite === 'string' ? (body.invite.includes('@') ? { email: body.invite } : { id: body.invite }) : body.invite;
+        await teams.cancelInvite(ctx, caller, req.params.id, ref);
+      }
+      return ok;
+    },
+  );
 }

@@ -201,7 +201,16 @@ export async function invite(ctx: AppContext, caller: Caller, id: string, input:
   const token = newToken();
   let row: TeamInviteRow;
   try {
-    row = await repo.insertInvite(ctx.db, { id: newId(), teamId: id, email, role: input.role, invitedBy: caller.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + TEAM_INVITE_TTL_MS), createdAt: now });
+    row = await repo.insertInvite(ctx.db, {
+      id: newId(),
+      teamId: id,
+      email,
+      role: input.role,
+      invitedBy: caller.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(now.getTime() + TEAM_INVITE_TTL_MS),
+      createdAt: now,
+    });
   } catch (err) {
     // Two invites to the same address at once: the unique pending index keeps one.
     if (await repo.openInviteFor(ctx.db, id, email)) throw errors.conflict(ErrorCode.InUse, `${email} is already invited`);
@@ -210,7 +219,14 @@ export async function invite(ctx: AppContext, caller: Caller, id: string, input:
   const inviter = await repo.userById(ctx.db, caller.id);
   await sendInviteMail(ctx, { to: email, team, inviter: inviter?.username ?? '', link: inviteLink(ctx, team.id, token, origin), expiresAt: row.expiresAt });
   if (existing) await notifyInvite(ctx, existing.id, { id: row.id, teamId: id, teamName: team.name });
-  await ctx.events.emit('team.inviteSent', team.ownerId, { teamId: id, teamName: team.name, actorId: caller.id, inviteId: row.id, role: input.role, inviteeId: existing?.id ?? null });
+  await ctx.events.emit('team.inviteSent', team.ownerId, {
+    teamId: id,
+    teamName: team.name,
+    actorId: caller.id,
+    inviteId: row.id,
+    role: input.role,
+    inviteeId: existing?.id ?? null,
+  });
   return { ...(await presentInvites(ctx, team, [row]))[0]!, link: inviteLink(ctx, team.id, copiedToken(ctx, row.id), origin) };
 }
 
@@ -253,7 +269,13 @@ export async function invitePreview(ctx: AppContext, teamId: string, token: stri
   const found = await openInviteOfLink(ctx, teamId, token);
   if (!found) throw errors.notFound('Invite');
   const inviter = await repo.userById(ctx.db, found.invite.invitedBy);
-  return { team: { id: found.team.id, name: found.team.name }, email: found.invite.email, role: found.invite.role, invitedBy: inviter?.username ?? '', expiresAt: found.invite.expiresAt.toISOString() };
+  return {
+    team: { id: found.team.id, name: found.team.name },
+    email: found.invite.email,
+    role: found.invite.role,
+    invitedBy: inviter?.username ?? '',
+    expiresAt: found.invite.expiresAt.toISOString(),
+  };
 }
 
 /** Accepting twice at once leaves one member row: the invite closes once, the member insert is idempotent. */
@@ -315,7 +337,8 @@ export async function leaveTeam(ctx: AppContext, caller: Caller, teamId: string)
   const member = team ? await repo.member(ctx.db, teamId, caller.id) : null;
   if (!team || !member) throw notFound();
   if (team.ownerId === caller.id || member.role === 'owner') throw errors.conflict(ErrorCode.LastAdmin, 'Transfer ownership before leaving the team');
-  if (member.role === 'admin' && (await repo.otherAdmins(ctx.db, teamId, caller.id)) === 0) throw errors.conflict(ErrorCode.LastAdmin, 'The last admin cannot leave; make another member admin first');
+  if (member.role === 'admin' && (await repo.otherAdmins(ctx.db, teamId, caller.id)) === 0)
+    throw errors.conflict(ErrorCode.LastAdmin, 'The last admin cannot leave; make another member admin first');
   await repo.removeMember(ctx.db, teamId, caller.id);
   await ctx.events.emit('team.memberLeft', team.ownerId, { teamId, actorId: caller.id });
 }
@@ -342,7 +365,8 @@ export async function setMemberRole(ctx: AppContext, caller: Caller, teamId: str
     });
   } else {
     if (member.role === 'admin' && !isOwner && memberId !== caller.id) throw errors.forbidden('Only the team owner can change an admin');
-    if (member.role === 'admin' && role !== 'admin' && (await repo.otherAdmins(ctx.db, teamId, memberId)) === 0) throw errors.conflict(ErrorCode.LastAdmin, 'The team needs at least one admin');
+    if (member.role === 'admin' && role !== 'admin' && (await repo.otherAdmins(ctx.db, teamId, memberId)) === 0)
+      throw errors.conflict(ErrorCode.LastAdmin, 'The team needs at least one admin');
     await repo.setRole(ctx.db, teamId, memberId, role);
     await ctx.events.emit('team.memberRoleChanged', team.ownerId, { teamId, actorId: caller.id, memberId, role });
   }
@@ -371,7 +395,10 @@ export async function removeItem(ctx: AppContext, caller: Caller, teamId: string
   if (!row || row.teamId !== teamId) throw errors.notFound(ITEM_NAMES[kind]);
   // Out of its team, back to its owner's own items: the matrix's `move` (owner or team admin; ADR 0023).
   const item = { kind, id: itemId, userId: row.userId, teamId: row.teamId, privacy: row.privacy, deletedAt: row.deletedAt };
-  await authorize(ctx, caller.id, item, (i) => i, 'move', { name: ITEM_NAMES[kind], forbidden: 'Only the owner or a team admin can take an item out of the team' });
+  await authorize(ctx, caller.id, item, (i) => i, 'move', {
+    name: ITEM_NAMES[kind],
+    forbidden: 'Only the owner or a team admin can take an item out of the team',
+  });
   const modelIds = await ctx.db.transaction((tx) => repo.setItemTeam(tx, kind, itemId, null, ctx.clock.now()));
   await ctx.events.emit('team.itemRemoved', row.userId, { teamId, actorId: caller.id, kind, itemId, modelIds });
 }

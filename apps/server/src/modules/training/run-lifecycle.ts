@@ -49,7 +49,12 @@ const RETRAINABLE: ReadonlyArray<RunState | null> = [null, 'cancelled', 'failed'
 
 /** The pure transition: the next state, or null when the event changes nothing in this state. */
 export function transition(from: RunState | null, event: RunEvent): Transition | null {
-  const to = (state: RunState, error: string | null = null): Transition => ({ from, to: state, error, ended: state === 'completed' || state === 'cancelled' || state === 'failed' });
+  const to = (state: RunState, error: string | null = null): Transition => ({
+    from,
+    to: state,
+    error,
+    ended: state === 'completed' || state === 'cancelled' || state === 'failed',
+  });
   switch (event.type) {
     case 'queue':
       return RETRAINABLE.includes(from) ? to('queued') : null;
@@ -96,7 +101,9 @@ export const silenceAllowedMs = (epochsDone: number, w: Windows, protocol: Proto
 const minutes = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
 /** The readable reason a silent run timed out. */
 export const silenceReason = (epochsDone: number, w: Windows, protocol: Protocol = 'platform') =>
-  epochsDone > 0 ? `No word from the training run for ${minutes(silenceAllowedMs(epochsDone, w, protocol))} after epoch ${epochsDone}` : `No epoch reported within ${minutes(w.startWindowMs)} of the start`;
+  epochsDone > 0
+    ? `No word from the training run for ${minutes(silenceAllowedMs(epochsDone, w, protocol))} after epoch ${epochsDone}`
+    : `No epoch reported within ${minutes(w.startWindowMs)} of the start`;
 
 // ---- applied to the database ------------------------------------------------------------------
 
@@ -119,7 +126,16 @@ export function onRunChange(ctx: Pick<AppContext, 'registry'>, fn: Listener) {
 function modelPatch(model: ModelRow, t: Transition, event: RunEvent, now: Date): Partial<ModelRow> {
   if (t.to === 'queued') {
     // Training again starts from nothing: no dates (New until a run reports), no epochs.
-    return { trainStart: null, trainEnd: null, trainHeartbeat: null, trainInitialized: null, epochsDone: 0, bestMetrics: null, hubStatus: 'new', updatedAt: now };
+    return {
+      trainStart: null,
+      trainEnd: null,
+      trainHeartbeat: null,
+      trainInitialized: null,
+      epochsDone: 0,
+      bestMetrics: null,
+      hubStatus: 'new',
+      updatedAt: now,
+    };
   }
   if (t.to === 'running') {
     const fresh = event.type === 'start';
@@ -151,7 +167,10 @@ export async function applyRunEvent(ctx: AppContext, modelId: string, protocol: 
     const before = await trainingRepository.get(tx, modelId);
     const t = transition(before?.outcome ?? null, event);
     if (!t) {
-      const run = Object.keys(patch).length || !before ? await trainingRepository.upsert(tx, modelId, before?.protocol ?? protocol, { ...patch, updatedAt: now }) : before;
+      const run =
+        Object.keys(patch).length || !before
+          ? await trainingRepository.upsert(tx, modelId, before?.protocol ?? protocol, { ...patch, updatedAt: now })
+          : before;
       return { run, model, change: null };
     }
     const run = await trainingRepository.upsert(tx, modelId, event.type === 'start' || event.type === 'queue' ? protocol : (before?.protocol ?? protocol), {
@@ -160,7 +179,18 @@ export async function applyRunEvent(ctx: AppContext, modelId: string, protocol: 
       endedAt: t.ended ? now : null,
       staleAt: t.to === 'timeout' ? now : null,
       ...(t.to === 'running' || t.to === 'queued' ? { lastEventAt: now } : {}),
-      ...(t.to === 'queued' ? { cancelRequestedAt: null, cancelRequestedBy: null, runId: null, finalMetrics: null, results: null, bestEpoch: null, bestFitness: null, epochsTotal: null } : {}),
+      ...(t.to === 'queued'
+        ? {
+            cancelRequestedAt: null,
+            cancelRequestedBy: null,
+            runId: null,
+            finalMetrics: null,
+            results: null,
+            bestEpoch: null,
+            bestFitness: null,
+            epochsTotal: null,
+          }
+        : {}),
       ...patch,
       updatedAt: now,
     });
@@ -185,7 +215,10 @@ export async function sweepSilentRuns(ctx: AppContext): Promise<string[]> {
   for (const candidate of await trainingRepository.silentSince(ctx.db, oldest)) {
     const allowed = silenceAllowedMs(candidate.epochsDone, w, candidate.protocol);
     if (!candidate.lastEventAt || now - candidate.lastEventAt.getTime() <= allowed) continue;
-    const applied = await applyRunEvent(ctx, candidate.modelId, candidate.protocol, { type: 'silence', reason: silenceReason(candidate.epochsDone, w, candidate.protocol) });
+    const applied = await applyRunEvent(ctx, candidate.modelId, candidate.protocol, {
+      type: 'silence',
+      reason: silenceReason(candidate.epochsDone, w, candidate.protocol),
+    });
     if (applied?.change) changed.push(candidate.modelId);
   }
   return changed;

@@ -9,7 +9,12 @@ describe('training args: what the ultralytics clients send, in Sightline terms',
   });
 
   it('keeps only train args the model config accepts, parsed from their string form', () => {
-    expect(configFromTrainArgs({ epochs: '8', imgsz: 320, batch: '-1', cache: 'False', device: 'None', patience: 'x' })).toEqual({ epochs: 8, imageSize: 320, batchSize: -1, cache: false });
+    expect(configFromTrainArgs({ epochs: '8', imgsz: 320, batch: '-1', cache: 'False', device: 'None', patience: 'x' })).toEqual({
+      epochs: 8,
+      imageSize: 320,
+      batchSize: -1,
+      cache: false,
+    });
     expect(configFromTrainArgs({ device: 'cuda:0', time: '1.5' })).toEqual({ device: 'cuda:0', time: 1.5 });
   });
 });

@@ -37,7 +37,13 @@ export async function receiveCheckpoint(
 ) {
   const key = modelBlobKey(model, file.name);
   const replacing = (await fileOf(ctx, model.id, file.kind))?.bytes ?? 0;
-  const { bytes, settle } = await streamIntoStore(ctx, owner, key, body, { declaredBytes: opts.declaredBytes, bodyBytes: opts.bodyBytes, replacing, maxBytes: MAX_CHECKPOINT_BYTES, settleLater: opts.settleLater });
+  const { bytes, settle } = await streamIntoStore(ctx, owner, key, body, {
+    declaredBytes: opts.declaredBytes,
+    bodyBytes: opts.bodyBytes,
+    replacing,
+    maxBytes: MAX_CHECKPOINT_BYTES,
+    settleLater: opts.settleLater,
+  });
   return { key, bytes, settle };
 }
 
@@ -52,7 +58,12 @@ export async function discardCheckpoint(ctx: AppContext, modelId: string, stored
  * then removes the blob it replaced. Blob first, row second: a client dying mid-upload never leaves a
  * row pointing at a missing or partial file.
  */
-export async function promoteFile(ctx: AppContext, model: Pick<ModelRow, 'id'>, file: { kind: CheckpointKind; key: string; name: string; bytes: number; epoch: number | null }, opts: { onlyIfNewer?: boolean } = {}) {
+export async function promoteFile(
+  ctx: AppContext,
+  model: Pick<ModelRow, 'id'>,
+  file: { kind: CheckpointKind; key: string; name: string; bytes: number; epoch: number | null },
+  opts: { onlyIfNewer?: boolean } = {},
+) {
   const now = ctx.clock.now();
   let skipped = false;
   const previous = await ctx.db.transaction(async (tx) => {
@@ -63,7 +74,15 @@ export async function promoteFile(ctx: AppContext, model: Pick<ModelRow, 'id'>, 
       skipped = true;
       return null;
     }
-    await modelQueries.upsertFile(tx, { modelId: model.id, kind: file.kind, name: file.name, blobKey: file.key, bytes: file.bytes, epoch: file.epoch, createdAt: now });
+    await modelQueries.upsertFile(tx, {
+      modelId: model.id,
+      kind: file.kind,
+      name: file.name,
+      blobKey: file.key,
+      bytes: file.bytes,
+      epoch: file.epoch,
+      createdAt: now,
+    });
     await modelQueries.refreshBytes(tx, model.id);
     await trainingRepository.touchModel(tx, model.id, now);
     return old ?? null;

@@ -33,7 +33,13 @@ export async function readyDatasetBySlug(ctx: AppContext, viewerId: string | nul
 }
 
 /** A model named by owner, project and model slugs, its best weights and a signed URL for them (living `ttlMs`); 409 without weights. */
-export async function bestWeightsBySlugs(ctx: AppContext, viewerId: string | null, ref: { owner: string; project: string; model: string }, baseUrl: string, ttlMs: number) {
+export async function bestWeightsBySlugs(
+  ctx: AppContext,
+  viewerId: string | null,
+  ref: { owner: string; project: string; model: string },
+  baseUrl: string,
+  ttlMs: number,
+) {
   const ownerRow = await userQueries.byUsername(ctx.db, ref.owner);
   if (!ownerRow || ownerRow.deletedAt) throw errors.notFound('Model');
   const project = await projectQueries.bySlug(ctx.db, ownerRow.id, ref.project);
@@ -47,12 +53,19 @@ export async function bestWeightsBySlugs(ctx: AppContext, viewerId: string | nul
  * A dataset file behind a signed link (the caller checked the signature): `<slug>.ndjson`
  * (Platform) is built in memory, `<id>-<name>.zip` (HUB) is the normalized zip's blob.
  */
-export async function clientDatasetFile(ctx: AppContext, datasetId: string, file: string, baseUrl: string, access: string | null): Promise<{ ndjson: Buffer } | { zipKey: string }> {
+export async function clientDatasetFile(
+  ctx: AppContext,
+  datasetId: string,
+  file: string,
+  baseUrl: string,
+  access: string | null,
+): Promise<{ ndjson: Buffer } | { zipKey: string }> {
   const dataset = await datasetById(ctx, datasetId);
   if (!dataset || dataset.deletedAt) throw errors.notFound('Dataset');
   // The link was issued for the dataset's access state then and to one holder: a privacy or team change
   // since, or a holder that lost access (revoked key, removed member), revokes it (ADR 0014, 0023).
-  if (!access || !(await linkGrants(ctx, accessItem('dataset', dataset), itemLinkVersion(dataset), access))) throw errors.forbidden('This download link no longer grants access: ask for a new one');
+  if (!access || !(await linkGrants(ctx, accessItem('dataset', dataset), itemLinkVersion(dataset), access)))
+    throw errors.forbidden('This download link no longer grants access: ask for a new one');
   if (file.endsWith('.ndjson')) return { ndjson: await datasetNdjson(ctx, dataset, baseUrl, access) };
   if (file !== datasetZipName(dataset)) throw errors.notFound('File');
   return { zipKey: await datasetZipKey(ctx, dataset) };

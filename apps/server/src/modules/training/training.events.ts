@@ -11,9 +11,11 @@ const state = (row: Row) => ({ id: row.id, projectId: row.projectId });
 /** The run's state, the model's dates, status or files changed. */
 export const runChanged = (ctx: AppContext, row: Row) => ctx.events.emit('training.runChanged', row.userId, { model: state(row) });
 /** Epochs were stored. */
-export const metricsRecorded = (ctx: AppContext, row: Row, epochs: number[], final: boolean) => ctx.events.emit('training.metricsRecorded', row.userId, { model: state(row), epochs, final });
+export const metricsRecorded = (ctx: AppContext, row: Row, epochs: number[], final: boolean) =>
+  ctx.events.emit('training.metricsRecorded', row.userId, { model: state(row), epochs, final });
 /** A console chunk was stored. */
-export const consoleAppended = (ctx: AppContext, row: Row, chunkId: number) => ctx.events.emit('training.consoleAppended', row.userId, { model: state(row), chunkId });
+export const consoleAppended = (ctx: AppContext, row: Row, chunkId: number) =>
+  ctx.events.emit('training.consoleAppended', row.userId, { model: state(row), chunkId });
 
 /** What webhooks say about a model (issue 15). */
 export const modelRef = (m: Pick<ModelRow, 'id' | 'name' | 'slug' | 'projectId'>) => ({ id: m.id, name: m.name, slug: m.slug, projectId: m.projectId });

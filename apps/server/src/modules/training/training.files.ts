@@ -24,7 +24,13 @@ export async function streamIntoStore(
   user: { id: string; plan: string },
   key: string,
   body: Readable,
-  opts: { declaredBytes?: number; replacing?: number; maxBytes?: number; settleLater?: boolean; /** the whole request's length when the file is one part of it (multipart) */ bodyBytes?: number } = {},
+  opts: {
+    declaredBytes?: number;
+    replacing?: number;
+    maxBytes?: number;
+    settleLater?: boolean;
+    /** the whole request's length when the file is one part of it (multipart) */ bodyBytes?: number;
+  } = {},
 ): Promise<{ bytes: number; settle: () => Promise<void> }> {
   const max = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
   if (opts.declaredBytes !== undefined && opts.declaredBytes > max) {

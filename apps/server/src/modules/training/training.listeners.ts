@@ -9,7 +9,14 @@ export function registerTrainingListeners(ctx: AppContext) {
     if (e.ownerId) await ctx.bus.publish(topics.userModels(e.ownerId), 'model.updated', data);
   });
   ctx.events.on('training.metricsRecorded', (e) =>
-    ctx.bus.publish(topics.model(e.data.model.id), 'model.metrics', { id: e.data.model.id, projectId: e.data.model.projectId, epochs: e.data.epochs.slice(0, 50), final: e.data.final }),
+    ctx.bus.publish(topics.model(e.data.model.id), 'model.metrics', {
+      id: e.data.model.id,
+      projectId: e.data.model.projectId,
+      epochs: e.data.epochs.slice(0, 50),
+      final: e.data.final,
+    }),
   );
-  ctx.events.on('training.consoleAppended', (e) => ctx.bus.publish(topics.model(e.data.model.id), 'model.console', { id: e.data.model.id, projectId: e.data.model.projectId, chunkId: e.data.chunkId }));
+  ctx.events.on('training.consoleAppended', (e) =>
+    ctx.bus.publish(topics.model(e.data.model.id), 'model.console', { id: e.data.model.id, projectId: e.data.model.projectId, chunkId: e.data.chunkId }),
+  );
 }

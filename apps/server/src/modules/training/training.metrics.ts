@@ -48,7 +48,9 @@ export async function recordEpochMetrics(ctx: AppContext, model: ModelRow, proto
       const same = byEpoch.get(epoch);
       const previous = byEpoch.get(epoch - 1);
       // The HUB client reuses the last epoch's key, so only Platform's last+1 numbering marks a new epoch as final.
-      const isFinal = !hasVal(metrics) && ((same !== undefined && hasVal(same)) || (protocol === 'platform' && !same && epoch === maxEpoch + 1 && previous !== undefined && hasVal(previous)));
+      const isFinal =
+        !hasVal(metrics) &&
+        ((same !== undefined && hasVal(same)) || (protocol === 'platform' && !same && epoch === maxEpoch + 1 && previous !== undefined && hasVal(previous)));
       if (isFinal) {
         final = metrics;
         continue;
@@ -86,12 +88,25 @@ export async function recordEpochMetrics(ctx: AppContext, model: ModelRow, proto
   const epochs = entries.map((e) => e.epoch);
   await metricsRecorded(ctx, updated ?? model, epochs, final !== null);
   const last = entries[entries.length - 1];
-  if (last) await ctx.events.emit('training.epoch', model.userId, { model: modelRef(model), epoch: last.epoch, epochsDone: (updated ?? model).epochsDone, metrics: numericMetrics(last.metrics), final: final !== null });
+  if (last)
+    await ctx.events.emit('training.epoch', model.userId, {
+      model: modelRef(model),
+      epoch: last.epoch,
+      epochsDone: (updated ?? model).epochsDone,
+      metrics: numericMetrics(last.metrics),
+      final: final !== null,
+    });
   return updated ?? model;
 }
 
 /** Console chunks are keyed by the client's chunkId: out-of-order and repeated deliveries land once. */
 export async function appendConsole(ctx: AppContext, model: ModelRow, chunk: { chunkId: number; content: string; lineCount: number }) {
-  await trainingRepository.insertConsole(ctx.db, { modelId: model.id, chunkId: chunk.chunkId, content: chunk.content.slice(0, MAX_CHUNK_CHARS), lineCount: chunk.lineCount, createdAt: ctx.clock.now() });
+  await trainingRepository.insertConsole(ctx.db, {
+    modelId: model.id,
+    chunkId: chunk.chunkId,
+    content: chunk.content.slice(0, MAX_CHUNK_CHARS),
+    lineCount: chunk.lineCount,
+    createdAt: ctx.clock.now(),
+  });
   await consoleAppended(ctx, model, chunk.chunkId);
 }

@@ -15,7 +15,8 @@ export const trainingRepository = {
   get: async (db: Db, modelId: string) => (await db.select().from(modelTraining).where(eq(modelTraining.modelId, modelId)).limit(1))[0] ?? null,
   byIds: async (db: Db, ids: string[]) => (ids.length ? db.select().from(modelTraining).where(inArray(modelTraining.modelId, ids)) : []),
   byRunId: async (db: Db, runId: string) => (await db.select().from(modelTraining).where(eq(modelTraining.runId, runId)).limit(1))[0] ?? null,
-  exists: async (db: Db, modelId: string) => (await db.select({ id: modelTraining.modelId }).from(modelTraining).where(eq(modelTraining.modelId, modelId)).limit(1)).length > 0,
+  exists: async (db: Db, modelId: string) =>
+    (await db.select({ id: modelTraining.modelId }).from(modelTraining).where(eq(modelTraining.modelId, modelId)).limit(1)).length > 0,
 
   /** Creates or updates the run row; `patch` values win, `insertOnly` values only seed a new row. */
   upsert: async (db: Db, modelId: string, protocol: Protocol, patch: TrainingPatch, insertOnly: TrainingPatch = {}) => {
@@ -39,8 +40,16 @@ export const trainingRepository = {
       .values({ modelId, epoch, metrics, createdAt: now })
       .onConflictDoUpdate({ target: [modelMetrics.modelId, modelMetrics.epoch], set: { metrics, createdAt: now } }),
 
-  file: async (db: Db, modelId: string, kind: string) => (await db.select().from(modelFiles).where(and(eq(modelFiles.modelId, modelId), eq(modelFiles.kind, kind))).limit(1))[0] ?? null,
-  blobInUse: async (db: Db, blobKey: string) => (await db.select({ k: modelFiles.kind }).from(modelFiles).where(eq(modelFiles.blobKey, blobKey)).limit(1)).length > 0,
+  file: async (db: Db, modelId: string, kind: string) =>
+    (
+      await db
+        .select()
+        .from(modelFiles)
+        .where(and(eq(modelFiles.modelId, modelId), eq(modelFiles.kind, kind)))
+        .limit(1)
+    )[0] ?? null,
+  blobInUse: async (db: Db, blobKey: string) =>
+    (await db.select({ k: modelFiles.kind }).from(modelFiles).where(eq(modelFiles.blobKey, blobKey)).limit(1)).length > 0,
 
   /** Console chunks are keyed by the client's chunkId: out-of-order and repeated deliveries land once. */
   insertConsole: async (db: Db, row: typeof modelConsole.$inferInsert) => db.insert(modelConsole).values(row).onConflictDoNothing(),
@@ -70,7 +79,10 @@ export const trainingRepository = {
         and(
           eq(models.userId, userId),
           isNull(models.deletedAt),
-          or(inArray(modelTraining.outcome, ['queued', 'running', 'timeout']), and(inArray(modelTraining.outcome, ['failed', 'cancelled']), gt(modelTraining.endedAt, since))),
+          or(
+            inArray(modelTraining.outcome, ['queued', 'running', 'timeout']),
+            and(inArray(modelTraining.outcome, ['failed', 'cancelled']), gt(modelTraining.endedAt, since)),
+          ),
         ),
       )
       .orderBy(desc(modelTraining.updatedAt))
@@ -84,17 +96,43 @@ export const trainingRepository = {
 
   /** The user's live project a client names by slug, or else by its display name (a trashed project keeps its slug). */
   liveProjectBySlug: async (db: Db, userId: string, slug: string) =>
-    (await db.select().from(projects).where(and(eq(projects.userId, userId), eq(projects.slug, slug), isNull(projects.deletedAt))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.userId, userId), eq(projects.slug, slug), isNull(projects.deletedAt)))
+        .limit(1)
+    )[0] ?? null,
   liveProjectByName: async (db: Db, userId: string, name: string) =>
-    (await db.select().from(projects).where(and(eq(projects.userId, userId), eq(projects.name, name), isNull(projects.deletedAt))).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.userId, userId), eq(projects.name, name), isNull(projects.deletedAt)))
+        .limit(1)
+    )[0] ?? null,
   /** The newest live model of a project with this display name (early Platform clients name runs, not models). */
   latestLiveModelByName: async (db: Db, projectId: string, name: string) =>
-    (await db.select().from(models).where(and(eq(models.projectId, projectId), eq(models.name, name), isNull(models.deletedAt))).orderBy(desc(models.createdAt)).limit(1))[0] ?? null,
+    (
+      await db
+        .select()
+        .from(models)
+        .where(and(eq(models.projectId, projectId), eq(models.name, name), isNull(models.deletedAt)))
+        .orderBy(desc(models.createdAt))
+        .limit(1)
+    )[0] ?? null,
 
   /** What the Platform client's account summary counts: the user's live projects, datasets and models. */
   liveCounts: async (db: Db, userId: string) => {
     const counted = async (table: typeof projects | typeof datasets | typeof models) =>
-      Number((await db.select({ n: count() }).from(table).where(and(eq(table.userId, userId), isNull(table.deletedAt))))[0]?.n ?? 0);
+      Number(
+        (
+          await db
+            .select({ n: count() })
+            .from(table)
+            .where(and(eq(table.userId, userId), isNull(table.deletedAt)))
+        )[0]?.n ?? 0,
+      );
     return { projects: await counted(projects), datasets: await counted(datasets), models: await counted(models) };
   },
 };

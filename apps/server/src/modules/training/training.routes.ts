@@ -28,24 +28,38 @@ export async function trainingRoutes(app: FastifyInstance) {
     data: await web.trainingMetrics(ctx, viewer(req), req.params.id),
   }));
 
-  r.get('/v1/models/:id/console', { schema: { tags: ['training'], params: idParams, querystring: consoleQuery, response: { 200: consoleResponse, ...errorResponses } } }, async (req) =>
-    presentConsole(await web.trainingConsole(ctx, viewer(req), req.params.id, req.query.after, req.query.limit), req.query.limit),
+  r.get(
+    '/v1/models/:id/console',
+    { schema: { tags: ['training'], params: idParams, querystring: consoleQuery, response: { 200: consoleResponse, ...errorResponses } } },
+    async (req) => presentConsole(await web.trainingConsole(ctx, viewer(req), req.params.id, req.query.after, req.query.limit), req.query.limit),
   );
 
   // Final results of a run as the client reported them (training_complete): results, plots, system, model info.
-  r.get('/v1/models/:id/training', { schema: { tags: ['training'], params: idParams, response: { 200: resultsResponse, ...errorResponses } } }, async (req) => ({
-    data: presentResults(await web.trainingResults(ctx, viewer(req), req.params.id)),
-  }));
+  r.get(
+    '/v1/models/:id/training',
+    { schema: { tags: ['training'], params: idParams, response: { 200: resultsResponse, ...errorResponses } } },
+    async (req) => ({
+      data: presentResults(await web.trainingResults(ctx, viewer(req), req.params.id)),
+    }),
+  );
 
   // Active jobs: the caller's training runs, live or just ended (ADR 0020).
-  r.get('/v1/training/runs', { config: { auth: 'user' }, schema: { tags: ['training'], response: { 200: envelope(z.array(activeRunSchema)), ...errorResponses } } }, async (req) => ({
-    data: await web.activeRuns(ctx, requireUser(req).user.id),
-  }));
+  r.get(
+    '/v1/training/runs',
+    { config: { auth: 'user' }, schema: { tags: ['training'], response: { 200: envelope(z.array(activeRunSchema)), ...errorResponses } } },
+    async (req) => ({
+      data: await web.activeRuns(ctx, requireUser(req).user.id),
+    }),
+  );
 
-  r.post('/v1/models/:id/stop', { config: { auth: 'user' }, schema: { tags: ['training'], params: idParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await web.requestStop(ctx, requireUser(req).user.id, req.params.id);
-    return ok;
-  });
+  r.post(
+    '/v1/models/:id/stop',
+    { config: { auth: 'user' }, schema: { tags: ['training'], params: idParams, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await web.requestStop(ctx, requireUser(req).user.id, req.params.id);
+      return ok;
+    },
+  );
 
   scheduleStaleSweep(app);
 }

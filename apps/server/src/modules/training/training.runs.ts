@@ -173,16 +173,22 @@ export async function startRun(ctx: AppContext, userId: string, protocol: Protoc
       if (attempt >= 2 || !/unique|duplicate/i.test(String((err as Error).message))) throw err;
     }
   }
-  await applyRunEvent(ctx, model.id, protocol, { type: 'start' }, {
-    runId,
-    // A new run starts clean: a Stop pressed on an earlier run of this model does not carry over.
-    cancelRequestedAt: null,
-    cancelRequestedBy: null,
-    trainArgs: args,
-    environment: input.environment,
-    epochsTotal: input.epochsTotal,
-    lastEventAt: ctx.clock.now(),
-  });
+  await applyRunEvent(
+    ctx,
+    model.id,
+    protocol,
+    { type: 'start' },
+    {
+      runId,
+      // A new run starts clean: a Stop pressed on an earlier run of this model does not carry over.
+      cancelRequestedAt: null,
+      cancelRequestedBy: null,
+      trainArgs: args,
+      environment: input.environment,
+      epochsTotal: input.epochsTotal,
+      lastEventAt: ctx.clock.now(),
+    },
+  );
   const touched = await touchRun(ctx, model, protocol);
   // Pages already open on this model (the train dialog's) move to Initializing/Training now.
   await runChanged(ctx, touched.model);
@@ -212,11 +218,17 @@ export async function finishRun(
   const stopped = Boolean(run?.cancelRequestedAt) && !ranAllEpochs;
   const names = input.names?.length ? input.names : model.names.length ? null : await datasetClassNames(ctx, model.datasetId);
   // The lifecycle decides the state: an end after a Stop (or of a run already Stopped) is Stopped.
-  const applied = await applyRunEvent(ctx, model.id, protocol, { type: 'end', stopped }, {
-    lastEventAt: now,
-    ...(input.finalMetrics ? { finalMetrics: input.finalMetrics } : {}),
-    ...input.extra,
-  });
+  const applied = await applyRunEvent(
+    ctx,
+    model.id,
+    protocol,
+    { type: 'end', stopped },
+    {
+      lastEventAt: now,
+      ...(input.finalMetrics ? { finalMetrics: input.finalMetrics } : {}),
+      ...input.extra,
+    },
+  );
   const outcome = applied?.run.outcome === 'cancelled' ? 'cancelled' : 'completed';
   const updated = await modelQueries.update(ctx.db, model.id, {
     trainEnd: model.trainEnd ?? now,
@@ -229,7 +241,12 @@ export async function finishRun(
   });
   await runChanged(ctx, updated ?? model);
   if (!model.trainEnd) {
-    await ctx.events.emit('training.completed', model.userId, { model: modelRef(model), outcome, bestMetrics: (updated ?? model).bestMetrics ?? null, epochsDone: (updated ?? model).epochsDone });
+    await ctx.events.emit('training.completed', model.userId, {
+      model: modelRef(model),
+      outcome,
+      bestMetrics: (updated ?? model).bestMetrics ?? null,
+      epochsDone: (updated ?? model).epochsDone,
+    });
   }
   return updated ?? model;
 }

@@ -21,7 +21,16 @@ export type { CheckpointKind, EpochEntry, ModelRef, ModelRow, Protocol, Training
 export type { RunStart } from './training.runs.js';
 
 // The model a client reports for, and the run itself.
-export { reportableModel, reportedModel as resolveModel, runOf, startRun, resumeRun, touchRun as report, markStaleRuns, cancelRequested } from './training.runs.js';
+export {
+  reportableModel,
+  reportedModel as resolveModel,
+  runOf,
+  startRun,
+  resumeRun,
+  touchRun as report,
+  markStaleRuns,
+  cancelRequested,
+} from './training.runs.js';
 // Weights: stream a body within the owner's quota, then promote it to the model's file.
 export { MAX_CHECKPOINT_BYTES, fileOf, receiveCheckpoint, discardCheckpoint, promoteFile, promoteStored } from './training.checkpoints.js';
 // What the clients download and check.
@@ -51,7 +60,13 @@ export async function recordEpochs(ctx: AppContext, userId: string, ref: ModelRe
 }
 
 /** A console chunk: stored once per chunkId, and a sign of life. */
-export async function recordConsole(ctx: AppContext, userId: string, ref: ModelRef, protocol: Protocol, chunk: { chunkId: number; content: string; lineCount?: number | null }) {
+export async function recordConsole(
+  ctx: AppContext,
+  userId: string,
+  ref: ModelRef,
+  protocol: Protocol,
+  chunk: { chunkId: number; content: string; lineCount?: number | null },
+) {
   const model = await reportedModel(ctx, userId, ref);
   await appendConsole(ctx, model, { chunkId: chunk.chunkId, content: chunk.content, lineCount: chunk.lineCount ?? chunk.content.split('\n').length });
   await touchRun(ctx, model, protocol);
@@ -62,13 +77,23 @@ export async function recordConsole(ctx: AppContext, userId: string, ref: ModelR
  * the model, or was skipped as older than the one stored): promoted, a sign of life, and the model
  * resumable from it.
  */
-export async function storeCheckpoint(ctx: AppContext, model: ModelRow, protocol: Protocol, file: { kind: CheckpointKind; key: string; name: string; bytes: number; epoch: number | null; settle: () => Promise<void> }) {
+export async function storeCheckpoint(
+  ctx: AppContext,
+  model: ModelRow,
+  protocol: Protocol,
+  file: { kind: CheckpointKind; key: string; name: string; bytes: number; epoch: number | null; settle: () => Promise<void> },
+) {
   await promoteFile(ctx, model, file, { onlyIfNewer: true }).finally(file.settle);
   const { model: touched } = await touchRun(ctx, model, protocol);
   await announce(ctx, await markResumable(ctx, touched));
 }
 
 /** The run's end as the client reports it (see finishRun: the lifecycle decides Completed or Stopped). */
-export async function finish(ctx: AppContext, model: ModelRow, protocol: Protocol, input: { finalMetrics?: Record<string, unknown> | null; epoch?: number | null; names?: string[] | null; extra?: TrainingPatch }) {
+export async function finish(
+  ctx: AppContext,
+  model: ModelRow,
+  protocol: Protocol,
+  input: { finalMetrics?: Record<string, unknown> | null; epoch?: number | null; names?: string[] | null; extra?: TrainingPatch },
+) {
   return finishRun(ctx, await reloadModel(ctx, model), protocol, input);
 }

@@ -43,7 +43,9 @@ export async function activeRuns(ctx: AppContext, userId: string) {
     protocol: run.protocol,
     epochsDone: model.epochsDone,
     epochsTotal: run.epochsTotal ?? configuredEpochs(model),
-    dates: { train: { start: iso(model.trainStart), end: iso(model.trainEnd), heartbeat: iso(model.trainHeartbeat), initialized: iso(model.trainInitialized) } },
+    dates: {
+      train: { start: iso(model.trainStart), end: iso(model.trainEnd), heartbeat: iso(model.trainHeartbeat), initialized: iso(model.trainInitialized) },
+    },
   }));
 }
 
@@ -57,7 +59,11 @@ export async function requestStop(ctx: AppContext, userId: string, modelId: stri
   const run = await trainingRepository.get(ctx.db, model.id);
   if (!run) throw errors.conflict(ErrorCode.NotTraining, 'No client has reported training for this model yet');
   const now = ctx.clock.now();
-  await trainingRepository.upsert(ctx.db, model.id, run.protocol, { cancelRequestedAt: run.cancelRequestedAt ?? now, cancelRequestedBy: userId, updatedAt: now });
+  await trainingRepository.upsert(ctx.db, model.id, run.protocol, {
+    cancelRequestedAt: run.cancelRequestedAt ?? now,
+    cancelRequestedBy: userId,
+    updatedAt: now,
+  });
   await runChanged(ctx, model);
   return model;
 }

@@ -14,18 +14,34 @@ export async function trashRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   // DELETE /v1/projects/{id} is filed with the projects' routes; its deletion takes the models along, so it is carried out here.
   projectDeleteRoute(app, deleteProject);
-  r.get('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.array(trashItemSchema) }), ...errorResponses } } }, async (req) => ({
-    data: await listTrash(ctx, requireUser(req).user.id),
-  }));
-  r.post('/v1/trash/:type/:id/restore', { config: { auth: 'user' }, schema: { tags: ['trash'], params: itemParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await restoreItem(ctx, requireUser(req).user.id, req.params.type, req.params.id);
-    return ok;
-  });
-  r.delete('/v1/trash/:type/:id', { config: { auth: 'user' }, schema: { tags: ['trash'], params: itemParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await deleteForever(ctx, requireUser(req).user.id, req.params.type, req.params.id);
-    return ok;
-  });
-  r.delete('/v1/trash', { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: emptyTrashResponseSchema }), ...errorResponses } } }, async (req) => ({
-    data: { removed: await emptyTrash(ctx, requireUser(req).user.id) },
-  }));
+  r.get(
+    '/v1/trash',
+    { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.array(trashItemSchema) }), ...errorResponses } } },
+    async (req) => ({
+      data: await listTrash(ctx, requireUser(req).user.id),
+    }),
+  );
+  r.post(
+    '/v1/trash/:type/:id/restore',
+    { config: { auth: 'user' }, schema: { tags: ['trash'], params: itemParams, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await restoreItem(ctx, requireUser(req).user.id, req.params.type, req.params.id);
+      return ok;
+    },
+  );
+  r.delete(
+    '/v1/trash/:type/:id',
+    { config: { auth: 'user' }, schema: { tags: ['trash'], params: itemParams, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await deleteForever(ctx, requireUser(req).user.id, req.params.type, req.params.id);
+      return ok;
+    },
+  );
+  r.delete(
+    '/v1/trash',
+    { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: emptyTrashResponseSchema }), ...errorResponses } } },
+    async (req) => ({
+      data: { removed: await emptyTrash(ctx, requireUser(req).user.id) },
+    }),
+  );
 }

@@ -27,8 +27,24 @@ export async function listTrash(ctx: AppContext, userId: string): Promise<TrashI
   for (const m of ms) if (m.projectId && m.deletedWithProject) projectBytes.set(m.projectId, (projectBytes.get(m.projectId) ?? 0) + m.bytes);
   const projectNames = new Map(ps.map((p) => [p.id, p.name]));
   const items: TrashItem[] = [
-    ...ds.map((d) => ({ id: d.id, type: 'dataset' as const, name: d.name, deleted: d.deletedAt!.toISOString(), expires: expires(d.deletedAt!), bytes: d.bytes, parent: null })),
-    ...ps.map((p) => ({ id: p.id, type: 'project' as const, name: p.name, deleted: p.deletedAt!.toISOString(), expires: expires(p.deletedAt!), bytes: p.imageBytes + (projectBytes.get(p.id) ?? 0), parent: null })),
+    ...ds.map((d) => ({
+      id: d.id,
+      type: 'dataset' as const,
+      name: d.name,
+      deleted: d.deletedAt!.toISOString(),
+      expires: expires(d.deletedAt!),
+      bytes: d.bytes,
+      parent: null,
+    })),
+    ...ps.map((p) => ({
+      id: p.id,
+      type: 'project' as const,
+      name: p.name,
+      deleted: p.deletedAt!.toISOString(),
+      expires: expires(p.deletedAt!),
+      bytes: p.imageBytes + (projectBytes.get(p.id) ?? 0),
+      parent: null,
+    })),
     ...ms.map((m) => ({
       id: m.id,
       type: 'model' as const,

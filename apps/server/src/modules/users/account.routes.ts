@@ -20,20 +20,32 @@ export interface AccountChanges {
 export function accountRoutes(app: FastifyInstance, changes: AccountChanges) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/v1/users/me/password', { config: { auth: 'session' }, schema: { tags: ['users'], body: updatePasswordBody, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
-    await changes.updatePassword(req, requireSession(req), req.body.currentPassword, req.body.newPassword);
-    return ok;
-  });
+  r.post(
+    '/v1/users/me/password',
+    { config: { auth: 'session' }, schema: { tags: ['users'], body: updatePasswordBody, response: { 200: okSchema, ...errorResponses } } },
+    async (req) => {
+      await changes.updatePassword(req, requireSession(req), req.body.currentPassword, req.body.newPassword);
+      return ok;
+    },
+  );
 
-  r.post('/v1/users/me/email', { config: { auth: 'session' }, schema: { tags: ['users'], body: updateEmailBody, response: { 200: z.object({ data: userSchema }), ...errorResponses } } }, async (req) => {
-    const p = requireSession(req);
-    await changes.changeEmail(req, p, req.body.email, req.body.password);
-    return { data: await presentUserById(app, p.user.id) };
-  });
+  r.post(
+    '/v1/users/me/email',
+    { config: { auth: 'session' }, schema: { tags: ['users'], body: updateEmailBody, response: { 200: z.object({ data: userSchema }), ...errorResponses } } },
+    async (req) => {
+      const p = requireSession(req);
+      await changes.changeEmail(req, p, req.body.email, req.body.password);
+      return { data: await presentUserById(app, p.user.id) };
+    },
+  );
 
-  r.delete('/v1/users/me', { config: { auth: 'session' }, schema: { tags: ['users'], body: deleteAccountBody.optional(), response: { 200: okSchema, ...errorResponses } } }, async (req, reply) => {
-    await changes.deleteAccount(req, requireSession(req), req.body?.password);
-    clearSessionCookie(reply);
-    return ok;
-  });
+  r.delete(
+    '/v1/users/me',
+    { config: { auth: 'session' }, schema: { tags: ['users'], body: deleteAccountBody.optional(), response: { 200: okSchema, ...errorResponses } } },
+    async (req, reply) => {
+      await changes.deleteAccount(req, requireSession(req), req.body?.password);
+      clearSessionCookie(reply);
+      return ok;
+    },
+  );
 }

@@ -127,7 +127,11 @@ export async function usageOf(ctx: Pick<AppContext, 'db' | 'invalidations'>, use
 export async function presentUserById(app: { ctx: Pick<AppContext, 'db' | 'invalidations'> }, id: string) {
   const row = await usersRepository.byId(app.ctx.db, id);
   const identities = row ? await usersRepository.identities(app.ctx.db, id) : [];
-  return presentUser(row!, identities.map((i) => i.provider), await usageOf(app.ctx, id));
+  return presentUser(
+    row!,
+    identities.map((i) => i.provider),
+    await usageOf(app.ctx, id),
+  );
 }
 
 /** Soft deletion of the account (the caller checked the password and ends the sessions). */

@@ -44,7 +44,9 @@ describe('webhook address guard', () => {
       { address: '192.168.0.10', family: 4 },
     ];
     await expect(resolveTarget('https://hooks.example.test/x', { allowPrivate: false, resolver })).rejects.toThrow(/resolves to 192\.168\.0\.10/);
-    await expect(resolveTarget('https://hooks.example.test/x', { allowPrivate: true, resolver })).resolves.toMatchObject({ addresses: [{ address: '93.184.216.34' }, { address: '192.168.0.10' }] });
+    await expect(resolveTarget('https://hooks.example.test/x', { allowPrivate: true, resolver })).resolves.toMatchObject({
+      addresses: [{ address: '93.184.216.34' }, { address: '192.168.0.10' }],
+    });
     await expect(resolveTarget('ftp://93.184.216.34/x', { allowPrivate: false })).rejects.toBeInstanceOf(UrlRefused);
     await expect(resolveTarget('https://user:pw@93.184.216.34/x', { allowPrivate: false })).rejects.toThrow(/Credentials/);
     const gone = resolveTarget('https://gone.example.test/', {

@@ -114,7 +114,10 @@ export async function resolveTarget(raw: string, opts: { allowPrivate: boolean; 
   }
   if (!opts.allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad) throw new UrlRefused(`${host} resolves to ${bad.address}, a loopback, private or link-local address; an admin can allow such URLs in the webhook settings`);
+    if (bad)
+      throw new UrlRefused(
+        `${host} resolves to ${bad.address}, a loopback, private or link-local address; an admin can allow such URLs in the webhook settings`,
+      );
   }
   return { url, addresses };
 }
@@ -172,7 +175,9 @@ export function postJson(target: ResolvedTarget, body: string, headers: Record<s
       finish({ statusCode: null, responseMs: elapsed(), error: `Timed out after ${timeoutMs} ms` });
       req.destroy();
     }, timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => finish({ statusCode: null, responseMs: elapsed(), error: `${err.code ?? 'error'}: ${err.message}`.slice(0, 500) }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ statusCode: null, responseMs: elapsed(), error: `${err.code ?? 'error'}: ${err.message}`.slice(0, 500) }),
+    );
     req.end(body);
   });
 }

@@ -19,10 +19,13 @@ export const webhooksRepository = {
     return r ? flatten(r) : null;
   },
   ofUser: async (db: Db, userId: string) =>
-    (await db.select(withOwner).from(webhooks).leftJoin(users, eq(users.id, webhooks.userId)).where(eq(webhooks.userId, userId)).orderBy(webhooks.createdAt)).map(flatten),
+    (
+      await db.select(withOwner).from(webhooks).leftJoin(users, eq(users.id, webhooks.userId)).where(eq(webhooks.userId, userId)).orderBy(webhooks.createdAt)
+    ).map(flatten),
   all: async (db: Db, limit: number) =>
     (await db.select(withOwner).from(webhooks).leftJoin(users, eq(users.id, webhooks.userId)).orderBy(desc(webhooks.createdAt)).limit(limit)).map(flatten),
-  update: async (db: Db, id: string, patch: Partial<typeof webhooks.$inferInsert>) => (await db.update(webhooks).set(patch).where(eq(webhooks.id, id)).returning())[0] ?? null,
+  update: async (db: Db, id: string, patch: Partial<typeof webhooks.$inferInsert>) =>
+    (await db.update(webhooks).set(patch).where(eq(webhooks.id, id)).returning())[0] ?? null,
   remove: (db: Db, id: string) => db.delete(webhooks).where(eq(webhooks.id, id)),
 
   /**
@@ -42,13 +45,20 @@ export const webhooksRepository = {
         ),
       ),
 
-  insertDeliveries: async (db: Db, rows: Array<typeof webhookDeliveries.$inferInsert>) => (rows.length ? db.insert(webhookDeliveries).values(rows).returning() : []),
+  insertDeliveries: async (db: Db, rows: Array<typeof webhookDeliveries.$inferInsert>) =>
+    rows.length ? db.insert(webhookDeliveries).values(rows).returning() : [],
   delivery: async (db: Db, id: string) => (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).limit(1))[0] ?? null,
   updateDelivery: async (db: Db, id: string, patch: Partial<typeof webhookDeliveries.$inferInsert>) =>
     (await db.update(webhookDeliveries).set(patch).where(eq(webhookDeliveries.id, id)).returning())[0] ?? null,
   deliveriesOf: (db: Db, webhookId: string, limit: number) =>
-    db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhookId)).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit),
-  recentDeliveries: (db: Db, limit: number) => db.select().from(webhookDeliveries).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit),
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, webhookId))
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(limit),
+  recentDeliveries: (db: Db, limit: number) =>
+    db.select().from(webhookDeliveries).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit),
   /** The newest delivery of each webhook (list view). */
   lastDeliveries: async (db: Db, webhookIds: string[]) =>
     webhookIds.length
@@ -61,7 +71,9 @@ export const webhooksRepository = {
 
   insertAttempt: (db: Db, row: typeof webhookAttempts.$inferInsert) => db.insert(webhookAttempts).values(row).onConflictDoNothing(),
   attemptsOf: async (db: Db, deliveryIds: string[]) =>
-    deliveryIds.length ? db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(webhookAttempts.deliveryId, webhookAttempts.attempt) : [],
+    deliveryIds.length
+      ? db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(webhookAttempts.deliveryId, webhookAttempts.attempt)
+      : [],
 
   settings: async (db: Db) => (await db.select().from(webhookSettings).where(eq(webhookSettings.id, 1)).limit(1))[0] ?? null,
   setSettings: (db: Db, allowPrivateUrls: boolean, by: string, now: Date) =>

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createdWebhookSchema, createWebhookBody, updateWebhookBody, webhookDeliverySchema, webhookSchema, webhookSettingsBody, webhookSettingsSchema } from '@sightline/contracts';
+import {
+  createdWebhookSchema,
+  createWebhookBody,
+  updateWebhookBody,
+  webhookDeliverySchema,
+  webhookSchema,
+  webhookSettingsBody,
+  webhookSettingsSchema,
+} from '@sightline/contracts';
 import { requireAdmin, requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { presentDelivery, presentWebhook } from './webhooks.presenter.js';
@@ -36,24 +44,36 @@ export async function webhooksRoutes(app: FastifyInstance) {
     data: await presentAll(await svc.list(ctx, actor(req).id)),
   }));
 
-  r.post('/v1/webhooks', { config: auth, schema: { tags, body: createWebhookBody, response: { 201: data(createdWebhookSchema), ...errorResponses } } }, async (req, reply) => {
-    const { row, secret } = await svc.create(ctx, actor(req), req.body);
-    return reply.status(201).send({ data: { ...presentWebhook(row, null), secret } });
-  });
+  r.post(
+    '/v1/webhooks',
+    { config: auth, schema: { tags, body: createWebhookBody, response: { 201: data(createdWebhookSchema), ...errorResponses } } },
+    async (req, reply) => {
+      const { row, secret } = await svc.create(ctx, actor(req), req.body);
+      return reply.status(201).send({ data: { ...presentWebhook(row, null), secret } });
+    },
+  );
 
-  r.patch('/v1/webhooks/:id', { config: auth, schema: { tags, params: idParams, body: updateWebhookBody, response: { 200: data(webhookSchema), ...errorResponses } } }, async (req) => {
-    const row = await svc.update(ctx, actor(req), req.params.id, req.body);
-    return { data: presentWebhook(row, (await svc.lastDeliveries(ctx, [row.id])).get(row.id)) };
-  });
+  r.patch(
+    '/v1/webhooks/:id',
+    { config: auth, schema: { tags, params: idParams, body: updateWebhookBody, response: { 200: data(webhookSchema), ...errorResponses } } },
+    async (req) => {
+      const row = await svc.update(ctx, actor(req), req.params.id, req.body);
+      return { data: presentWebhook(row, (await svc.lastDeliveries(ctx, [row.id])).get(row.id)) };
+    },
+  );
 
   r.delete('/v1/webhooks/:id', { config: auth, schema: { tags, params: idParams, response: { 200: okSchema, ...errorResponses } } }, async (req) => {
     await svc.remove(ctx, actor(req), req.params.id);
     return ok;
   });
 
-  r.get('/v1/webhooks/:id/deliveries', { config: auth, schema: { tags, params: idParams, response: { 200: data(z.array(webhookDeliverySchema)), ...errorResponses } } }, async (req) => ({
-    data: (await svc.deliveries(ctx, actor(req), req.params.id)).map(presentDelivery),
-  }));
+  r.get(
+    '/v1/webhooks/:id/deliveries',
+    { config: auth, schema: { tags, params: idParams, response: { 200: data(z.array(webhookDeliverySchema)), ...errorResponses } } },
+    async (req) => ({
+      data: (await svc.deliveries(ctx, actor(req), req.params.id)).map(presentDelivery),
+    }),
+  );
 
   r.post(
     '/v1/webhooks/:id/deliveries/:deliveryId/redeliver',
@@ -61,23 +81,39 @@ export async function webhooksRoutes(app: FastifyInstance) {
     async (req, reply) => reply.status(202).send({ data: presentDelivery(await svc.redeliver(ctx, actor(req), req.params.id, req.params.deliveryId)) }),
   );
 
-  r.get('/v1/admin/webhooks', { config: admin, schema: { tags: adminTags, response: { 200: data(z.array(webhookSchema)), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: await presentAll(await svc.listAll(ctx)) };
-  });
+  r.get(
+    '/v1/admin/webhooks',
+    { config: admin, schema: { tags: adminTags, response: { 200: data(z.array(webhookSchema)), ...errorResponses } } },
+    async (req) => {
+      requireAdmin(req);
+      return { data: await presentAll(await svc.listAll(ctx)) };
+    },
+  );
 
-  r.get('/v1/admin/webhooks/deliveries', { config: admin, schema: { tags: adminTags, response: { 200: data(z.array(webhookDeliverySchema)), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: (await svc.recentDeliveries(ctx)).map(presentDelivery) };
-  });
+  r.get(
+    '/v1/admin/webhooks/deliveries',
+    { config: admin, schema: { tags: adminTags, response: { 200: data(z.array(webhookDeliverySchema)), ...errorResponses } } },
+    async (req) => {
+      requireAdmin(req);
+      return { data: (await svc.recentDeliveries(ctx)).map(presentDelivery) };
+    },
+  );
 
-  r.get('/v1/admin/webhooks/settings', { config: admin, schema: { tags: adminTags, response: { 200: data(webhookSettingsSchema), ...errorResponses } } }, async (req) => {
-    requireAdmin(req);
-    return { data: await svc.settings(ctx) };
-  });
+  r.get(
+    '/v1/admin/webhooks/settings',
+    { config: admin, schema: { tags: adminTags, response: { 200: data(webhookSettingsSchema), ...errorResponses } } },
+    async (req) => {
+      requireAdmin(req);
+      return { data: await svc.settings(ctx) };
+    },
+  );
 
-  r.put('/v1/admin/webhooks/settings', { config: admin, schema: { tags: adminTags, body: webhookSettingsBody, response: { 200: data(webhookSettingsSchema), ...errorResponses } } }, async (req) => {
-    const { user } = requireAdmin(req);
-    return { data: await svc.setSettings(ctx, user.id, req.body.allowPrivateUrls) };
-  });
+  r.put(
+    '/v1/admin/webhooks/settings',
+    { config: admin, schema: { tags: adminTags, body: webhookSettingsBody, response: { 200: data(webhookSettingsSchema), ...errorResponses } } },
+    async (req) => {
+      const { user } = requireAdmin(req);
+      return { data: await svc.setSettings(ctx, user.id, req.body.allowPrivateUrls) };
+    },
+  );
 }

@@ -71,7 +71,11 @@ export async function lastDeliveries(ctx: AppContext, ids: string[]) {
 }
 
 /** Registers an endpoint; the answer carries the signing secret, which is never shown again. */
-export async function create(ctx: AppContext, actor: Actor, body: { url: string; events: WebhookEventName[]; description?: string | null; scope: CreateWebhookBody['scope'] }) {
+export async function create(
+  ctx: AppContext,
+  actor: Actor,
+  body: { url: string; events: WebhookEventName[]; description?: string | null; scope: CreateWebhookBody['scope'] },
+) {
   webhooksPolicy.create(actor, body.scope ?? 'own');
   if ((await webhooksRepository.ofUser(ctx.db, actor.id)).length >= MAX_PER_USER) throw errors.validation(`At most ${MAX_PER_USER} webhooks per account`);
   const url = await checkedUrl(ctx, body.url);
@@ -135,7 +139,18 @@ export async function redeliver(ctx: AppContext, actor: Actor, webhookId: string
   if (!original || original.webhookId !== hook.id) throw new AppError(404, ErrorCode.NotFound, 'Delivery not found');
   const now = ctx.clock.now();
   const [row] = await webhooksRepository.insertDeliveries(ctx.db, [
-    { id: newId(), webhookId: hook.id, event: original.event, eventId: original.eventId, payload: original.payload, status: 'pending', redeliveryOf: original.id, createdAt: now, updatedAt: now, nextAttemptAt: now },
+    {
+      id: newId(),
+      webhookId: hook.id,
+      event: original.event,
+      eventId: original.eventId,
+      payload: original.payload,
+      status: 'pending',
+      redeliveryOf: original.id,
+      createdAt: now,
+      updatedAt: now,
+      nextAttemptAt: now,
+    },
   ]);
   await enqueueAttempt(ctx, row!.id, 1, now);
   return (await withAttempts(ctx, [row!]))[0]!;
@@ -160,7 +175,17 @@ export async function onDomainEvent(ctx: AppContext, event: { name: WebhookEvent
   const payload: WebhookPayload = { id: `evt_${newId()}`, type: event.name, created: now.toISOString(), data: event.data };
   const rows = await webhooksRepository.insertDeliveries(
     ctx.db,
-    hooks.map((h) => ({ id: newId(), webhookId: h.id, event: event.name, eventId: payload.id, payload: payload as unknown as Record<string, unknown>, status: 'pending' as const, createdAt: now, updatedAt: now, nextAttemptAt: now })),
+    hooks.map((h) => ({
+      id: newId(),
+      webhookId: h.id,
+      event: event.name,
+      eventId: payload.id,
+      payload: payload as unknown as Record<string, unknown>,
+      status: 'pending' as const,
+      createdAt: now,
+      updatedAt: now,
+      nextAttemptAt: now,
+    })),
   );
   for (const row of rows) await enqueueAttempt(ctx, row.id, 1, now);
 }
@@ -232,7 +257,14 @@ async function finish(
   status: DeliveryRow['status'],
   nextAttemptAt: Date | null = null,
 ) {
-  await webhooksRepository.insertAttempt(ctx.db, { deliveryId: delivery.id, attempt, at, statusCode: result.statusCode, responseMs: result.responseMs, error: result.error });
+  await webhooksRepository.insertAttempt(ctx.db, {
+    deliveryId: delivery.id,
+    attempt,
+    at,
+    statusCode: result.statusCode,
+    responseMs: result.responseMs,
+    error: result.error,
+  });
   await webhooksRepository.updateDelivery(ctx.db, delivery.id, {
     status,
     attempts: attempt,

@@ -57,8 +57,22 @@ export interface DatabaseSupervisor {
 /** How long clients are told to wait (Retry-After, seconds) while the database is unavailable. */
 export const DATABASE_RETRY_AFTER_S = 5;
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|Client was closed and is not queryable|Cannot use a pool after calling end/i;
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|Client was closed and is not queryable|Cannot use a pool after calling end/i;
 
 /**
  * Whether an error means the database cannot be reached right now (the server answers 503 with
@@ -66,7 +80,11 @@ const CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying 
  * shutdown codes, pool connect timeouts; drizzle's wrapped errors are unwrapped through `cause`.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | null, depth = 0; e && typeof e === 'object' && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | null, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     const code = typeof e.code === 'string' ? e.code : '';
     if (CONNECTION_CODES.has(code) || code.startsWith('08')) return true;
     if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
@@ -104,7 +122,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.pgliteDir && opts.embedded === 'postgres') {
     const clusterDir = embeddedClusterDir(opts.pgliteDir);
     if (fs.existsSync(path.join(opts.pgliteDir, 'PG_VERSION')) && !fs.existsSync(clusterDir)) {
-      process.emitWarning(`${opts.pgliteDir} holds a PGlite database: staying on PGlite. Convert it to the embedded PostgreSQL with \`npm run db:to-postgres\` (server stopped).`);
+      process.emitWarning(
+        `${opts.pgliteDir} holds a PGlite database: staying on PGlite. Convert it to the embedded PostgreSQL with \`npm run db:to-postgres\` (server stopped).`,
+      );
     } else {
       return openEmbeddedPostgres(clusterDir, opts.poolSize ?? 10, opts.embeddedSyncCommit ?? false);
     }
@@ -144,7 +164,17 @@ export async function openEmbeddedPostgres(clusterDir: string, poolSize = 10, sy
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=32MB', '-c', 'max_connections=40', '-c', 'unix_socket_directories=', ...(syncCommit ? [] : ['-c', 'synchronous_commit=off'])],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'shared_buffers=32MB',
+      '-c',
+      'max_connections=40',
+      '-c',
+      'unix_socket_directories=',
+      ...(syncCommit ? [] : ['-c', 'synchronous_commit=off']),
+    ],
     onLog: () => undefined,
     onError: (e) => errors.push(String(e)),
   });
@@ -169,7 +199,12 @@ export async function openEmbeddedPostgres(clusterDir: string, poolSize = 10, sy
   };
 }
 
-type Postmaster = { exitCode: number | null; signalCode: string | null; pid?: number; once(event: 'exit', cb: (code: number | null, signal: string | null) => void): void };
+type Postmaster = {
+  exitCode: number | null;
+  signalCode: string | null;
+  pid?: number;
+  once(event: 'exit', cb: (code: number | null, signal: string | null) => void): void;
+};
 const postmasterOf = (cluster: object) => (cluster as { process?: Postmaster }).process ?? null;
 
 /**
@@ -211,7 +246,10 @@ function superviseEmbedded(cluster: object & { start(): Promise<void> }, cluster
         return;
       } catch (err) {
         // A backend of the killed postmaster may still hold the shared memory for a moment: try again.
-        log().warn({ clusterDir, attempt, retries, err: errors.join(' ').slice(0, 500) || (err as Error | undefined)?.message }, 'embedded PostgreSQL did not restart');
+        log().warn(
+          { clusterDir, attempt, retries, err: errors.join(' ').slice(0, 500) || (err as Error | undefined)?.message },
+          'embedded PostgreSQL did not restart',
+        );
         const child = postmasterOf(cluster);
         if (child && child.exitCode === null && child.signalCode === null) {
           // It did start after all (the readiness line was missed): keep it.
@@ -432,10 +470,11 @@ class Serial {
 }
 
 /** Writes to the tables whose triggers NOTIFY cache evictions (migration 0017). */
-const CACHED_WRITE = /^\s*(?:with\b[\s\S]*?\b)?(?:update|delete\s+from|insert\s+into)\s+"?(?:users|sessions|api_keys|auth_identities|models|model_files|projects|teams|team_members)"?[\s(]/i;
+const CACHED_WRITE =
+  /^\s*(?:with\b[\s\S]*?\b)?(?:update|delete\s+from|insert\s+into)\s+"?(?:users|sessions|api_keys|auth_identities|models|model_files|projects|teams|team_members)"?[\s(]/i;
 type QueryFn = (...args: unknown[]) => unknown;
 const wrapped = new WeakSet<object>();
-const textOf = (q: unknown) => (typeof q === 'string' ? q : ((q as { text?: unknown } | null)?.text as string | undefined) ?? '');
+const textOf = (q: unknown) => (typeof q === 'string' ? q : (((q as { text?: unknown } | null)?.text as string | undefined) ?? ''));
 const isThenable = (r: unknown): r is Promise<unknown> => typeof (r as { then?: unknown } | null)?.then === 'function';
 
 /**

@@ -44,7 +44,9 @@ describe('embedded PostgreSQL', () => {
     const pgliteDir = path.join(dir, 'old', 'db');
     const old = await openDatabase({ url: null, pgliteDir, embedded: 'pglite' });
     await migrate(old);
-    await old.exec(`INSERT INTO analytics_events (id, user_id, name, properties, created_at) VALUES ('e1', NULL, 'x', '{"k": "é"}', '2024-02-03T04:05:06.789Z'), ('e2', 'u1', 'y', '[]', now())`);
+    await old.exec(
+      `INSERT INTO analytics_events (id, user_id, name, properties, created_at) VALUES ('e1', NULL, 'x', '{"k": "é"}', '2024-02-03T04:05:06.789Z'), ('e2', 'u1', 'y', '[]', now())`,
+    );
     await old.close();
 
     const stays = await openDatabase({ url: null, pgliteDir, embedded: 'postgres' });
@@ -58,7 +60,9 @@ describe('embedded PostgreSQL', () => {
     const converted = await openDatabase({ url: null, pgliteDir, embedded: 'postgres' });
     try {
       expect(converted.driver).toBe('postgres');
-      const rows = await converted.query<{ id: string; user_id: string | null; properties: unknown; created_at: Date }>('SELECT id, user_id, properties, created_at FROM analytics_events ORDER BY id');
+      const rows = await converted.query<{ id: string; user_id: string | null; properties: unknown; created_at: Date }>(
+        'SELECT id, user_id, properties, created_at FROM analytics_events ORDER BY id',
+      );
       expect(rows.map((r) => [r.id, r.user_id, r.properties])).toEqual([
         ['e1', null, { k: 'é' }],
         ['e2', 'u1', []],

@@ -16,7 +16,10 @@ import { migrate } from './migrate.js';
 
 const CHUNK = 500;
 
-export async function convertPgliteToPostgres(pgliteDir: string, log: (m: string) => void = () => undefined): Promise<{ tables: number; rows: number; movedTo: string }> {
+export async function convertPgliteToPostgres(
+  pgliteDir: string,
+  log: (m: string) => void = () => undefined,
+): Promise<{ tables: number; rows: number; movedTo: string }> {
   const clusterDir = embeddedClusterDir(pgliteDir);
   if (!fs.existsSync(path.join(pgliteDir, 'PG_VERSION'))) throw new Error(`${pgliteDir} holds no PGlite database`);
   if (fs.existsSync(clusterDir)) throw new Error(`${clusterDir} exists already; move it away to convert again`);
@@ -50,7 +53,10 @@ export async function convertPgliteToPostgres(pgliteDir: string, log: (m: string
             const data = await source.query<{ r: unknown }>(`SELECT row_to_json(t) AS r FROM "${table}" t`);
             for (let i = 0; i < data.length; i += CHUNK) {
               const chunk = JSON.stringify(data.slice(i, i + CHUNK).map((d) => d.r));
-              await conn.query(`INSERT INTO "${table}" (${cols.join(', ')}) OVERRIDING SYSTEM VALUE SELECT ${cols.join(', ')} FROM json_populate_recordset(NULL::"${table}", $1::json)`, [chunk]);
+              await conn.query(
+                `INSERT INTO "${table}" (${cols.join(', ')}) OVERRIDING SYSTEM VALUE SELECT ${cols.join(', ')} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
+                [chunk],
+              );
             }
             rows += data.length;
             log(`${table}: ${data.length} rows`);
@@ -84,7 +90,10 @@ export async function convertPgliteToPostgres(pgliteDir: string, log: (m: string
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
   convertPgliteToPostgres(path.join(dataDir, 'db'), (m) => console.log(m)).then(
-    (r) => console.log(`Converted ${r.rows} rows in ${r.tables} tables into ${embeddedClusterDir(path.join(dataDir, 'db'))}; the PGlite folder is now ${r.movedTo} (delete it once you are happy).`),
+    (r) =>
+      console.log(
+        `Converted ${r.rows} rows in ${r.tables} tables into ${embeddedClusterDir(path.join(dataDir, 'db'))}; the PGlite folder is now ${r.movedTo} (delete it once you are happy).`,
+      ),
     (err: unknown) => {
       console.error(`Conversion failed, nothing changed: ${(err as Error).message}`);
       process.exit(1);

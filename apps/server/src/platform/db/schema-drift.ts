@@ -77,7 +77,8 @@ export function schemaDrift(drizzle: SchemaShape, database: SchemaShape): string
       else if (!b) out.push(`${table}.${column}: in the drizzle schema, not in the migrations`);
       else {
         if (a.type !== b.type) out.push(`${table}.${column}: type ${a.type} in drizzle, ${b.type} in the migrations`);
-        if (a.notNull !== b.notNull) out.push(`${table}.${column}: ${a.notNull ? 'NOT NULL' : 'nullable'} in drizzle, ${b.notNull ? 'NOT NULL' : 'nullable'} in the migrations`);
+        if (a.notNull !== b.notNull)
+          out.push(`${table}.${column}: ${a.notNull ? 'NOT NULL' : 'nullable'} in drizzle, ${b.notNull ? 'NOT NULL' : 'nullable'} in the migrations`);
       }
     }
   }

@@ -89,7 +89,9 @@ export class DomainEvents {
   on(handler: DomainEventListener): () => void;
   on(nameOrHandler: DomainEventName | DomainEventListener, handler?: (event: never) => Promise<void> | void): () => void {
     const listener: Listener =
-      typeof nameOrHandler === 'function' ? { name: null, handle: nameOrHandler } : { name: nameOrHandler, handle: handler as (event: DomainEvent) => Promise<void> };
+      typeof nameOrHandler === 'function'
+        ? { name: null, handle: nameOrHandler }
+        : { name: nameOrHandler, handle: handler as (event: DomainEvent) => Promise<void> };
     this.listeners.push(listener);
     return () => {
       this.listeners = this.listeners.filter((l) => l !== listener);

@@ -24,7 +24,11 @@ function keyFromUrl(url: string): string | null {
   const at = pathname.indexOf(BLOB_ROUTE_PREFIX);
   if (at < 0) return null;
   try {
-    const key = pathname.slice(at + BLOB_ROUTE_PREFIX.length).split('/').map(decodeURIComponent).join('/');
+    const key = pathname
+      .slice(at + BLOB_ROUTE_PREFIX.length)
+      .split('/')
+      .map(decodeURIComponent)
+      .join('/');
     assertBlobKey(key);
     return key;
   } catch {
@@ -61,7 +65,13 @@ export async function blobDownloadRoutes(app: FastifyInstance, opts: BlobDownloa
     const fail = (status: number, code: string, message: string) => reply.code(status).send(errorBody(code, message, request.id));
     const { exp, sig, name, a } = request.query as Record<string, unknown>;
     const key = keyFromUrl(request.url);
-    if (key === null || typeof exp !== 'string' || typeof sig !== 'string' || (name !== undefined && typeof name !== 'string') || (a !== undefined && typeof a !== 'string')) {
+    if (
+      key === null ||
+      typeof exp !== 'string' ||
+      typeof sig !== 'string' ||
+      (name !== undefined && typeof name !== 'string') ||
+      (a !== undefined && typeof a !== 'string')
+    ) {
       return fail(403, ErrorCode.Forbidden, 'This download link is invalid');
     }
     const verdict = verifyBlobUrl({ key, exp, sig, name, access: a, secret: opts.secret, now: now() });
@@ -81,7 +91,10 @@ export async function blobDownloadRoutes(app: FastifyInstance, opts: BlobDownloa
     const ifRange = request.headers['if-range'];
     const range = ifRange && ifRange !== etag && ifRange !== lastModified ? undefined : parseRange(request.headers.range, head.bytes);
     if (range === 'unsatisfiable') {
-      return reply.header('content-range', `bytes */${head.bytes}`).code(416).send(errorBody(ErrorCode.Validation, 'Range not satisfiable', request.id));
+      return reply
+        .header('content-range', `bytes */${head.bytes}`)
+        .code(416)
+        .send(errorBody(ErrorCode.Validation, 'Range not satisfiable', request.id));
     }
 
     let blob: BlobObject | null = null;

@@ -24,7 +24,9 @@ export const errors = {
   payloadTooLarge: (message = 'Request body is too large') => new AppError(413, ErrorCode.PayloadTooLarge, message),
   /** The database cannot be reached (restarting, or an external one is down): 503 with Retry-After (ADR 0024). */
   databaseUnavailable: () =>
-    new AppError(503, ErrorCode.ServerOffline, `The database is not available right now. Try again in ${DATABASE_RETRY_AFTER_S} s.`, { retryAfter: DATABASE_RETRY_AFTER_S }),
+    new AppError(503, ErrorCode.ServerOffline, `The database is not available right now. Try again in ${DATABASE_RETRY_AFTER_S} s.`, {
+      retryAfter: DATABASE_RETRY_AFTER_S,
+    }),
   // 403, not 507: a 5xx is retried by clients and proxies, and a full quota does not heal by retrying (ADR 0024).
   insufficientStorage: (available: number, required: number) =>
     new AppError(403, ErrorCode.InsufficientStorage, `Not enough storage: ${available} bytes available, ${required} required`, {
@@ -47,11 +49,15 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(err.statusCode).send(errorBody(err.code, err.message, request.id, err.details));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const issues = err.validation.map((v) => ({ path: (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.'), message: v.message ?? 'Invalid value' }));
+      const issues = err.validation.map((v) => ({
+        path: (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message ?? 'Invalid value',
+      }));
       const first = issues[0];
       const message = first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : 'Invalid request';
       // A rejected password is its own code so the UI can say why (spec: weak password).
-      const code = first && /(^|\.)(password|newPassword)$/.test(first.path) && request.url.includes('/signin') === false ? ErrorCode.WeakPassword : ErrorCode.Validation;
+      const code =
+        first && /(^|\.)(password|newPassword)$/.test(first.path) && request.url.includes('/signin') === false ? ErrorCode.WeakPassword : ErrorCode.Validation;
       return reply.status(400).send(errorBody(code, message, request.id, { issues }));
     }
     const status = err.statusCode ?? 500;

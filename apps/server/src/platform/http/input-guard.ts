@@ -22,7 +22,11 @@ export function registerInputGuard(app: FastifyInstance) {
     if (req.isMultipart?.()) {
       // busboy throws a plain error for a missing boundary, which answered 500 (ADR 0024)
       if (!/;\s*boundary=("[^"]+"|[^\s;]+)/i.test(req.headers['content-type'] ?? '')) {
-        throw new AppError(400, ErrorCode.Validation, 'multipart/form-data needs a boundary: Content-Type: multipart/form-data; boundary=<the separator used in the body>');
+        throw new AppError(
+          400,
+          ErrorCode.Validation,
+          'multipart/form-data needs a boundary: Content-Type: multipart/form-data; boundary=<the separator used in the body>',
+        );
       }
       guardMultipart(req);
     }
@@ -100,7 +104,8 @@ const isStream = (v: unknown) => typeof (v as { pipe?: unknown } | null)?.pipe =
 function inspectTusMetadata(header: string) {
   for (const pair of header.split(',')) {
     const [key = '', encoded = ''] = pair.trim().split(' ');
-    if (key.includes('\0') || Buffer.from(encoded, 'base64').toString('utf8').includes('\0')) throw refuse(`Upload-Metadata.${key.replace(/\0/g, '')}`, NUL_MESSAGE);
+    if (key.includes('\0') || Buffer.from(encoded, 'base64').toString('utf8').includes('\0'))
+      throw refuse(`Upload-Metadata.${key.replace(/\0/g, '')}`, NUL_MESSAGE);
   }
 }
 

@@ -33,7 +33,12 @@ export async function registerHttpPlugins(app: FastifyInstance, config: Config, 
     hsts: config.publicUrl?.startsWith('https://') ? undefined : false,
   });
   // gzip/brotli for the web app's assets and JSON; binary blobs (zip, weights, images) are not compressible types.
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], customTypes: /^(text\/(html|css|plain)|application\/(json|javascript)|image\/svg\+xml)(;|$)/ });
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    customTypes: /^(text\/(html|css|plain)|application\/(json|javascript)|image\/svg\+xml)(;|$)/,
+  });
   await app.register(cookie, { secret });
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 * 1024, files: 1, fields: 20 } });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -46,7 +51,9 @@ export async function registerHttpPlugins(app: FastifyInstance, config: Config, 
     openapi: {
       info: { title: 'Sightline API', version: config.appVersion, description: 'Self-hosted computer-vision hub. Responses use the `{ data }` envelope.' },
       tags: [...OPENAPI_TAGS],
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' }, session: { type: 'apiKey', in: 'cookie', name: 'sl_session' } } },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' }, session: { type: 'apiKey', in: 'cookie', name: 'sl_session' } },
+      },
     },
     transform: documentMultipart,
   });

@@ -11,7 +11,8 @@ import helmet, { type HelmetOptions } from 'helmet';
 export function helmetHeaders(options: HelmetOptions): Array<[string, string]> {
   const headers = new Map<string, string>();
   const res = {
-    setHeader: (name: string, value: string | number | readonly string[]) => headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)),
+    setHeader: (name: string, value: string | number | readonly string[]) =>
+      headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)),
     removeHeader: (name: string) => headers.delete(name.toLowerCase()),
   };
   helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);

@@ -64,7 +64,10 @@ describe('job queue', () => {
     });
     const id = await q.enqueue('test-lease', {});
     // simulate a crashed worker holding the job
-    await t.database.db.update(jobs).set({ status: 'running', lockedUntil: new Date(t.clock.now().getTime() + 60_000) }).where(eq(jobs.id, id));
+    await t.database.db
+      .update(jobs)
+      .set({ status: 'running', lockedUntil: new Date(t.clock.now().getTime() + 60_000) })
+      .where(eq(jobs.id, id));
     expect(await q.drain()).toBe(0);
     t.clock.advance(61_000);
     await q.drain();

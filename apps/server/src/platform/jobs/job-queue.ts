@@ -114,10 +114,18 @@ export class JobQueue {
   async enqueue(queue: string, payload: Record<string, unknown>, opts: { dedupeKey?: string; runAt?: Date; maxAttempts?: number } = {}) {
     const id = newId();
     const now = this.ctx.clock.now();
-    const inserted = await jobsRepository.insertIfNew(this.ctx.db, { id, queue, payload, dedupeKey: opts.dedupeKey ?? null, runAt: opts.runAt ?? now, maxAttempts: opts.maxAttempts ?? 3 });
+    const inserted = await jobsRepository.insertIfNew(this.ctx.db, {
+      id,
+      queue,
+      payload,
+      dedupeKey: opts.dedupeKey ?? null,
+      runAt: opts.runAt ?? now,
+      maxAttempts: opts.maxAttempts ?? 3,
+    });
     if (opts.dedupeKey && !inserted) {
       // Same work already queued: re-arm it if it had finished or failed, so a retry runs again.
-      const existing = (await jobsRepository.rearm(this.ctx.db, opts.dedupeKey, payload, now)) ?? (await jobsRepository.idByDedupeKey(this.ctx.db, opts.dedupeKey));
+      const existing =
+        (await jobsRepository.rearm(this.ctx.db, opts.dedupeKey, payload, now)) ?? (await jobsRepository.idByDedupeKey(this.ctx.db, opts.dedupeKey));
       await this.wake();
       return existing!;
     }
@@ -217,7 +225,10 @@ export class JobQueue {
   /** A write of an attempt that lost its lease: refused, counted and logged. */
   private refused(job: JobRow, write: string): LeaseLostError {
     this.refusedWrites += 1;
-    this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, holder: this.holder, write }, 'job write refused: the lease was lost to another instance');
+    this.ctx.log.warn(
+      { jobId: job.id, queue: job.queue, attempt: job.attempts, holder: this.holder, write },
+      'job write refused: the lease was lost to another instance',
+    );
     return new LeaseLostError(job.id);
   }
 
@@ -238,19 +249,23 @@ export class JobQueue {
       lost.abort(err);
       return err;
     };
-    const heartbeat = setInterval(() => {
-      void jobsRepository
-        .renewLease(this.ctx.db, job.id, token, this.leaseEnd())
-        .then((held) => {
-          if (!held && !lost.signal.aborted) lose('heartbeat');
-        })
-        .catch((err) => this.ctx.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
-    }, this.opts.heartbeatMs ?? Math.max(100, Math.floor(this.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        void jobsRepository
+          .renewLease(this.ctx.db, job.id, token, this.leaseEnd())
+          .then((held) => {
+            if (!held && !lost.signal.aborted) lose('heartbeat');
+          })
+          .catch((err) => this.ctx.log.warn({ err, jobId: job.id }, 'job heartbeat failed'));
+      },
+      this.opts.heartbeatMs ?? Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
     heartbeat.unref();
     try {
       await handler(job, {
         progress: async (p) => {
-          if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, { progress: p, lockedUntil: this.leaseEnd(), updatedAt: this.ctx.clock.now() }))) throw lose('progress');
+          if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, { progress: p, lockedUntil: this.leaseEnd(), updatedAt: this.ctx.clock.now() })))
+            throw lose('progress');
         },
         fenced: (write) =>
           this.ctx.db.transaction(async (tx) => {
@@ -260,7 +275,8 @@ export class JobQueue {
         signal: lost.signal,
       });
       clearInterval(heartbeat);
-      if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, { status: 'done', lockedUntil: null, updatedAt: this.ctx.clock.now() }))) lose('done');
+      if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, { status: 'done', lockedUntil: null, updatedAt: this.ctx.clock.now() })))
+        lose('done');
     } catch (err) {
       clearInterval(heartbeat);
       // Another instance runs the job now: this attempt records nothing (its failure, retry or end).
@@ -276,7 +292,13 @@ export class JobQueue {
       const backoff = Math.min(60_000, 1000 * 2 ** job.attempts);
       this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: message }, 'job failed, will retry');
       try {
-        const patch = { status: 'queued', lastError: message, lockedUntil: null, runAt: new Date(this.ctx.clock.now().getTime() + backoff), updatedAt: this.ctx.clock.now() };
+        const patch = {
+          status: 'queued',
+          lastError: message,
+          lockedUntil: null,
+          runAt: new Date(this.ctx.clock.now().getTime() + backoff),
+          updatedAt: this.ctx.clock.now(),
+        };
         if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, token, patch))) lose('retry');
       } catch (updateErr) {
         // The lease then runs out and the job is claimed again, counting this attempt.
@@ -291,7 +313,14 @@ export class JobQueue {
     const error = storableText(message);
     this.ctx.log.warn({ jobId: job.id, queue: job.queue, attempt: job.attempts, err: error }, 'job failed for good');
     try {
-      if (!(await jobsRepository.fencedUpdate(this.ctx.db, job.id, job.leaseToken!, { status: 'failed', lastError: error, lockedUntil: null, updatedAt: this.ctx.clock.now() }))) {
+      if (
+        !(await jobsRepository.fencedUpdate(this.ctx.db, job.id, job.leaseToken!, {
+          status: 'failed',
+          lastError: error,
+          lockedUntil: null,
+          updatedAt: this.ctx.clock.now(),
+        }))
+      ) {
         this.refused(job, 'failed');
         return;
       }

@@ -7,8 +7,7 @@ export type JobRow = typeof jobs.$inferSelect;
 /** The jobs table: queued work claimed with FOR UPDATE SKIP LOCKED by any instance. */
 export const jobsRepository = {
   /** Inserts the job unless one with its dedupe key exists; true when inserted. */
-  insertIfNew: async (db: Db, row: typeof jobs.$inferInsert) =>
-    (await db.insert(jobs).values(row).onConflictDoNothing().returning({ id: jobs.id })).length > 0,
+  insertIfNew: async (db: Db, row: typeof jobs.$inferInsert) => (await db.insert(jobs).values(row).onConflictDoNothing().returning({ id: jobs.id })).length > 0,
   /** Re-arms a finished or failed job with this dedupe key; its id, or null when it is still pending. */
   rearm: async (db: Db, dedupeKey: string, payload: Record<string, unknown>, now: Date) =>
     (
@@ -81,7 +80,9 @@ export const jobsRepository = {
   },
   /** Running jobs whose holder names this host (`host:` prefix), with that holder. */
   runningOnHost: async (db: Db, hostPrefix: string) => {
-    const res = await db.execute(sql`SELECT id, locked_by FROM jobs WHERE status = 'running' AND locked_by LIKE ${`${hostPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+    const res = await db.execute(
+      sql`SELECT id, locked_by FROM jobs WHERE status = 'running' AND locked_by LIKE ${`${hostPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`,
+    );
     return (res as unknown as { rows: Array<{ id: string; locked_by: string }> }).rows;
   },
   /** Ends the lease of jobs whose holder is gone, so that the next claim takes them (attempt limits apply). */

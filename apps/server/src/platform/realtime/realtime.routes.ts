@@ -76,7 +76,10 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
         const still = await app.topics.allowed(s.userId, e.topic).catch(() => false);
         if (!still) {
           s.topics.delete(e.topic);
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'error', topic: e.topic, code: ErrorCode.Forbidden, message: 'Access to this topic ended' } satisfies ServerMessage));
+          if (ws.readyState === ws.OPEN)
+            ws.send(
+              JSON.stringify({ type: 'error', topic: e.topic, code: ErrorCode.Forbidden, message: 'Access to this topic ended' } satisfies ServerMessage),
+            );
           continue;
         }
         if (s.topics.has(e.topic)) s.topics.set(e.topic, epoch);
@@ -142,7 +145,8 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
         return send({ type: 'pong' });
       }
       if (m.type === 'unsubscribe') return void state.topics.delete(m.topic);
-      if (m.topic !== topics.config()) return send({ type: 'error', topic: m.topic, code: ErrorCode.Unauthorized, message: 'Sign in to subscribe to this topic' });
+      if (m.topic !== topics.config())
+        return send({ type: 'error', topic: m.topic, code: ErrorCode.Unauthorized, message: 'Sign in to subscribe to this topic' });
       state.topics.set(m.topic, Number.MAX_SAFE_INTEGER);
       send({ type: 'subscribed', topic: m.topic });
     });

@@ -16,7 +16,9 @@ describe('signing (one purpose-tagged HMAC scheme)', () => {
   });
 
   it('blob links keep their v1 format (links already stored in profiles stay valid)', () => {
-    const v1 = createHmac('sha256', SECRET).update(JSON.stringify(['sightline/blob/v1', 'users/u/p.png', exp, null])).digest('base64url');
+    const v1 = createHmac('sha256', SECRET)
+      .update(JSON.stringify(['sightline/blob/v1', 'users/u/p.png', exp, null]))
+      .digest('base64url');
     expect(signExpiring(SECRET, 'blob', 'users/u/p.png', exp, [null])).toBe(v1);
   });
 

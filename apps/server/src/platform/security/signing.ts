@@ -31,7 +31,9 @@ export interface SignOptions {
 
 export function sign(secret: string, purpose: SigningPurpose, fields: readonly unknown[], opts: SignOptions = {}): string {
   if (!secret) throw new Error('Signing secret must not be empty');
-  const sig = createHmac('sha256', secret).update(JSON.stringify([TAGS[purpose], ...fields])).digest('base64url');
+  const sig = createHmac('sha256', secret)
+    .update(JSON.stringify([TAGS[purpose], ...fields]))
+    .digest('base64url');
   return opts.length ? sig.slice(0, opts.length) : sig;
 }
 

@@ -24,7 +24,7 @@ async function sha256(stream: Readable): Promise<{ hex: string; bytes: number }>
 function generated(total: number) {
   const hash = createHash('sha256');
   async function* chunks() {
-    for (let sent = 0; sent < total; ) {
+    for (let sent = 0; sent < total;) {
       const chunk = randomBytes(Math.min(64 * 1024, total - sent));
       hash.update(chunk);
       sent += chunk.length;

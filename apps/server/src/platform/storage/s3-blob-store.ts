@@ -162,9 +162,7 @@ export class S3BlobStore implements BlobStore {
     assertBlobPrefix(prefix);
     let batch: string[] = [];
     const flush = async () => {
-      const res = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-      );
+      const res = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
       if (res.Errors?.length) throw new Error(`Failed to delete ${res.Errors.length} blobs, first: ${res.Errors[0].Key} ${res.Errors[0].Message}`);
       batch = [];
     };

@@ -91,7 +91,14 @@ export class BlobTusStore extends DataStore {
   override async getUpload(id: string): Promise<Upload> {
     const info = await this.info(id);
     const { offset } = await this.chunks(id);
-    return new Upload({ id, size: info.size, offset, metadata: info.metadata, creation_date: info.creation_date, storage: { type: 'blob', path: this.prefix(id) } });
+    return new Upload({
+      id,
+      size: info.size,
+      offset,
+      metadata: info.metadata,
+      creation_date: info.creation_date,
+      storage: { type: 'blob', path: this.prefix(id) },
+    });
   }
 
   /**
@@ -115,7 +122,8 @@ export class BlobTusStore extends DataStore {
       failure = err;
     }
     try {
-      if (received > 0) await this.blobs.put(`${prefix}chunks/${String(offset).padStart(OFFSET_DIGITS, '0')}`, fs.createReadStream(spool), { contentLength: received });
+      if (received > 0)
+        await this.blobs.put(`${prefix}chunks/${String(offset).padStart(OFFSET_DIGITS, '0')}`, fs.createReadStream(spool), { contentLength: received });
     } finally {
       fs.rmSync(spool, { force: true });
     }

@@ -98,7 +98,8 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
         const grant = verifyUploadToken(upload.metadata?.token ?? '', ctx.secret, ctx.clock.now());
         if (!grant) throw tusError(403, ErrorCode.InvalidUploadToken, 'The upload token is invalid or expired; ask for a new one');
         if (req.headers.get('x-sightline-uid') !== grant.uid) throw tusError(403, ErrorCode.Forbidden, 'This upload token belongs to another account');
-        if (upload.size === undefined || upload.size !== grant.bytes) throw tusError(400, ErrorCode.Validation, `Upload-Length must be ${grant.bytes} as granted`);
+        if (upload.size === undefined || upload.size !== grant.bytes)
+          throw tusError(400, ErrorCode.Validation, `Upload-Length must be ${grant.bytes} as granted`);
         // The bytes are claimed now, atomically: parallel uploads cannot together pass the quota.
         try {
           await opts.reserve(grant.uid, upload.id, grant.bytes);
@@ -139,16 +140,33 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
       onUploadFinish: async (_req, upload) => {
         const meta = upload.metadata as { uid: string; path: string; filename: string };
         try {
-          await opts.onFinished({ id: upload.id, uid: meta.uid, path: meta.path, filename: meta.filename, bytes: upload.size ?? upload.offset, open: () => open(upload.id) });
+          await opts.onFinished({
+            id: upload.id,
+            uid: meta.uid,
+            path: meta.path,
+            filename: meta.filename,
+            bytes: upload.size ?? upload.offset,
+            open: () => open(upload.id),
+          });
         } catch (err) {
           const e = err as { statusCode?: number; code?: string; message: string; details?: unknown };
           await opts.release(upload.id).catch(() => undefined);
           await uploadsRepository.update(ctx.db, upload.id, { status: 'failed', error: e.code ?? ErrorCode.Unknown, updatedAt: ctx.clock.now() });
-          throw tusError(e.statusCode ?? 500, e.code ?? ErrorCode.Unknown, e.statusCode && e.statusCode < 500 ? e.message : 'Could not store the upload', e.details);
+          throw tusError(
+            e.statusCode ?? 500,
+            e.code ?? ErrorCode.Unknown,
+            e.statusCode && e.statusCode < 500 ? e.message : 'Could not store the upload',
+            e.details,
+          );
         }
         // Settled: the dataset's bytes now count in place of the reservation.
         await opts.release(upload.id);
-        await uploadsRepository.update(ctx.db, upload.id, { status: 'done', offset: upload.size ?? upload.offset, completedAt: ctx.clock.now(), updatedAt: ctx.clock.now() });
+        await uploadsRepository.update(ctx.db, upload.id, {
+          status: 'done',
+          offset: upload.size ?? upload.offset,
+          completedAt: ctx.clock.now(),
+          updatedAt: ctx.clock.now(),
+        });
         await datastore.remove(upload.id).catch(() => undefined);
         return {};
       },
@@ -170,7 +188,10 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
     for (const id of failed) await opts.release(id).catch(() => undefined);
     if (removed || failed.length) app.log.info({ removed, failed: failed.length }, 'expired uploads removed');
   };
-  const sweeper = setInterval(() => void sweep().catch((err: unknown) => app.log.warn({ err }, 'expired upload sweep failed')), Math.min(3_600_000, Math.max(1000, Math.floor(expirationMs / 4))));
+  const sweeper = setInterval(
+    () => void sweep().catch((err: unknown) => app.log.warn({ err }, 'expired upload sweep failed')),
+    Math.min(3_600_000, Math.max(1000, Math.floor(expirationMs / 4))),
+  );
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
 
@@ -199,7 +220,8 @@ export async function tusRoutes(app: FastifyInstance, opts: TusOptions) {
       // a resume continues from, and what /active-jobs and the dataset page must both show.
       if (req.method === 'PATCH' && id && id !== 'tus') {
         const answered = Number(reply.raw.getHeader('upload-offset'));
-        const offset = reply.raw.statusCode === 204 && Number.isFinite(answered) ? answered : ((await datastore.getUpload(id).catch(() => null))?.offset ?? NaN);
+        const offset =
+          reply.raw.statusCode === 204 && Number.isFinite(answered) ? answered : ((await datastore.getUpload(id).catch(() => null))?.offset ?? NaN);
         if (Number.isFinite(offset)) await uploadsRepository.raiseOffset(ctx.db, id, offset, ctx.clock.now()).catch(() => undefined);
       }
     }

@@ -31,5 +31,6 @@ export const uploadsRepository = {
         .where(and(eq(uploads.status, 'uploading'), lt(uploads.createdAt, cutoff)))
         .returning({ id: uploads.id })
     ).map((r) => r.id),
-  recentOf: (db: Db, userId: string, limit: number) => db.select().from(uploads).where(eq(uploads.userId, userId)).orderBy(desc(uploads.createdAt)).limit(limit),
+  recentOf: (db: Db, userId: string, limit: number) =>
+    db.select().from(uploads).where(eq(uploads.userId, userId)).orderBy(desc(uploads.createdAt)).limit(limit),
 };

@@ -28,15 +28,32 @@ function stubFetch() {
 afterEach(() => vi.unstubAllGlobals());
 
 const mobile = (matches: boolean) =>
-  vi.stubGlobal('matchMedia', (query: string) => ({ matches: matches && query.includes('max-width'), media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false }));
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: matches && query.includes('max-width'),
+    media: query,
+    onchange: null,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+    dispatchEvent: () => false,
+  }));
 
 describe('Recent card and search (issue 17)', () => {
   it('Recent lists items of every collection with links and kinds', async () => {
     const calls = stubFetch();
     renderRoutes([{ path: '/', element: <RecentCard limit={3} /> }], { user: makeUser() });
     const list = await screen.findByTestId('recent-items');
-    expect(within(list).getAllByTestId('item-name').map((n) => n.textContent)).toEqual(['Harbour cranes', 'crane-detector']);
-    expect(within(list).getAllByTestId('item-link').map((a) => a.getAttribute('href'))).toEqual(['/projects/p1', '/models/m1']);
+    expect(
+      within(list)
+        .getAllByTestId('item-name')
+        .map((n) => n.textContent),
+    ).toEqual(['Harbour cranes', 'crane-detector']);
+    expect(
+      within(list)
+        .getAllByTestId('item-link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/projects/p1', '/models/m1']);
     expect(list).toHaveTextContent('Model in Harbour cranes');
     expect(calls).toContain('/v1/recent?limit=3');
   });

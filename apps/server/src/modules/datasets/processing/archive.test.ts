@@ -39,7 +39,10 @@ async function readRange(path: string, start: number, length: number): Promise<B
 describe('openArchive: zip', () => {
   it('lists entries from the central directory and reads stored and deflated entries', async () => {
     const text = 'hello '.repeat(1000);
-    const path = await tmp.write('a.zip', buildZip([{ name: 'ds/' }, { name: 'ds/a.txt', data: text, method: 'deflate' }, { name: 'ds/b.bin', data: Buffer.from([1, 2, 3]) }]));
+    const path = await tmp.write(
+      'a.zip',
+      buildZip([{ name: 'ds/' }, { name: 'ds/a.txt', data: text, method: 'deflate' }, { name: 'ds/b.bin', data: Buffer.from([1, 2, 3]) }]),
+    );
     const archive = await openArchive(path);
     try {
       expect(archive.format).toBe('zip');
@@ -92,7 +95,13 @@ describe('openArchive: zip', () => {
     ['C:/Windows/evil.jpg'],
     ['C:\\evil.jpg'],
   ])('rejects the zip-slip path %s, naming it, and writes nothing', async (name) => {
-    const path = await tmp.write('slip.zip', buildZip([{ name: 'ds/ok.txt', data: 'ok' }, { name, data: 'pwned' }]));
+    const path = await tmp.write(
+      'slip.zip',
+      buildZip([
+        { name: 'ds/ok.txt', data: 'ok' },
+        { name, data: 'pwned' },
+      ]),
+    );
     const before = await readdir(tmp.path);
     const parentBefore = await readdir(dirname(tmp.path));
     const err = await rejection(openArchive(path));
@@ -104,7 +113,13 @@ describe('openArchive: zip', () => {
   });
 
   it('refuses an entry whose declared ratio is a bomb, naming it', async () => {
-    const path = await tmp.write('bomb.zip', buildZip([{ name: 'a.txt', data: 'fine' }, { name: 'images/train/big.jpg', data: Buffer.alloc(4 * 1024 * 1024), method: 'deflate' }]));
+    const path = await tmp.write(
+      'bomb.zip',
+      buildZip([
+        { name: 'a.txt', data: 'fine' },
+        { name: 'images/train/big.jpg', data: Buffer.alloc(4 * 1024 * 1024), method: 'deflate' },
+      ]),
+    );
     const err = await rejection(openArchive(path));
     expect(err.code).toBe('archive/bomb');
     expect(err.file).toBe('images/train/big.jpg');
@@ -131,7 +146,10 @@ describe('openArchive: zip', () => {
   });
 
   it('refuses by declared total size and by entry count', async () => {
-    const zip = buildZip([{ name: 'a.bin', data: Buffer.alloc(3000) }, { name: 'b.bin', data: Buffer.alloc(3000) }]);
+    const zip = buildZip([
+      { name: 'a.bin', data: Buffer.alloc(3000) },
+      { name: 'b.bin', data: Buffer.alloc(3000) },
+    ]);
     const path = await tmp.write('big.zip', zip);
     expect((await rejection(openArchive(path, { maxTotalUncompressedBytes: 5000 }))).code).toBe('archive/too-large');
     expect((await rejection(openArchive(path, { maxEntries: 1 }))).code).toBe('archive/too-large');
@@ -140,19 +158,34 @@ describe('openArchive: zip', () => {
   });
 
   it('refuses overlapping entries (a non-recursive zip bomb)', async () => {
-    const path = await tmp.write('overlap.zip', buildZip([{ name: 'kernel.bin', data: Buffer.alloc(1000), method: 'deflate' }], { aliases: [{ name: 'copy1.bin', of: 0 }] }));
+    const path = await tmp.write(
+      'overlap.zip',
+      buildZip([{ name: 'kernel.bin', data: Buffer.alloc(1000), method: 'deflate' }], { aliases: [{ name: 'copy1.bin', of: 0 }] }),
+    );
     expect((await rejection(openArchive(path))).code).toBe('archive/bomb');
   });
 
   it('refuses two entries with the same name', async () => {
-    const path = await tmp.write('dup.zip', buildZip([{ name: 'a.txt', data: '1' }, { name: 'a.txt', data: '2' }]));
+    const path = await tmp.write(
+      'dup.zip',
+      buildZip([
+        { name: 'a.txt', data: '1' },
+        { name: 'a.txt', data: '2' },
+      ]),
+    );
     const err = await rejection(openArchive(path));
     expect(err.code).toBe('archive/duplicate-entry');
     expect(err.file).toBe('a.txt');
   });
 
   it('detects a CRC mismatch and refuses encrypted entries', async () => {
-    const path = await tmp.write('crc.zip', buildZip([{ name: 'a.txt', data: 'hello', crc32: 1234 }, { name: 'b.txt', data: 'x', method: 'deflate', encryptedFlag: true }]));
+    const path = await tmp.write(
+      'crc.zip',
+      buildZip([
+        { name: 'a.txt', data: 'hello', crc32: 1234 },
+        { name: 'b.txt', data: 'x', method: 'deflate', encryptedFlag: true },
+      ]),
+    );
     const archive = await openArchive(path);
     try {
       expect((await rejection(archive.readEntry(archive.entries[0], 100))).code).toBe('archive/crc-mismatch');
@@ -218,7 +251,14 @@ describe('openArchive: zip', () => {
 describe('openArchive: tar', () => {
   it('lists and reads an uncompressed tar, long names included', async () => {
     const long = `ds/${'x'.repeat(120)}/a.txt`;
-    const path = await tmp.write('a.tar', buildTar([{ name: 'ds/', type: '5' }, { name: 'ds/a.txt', data: 'alpha' }, { name: long, data: 'beta' }]));
+    const path = await tmp.write(
+      'a.tar',
+      buildTar([
+        { name: 'ds/', type: '5' },
+        { name: 'ds/a.txt', data: 'alpha' },
+        { name: long, data: 'beta' },
+      ]),
+    );
     const archive = await openArchive(path);
     expect(archive.format).toBe('tar');
     expect(archive.entries.map((e) => e.name)).toEqual(['ds', 'ds/a.txt', long]);

@@ -99,7 +99,8 @@ export interface ArchiveReader {
   close(): Promise<void>;
 }
 
-export type SequentialRead = { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined } | { entry: ArchiveEntry; error: DatasetProcessingError };
+export type SequentialRead =
+  { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined } | { entry: ArchiveEntry; error: DatasetProcessingError };
 
 /**
  * Opens an archive from a file path and lists it. Throws `DatasetProcessingError` with
@@ -204,7 +205,10 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     const message = (err as Error).message;
     if (/end of central directory record signature not found/i.test(message)) {
       if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) {
-        throw new DatasetProcessingError(ProcessingCode.Corrupt, 'The zip archive is incomplete or damaged (its central directory is missing). Was the upload complete?');
+        throw new DatasetProcessingError(
+          ProcessingCode.Corrupt,
+          'The zip archive is incomplete or damaged (its central directory is missing). Was the upload complete?',
+        );
       }
       throw new DatasetProcessingError(ProcessingCode.NotAZip, 'The file is not a zip archive.');
     }
@@ -246,8 +250,15 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     assertReadable(entry);
     const source = await locate(entry);
     const raw = await new Promise<Readable>((resolve, reject) =>
-      zip.openReadStreamLowLevel(source.dataOffset, entry.compressedSize, 0, entry.compressedSize, entry.compressionMethod === 8, entry.uncompressedSize, (err, stream) =>
-        err ? reject(new DatasetProcessingError(ProcessingCode.CorruptEntry, `Cannot read ${entry.name}: ${err.message}`, entry.name)) : resolve(stream),
+      zip.openReadStreamLowLevel(
+        source.dataOffset,
+        entry.compressedSize,
+        0,
+        entry.compressedSize,
+        entry.compressionMethod === 8,
+        entry.uncompressedSize,
+        (err, stream) =>
+          err ? reject(new DatasetProcessingError(ProcessingCode.CorruptEntry, `Cannot read ${entry.name}: ${err.message}`, entry.name)) : resolve(stream),
       ),
     );
     return { stream: verified(raw, entry), source };
@@ -266,7 +277,11 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
         assertReadable(entry);
         const header = await span.bytes(entry.headerOffset, LOCAL_HEADER_MIN);
         if (header.readUInt32LE(0) !== 0x04034b50) {
-          throw new DatasetProcessingError(ProcessingCode.CorruptEntry, `Cannot read ${entry.name}: invalid local file header signature: 0x${header.readUInt32LE(0).toString(16)}`, entry.name);
+          throw new DatasetProcessingError(
+            ProcessingCode.CorruptEntry,
+            `Cannot read ${entry.name}: invalid local file header signature: 0x${header.readUInt32LE(0).toString(16)}`,
+            entry.name,
+          );
         }
         const dataOffset = entry.headerOffset + LOCAL_HEADER_MIN + header.readUInt16LE(26) + header.readUInt16LE(28);
         const source: EntrySource = {
@@ -303,7 +318,13 @@ function listZip(zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry
       const rawName = yauzlLowLevel.getFileNameLowLevel(raw.generalPurposeBitFlag, raw.fileNameRaw, raw.extraFields, true);
       const normalized = normalizeEntryName(rawName);
       if (!normalized.ok) {
-        return fail(new DatasetProcessingError(ProcessingCode.UnsafePath, `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`, printableName(rawName)));
+        return fail(
+          new DatasetProcessingError(
+            ProcessingCode.UnsafePath,
+            `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`,
+            printableName(rawName),
+          ),
+        );
       }
       const isUnix = raw.versionMadeBy >> 8 === ZIP_MADE_BY_UNIX;
       const entry: ArchiveEntry = {
@@ -324,12 +345,15 @@ function listZip(zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry
       }
       total += entry.uncompressedSize;
       if (total > lim.maxTotalUncompressedBytes) {
-        return fail(new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`));
+        return fail(
+          new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`),
+        );
       }
       if (!entry.isDirectory) {
         // Two entries with one name are read differently by different tools; that ambiguity is
         // exactly what archive-confusion attacks use, and no honest dataset needs it.
-        if (seen.has(entry.name)) return fail(new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${entry.name}" twice.`, entry.name));
+        if (seen.has(entry.name))
+          return fail(new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${entry.name}" twice.`, entry.name));
         seen.add(entry.name);
       }
       entries.push(entry);
@@ -361,13 +385,18 @@ function checkNoOverlap(entries: readonly ArchiveEntry[]) {
     const prev = sorted[i - 1];
     const next = sorted[i];
     if (next.headerOffset < prev.headerOffset + LOCAL_HEADER_MIN + prev.compressedSize) {
-      throw new DatasetProcessingError(ProcessingCode.Bomb, `Entries "${prev.name}" and "${next.name}" overlap in the archive; refusing a likely zip bomb.`, next.name);
+      throw new DatasetProcessingError(
+        ProcessingCode.Bomb,
+        `Entries "${prev.name}" and "${next.name}" overlap in the archive; refusing a likely zip bomb.`,
+        next.name,
+      );
     }
   }
 }
 
 function assertReadable(entry: ArchiveEntry) {
-  if (entry.encrypted) throw new DatasetProcessingError(ProcessingCode.Encrypted, `${entry.name} is encrypted; upload an archive without a password.`, entry.name);
+  if (entry.encrypted)
+    throw new DatasetProcessingError(ProcessingCode.Encrypted, `${entry.name} is encrypted; upload an archive without a password.`, entry.name);
   if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
     throw new DatasetProcessingError(
       ProcessingCode.UnsupportedCompression,
@@ -405,12 +434,14 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
       }
       await handle.read(header, 0, BLOCK, offset);
       if (header.every((b) => b === 0)) break;
-      if (!tarChecksumOk(header)) throw new DatasetProcessingError(ProcessingCode.Corrupt, `The tar archive is damaged: bad header checksum at byte ${offset}.`);
+      if (!tarChecksumOk(header))
+        throw new DatasetProcessingError(ProcessingCode.Corrupt, `The tar archive is damaged: bad header checksum at byte ${offset}.`);
       const type = String.fromCharCode(header[156] || 0x30);
       const size = tarNumber(header.subarray(124, 136));
       const dataOffset = offset + BLOCK;
       const truncated = (length: number) => {
-        if (dataOffset + length > fileSize) throw new DatasetProcessingError(ProcessingCode.Corrupt, 'The tar archive is incomplete (an entry runs past the end). Was the upload complete?');
+        if (dataOffset + length > fileSize)
+          throw new DatasetProcessingError(ProcessingCode.Corrupt, 'The tar archive is incomplete (an entry runs past the end). Was the upload complete?');
         return dataOffset + Math.ceil(length / BLOCK) * BLOCK;
       };
 
@@ -437,8 +468,14 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
       pax = {};
 
       const normalized = normalizeEntryName(rawName);
-      if (!normalized.ok) throw new DatasetProcessingError(ProcessingCode.UnsafePath, `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`, printableName(rawName));
-      if (entries.length >= lim.maxEntries) throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive has more than ${lim.maxEntries} entries, the limit.`);
+      if (!normalized.ok)
+        throw new DatasetProcessingError(
+          ProcessingCode.UnsafePath,
+          `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`,
+          printableName(rawName),
+        );
+      if (entries.length >= lim.maxEntries)
+        throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive has more than ${lim.maxEntries} entries, the limit.`);
       // GNU sparse files (type S, or pax GNU.sparse.* records on a plain file) store holes as a map:
       // their bytes are not the file's bytes, so they are refused by name, not read as garbage or called links.
       const sparse = type === 'S' || Object.keys(meta).some((k) => k.startsWith('GNU.sparse.'));
@@ -456,7 +493,8 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
         headerOffset: offset,
       };
       total += entry.uncompressedSize;
-      if (total > lim.maxTotalUncompressedBytes) throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`);
+      if (total > lim.maxTotalUncompressedBytes)
+        throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`);
       if (isFile) {
         if (seen.has(entry.name)) throw new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${entry.name}" twice.`, entry.name);
         seen.add(entry.name);
@@ -472,7 +510,15 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
   const locate = async (entry: ArchiveEntry): Promise<EntrySource> => {
     const dataOffset = dataOffsets.get(entry);
     if (dataOffset === undefined) throw new Error(`Entry ${entry.name} does not belong to ${path}`);
-    return { format: 'tar', headerOffset: entry.headerOffset, dataOffset, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize, compressionMethod: 0, crc32: null };
+    return {
+      format: 'tar',
+      headerOffset: entry.headerOffset,
+      dataOffset,
+      compressedSize: entry.compressedSize,
+      uncompressedSize: entry.uncompressedSize,
+      compressionMethod: 0,
+      crc32: null,
+    };
   };
   const open = async (entry: ArchiveEntry): Promise<Opened> => {
     const source = await locate(entry);
@@ -557,7 +603,13 @@ function verified(source: Readable, entry: ArchiveEntry): Readable {
     },
     flush(callback: TransformCallback) {
       if (count < entry.uncompressedSize) {
-        callback(new DatasetProcessingError(ProcessingCode.CorruptEntry, `"${entry.name}" is damaged: ${count} of ${entry.uncompressedSize} bytes could be read.`, entry.name));
+        callback(
+          new DatasetProcessingError(
+            ProcessingCode.CorruptEntry,
+            `"${entry.name}" is damaged: ${count} of ${entry.uncompressedSize} bytes could be read.`,
+            entry.name,
+          ),
+        );
       } else if (entry.crc32 !== null && crc >>> 0 !== entry.crc32 >>> 0) {
         callback(new DatasetProcessingError(ProcessingCode.CrcMismatch, `"${entry.name}" is damaged: its checksum does not match.`, entry.name));
       } else callback();
@@ -623,7 +675,11 @@ async function* readInOrder(
       let result: SequentialRead;
       try {
         if (entry.uncompressedSize > maxBytes) {
-          throw new DatasetProcessingError(ProcessingCode.TooLarge, `"${entry.name}" is ${formatBytes(entry.uncompressedSize)}; the limit for one file is ${formatBytes(maxBytes)}.`, entry.name);
+          throw new DatasetProcessingError(
+            ProcessingCode.TooLarge,
+            `"${entry.name}" is ${formatBytes(entry.uncompressedSize)}; the limit for one file is ${formatBytes(maxBytes)}.`,
+            entry.name,
+          );
         }
         const { data, source } = await read(span, entry);
         checkContent(data, entry);
@@ -645,19 +701,25 @@ function inflateEntry(raw: Buffer, entry: ArchiveEntry): Promise<Buffer> {
     // One byte of headroom tells "inflates past its declared size" (a bomb) from "exactly right".
     zlib.inflateRaw(raw, { maxOutputLength: Math.max(1, entry.uncompressedSize + 1) }, (err, out) => {
       if (!err) return resolve(out);
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') reject(new DatasetProcessingError(ProcessingCode.Bomb, bombMessage(entry), entry.name));
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        reject(new DatasetProcessingError(ProcessingCode.Bomb, bombMessage(entry), entry.name));
       else reject(new DatasetProcessingError(ProcessingCode.CorruptEntry, `"${entry.name}" is damaged: ${err.message}.`, entry.name));
     }),
   );
 }
 
-const bombMessage = (entry: ArchiveEntry) => `"${entry.name}" inflates beyond its declared size of ${entry.uncompressedSize} bytes; refusing a likely zip bomb.`;
+const bombMessage = (entry: ArchiveEntry) =>
+  `"${entry.name}" inflates beyond its declared size of ${entry.uncompressedSize} bytes; refusing a likely zip bomb.`;
 
 /** The checks `verified` makes while streaming, for an entry read whole. */
 function checkContent(data: Buffer, entry: ArchiveEntry) {
   if (data.length > entry.uncompressedSize) throw new DatasetProcessingError(ProcessingCode.Bomb, bombMessage(entry), entry.name);
   if (data.length < entry.uncompressedSize) {
-    throw new DatasetProcessingError(ProcessingCode.CorruptEntry, `"${entry.name}" is damaged: ${data.length} of ${entry.uncompressedSize} bytes could be read.`, entry.name);
+    throw new DatasetProcessingError(
+      ProcessingCode.CorruptEntry,
+      `"${entry.name}" is damaged: ${data.length} of ${entry.uncompressedSize} bytes could be read.`,
+      entry.name,
+    );
   }
   if (entry.crc32 !== null && zlib.crc32(data) >>> 0 !== entry.crc32 >>> 0) {
     throw new DatasetProcessingError(ProcessingCode.CrcMismatch, `"${entry.name}" is damaged: its checksum does not match.`, entry.name);
@@ -669,9 +731,17 @@ interface Opened {
   source: EntrySource;
 }
 
-async function readWhole(open: (entry: ArchiveEntry) => Promise<Opened>, entry: ArchiveEntry, maxBytes: number): Promise<{ data: Buffer; source: EntrySource }> {
+async function readWhole(
+  open: (entry: ArchiveEntry) => Promise<Opened>,
+  entry: ArchiveEntry,
+  maxBytes: number,
+): Promise<{ data: Buffer; source: EntrySource }> {
   if (entry.uncompressedSize > maxBytes) {
-    throw new DatasetProcessingError(ProcessingCode.TooLarge, `"${entry.name}" is ${formatBytes(entry.uncompressedSize)}; the limit for one file is ${formatBytes(maxBytes)}.`, entry.name);
+    throw new DatasetProcessingError(
+      ProcessingCode.TooLarge,
+      `"${entry.name}" is ${formatBytes(entry.uncompressedSize)}; the limit for one file is ${formatBytes(maxBytes)}.`,
+      entry.name,
+    );
   }
   const { stream, source } = await open(entry);
   const chunks: Buffer[] = [];

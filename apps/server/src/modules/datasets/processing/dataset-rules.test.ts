@@ -15,8 +15,16 @@ interface ExpectedPair {
   label: string | null;
   verdict: 'kept' | 'dropped' | 'repaired';
 }
-const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'bad-lines.expected.json'), 'utf8')) as { ultralytics: string; pairs: ExpectedPair[]; dropped: string[]; repaired: string[] };
-const kept = expected.pairs.filter((p) => p.verdict !== 'dropped').map((p) => p.image).sort();
+const expected = JSON.parse(readFileSync(path.join(FIXTURES, 'bad-lines.expected.json'), 'utf8')) as {
+  ultralytics: string;
+  pairs: ExpectedPair[];
+  dropped: string[];
+  repaired: string[];
+};
+const kept = expected.pairs
+  .filter((p) => p.verdict !== 'dropped')
+  .map((p) => p.image)
+  .sort();
 
 /** The browser's view of the archive: whole small entries and the ends of images. */
 async function archiveSource(): Promise<PrecheckSource & { close(): Promise<void> }> {

@@ -46,21 +46,42 @@ export async function probeImage(data: Buffer, file: string): Promise<ImageProbe
       format = meta.format ?? null;
     } catch (err) {
       if (UNVERIFIABLE.has(ext)) {
-        return { width: null, height: null, format: null, ok: true, issues: [issue('warning', ProcessingCode.ImageUnverified, `Could not check this ${ext.toUpperCase()} image here; it is kept as is.`, file)] };
+        return {
+          width: null,
+          height: null,
+          format: null,
+          ok: true,
+          issues: [issue('warning', ProcessingCode.ImageUnverified, `Could not check this ${ext.toUpperCase()} image here; it is kept as is.`, file)],
+        };
       }
-      return failed(file, `The image cannot be read (${(err as Error).message.replace(/\s+/g, ' ').slice(0, 160)}). Is the file damaged or not really an image?`);
+      return failed(
+        file,
+        `The image cannot be read (${(err as Error).message.replace(/\s+/g, ' ').slice(0, 160)}). Is the file damaged or not really an image?`,
+      );
     }
   }
   if (!width || !height) return failed(file, 'The image has no size in its header; the file is damaged.');
   if (width < MIN_SIDE || height < MIN_SIDE) {
-    return { width, height, format, ok: false, issues: [issue('error', ProcessingCode.ImageTooSmall, `The image is ${width}×${height} px; ultralytics needs at least ${MIN_SIDE} px a side.`, file)] };
+    return {
+      width,
+      height,
+      format,
+      ok: false,
+      issues: [issue('error', ProcessingCode.ImageTooSmall, `The image is ${width}×${height} px; ultralytics needs at least ${MIN_SIDE} px a side.`, file)],
+    };
   }
   if (format === 'jpeg' && !(data[data.length - 2] === 0xff && data[data.length - 1] === 0xd9)) {
     // ultralytics restores such JPEGs with a warning rather than dropping them; so do we.
     issues.push(issue('warning', ProcessingCode.ImageTruncated, 'The JPEG has no end marker (it may be cut short); the visible part is used.', file));
   }
   if (format === 'png' && data.lastIndexOf('IEND', data.length - 4, 'latin1') === -1) {
-    return { width, height, format, ok: false, issues: [issue('error', ProcessingCode.ImageTruncated, 'The PNG is cut short (no IEND chunk); the file is damaged.', file)] };
+    return {
+      width,
+      height,
+      format,
+      ok: false,
+      issues: [issue('error', ProcessingCode.ImageTruncated, 'The PNG is cut short (no IEND chunk); the file is damaged.', file)],
+    };
   }
   return { width, height, format, ok: true, issues };
 }

@@ -10,7 +10,18 @@ export { machineParallelism } from './pool.js';
 export { openArchive, DEFAULT_ARCHIVE_LIMITS, formatBytes } from './archive.js';
 export type { ArchiveReader, ArchiveEntry, ArchiveLimits, ArchiveFormat, EntrySource, SequentialRead } from './archive.js';
 export { detectLayout, resolveLayout, indexEntries, summarizeLayout, imageToLabelPath } from './layout.js';
-export type { DetectedLayout, DatasetLayout, LayoutSummary, LayoutImage, SplitLayout, LayoutKind, LayoutEntryInput, YamlSplitPaths, LayoutError, LayoutResult } from './layout.js';
+export type {
+  DetectedLayout,
+  DatasetLayout,
+  LayoutSummary,
+  LayoutImage,
+  SplitLayout,
+  LayoutKind,
+  LayoutEntryInput,
+  YamlSplitPaths,
+  LayoutError,
+  LayoutResult,
+} from './layout.js';
 export { parseDatasetYaml, parseLabelFile, ReportBuilder, reportToText, taskMismatchHint } from './validate.js';
 export type { DatasetYamlConfig, LabelSchema, ParsedLabels, ProcessingReport } from './validate.js';
 export { StatsAccumulator } from './stats.js';

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { detectLayout, imageToLabelPath, resolveLayout, type DatasetLayout, type DetectedLayout, type LayoutEntryInput, type YamlSplitPaths } from './layout.js';
+import {
+  detectLayout,
+  imageToLabelPath,
+  resolveLayout,
+  type DatasetLayout,
+  type DetectedLayout,
+  type LayoutEntryInput,
+  type YamlSplitPaths,
+} from './layout.js';
 import type { DatasetTask } from './types.js';
 
 /** Entry list from names; a trailing slash marks a folder, as in a zip. */
@@ -111,7 +119,15 @@ describe('resolveLayout: yolo', () => {
   });
 
   it('resolves Roboflow ../train/images paths and maps valid to val', () => {
-    const list = entries('data.yaml', 'train/images/a.jpg', 'train/labels/a.txt', 'valid/images/b.jpg', 'valid/labels/b.txt', 'test/images/c.jpg', 'test/labels/c.txt');
+    const list = entries(
+      'data.yaml',
+      'train/images/a.jpg',
+      'train/labels/a.txt',
+      'valid/images/b.jpg',
+      'valid/labels/b.txt',
+      'test/images/c.jpg',
+      'test/labels/c.txt',
+    );
     const layout = resolve(list, 'detect', { train: ['../train/images'], val: ['../valid/images'], test: ['../test/images'] });
     expect(layout.splits.train?.dirs).toEqual(['train/images']);
     expect(layout.splits.val?.dirs).toEqual(['valid/images']);
@@ -121,7 +137,13 @@ describe('resolveLayout: yolo', () => {
   });
 
   it('works inside a wrapping folder for Roboflow too', () => {
-    const list = entries('My Set.v3/data.yaml', 'My Set.v3/train/images/a.jpg', 'My Set.v3/train/labels/a.txt', 'My Set.v3/valid/images/b.jpg', 'My Set.v3/valid/labels/b.txt');
+    const list = entries(
+      'My Set.v3/data.yaml',
+      'My Set.v3/train/images/a.jpg',
+      'My Set.v3/train/labels/a.txt',
+      'My Set.v3/valid/images/b.jpg',
+      'My Set.v3/valid/labels/b.txt',
+    );
     const layout = resolve(list, 'detect', { train: ['../train/images'], val: ['../valid/images'] });
     expect(layout.root).toBe('My Set.v3');
     expect(layout.splits.val?.images[0].entry).toBe('My Set.v3/valid/images/b.jpg');
@@ -192,7 +214,10 @@ describe('resolveLayout: yolo', () => {
     const list = entries('data.yaml', 'images/train/a.jpg', 'labels/train/a.txt', 'images/val/');
     const layout = resolve(list, 'detect', { train: ['images/train'], val: ['images/val'] });
     expect(layout.issues.find((i) => i.code === 'dataset/empty-split')?.severity).toBe('warning');
-    const emptyTrain = resolve(entries('data.yaml', 'images/train/', 'images/val/a.jpg', 'labels/val/a.txt'), 'detect', { train: ['images/train'], val: ['images/val'] });
+    const emptyTrain = resolve(entries('data.yaml', 'images/train/', 'images/val/a.jpg', 'labels/val/a.txt'), 'detect', {
+      train: ['images/train'],
+      val: ['images/val'],
+    });
     expect(emptyTrain.issues.find((i) => i.code === 'dataset/empty-split')).toMatchObject({ severity: 'error', message: expect.stringContaining('train') });
   });
 
@@ -210,7 +235,14 @@ describe('resolveLayout: yolo', () => {
 
 describe('resolveLayout: classify', () => {
   it('takes classes from train folder names in alphabetical order and maps valid to val', () => {
-    const list = entries('cls/train/zebra/1.jpg', 'cls/train/ant/2.jpg', 'cls/train/ant/3.png', 'cls/valid/zebra/4.jpg', 'cls/valid/ant/5.jpg', 'cls/test/ant/6.jpg');
+    const list = entries(
+      'cls/train/zebra/1.jpg',
+      'cls/train/ant/2.jpg',
+      'cls/train/ant/3.png',
+      'cls/valid/zebra/4.jpg',
+      'cls/valid/ant/5.jpg',
+      'cls/test/ant/6.jpg',
+    );
     const layout = resolve(list, 'classify');
     expect(layout.classNames).toEqual(['ant', 'zebra']);
     expect(layout.splits.train?.images.map((i) => [i.name, i.classIndex])).toEqual([

@@ -5,7 +5,12 @@ import { availableParallelism } from 'node:os';
  * next item only when a slot frees (back-pressure on a sequential reader). The first failure stops new
  * work and is rethrown once the calls in flight settle; so is an abort of `signal`.
  */
-export async function forEachPooled<T>(items: AsyncIterable<T> | Iterable<T>, size: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachPooled<T>(
+  items: AsyncIterable<T> | Iterable<T>,
+  size: number,
+  signal: AbortSignal | undefined,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   const inFlight = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;
   for await (const item of items) {

@@ -62,7 +62,14 @@ describe('processArchive: fixtures', () => {
     expect(result.ok).toBe(true);
     expect(result.fatal).toBeNull();
     expect(result.layout).toMatchObject({ kind: 'yolo', root: 'shapes3', yamlPath: 'shapes3/data.yaml' });
-    expect(result.stats?.summary).toEqual({ classes: ['red_square', 'green_circle', 'blue_triangle'], classCount: 3, images: 160, train: 120, val: 30, test: 10 });
+    expect(result.stats?.summary).toEqual({
+      classes: ['red_square', 'green_circle', 'blue_triangle'],
+      classCount: 3,
+      images: 160,
+      train: 120,
+      val: 30,
+      test: 10,
+    });
     const hub = result.stats!.hub;
     expect([hub.train, hub.val, hub.test].map((s) => [s?.image_stats.total, s?.instance_stats.total])).toEqual([
       [120, 301],
@@ -70,13 +77,23 @@ describe('processArchive: fixtures', () => {
       [10, 25],
     ]);
     // Per-class numbers computed independently from the label files with Python.
-    expect(hub.train).toEqual({ instance_stats: { total: 301, per_class: [101, 105, 95] }, image_stats: { total: 120, unlabelled: 0, per_class: [73, 76, 73] } });
+    expect(hub.train).toEqual({
+      instance_stats: { total: 301, per_class: [101, 105, 95] },
+      image_stats: { total: 120, unlabelled: 0, per_class: [73, 76, 73] },
+    });
     expect(hub.test?.instance_stats.per_class).toEqual([5, 9, 11]);
     expect(result.images).toBe(160);
     expect(images).toHaveLength(160);
 
     const test8 = images.find((i) => i.name === 'test_0008.png')!;
-    expect(test8).toMatchObject({ split: 'test', entryName: 'shapes3/images/test/test_0008.png', width: 100, height: 140, format: 'png', labelEntry: 'shapes3/labels/test/test_0008.txt' });
+    expect(test8).toMatchObject({
+      split: 'test',
+      entryName: 'shapes3/images/test/test_0008.png',
+      width: 100,
+      height: 140,
+      format: 'png',
+      labelEntry: 'shapes3/labels/test/test_0008.txt',
+    });
     expect(test8.labels.length).toBeGreaterThan(0);
     expect(test8.labels.every((r) => r.length === 5)).toBe(true);
     // The original bytes can be served from the archive by byte range: same as the fixture file.
@@ -94,7 +111,14 @@ describe('processArchive: fixtures', () => {
     expect(result.report.errors).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.layout).toMatchObject({ kind: 'classify', root: 'shapes3-cls', yamlPath: null });
-    expect(result.stats?.summary).toEqual({ classes: ['blue_triangle', 'green_circle', 'red_square'], classCount: 3, images: 406, train: 301, val: 80, test: 25 });
+    expect(result.stats?.summary).toEqual({
+      classes: ['blue_triangle', 'green_circle', 'red_square'],
+      classCount: 3,
+      images: 406,
+      train: 301,
+      val: 80,
+      test: 25,
+    });
     expect(result.stats?.hub.train).toEqual({
       instance_stats: { total: 301, per_class: [95, 105, 101] },
       image_stats: { total: 301, unlabelled: 0, per_class: [95, 105, 101] },
@@ -160,7 +184,14 @@ describe('processArchive: layouts', () => {
 
   it('segment polygons', async () => {
     const poly = '1 0.1 0.1 0.6 0.1 0.6 0.5 0.1 0.5\n';
-    const archive = await zipFile(await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: poly }, { split: 'val', name: 'b.jpg', label: poly }] }));
+    const archive = await zipFile(
+      await yoloEntries({
+        images: [
+          { split: 'train', name: 'a.jpg', label: poly },
+          { split: 'val', name: 'b.jpg', label: poly },
+        ],
+      }),
+    );
     const { result, images: seen } = await run(archive, 'segment');
     expect(result.ok).toBe(true);
     expect(seen[0].labels).toEqual([[1, 0.1, 0.1, 0.6, 0.1, 0.6, 0.5, 0.1, 0.5]]);
@@ -204,7 +235,9 @@ describe('processArchive: layouts', () => {
   });
 
   it('unlabelled images are warnings, counted as unlabelled', async () => {
-    const archive = await zipFile(await yoloEntries({ images: [...images, { split: 'train', name: 'bg.jpg' }, { split: 'train', name: 'empty.jpg', label: '' }] }));
+    const archive = await zipFile(
+      await yoloEntries({ images: [...images, { split: 'train', name: 'bg.jpg' }, { split: 'train', name: 'empty.jpg', label: '' }] }),
+    );
     const { result } = await run(archive);
     expect(result.ok).toBe(true);
     expect(result.report.warnings).toContainEqual(expect.objectContaining({ code: 'image/unlabelled', file: 'images/train/bg.jpg' }));
@@ -231,13 +264,20 @@ describe('processArchive: bad input', () => {
 
   it('zip bomb by declared ratio', async () => {
     const entries = await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: box(0) }] });
-    const { result, images } = await run(await zipFile([...entries, { name: 'images/train/huge.jpg', data: Buffer.alloc(8 * 1024 * 1024), method: 'deflate' }]));
+    const { result, images } = await run(
+      await zipFile([...entries, { name: 'images/train/huge.jpg', data: Buffer.alloc(8 * 1024 * 1024), method: 'deflate' }]),
+    );
     expect(result.fatal).toMatchObject({ code: 'archive/bomb', file: 'images/train/huge.jpg' });
     expect(images).toHaveLength(0);
   });
 
   it('zip bomb by an entry inflating past its declared size', async () => {
-    const entries = await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: box(0) }, { split: 'val', name: 'b.jpg', label: box(0) }] });
+    const entries = await yoloEntries({
+      images: [
+        { split: 'train', name: 'a.jpg', label: box(0) },
+        { split: 'val', name: 'b.jpg', label: box(0) },
+      ],
+    });
     const liar: ZipEntrySpec = { name: 'images/train/liar.jpg', data: Buffer.alloc(4 * 1024 * 1024, 1), method: 'deflate', declaredSize: 20_000 };
     const { result } = await run(await zipFile([...entries, liar, { name: 'labels/train/liar.txt', data: box(0) }]));
     expect(result.ok).toBe(false);
@@ -282,7 +322,14 @@ describe('processArchive: bad input', () => {
   });
 
   it('when every train pair is left out, nothing is usable and the dataset fails', async () => {
-    const archive = await zipFile(await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: '5 0.5 0.5 0.1 0.1\n' }, { split: 'val', name: 'b.jpg', label: box(0) }] }));
+    const archive = await zipFile(
+      await yoloEntries({
+        images: [
+          { split: 'train', name: 'a.jpg', label: '5 0.5 0.5 0.1 0.1\n' },
+          { split: 'val', name: 'b.jpg', label: box(0) },
+        ],
+      }),
+    );
     const { result } = await run(archive);
     expect(result.ok).toBe(false);
     expect(result.fatal).toMatchObject({ code: 'dataset/nothing-usable' });
@@ -312,7 +359,12 @@ describe('processArchive: bad input', () => {
   });
 
   it('a damaged entry (bad CRC) leaves that pair out only', async () => {
-    const entries = await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: box(0) }, { split: 'val', name: 'b.jpg', label: box(0) }] });
+    const entries = await yoloEntries({
+      images: [
+        { split: 'train', name: 'a.jpg', label: box(0) },
+        { split: 'val', name: 'b.jpg', label: box(0) },
+      ],
+    });
     const damaged = entries.map((e) => (e.name === 'images/val/b.jpg' ? { ...e, crc32: 42 } : e));
     const { result, images } = await run(await zipFile(damaged));
     expect(result.fatal).toBeNull();
@@ -329,7 +381,17 @@ describe('processArchive: bad input', () => {
 
   it('yaml naming a missing split', async () => {
     const yaml = 'train: images/train\nval: images/val\ntest: images/holdout\nnames: [a]\n';
-    const { result } = await run(await zipFile(await yoloEntries({ yaml, images: [{ split: 'train', name: 'a.jpg', label: box(0) }, { split: 'val', name: 'b.jpg', label: box(0) }] })));
+    const { result } = await run(
+      await zipFile(
+        await yoloEntries({
+          yaml,
+          images: [
+            { split: 'train', name: 'a.jpg', label: box(0) },
+            { split: 'val', name: 'b.jpg', label: box(0) },
+          ],
+        }),
+      ),
+    );
     expect(result.fatal).toMatchObject({ code: 'dataset/missing-split', file: 'data.yaml' });
     expect(result.fatal?.message).toContain('test: images/holdout');
   });
@@ -343,14 +405,24 @@ describe('processArchive: bad input', () => {
   });
 
   it('0 images', async () => {
-    const { result } = await run(await zipFile([{ name: 'ds/data.yaml', data: 'train: images/train\nval: images/val\nnames: [a]\n' }, { name: 'ds/labels/train/a.txt', data: box(0) }]));
+    const { result } = await run(
+      await zipFile([
+        { name: 'ds/data.yaml', data: 'train: images/train\nval: images/val\nnames: [a]\n' },
+        { name: 'ds/labels/train/a.txt', data: box(0) },
+      ]),
+    );
     expect(result.fatal?.code).toBe('dataset/no-images');
     const empty = await run(await zipFile([]));
     expect(empty.result.fatal?.code).toBe('dataset/no-images');
   });
 
   it('orphan labels are warnings: ultralytics never reads them', async () => {
-    const entries = await yoloEntries({ images: [{ split: 'train', name: 'a.jpg', label: box(0) }, { split: 'val', name: 'b.jpg', label: box(0) }] });
+    const entries = await yoloEntries({
+      images: [
+        { split: 'train', name: 'a.jpg', label: box(0) },
+        { split: 'val', name: 'b.jpg', label: box(0) },
+      ],
+    });
     const archive = await zipFile([...entries, { name: 'labels/train/ghost.txt', data: box(0) }]);
     const { result } = await run(archive);
     expect(result.ok).toBe(true);
@@ -407,7 +479,10 @@ describe('makeThumbnail', () => {
   });
 
   it('applies EXIF orientation (the fast path is only for JPEGs without Exif)', async () => {
-    const rotated = await sharp(await makeImage('jpeg', 400, 200)).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const rotated = await sharp(await makeImage('jpeg', 400, 200))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
     const meta = await sharp(await makeThumbnail(rotated)).metadata();
     expect([meta.width, meta.height, meta.orientation]).toEqual([128, 256, undefined]);
   });

@@ -8,11 +8,36 @@
  * archive's size: the peak is the entry list, the label bytes, a read window and `concurrency` images.
  * Thumbnails are not made here (see `thumbnails.ts`): the dataset is usable before they exist.
  */
-import { DEFAULT_ARCHIVE_LIMITS, openArchive, type ArchiveEntry, type ArchiveLimits, type ArchiveReader, type EntrySource, type SequentialRead } from './archive.js';
+import {
+  DEFAULT_ARCHIVE_LIMITS,
+  openArchive,
+  type ArchiveEntry,
+  type ArchiveLimits,
+  type ArchiveReader,
+  type EntrySource,
+  type SequentialRead,
+} from './archive.js';
 import { DatasetProcessingError, isProcessingError, ProcessingCode } from './errors.js';
 import { makeThumbnail, probeImage } from './images.js';
-import { decodeLabelText, inspectImageBytes, labelNotText, sampleOf, verifyImageLabel, type ImageVerdict, type PairLabel } from '@sightline/contracts/dataset-layout';
-import { detectLayout, indexEntries, resolveLayout, summarizeLayout, taskFromLayout, type LayoutImage, type LayoutSummary, type YamlSplitPaths } from './layout.js';
+import {
+  decodeLabelText,
+  inspectImageBytes,
+  labelNotText,
+  sampleOf,
+  verifyImageLabel,
+  type ImageVerdict,
+  type PairLabel,
+} from '@sightline/contracts/dataset-layout';
+import {
+  detectLayout,
+  indexEntries,
+  resolveLayout,
+  summarizeLayout,
+  taskFromLayout,
+  type LayoutImage,
+  type LayoutSummary,
+  type YamlSplitPaths,
+} from './layout.js';
 import { extname, isJunk } from './paths.js';
 import { forEachPooled, machineParallelism } from './pool.js';
 import { StatsAccumulator, type DatasetStats } from './stats.js';
@@ -118,7 +143,12 @@ interface WorkItem {
  * Errors that spoil one file, not the archive: report them and go on. Everything else (a bomb, I/O
  * failure) stops processing.
  */
-const PER_ENTRY_CODES = new Set<string>([ProcessingCode.CorruptEntry, ProcessingCode.CrcMismatch, ProcessingCode.Encrypted, ProcessingCode.UnsupportedCompression]);
+const PER_ENTRY_CODES = new Set<string>([
+  ProcessingCode.CorruptEntry,
+  ProcessingCode.CrcMismatch,
+  ProcessingCode.Encrypted,
+  ProcessingCode.UnsupportedCompression,
+]);
 
 export async function processArchive(options: ProcessOptions): Promise<ProcessResult> {
   const { archivePath, onImage, signal } = options;
@@ -137,7 +167,10 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
 
   try {
     if (!DATASET_TASKS.includes(task)) {
-      throw new DatasetProcessingError(ProcessingCode.UnsupportedTask, `Datasets of task "${String(task)}" cannot be checked yet; supported: ${DATASET_TASKS.join(', ')}.`);
+      throw new DatasetProcessingError(
+        ProcessingCode.UnsupportedTask,
+        `Datasets of task "${String(task)}" cannot be checked yet; supported: ${DATASET_TASKS.join(', ')}.`,
+      );
     }
     progress({ phase: 'listing', done: 0, total: 0, bytesDone: 0, bytesTotal: 0 });
     archive = await openArchive(archivePath, limits);
@@ -152,7 +185,14 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         continue;
       }
       if (entry.unsupported) {
-        report.add(issue('error', ProcessingCode.UnsupportedEntry, `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`, entry.name));
+        report.add(
+          issue(
+            'error',
+            ProcessingCode.UnsupportedEntry,
+            `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`,
+            entry.name,
+          ),
+        );
         continue;
       }
       usable.push(entry);
@@ -161,7 +201,13 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     const index = indexEntries(usable);
     // The archive settles the task when it can only be one (ADR 0029): no manual change for a classification zip.
     if (task !== 'classify' && taskFromLayout(index) === 'classify') {
-      report.add(issue('warning', ProcessingCode.TaskPicked, `The archive is a classification dataset (<split>/<class>/<image>), so the dataset's task was changed from ${task} to classify.`));
+      report.add(
+        issue(
+          'warning',
+          ProcessingCode.TaskPicked,
+          `The archive is a classification dataset (<split>/<class>/<image>), so the dataset's task was changed from ${task} to classify.`,
+        ),
+      );
       task = 'classify';
     }
     const detected = detectLayout(index, { task });
@@ -174,7 +220,11 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       const yamlFile = detected.layout.yamlPath;
       const yamlEntry = files.get(yamlFile)!;
       if (yamlEntry.uncompressedSize > MAX_YAML_CHARS * 4) {
-        throw new DatasetProcessingError(ProcessingCode.YamlInvalid, `${yamlFile} is ${yamlEntry.uncompressedSize} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`, yamlFile);
+        throw new DatasetProcessingError(
+          ProcessingCode.YamlInvalid,
+          `${yamlFile} is ${yamlEntry.uncompressedSize} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`,
+          yamlFile,
+        );
       }
       const text = decodeText((await archive.readEntry(yamlEntry, limits.maxTextBytes)).data, yamlFile, report, true);
       const parsed = parseDatasetYaml(text ?? '', { file: yamlFile, task });
@@ -232,7 +282,15 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       if (!image.label) return null;
       const labelEntry = files.get(image.label)!;
       if (labelEntry.uncompressedSize > limits.maxTextBytes) {
-        return { file: image.label, problem: issue('error', ProcessingCode.LabelTooLarge, `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`, image.label) };
+        return {
+          file: image.label,
+          problem: issue(
+            'error',
+            ProcessingCode.LabelTooLarge,
+            `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`,
+            image.label,
+          ),
+        };
       }
       const bytes = labelBytes.get(image.label);
       labelBytes.delete(image.label);
@@ -248,7 +306,14 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     const handle = async (read: SequentialRead) => {
       const { split, image, entry } = byEntry.get(read.entry)!;
       const label = labelOf(image);
-      const leave = (problem: Issue) => report.leave({ image: entry.name, code: problem.code, message: problem.message, file: problem.file ?? entry.name, ...(problem.line ? { line: problem.line } : {}) });
+      const leave = (problem: Issue) =>
+        report.leave({
+          image: entry.name,
+          code: problem.code,
+          message: problem.message,
+          file: problem.file ?? entry.name,
+          ...(problem.line ? { line: problem.line } : {}),
+        });
       if (entry.uncompressedSize > limits.maxImageBytes) {
         leave(issue('error', ProcessingCode.ImageTooLarge, `The image is ${entry.uncompressedSize} bytes; the limit is ${limits.maxImageBytes}.`, entry.name));
         return;
@@ -277,7 +342,10 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       report.add(pair.warnings);
       const rows: LabelRow[] = image.classIndex !== null ? [[image.classIndex]] : pair.rows;
       if (split === 'train') usableTrain.count++;
-      stats.addImage(split, rows.map((r) => r[0]));
+      stats.addImage(
+        split,
+        rows.map((r) => r[0]),
+      );
       if (onImage) {
         await onImage({
           split,
@@ -297,23 +365,34 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     };
 
     progress({ phase: 'images', done: 0, total: items.length, bytesDone: 0, bytesTotal });
-    await forEachPooled(reader.readInOrder(items.map((i) => i.entry), limits.maxImageBytes), concurrency, signal, async (read) => {
-      await handle(read);
-      done++;
-      bytesDone += read.entry.uncompressedSize;
-      const now = Date.now();
-      if (now - lastProgress >= progressInterval && done < items.length) {
-        lastProgress = now;
-        progress({ phase: 'images', done, total: items.length, bytesDone, bytesTotal });
-      }
-    });
+    await forEachPooled(
+      reader.readInOrder(
+        items.map((i) => i.entry),
+        limits.maxImageBytes,
+      ),
+      concurrency,
+      signal,
+      async (read) => {
+        await handle(read);
+        done++;
+        bytesDone += read.entry.uncompressedSize;
+        const now = Date.now();
+        if (now - lastProgress >= progressInterval && done < items.length) {
+          lastProgress = now;
+          progress({ phase: 'images', done, total: items.length, bytesDone, bytesTotal });
+        }
+      },
+    );
 
     const hint = taskMismatchHint(task, shapes);
     if (hint) report.addFirst(hint);
     else if (usableTrain.count === 0 && items.some((i) => i.split === 'train') && report.leftOutTotal > 0) {
       // Pairs left out never fail the dataset, unless nothing is left to train on (ADR 0029).
       const left = report.leftOutTotal;
-      throw new DatasetProcessingError(ProcessingCode.NothingUsable, `None of the train images can be used: all ${left} ${left === 1 ? 'pair was' : 'pairs were'} left out (see the list of left-out images for why).`);
+      throw new DatasetProcessingError(
+        ProcessingCode.NothingUsable,
+        `None of the train images can be used: all ${left} ${left === 1 ? 'pair was' : 'pairs were'} left out (see the list of left-out images for why).`,
+      );
     }
     progress({ phase: 'done', done: items.length, total: items.length, bytesDone: bytesTotal, bytesTotal });
   } catch (err) {
@@ -354,7 +433,9 @@ function decodeText(bytes: Buffer, file: string, report: ReportBuilder, lenient:
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     if (lenient) {
-      report.add(issue('warning', ProcessingCode.LabelEncoding, 'The file is not UTF-8; it was read as Latin-1. Save it as UTF-8 if class names look wrong.', file));
+      report.add(
+        issue('warning', ProcessingCode.LabelEncoding, 'The file is not UTF-8; it was read as Latin-1. Save it as UTF-8 if class names look wrong.', file),
+      );
       return new TextDecoder('latin1').decode(bytes);
     }
     report.add(issue('error', ProcessingCode.LabelEncoding, 'The label file is not text (not UTF-8); label files hold lines of numbers.', file));

@@ -33,7 +33,17 @@ export function buildZip(entries: readonly ZipEntrySpec[], options: ZipOptions =
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
-  const records: Array<{ name: Buffer; method: number; crc: number; csize: number; usize: number; flags: number; offset: number; madeBy: number; external: number }> = [];
+  const records: Array<{
+    name: Buffer;
+    method: number;
+    crc: number;
+    csize: number;
+    usize: number;
+    flags: number;
+    offset: number;
+    madeBy: number;
+    external: number;
+  }> = [];
   for (const spec of entries) {
     const name = Buffer.from(spec.name, 'utf8');
     const raw = spec.data === undefined ? Buffer.alloc(0) : Buffer.isBuffer(spec.data) ? spec.data : Buffer.from(spec.data, 'utf8');
@@ -219,7 +229,11 @@ export async function yoloEntries(options: {
   for (const spec of options.images) {
     const dir = (kind: 'images' | 'labels') => (style === 'yolo' ? `${prefix}${kind}/${spec.split}` : `${prefix}${spec.split}/${kind}`);
     const stem = spec.name.replace(/\.[^.]+$/, '');
-    entries.push({ name: `${dir('images')}/${spec.name}`, data: spec.image ?? (await makeImage(spec.name.endsWith('.png') ? 'png' : 'jpeg')), method: options.method });
+    entries.push({
+      name: `${dir('images')}/${spec.name}`,
+      data: spec.image ?? (await makeImage(spec.name.endsWith('.png') ? 'png' : 'jpeg')),
+      method: options.method,
+    });
     if (spec.label !== undefined) entries.push({ name: `${dir('labels')}/${stem}.txt`, data: spec.label, method: options.method });
   }
   return entries;

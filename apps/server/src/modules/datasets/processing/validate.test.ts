@@ -78,7 +78,9 @@ describe('parseLabelFile', () => {
 
   it('reports a wrong value count with file and line', () => {
     const r = parseLabelFile('0 0.5 0.5 0.2 0.2\n1 0.5 0.5 0.2\n', 'labels/a.txt', detect);
-    expect(r.issues).toEqual([expect.objectContaining({ severity: 'error', code: 'label/value-count', file: 'labels/a.txt', line: 2, message: expect.stringContaining('found 4') })]);
+    expect(r.issues).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'label/value-count', file: 'labels/a.txt', line: 2, message: expect.stringContaining('found 4') }),
+    ]);
     expect(r.rows).toHaveLength(1);
   });
 

@@ -34,7 +34,8 @@ export class ClassificationMetrics {
   addImage(image: ClassificationImage): { correct: boolean; top5: boolean; predictedClassId: number } {
     if (this.finished) throw new Error('addImage after finish()');
     const { labelClassId: label, probabilities: probs } = image;
-    if (!Number.isInteger(label) || label < 0 || label >= this.nc) throw new RangeError(`Image ${image.imageId}: class id ${label} is outside 0..${this.nc - 1}`);
+    if (!Number.isInteger(label) || label < 0 || label >= this.nc)
+      throw new RangeError(`Image ${image.imageId}: class id ${label} is outside 0..${this.nc - 1}`);
     if (probs.length !== this.nc || !probs.every(Number.isFinite)) throw new RangeError(`Image ${image.imageId}: expected ${this.nc} finite probabilities`);
     const k = Math.min(5, this.nc);
     const ranked = probs.map((p, c) => c).sort((a, b) => probs[b] - probs[a] || a - b);

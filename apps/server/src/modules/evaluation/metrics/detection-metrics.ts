@@ -55,7 +55,13 @@ export class DetectionMetrics {
 
     const labelCls = labels.map((b) => b.classId);
     const predCls = predictions.map((b) => b.classId);
-    const geometry = this.task === 'obb' ? probIou(labels.map(rbox), predictions.map(rbox)) : boxIou(labels.map((b) => b.box as Box), predictions.map((b) => b.box as Box));
+    const geometry =
+      this.task === 'obb'
+        ? probIou(labels.map(rbox), predictions.map(rbox))
+        : boxIou(
+            labels.map((b) => b.box as Box),
+            predictions.map((b) => b.box as Box),
+          );
     const tp = labels.length && predictions.length ? matchPredictions(geometry, labelCls, predCls) : new Uint16Array(predictions.length);
     let tp2: Uint16Array = new Uint16Array(predictions.length);
     if (labels.length && predictions.length && (this.task === 'segment' || this.task === 'pose')) {
@@ -90,7 +96,12 @@ export class DetectionMetrics {
         conf: CONFUSION_CONF,
         iou: 0.45,
       },
-      protocol: { name: 'ultralytics-val', iouThresholds: IOU_THRESHOLDS.map((t) => Math.round(t * 100) / 100), confusionConf: CONFUSION_CONF, confusionIou: 0.45 },
+      protocol: {
+        name: 'ultralytics-val',
+        iouThresholds: IOU_THRESHOLDS.map((t) => Math.round(t * 100) / 100),
+        confusionConf: CONFUSION_CONF,
+        confusionIou: 0.45,
+      },
     };
     if (this.task === 'segment') result.mask = apPerClass({ ...base, tp: tp2 });
     if (this.task === 'pose') result.pose = apPerClass({ ...base, tp: tp2 });

@@ -97,8 +97,7 @@ export function downsample(src: Uint8Array, width: number, height: number, ratio
       const x0 = Math.floor(sx);
       const fx = sx - x0;
       const x1 = Math.min(width - 1, x0 + 1);
-      const val =
-        (1 - fy) * ((1 - fx) * src[y0 * width + x0] + fx * src[y0 * width + x1]) + fy * ((1 - fx) * src[y1 * width + x0] + fx * src[y1 * width + x1]);
+      const val = (1 - fy) * ((1 - fx) * src[y0 * width + x0] + fx * src[y0 * width + x1]) + fy * ((1 - fx) * src[y1 * width + x0] + fx * src[y1 * width + x1]);
       data[v * w + u] = val >= 0.5 ? 1 : 0;
     }
   }
@@ -119,7 +118,12 @@ function rasteriseOnCanvas(xs: Int32Array, ys: Int32Array, grid: MaskGrid, canva
     y1 = Math.max(y1, ys[k]);
   }
   const region = { x0: Math.max(0, x0), y0: Math.max(0, y0), x1: Math.min(w - 1, x1), y1: Math.min(h - 1, y1) };
-  if (xs.length === 0 || region.x1 < region.x0 || region.y1 < region.y0) return { width: Math.floor(w / grid.ratio), height: Math.floor(h / grid.ratio), data: new Uint8Array(Math.floor(w / grid.ratio) * Math.floor(h / grid.ratio)) };
+  if (xs.length === 0 || region.x1 < region.x0 || region.y1 < region.y0)
+    return {
+      width: Math.floor(w / grid.ratio),
+      height: Math.floor(h / grid.ratio),
+      data: new Uint8Array(Math.floor(w / grid.ratio) * Math.floor(h / grid.ratio)),
+    };
   fillPolygon(w, h, xs, ys, canvas);
   const mask = grid.ratio === 1 ? { width: w, height: h, data: canvas.slice(0, w * h) } : downsample(canvas, w, h, grid.ratio, region);
   for (let y = region.y0; y <= region.y1; y++) canvas.fill(0, y * w + region.x0, y * w + region.x1 + 1);
@@ -242,7 +246,8 @@ export function imageMasks(image: EvalImage): { labels: BitMask[]; predictions: 
   for (let k = 0; k < owner.length; k++) if (owner[k] >= 0) layered[owner[k]].data[k] = 1;
   const predictions = image.predictions.map((b) => {
     if (b.mask) {
-      if (b.mask.width !== gw || b.mask.height !== gh) throw new RangeError(`Image ${image.imageId}: a prediction mask is ${b.mask.width}×${b.mask.height}, the grid ${gw}×${gh}`);
+      if (b.mask.width !== gw || b.mask.height !== gh)
+        throw new RangeError(`Image ${image.imageId}: a prediction mask is ${b.mask.width}×${b.mask.height}, the grid ${gw}×${gh}`);
       return b.mask;
     }
     return rasterisePrediction(b.polygon ?? boxPolygon(b), image, grid, canvas);

@@ -196,7 +196,13 @@ describe('pose (OKS) and obb (probiou)', () => {
   });
 
   it('scores pose matches with OKS and oriented boxes with probiou', () => {
-    const same = probIou([[50, 50, 20, 10, 0.3]], [[50, 50, 20, 10, 0.3], [150, 150, 20, 10, 0.3]]);
+    const same = probIou(
+      [[50, 50, 20, 10, 0.3]],
+      [
+        [50, 50, 20, 10, 0.3],
+        [150, 150, 20, 10, 0.3],
+      ],
+    );
     expect(same.data[0]).toBeGreaterThan(0.999);
     expect(same.data[1]).toBeLessThan(1e-3);
     const m = new DetectionMetrics({ task: 'obb', classNames: names });
@@ -226,7 +232,11 @@ describe('classification (top-1, top-5, confusion matrix)', () => {
     const m = new ClassificationMetrics({ classNames });
     expect(m.addImage({ imageId: '1', labelClassId: 0, probabilities: [0.5, 0.1, 0.1, 0.1, 0.1, 0.1] })).toMatchObject({ correct: true, top5: true });
     // label 1 is 2nd: wrong at top-1, right at top-5
-    expect(m.addImage({ imageId: '2', labelClassId: 1, probabilities: [0.4, 0.3, 0.1, 0.1, 0.05, 0.05] })).toMatchObject({ correct: false, top5: true, predictedClassId: 0 });
+    expect(m.addImage({ imageId: '2', labelClassId: 1, probabilities: [0.4, 0.3, 0.1, 0.1, 0.05, 0.05] })).toMatchObject({
+      correct: false,
+      top5: true,
+      predictedClassId: 0,
+    });
     // label 5 is last of six: outside the top 5
     expect(m.addImage({ imageId: '3', labelClassId: 5, probabilities: [0.3, 0.25, 0.2, 0.15, 0.09, 0.01] })).toMatchObject({ correct: false, top5: false });
     const r = m.finish();

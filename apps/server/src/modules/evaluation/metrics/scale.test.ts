@@ -9,7 +9,7 @@ import type { EvalBox } from './types.js';
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('scale', () => {
@@ -30,7 +30,11 @@ describe('scale', () => {
         const [x1, y1, x2, y2] = l.box;
         const dx = (r() - 0.5) * jitter;
         const dy = (r() - 0.5) * jitter;
-        return { classId: j < 16 ? l.classId : Math.floor(r() * 80), confidence: j < 16 ? 0.5 + r() / 2 : r() * 0.3, box: [x1 + dx, y1 + dy, x2 + dx, y2 + dy] };
+        return {
+          classId: j < 16 ? l.classId : Math.floor(r() * 80),
+          confidence: j < 16 ? 0.5 + r() / 2 : r() * 0.3,
+          box: [x1 + dx, y1 + dy, x2 + dx, y2 + dy],
+        };
       });
       predictions.sort((a, b) => b.confidence! - a.confidence!);
       m.addImage({ imageId: String(i), width: 640, height: 640, labels, predictions });
@@ -58,7 +62,10 @@ describe('scale (segment)', () => {
         const x = r() * 560;
         const y = r() * 560;
         const s = 20 + r() * 60;
-        const polygon = Array.from({ length: 64 }, (_, k) => [x + s / 2 + (s / 2) * Math.cos((k / 32) * Math.PI), y + s / 2 + (s / 2) * Math.sin((k / 32) * Math.PI)]).flat();
+        const polygon = Array.from({ length: 64 }, (_, k) => [
+          x + s / 2 + (s / 2) * Math.cos((k / 32) * Math.PI),
+          y + s / 2 + (s / 2) * Math.sin((k / 32) * Math.PI),
+        ]).flat();
         return { classId: Math.floor(r() * 3), box: [x, y, x + s, y + s], polygon };
       });
       const predictions: EvalBox[] = Array.from({ length: 100 }, (_, j) => {

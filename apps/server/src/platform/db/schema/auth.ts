@@ -8,7 +8,9 @@ export const authIdentities = pgTable(
   {
     provider: text('provider').notNull(),
     subject: text('subject').notNull(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     email: text('email'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
@@ -20,7 +22,9 @@ export const sessions = pgTable(
   {
     id: text('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     expiresAt: ts('expires_at').notNull(),
     lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
@@ -34,7 +38,9 @@ export const mailTokens = pgTable(
   {
     id: text('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose').notNull(), // verify | reset
     email: text('email').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),

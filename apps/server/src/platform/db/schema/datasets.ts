@@ -43,6 +43,8 @@ export const datasetImages = pgTable('dataset_images', {
   format: text('format'),
   className: text('class_name'),
   labels: jsonb('labels').$type<number[][]>().notNull().default([]),
-  source: jsonb('source').$type<{ dataOffset: number; compressedSize: number; uncompressedSize: number; compressionMethod: number; format: string }>().notNull(),
+  source: jsonb('source')
+    .$type<{ dataOffset: number; compressedSize: number; uncompressedSize: number; compressionMethod: number; format: string }>()
+    .notNull(),
   thumbKey: text('thumb_key'),
 });

@@ -17,7 +17,12 @@ export const evaluations = pgTable(
     datasetHash: text('dataset_hash').notNull(),
     done: integer('done').notNull().default(0),
     total: integer('total').notNull().default(0),
-    classMap: jsonb('class_map').$type<{ pairs: Array<{ datasetClass: number; modelClass: number; name: string }>; unmappedDataset: string[]; unmappedModel: string[]; skippedLabels: number }>(),
+    classMap: jsonb('class_map').$type<{
+      pairs: Array<{ datasetClass: number; modelClass: number; name: string }>;
+      unmappedDataset: string[];
+      unmappedModel: string[];
+      skippedLabels: number;
+    }>(),
     result: jsonb('result').$type<Record<string, unknown>>(),
     error: text('error'),
     cancelRequestedAt: ts('cancel_requested_at'),
@@ -25,7 +30,10 @@ export const evaluations = pgTable(
     startedAt: ts('started_at'),
     finishedAt: ts('finished_at'),
   },
-  (t) => [index('evaluations_model_idx').on(t.modelId, t.createdAt), index('evaluations_reuse_idx').on(t.modelId, t.datasetId, t.split, t.modelHash, t.datasetHash)],
+  (t) => [
+    index('evaluations_model_idx').on(t.modelId, t.createdAt),
+    index('evaluations_reuse_idx').on(t.modelId, t.datasetId, t.split, t.modelHash, t.datasetHash),
+  ],
 );
 
 /** The most confident mistakes of an evaluation per kind (fp | fn | wrong) and class (migration 0027). */

@@ -4,7 +4,9 @@ import { ts } from './columns.js';
 import { users } from './users.js';
 
 export const presence = pgTable('presence', {
-  userId: text('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   connectedAt: ts('connected_at'),
   lastSeenAt: ts('last_seen_at'),
   connections: integer('connections').notNull().default(0),

@@ -34,7 +34,9 @@ export const users = pgTable(
 );
 
 export const settings = pgTable('settings', {
-  userId: text('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   roboflowUploadAllWeights: boolean('roboflow_upload_all_weights').notNull().default(false),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -5,4 +5,5 @@ import { adminKeys } from './admin-keys';
 
 export const getUserDetail = (id: string, signal?: AbortSignal) => api.get<AdminUserDetail>(`/v1/admin/users/${encodeURIComponent(id)}`, signal);
 
-export const useUserDetail = (id: string | null) => useQuery({ queryKey: adminKeys.user(id ?? ''), queryFn: ({ signal }) => getUserDetail(id!, signal), enabled: Boolean(id) });
+export const useUserDetail = (id: string | null) =>
+  useQuery({ queryKey: adminKeys.user(id ?? ''), queryFn: ({ signal }) => getUserDetail(id!, signal), enabled: Boolean(id) });

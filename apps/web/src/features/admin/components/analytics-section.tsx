@@ -60,8 +60,23 @@ export function AnalyticsSection() {
     <Stack gap="lg" data-testid="admin-analytics">
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="sm" wrap="wrap">
-          <SegmentedControl size="xs" value={range} onChange={(v) => setRange(v as Range)} data={(Object.keys(RANGES) as Range[]).map((r) => ({ value: r, label: t(`analytics.range.${r}`) }))} aria-label={t('analytics.rangeLabel')} />
-          <SegmentedControl size="xs" value={interval} onChange={(v) => setInterval(v as 'day' | 'week')} data={[{ value: 'day', label: t('analytics.byDay') }, { value: 'week', label: t('analytics.byWeek') }]} aria-label={t('analytics.intervalLabel')} />
+          <SegmentedControl
+            size="xs"
+            value={range}
+            onChange={(v) => setRange(v as Range)}
+            data={(Object.keys(RANGES) as Range[]).map((r) => ({ value: r, label: t(`analytics.range.${r}`) }))}
+            aria-label={t('analytics.rangeLabel')}
+          />
+          <SegmentedControl
+            size="xs"
+            value={interval}
+            onChange={(v) => setInterval(v as 'day' | 'week')}
+            data={[
+              { value: 'day', label: t('analytics.byDay') },
+              { value: 'week', label: t('analytics.byWeek') },
+            ]}
+            aria-label={t('analytics.intervalLabel')}
+          />
         </Group>
         <Anchor href={analyticsCsvUrl(from, to, interval)} download size="sm">
           <Group gap={4}>

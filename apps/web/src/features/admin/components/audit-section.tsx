@@ -56,7 +56,13 @@ export function AuditSection({ target: initialTarget = '' }: { target?: string }
                 <Table.Tr key={e.id} data-testid="audit-row">
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{new Date(e.time).toLocaleString()}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <Badge size="sm" variant="light" tt="none" styles={{ label: { overflow: 'visible' } }} color={e.outcome === 'failure' ? 'red' : e.action.startsWith('admin') || e.action.startsWith('user.') ? 'violet' : 'gray'}>
+                    <Badge
+                      size="sm"
+                      variant="light"
+                      tt="none"
+                      styles={{ label: { overflow: 'visible' } }}
+                      color={e.outcome === 'failure' ? 'red' : e.action.startsWith('admin') || e.action.startsWith('user.') ? 'violet' : 'gray'}
+                    >
                       {e.action}
                     </Badge>
                   </Table.Td>

@@ -24,11 +24,7 @@ export function JobsSection() {
         data={(['all', 'active', 'failed'] as const).map((f) => ({ value: f, label: t(`jobs.filter.${f}`) }))}
         aria-label={t('jobs.filterLabel')}
       />
-      {rows.length === 0 ? (
-        <Text c="dimmed">{jobs.isLoading ? '…' : t('jobs.empty')}</Text>
-      ) : (
-        rows.map((j) => <JobCard key={`${j.source}:${j.id}`} job={j} />)
-      )}
+      {rows.length === 0 ? <Text c="dimmed">{jobs.isLoading ? '…' : t('jobs.empty')}</Text> : rows.map((j) => <JobCard key={`${j.source}:${j.id}`} job={j} />)}
     </Stack>
   );
 }

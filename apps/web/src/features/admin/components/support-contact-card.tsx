@@ -26,7 +26,15 @@ function ContactForm({ initial }: { initial: string }) {
           {t('contact.description')}
         </Text>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <TextInput label={t('contact.label')} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={320} maw="100%" placeholder="help@example.org" />
+          <TextInput
+            label={t('contact.label')}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            w={320}
+            maw="100%"
+            placeholder="help@example.org"
+          />
           <Button
             loading={save.isPending}
             disabled={email.trim() === initial}

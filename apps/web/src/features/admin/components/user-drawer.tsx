@@ -8,13 +8,23 @@ import { useAdminT } from '../i18n';
 import { notifyError } from '../../../lib/notify-error';
 import { StatusBadge } from './status-badge';
 
-
 /** One account: usage, plan (set by hand), roles and the account actions. */
 export function UserDrawer({ id, onClose, onShowAudit }: { id: string | null; onClose: () => void; onShowAudit: (uid: string) => void }) {
   const { t } = useAdminT();
   const detail = useUserDetail(id).data;
   return (
-    <Drawer opened={Boolean(id)} onClose={onClose} position="right" size="md" title={<Title order={2} fz="lg">{detail?.username ?? '…'}</Title>} aria-label={t('users.detail')}>
+    <Drawer
+      opened={Boolean(id)}
+      onClose={onClose}
+      position="right"
+      size="md"
+      title={
+        <Title order={2} fz="lg">
+          {detail?.username ?? '…'}
+        </Title>
+      }
+      aria-label={t('users.detail')}
+    >
       {detail && detail.id === id ? <Detail key={detail.id} u={detail} onShowAudit={onShowAudit} /> : <Text c="dimmed">…</Text>}
     </Drawer>
   );
@@ -70,19 +80,33 @@ function Detail({ u, onShowAudit }: { u: AdminUserDetail; onShowAudit: (uid: str
       </SimpleGrid>
       <Divider label={t('users.planTitle')} labelPosition="left" />
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <Select label={t('users.col.plan')} data={PLANS.map((p) => ({ value: p, label: p }))} value={chosen} onChange={(v) => v && setChosen(v as Plan)} allowDeselect={false} w={140} />
+        <Select
+          label={t('users.col.plan')}
+          data={PLANS.map((p) => ({ value: p, label: p }))}
+          value={chosen}
+          onChange={(v) => v && setChosen(v as Plan)}
+          allowDeselect={false}
+          w={140}
+        />
         <TextInput label={t('users.reason')} value={reason} onChange={(e) => setReason(e.currentTarget.value)} style={{ flex: '1 1 160px' }} />
         <Button
           disabled={reason.trim().length < 3 || chosen === u.plan}
           loading={plan.isPending}
-          onClick={() => plan.mutate({ plan: chosen, reason }, { onSuccess: () => (notifications.success(t('users.planSet')), setReason('')), onError: notifyError })}
+          onClick={() =>
+            plan.mutate({ plan: chosen, reason }, { onSuccess: () => (notifications.success(t('users.planSet')), setReason('')), onError: notifyError })
+          }
         >
           {t('users.setPlan')}
         </Button>
       </Group>
       <Divider label={t('users.actions')} labelPosition="left" />
       <Group gap="xs" wrap="wrap">
-        <Button size="xs" variant="light" loading={action.isPending && (action.variables === 'grant-admin' || action.variables === 'revoke-admin')} onClick={() => run(isAdmin ? 'revoke-admin' : 'grant-admin')}>
+        <Button
+          size="xs"
+          variant="light"
+          loading={action.isPending && (action.variables === 'grant-admin' || action.variables === 'revoke-admin')}
+          onClick={() => run(isAdmin ? 'revoke-admin' : 'grant-admin')}
+        >
           {t(isAdmin ? 'users.revokeAdmin' : 'users.grantAdmin')}
         </Button>
         <Button size="xs" variant="light" loading={action.isPending && action.variables === 'sign-out'} onClick={() => run('sign-out')}>

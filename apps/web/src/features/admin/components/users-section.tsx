@@ -29,8 +29,19 @@ export function UsersSection({ onShowAudit }: { onShowAudit: (uid: string) => vo
           onChange={(e) => setQ(e.currentTarget.value)}
           style={{ flex: '1 1 240px' }}
         />
-        <Select label={t('users.sort')} data={ADMIN_USER_SORTS.map((s) => ({ value: s, label: t(`users.sortBy.${s}`) }))} value={sort} onChange={(v) => v && setSort(v as AdminUserSort)} allowDeselect={false} w={160} />
-        <Button variant="default" onClick={() => setDir(dir === 'asc' ? 'desc' : 'asc')} leftSection={dir === 'asc' ? <IconSortAscending size={16} /> : <IconSortDescending size={16} />}>
+        <Select
+          label={t('users.sort')}
+          data={ADMIN_USER_SORTS.map((s) => ({ value: s, label: t(`users.sortBy.${s}`) }))}
+          value={sort}
+          onChange={(v) => v && setSort(v as AdminUserSort)}
+          allowDeselect={false}
+          w={160}
+        />
+        <Button
+          variant="default"
+          onClick={() => setDir(dir === 'asc' ? 'desc' : 'asc')}
+          leftSection={dir === 'asc' ? <IconSortAscending size={16} /> : <IconSortDescending size={16} />}
+        >
           {t(`users.dir.${dir}`)}
         </Button>
       </Group>

@@ -8,15 +8,54 @@ import AdminPage from './admin';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const row: AdminUserRow = { id: 'U1', email: 'ada@lab.test', username: 'ada', firstName: 'Ada', plan: 'free', roles: [], created: '2026-11-01T00:00:00Z', lastLogin: null, deleted: null, disabled: null };
+const row: AdminUserRow = {
+  id: 'U1',
+  email: 'ada@lab.test',
+  username: 'ada',
+  firstName: 'Ada',
+  plan: 'free',
+  roles: [],
+  created: '2026-11-01T00:00:00Z',
+  lastLogin: null,
+  deleted: null,
+  disabled: null,
+};
 const usage = { count: 2, trashed: 1, bytes: 2048, trashedBytes: 1024 };
-const detail: AdminUserDetail = { ...row, storage: { datasets: usage, models: usage, projects: usage, total: 9216 }, apiKeys: 3, sessions: 2, inference: { thisMonth: 5, total: 40 }, teams: 1 };
-const job = (over: Partial<AdminJob>): AdminJob => ({ id: 'J1', source: 'queue', kind: 'dataset.process', status: 'failed', attempts: 3, maxAttempts: 3, lastError: 'zip is corrupt', logTail: [], userId: null, user: null, model: null, dataset: null, created: '2026-11-25T00:00:00Z', updated: '2026-11-25T00:00:00Z', canRetry: true, canCancel: false, ...over });
+const detail: AdminUserDetail = {
+  ...row,
+  storage: { datasets: usage, models: usage, projects: usage, total: 9216 },
+  apiKeys: 3,
+  sessions: 2,
+  inference: { thisMonth: 5, total: 40 },
+  teams: 1,
+};
+const job = (over: Partial<AdminJob>): AdminJob => ({
+  id: 'J1',
+  source: 'queue',
+  kind: 'dataset.process',
+  status: 'failed',
+  attempts: 3,
+  maxAttempts: 3,
+  lastError: 'zip is corrupt',
+  logTail: [],
+  userId: null,
+  user: null,
+  model: null,
+  dataset: null,
+  created: '2026-11-25T00:00:00Z',
+  updated: '2026-11-25T00:00:00Z',
+  canRetry: true,
+  canCancel: false,
+  ...over,
+});
 
 describe('admin tabs', () => {
   it('users: searches, opens a user, sets the plan by hand with a reason', async () => {
     const api = fakeApi({
-      'GET /v1/admin/users/search': (_b, url) => ({ users: url.includes('q=ada') ? [row] : [row, { ...row, id: 'U2', email: 'bob@lab.test', username: 'bob' }], next: null }),
+      'GET /v1/admin/users/search': (_b, url) => ({
+        users: url.includes('q=ada') ? [row] : [row, { ...row, id: 'U2', email: 'bob@lab.test', username: 'bob' }],
+        next: null,
+      }),
       'GET /v1/admin/users/U1': () => detail,
       'POST /v1/admin/billing/users/U1/plan': () => ({}),
     });
@@ -35,14 +74,28 @@ describe('admin tabs', () => {
     expect(set).toBeDisabled(); // a reason is required
     await userEvent.type(within(drawer).getByLabelText('Reason'), 'Grant');
     await userEvent.click(set);
-    await waitFor(() => expect(api.calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/v1/admin/billing/users/U1/plan', body: { plan: 'pro', reason: 'Grant' } }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/v1/admin/billing/users/U1/plan', body: { plan: 'pro', reason: 'Grant' } }),
+    );
   });
 
   it('jobs: failed and running jobs with errors and log tails, named by model, dataset and user; retry and cancel', async () => {
     const api = fakeApi({
       'GET /v1/admin/jobs': () => [
         job({ dataset: { id: 'D1', name: 'Harbour boats' } }),
-        job({ id: 'J2', source: 'agent', kind: 'export', status: 'running', lastError: null, logTail: ['epoch 3/50'], canRetry: false, canCancel: true, userId: 'U1', user: { id: 'U1', username: 'ada' }, model: { id: 'M1', name: 'boats-v2' } }),
+        job({
+          id: 'J2',
+          source: 'agent',
+          kind: 'export',
+          status: 'running',
+          lastError: null,
+          logTail: ['epoch 3/50'],
+          canRetry: false,
+          canCancel: true,
+          userId: 'U1',
+          user: { id: 'U1', username: 'ada' },
+          model: { id: 'M1', name: 'boats-v2' },
+        }),
       ],
       'POST /v1/admin/jobs/queue/J1/retry': () => job({ status: 'queued', canRetry: false }),
       'POST /v1/admin/jobs/agent/J2/cancel': () => job({ id: 'J2', status: 'cancelled' }),
@@ -55,11 +108,28 @@ describe('admin tabs', () => {
     expect(screen.getByText(/^by ada · attempt 3 of 3/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path).sort()).toEqual(['/v1/admin/jobs/agent/J2/cancel', '/v1/admin/jobs/queue/J1/retry']));
+    await waitFor(() =>
+      expect(
+        api.calls
+          .filter((c) => c.method === 'POST')
+          .map((c) => c.path)
+          .sort(),
+      ).toEqual(['/v1/admin/jobs/agent/J2/cancel', '/v1/admin/jobs/queue/J1/retry']),
+    );
   });
 
   it('upgrade requests: the tab shows the open count; Grant sets the plan in one click', async () => {
-    const request = { id: 'R1', plan: 'pro', fromPlan: 'free', message: 'For the thesis', status: 'open', created: '2026-11-25T00:00:00Z', decided: null, user: { uid: 'U1', username: 'ada', email: 'ada@lab.test', plan: 'free' }, decidedBy: null };
+    const request = {
+      id: 'R1',
+      plan: 'pro',
+      fromPlan: 'free',
+      message: 'For the thesis',
+      status: 'open',
+      created: '2026-11-25T00:00:00Z',
+      decided: null,
+      user: { uid: 'U1', username: 'ada', email: 'ada@lab.test', plan: 'free' },
+      decidedBy: null,
+    };
     let open = [request];
     const api = fakeApi({
       'GET /v1/admin/upgrade-requests': () => ({ requests: open, open: open.length }),
@@ -78,7 +148,16 @@ describe('admin tabs', () => {
 
   it('analytics: event names read as words ("Dataset created", not create_dataset); an unknown one keeps its name', async () => {
     const api = fakeApi({
-      'GET /v1/admin/analytics/events': () => ({ buckets: ['2026-11-25'], series: [{ name: 'create_dataset', counts: [3] }], activeUsers: [1], signUps: [1], totals: [{ name: 'create_dataset', count: 3 }, { name: 'brand_new_event', count: 1 }] }),
+      'GET /v1/admin/analytics/events': () => ({
+        buckets: ['2026-11-25'],
+        series: [{ name: 'create_dataset', counts: [3] }],
+        activeUsers: [1],
+        signUps: [1],
+        totals: [
+          { name: 'create_dataset', count: 3 },
+          { name: 'brand_new_event', count: 1 },
+        ],
+      }),
       'GET /v1/admin/analytics/top': () => ({ models: [], datasets: [] }),
     });
     vi.stubGlobal('fetch', api.fetch);

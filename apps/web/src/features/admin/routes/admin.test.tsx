@@ -14,7 +14,13 @@ describe('admin page', () => {
   });
 
   it('warns that mail is off, lists users and restores a deleted account', async () => {
-    const deleted = makeUser({ id: 'DeLeTeDuSeR000000000', uid: 'DeLeTeDuSeR000000000', username: 'gone', email: 'gone@example.com', dates: { created: '2026-01-01T00:00:00Z', deleted: '2026-11-20T00:00:00Z', lastLogin: null } });
+    const deleted = makeUser({
+      id: 'DeLeTeDuSeR000000000',
+      uid: 'DeLeTeDuSeR000000000',
+      username: 'gone',
+      email: 'gone@example.com',
+      dates: { created: '2026-01-01T00:00:00Z', deleted: '2026-11-20T00:00:00Z', lastLogin: null },
+    });
     let restored = false;
     const api = fakeApi({
       'GET /v1/admin/users': () => [makeUser({ roles: ['admin'] }), restored ? { ...deleted, dates: { ...deleted.dates, deleted: null } } : deleted],
@@ -22,7 +28,20 @@ describe('admin page', () => {
         restored = true;
         return { ...deleted, dates: { ...deleted.dates, deleted: null } };
       },
-      'GET /v1/admin/outbox': () => ({ mailEnabled: false, mails: [{ id: 'm1', to: 'gone@example.com', subject: 'Reset your Sightline password', text: 'link', created: '2026-11-20T00:00:00Z', sent: null, error: null }] }),
+      'GET /v1/admin/outbox': () => ({
+        mailEnabled: false,
+        mails: [
+          {
+            id: 'm1',
+            to: 'gone@example.com',
+            subject: 'Reset your Sightline password',
+            text: 'link',
+            created: '2026-11-20T00:00:00Z',
+            sent: null,
+            error: null,
+          },
+        ],
+      }),
     });
     vi.stubGlobal('fetch', api.fetch);
     renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin', user: makeUser({ roles: ['admin'] }) });

@@ -1,5 +1,15 @@
 import { Alert, Badge, Paper, Stack, Switch, Tabs, Title } from '@mantine/core';
-import { IconChartLine, IconClipboardList, IconHistory, IconLayoutDashboard, IconMailOff, IconRocket, IconShieldLock, IconStar, IconUsers } from '@tabler/icons-react';
+import {
+  IconChartLine,
+  IconClipboardList,
+  IconHistory,
+  IconLayoutDashboard,
+  IconMailOff,
+  IconRocket,
+  IconShieldLock,
+  IconStar,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { FlagName } from '@sightline/contracts';
@@ -26,7 +36,15 @@ import { AdminWebhooksSection } from '../../webhooks';
 const FLAGS: FlagName[] = ['cloudTraining', 'teamsCollaboration', 'walletTopUp', 'dedicatedInference'];
 const TABS = ['overview', 'users', 'analytics', 'jobs', 'requests', 'feedback', 'audit'] as const;
 type AdminTab = (typeof TABS)[number];
-const ICONS = { overview: IconLayoutDashboard, users: IconUsers, analytics: IconChartLine, jobs: IconClipboardList, requests: IconRocket, feedback: IconStar, audit: IconHistory } as const;
+const ICONS = {
+  overview: IconLayoutDashboard,
+  users: IconUsers,
+  analytics: IconChartLine,
+  jobs: IconClipboardList,
+  requests: IconRocket,
+  feedback: IconStar,
+  audit: IconHistory,
+} as const;
 
 /** The route is only auth-guarded (spec §2); the server refuses non-admins, and the page says so. */
 export default function AdminPage() {
@@ -93,12 +111,7 @@ export default function AdminPage() {
                   description={t(`admin.flag.${flag}.description`)}
                   checked={config.flags[flag]}
                   disabled={update.isPending}
-                  onChange={(e) =>
-                    update.mutate(
-                      { [flag]: e.currentTarget.checked },
-                      { onError: notifyError },
-                    )
-                  }
+                  onChange={(e) => update.mutate({ [flag]: e.currentTarget.checked }, { onError: notifyError })}
                 />
               ))}
             </Stack>

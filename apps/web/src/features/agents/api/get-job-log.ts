@@ -5,6 +5,12 @@ import { api } from '../../../lib/api-client';
 import { agentKeys } from './agent-keys';
 
 /** An agent job's console (owner or admin). */
-export const getJobLog = (jobId: string, signal?: AbortSignal) => api.get<z.infer<typeof jobLogSchema>>(`/v1/agent-jobs/${encodeURIComponent(jobId)}/log`, signal);
+export const getJobLog = (jobId: string, signal?: AbortSignal) =>
+  api.get<z.infer<typeof jobLogSchema>>(`/v1/agent-jobs/${encodeURIComponent(jobId)}/log`, signal);
 export const useJobLog = (jobId: string | null, live: boolean) =>
-  useQuery({ queryKey: agentKeys.log(jobId ?? ''), queryFn: ({ signal }) => getJobLog(jobId!, signal), enabled: Boolean(jobId), refetchInterval: live ? 2000 : false });
+  useQuery({
+    queryKey: agentKeys.log(jobId ?? ''),
+    queryFn: ({ signal }) => getJobLog(jobId!, signal),
+    enabled: Boolean(jobId),
+    refetchInterval: live ? 2000 : false,
+  });

@@ -15,14 +15,18 @@ import { notifyError } from '../../../lib/notify-error';
 import { AgentCapability, AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
 import { NewAgentToken } from './new-agent-token';
 
-
 function AgentsTable() {
   const { t } = useAgentsT();
   const agents = useAgents('all');
   const live = (agents.data ?? []).filter((a) => !a.revoked);
   return (
     <Stack gap="sm">
-      <NewAgentToken shared label={t('admin.newAgent')} placeholder="gpu-host-1" testIds={{ name: 'agent-name', create: 'agent-create', token: 'agent-token' }} />
+      <NewAgentToken
+        shared
+        label={t('admin.newAgent')}
+        placeholder="gpu-host-1"
+        testIds={{ name: 'agent-name', create: 'agent-create', token: 'agent-token' }}
+      />
       {live.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('admin.noAgents')}
@@ -60,7 +64,11 @@ function AgentsTable() {
                     <AgentCapability agent={a} />
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{a.gpu ? `${a.gpu.name}${a.gpu.memoryMb ? ` (${Math.round(a.gpu.memoryMb / 1024)} GB)` : ''}${a.gpu.count > 1 ? ` × ${a.gpu.count}` : ''}` : t('admin.noGpu')}</Text>
+                    <Text size="sm">
+                      {a.gpu
+                        ? `${a.gpu.name}${a.gpu.memoryMb ? ` (${Math.round(a.gpu.memoryMb / 1024)} GB)` : ''}${a.gpu.count > 1 ? ` × ${a.gpu.count}` : ''}`
+                        : t('admin.noGpu')}
+                    </Text>
                     <Text size="xs" c="dimmed">
                       {a.gpuType ?? t('admin.noType')}
                     </Text>
@@ -92,7 +100,16 @@ function GpuTypesTable() {
   const save = useSaveGpuType();
   const remove = useDeleteGpuType();
   const [form, setForm] = useState<GpuTypeInput>(emptyType);
-  const edit = (g: GpuType) => setForm({ id: g.id, name: g.name, device: g.device, match: g.match, hourlyRateMicro: g.hourlyRateMicro, imagesPerSecond: g.imagesPerSecond, enabled: g.enabled });
+  const edit = (g: GpuType) =>
+    setForm({
+      id: g.id,
+      name: g.name,
+      device: g.device,
+      match: g.match,
+      hourlyRateMicro: g.hourlyRateMicro,
+      imagesPerSecond: g.imagesPerSecond,
+      enabled: g.enabled,
+    });
   return (
     <Stack gap="sm">
       {(types.data ?? []).length > 0 && (
@@ -142,7 +159,13 @@ function GpuTypesTable() {
       )}
       <Group align="flex-end" gap="sm" wrap="wrap" data-testid="gpu-type-form">
         <TextInput label={t('admin.gpu.id')} placeholder="rtx-4090" value={form.id} onChange={(e) => setForm({ ...form, id: e.currentTarget.value })} w={130} />
-        <TextInput label={t('admin.gpu.name')} placeholder="RTX 4090" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} w={150} />
+        <TextInput
+          label={t('admin.gpu.name')}
+          placeholder="RTX 4090"
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
+          w={150}
+        />
         <Select
           label={t('admin.gpu.device')}
           value={form.device ?? 'gpu'}
@@ -152,8 +175,22 @@ function GpuTypesTable() {
           w={140}
           data-testid="gpu-type-device"
         />
-        <TextInput label={form.device === 'cpu' ? t('admin.gpu.matchCpu') : t('admin.gpu.match')} placeholder={form.device === 'cpu' ? '*' : 'RTX 4090'} value={form.match} onChange={(e) => setForm({ ...form, match: e.currentTarget.value })} w={150} />
-        <NumberInput label={t('admin.gpu.rateInput')} value={form.hourlyRateMicro / 1_000_000} onChange={(v) => setForm({ ...form, hourlyRateMicro: Math.round((Number(v) || 0) * 1_000_000) })} min={0} step={0.1} decimalScale={2} w={120} />
+        <TextInput
+          label={form.device === 'cpu' ? t('admin.gpu.matchCpu') : t('admin.gpu.match')}
+          placeholder={form.device === 'cpu' ? '*' : 'RTX 4090'}
+          value={form.match}
+          onChange={(e) => setForm({ ...form, match: e.currentTarget.value })}
+          w={150}
+        />
+        <NumberInput
+          label={t('admin.gpu.rateInput')}
+          value={form.hourlyRateMicro / 1_000_000}
+          onChange={(v) => setForm({ ...form, hourlyRateMicro: Math.round((Number(v) || 0) * 1_000_000) })}
+          min={0}
+          step={0.1}
+          decimalScale={2}
+          w={120}
+        />
         <Switch label={t('admin.gpu.enabled')} checked={form.enabled ?? true} onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })} mb={6} />
         <Button
           leftSection={<IconPlus size={16} />}
@@ -215,7 +252,14 @@ function JobsTable() {
                       <Button size="compact-sm" variant="subtle" leftSection={<IconFileText size={14} />} onClick={() => setLogOf(j.id)}>
                         {t('admin.log')}
                       </Button>
-                      <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconX size={14} />} disabled={j.cancelRequested} onClick={() => cancel.mutate(j.id, { onError: notifyError })}>
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        color="red"
+                        leftSection={<IconX size={14} />}
+                        disabled={j.cancelRequested}
+                        onClick={() => cancel.mutate(j.id, { onError: notifyError })}
+                      >
                         {t('admin.cancel')}
                       </Button>
                     </Group>

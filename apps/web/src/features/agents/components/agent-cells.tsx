@@ -20,7 +20,13 @@ export function RevokeAgentButton({ agent }: { agent: Pick<Agent, 'id'> }) {
   const { t } = useAgentsT();
   const revoke = useRevokeAgent();
   return (
-    <Button size="compact-sm" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => revoke.mutate(agent.id, { onError: notifyError })}>
+    <Button
+      size="compact-sm"
+      variant="subtle"
+      color="red"
+      leftSection={<IconTrash size={14} />}
+      onClick={() => revoke.mutate(agent.id, { onError: notifyError })}
+    >
       {t('admin.revoke')}
     </Button>
   );

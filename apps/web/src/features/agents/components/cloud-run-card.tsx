@@ -68,7 +68,11 @@ export function CloudRunCard({ modelId, isOwner }: { modelId: string; isOwner: b
             )}
           </Group>
         </Group>
-        {r.job.status === 'queued' && <Text size="sm" c="dimmed">{t('run.queued')}</Text>}
+        {r.job.status === 'queued' && (
+          <Text size="sm" c="dimmed">
+            {t('run.queued')}
+          </Text>
+        )}
         <Progress value={epochs ? (100 * r.epochsSettled) / epochs : 0} size="sm" animated={active} aria-label={t('run.epochs')} />
         <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
           <div>

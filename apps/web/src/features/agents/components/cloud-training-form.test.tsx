@@ -21,7 +21,23 @@ const estimate = (over: Partial<CloudEstimate> = {}): CloudEstimate => ({
   ...over,
 });
 const run = (over: Partial<CloudRun> = {}): CloudRun => ({
-  job: { id: 'j1', kind: 'train', status: 'running', modelId: model.id, exportId: null, userId: 'u1', agentId: 'a1', gpuType: 'rtx-4090', attempts: 1, error: null, exitCode: null, created: '2026-01-01T10:00:00.000Z', started: '2026-01-01T10:00:05.000Z', finished: null, cancelRequested: false },
+  job: {
+    id: 'j1',
+    kind: 'train',
+    status: 'running',
+    modelId: model.id,
+    exportId: null,
+    userId: 'u1',
+    agentId: 'a1',
+    gpuType: 'rtx-4090',
+    attempts: 1,
+    error: null,
+    exitCode: null,
+    created: '2026-01-01T10:00:00.000Z',
+    started: '2026-01-01T10:00:05.000Z',
+    finished: null,
+    cancelRequested: false,
+  },
   holdMicro: 1_800_000,
   settledMicro: 540_000,
   epochsSettled: 3,
@@ -67,7 +83,9 @@ describe('cloud training form', () => {
 
   it('says why a run cannot start (wallet below the estimate)', async () => {
     const api = fakeApi({
-      'GET /v1/gpu-types': () => [{ id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 200, enabled: true, online: 1 }],
+      'GET /v1/gpu-types': () => [
+        { id: 'rtx-4090', name: 'RTX 4090', match: 'RTX 4090', hourlyRateMicro: 3_600_000, imagesPerSecond: 200, enabled: true, online: 1 },
+      ],
       [`GET /v1/models/${model.id}/cloud`]: () => null,
       [`POST /v1/models/${model.id}/cloud/estimate`]: () => estimate({ canStart: false, reason: 'The estimate is $1.80 but your wallet holds $1.00' }),
     });

@@ -55,17 +55,52 @@ export function CloudTrainingForm({ model }: { model: Model }) {
           w={340}
           data-testid="cloud-gpu-type"
         />
-        <SegmentedControl value={mode} onChange={(v) => setMode(v as 'epochs' | 'timed')} data={[{ value: 'epochs', label: t('form.epochsMode') }, { value: 'timed', label: t('form.timedMode') }]} />
+        <SegmentedControl
+          value={mode}
+          onChange={(v) => setMode(v as 'epochs' | 'timed')}
+          data={[
+            { value: 'epochs', label: t('form.epochsMode') },
+            { value: 'timed', label: t('form.timedMode') },
+          ]}
+        />
         {mode === 'epochs' ? (
-          <NumberInput label={t('form.epochs')} value={epochs} onChange={(v) => setEpochs(Math.max(1, Number(v) || 1))} min={1} max={10000} allowDecimal={false} w={120} data-testid="cloud-epochs-input" />
+          <NumberInput
+            label={t('form.epochs')}
+            value={epochs}
+            onChange={(v) => setEpochs(Math.max(1, Number(v) || 1))}
+            min={1}
+            max={10000}
+            allowDecimal={false}
+            w={120}
+            data-testid="cloud-epochs-input"
+          />
         ) : (
-          <NumberInput label={t('form.hours')} value={hours} onChange={(v) => setHours(Math.max(0.05, Number(v) || 0.05))} min={0.05} max={168} step={0.5} decimalScale={2} w={120} />
+          <NumberInput
+            label={t('form.hours')}
+            value={hours}
+            onChange={(v) => setHours(Math.max(0.05, Number(v) || 0.05))}
+            min={0.05}
+            max={168}
+            step={0.5}
+            decimalScale={2}
+            w={120}
+          />
         )}
       </Group>
-      {selected && selected.online === 0 && <Text size="sm" c="yellow.8">{t('form.noneOnline')}</Text>}
+      {selected && selected.online === 0 && (
+        <Text size="sm" c="yellow.8">
+          {t('form.noneOnline')}
+        </Text>
+      )}
       {e && (
         <Text size="sm" data-testid="cloud-estimate">
-          {t('form.estimate', { cost: usd(e.estimateMicro), epochs: e.epochs, hours: e.hours.toFixed(2), perEpoch: usd(e.pricePerEpochMicro), wallet: usd(e.walletMicro) })}
+          {t('form.estimate', {
+            cost: usd(e.estimateMicro),
+            epochs: e.epochs,
+            hours: e.hours.toFixed(2),
+            perEpoch: usd(e.pricePerEpochMicro),
+            wallet: usd(e.walletMicro),
+          })}
         </Text>
       )}
       {e && !e.canStart && e.reason && (
@@ -79,7 +114,13 @@ export function CloudTrainingForm({ model }: { model: Model }) {
         </Alert>
       )}
       <Group>
-        <Button leftSection={<IconCloudUpload size={16} />} disabled={!e?.canStart || !body} loading={start.isPending} onClick={() => body && start.mutate(body)} data-testid="cloud-start">
+        <Button
+          leftSection={<IconCloudUpload size={16} />}
+          disabled={!e?.canStart || !body}
+          loading={start.isPending}
+          onClick={() => body && start.mutate(body)}
+          data-testid="cloud-start"
+        >
           {t('form.start')}
         </Button>
       </Group>

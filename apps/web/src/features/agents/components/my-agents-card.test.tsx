@@ -33,7 +33,12 @@ describe('My agents (ADR 0021)', () => {
     const api = fakeApi({
       'GET /v1/agents': () => [
         agent({}),
-        agent({ id: 'a2', name: 'empty', ultralyticsVersion: null, capabilities: { device: 'cpu', platformProtocol: false, train: false, export: false, reason: 'Runs nothing: no ultralytics was found on this host' } }),
+        agent({
+          id: 'a2',
+          name: 'empty',
+          ultralyticsVersion: null,
+          capabilities: { device: 'cpu', platformProtocol: false, train: false, export: false, reason: 'Runs nothing: no ultralytics was found on this host' },
+        }),
       ],
     });
     vi.stubGlobal('fetch', vi.fn(api.fetch));

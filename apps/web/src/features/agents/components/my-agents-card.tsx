@@ -5,7 +5,6 @@ import { useAgentsT } from '../i18n';
 import { AgentCapability, AgentOnlineBadge, RevokeAgentButton } from './agent-cells';
 import { NewAgentToken } from './new-agent-token';
 
-
 /**
  * "Bring your own GPU": a user's private agents. They run only this user's exports (and cloud runs
  * never charge them); the token is shown once.
@@ -40,7 +39,13 @@ export function MyAgentsCard() {
                         </Text>
                       </Group>
                       <Text size="xs" c="dimmed">
-                        {[a.gpu?.name ?? t('admin.noGpu'), a.ultralyticsVersion && `ultralytics ${a.ultralyticsVersion}`, a.lastHeartbeat && formatRelative(a.lastHeartbeat)].filter(Boolean).join(' · ')}
+                        {[
+                          a.gpu?.name ?? t('admin.noGpu'),
+                          a.ultralyticsVersion && `ultralytics ${a.ultralyticsVersion}`,
+                          a.lastHeartbeat && formatRelative(a.lastHeartbeat),
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
                       </Text>
                       <AgentCapability agent={a} />
                     </Table.Td>

@@ -6,12 +6,21 @@ import { notifyError } from '../../../lib/notify-error';
 import { useAgentsT } from '../i18n';
 import { agentCommand } from './start-agent-command';
 
-
 /**
  * Names a new agent and creates its token: shared (the admin's pool) or private (a user's own GPU).
  * The token is shown once, inside the command that starts the agent.
  */
-export function NewAgentToken({ shared, label, placeholder, testIds }: { shared: boolean; label: string; placeholder: string; testIds?: { name: string; create: string; token: string } }) {
+export function NewAgentToken({
+  shared,
+  label,
+  placeholder,
+  testIds,
+}: {
+  shared: boolean;
+  label: string;
+  placeholder: string;
+  testIds?: { name: string; create: string; token: string };
+}) {
   const { t } = useAgentsT();
   const create = useCreateAgent();
   const [name, setName] = useState('');

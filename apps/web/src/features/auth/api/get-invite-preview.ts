@@ -7,4 +7,10 @@ export const getInvitePreview = (invite: { team: string; token: string }, signal
   api.get<TeamInvitePreview>(`/v1/teams/${encodeURIComponent(invite.team)}/invite-preview?token=${encodeURIComponent(invite.token)}`, signal);
 
 export const useInvitePreview = (invite: { team: string; token: string } | null) =>
-  useQuery({ queryKey: ['invite-preview', invite?.team, invite?.token], queryFn: ({ signal }) => getInvitePreview(invite!, signal), enabled: Boolean(invite), retry: false, staleTime: Infinity });
+  useQuery({
+    queryKey: ['invite-preview', invite?.team, invite?.token],
+    queryFn: ({ signal }) => getInvitePreview(invite!, signal),
+    enabled: Boolean(invite),
+    retry: false,
+    staleTime: Infinity,
+  });

@@ -21,9 +21,17 @@ export function AuthErrorAlert({ error, title, children }: { error: unknown; tit
   const code = isApiError(error) ? error.code : typeof error === 'string' ? error : undefined;
   const fallback = isApiError(error) ? error.message : undefined;
   // A throttled sign-in or mail request (429): the server's sentence says how long to wait.
-  const message = code === ErrorCode.AccountDeleted ? Messages.accountDeleted : code === ErrorCode.RateLimited && fallback ? fallback : errorMessage(code, fallback);
+  const message =
+    code === ErrorCode.AccountDeleted ? Messages.accountDeleted : code === ErrorCode.RateLimited && fallback ? fallback : errorMessage(code, fallback);
   return (
-    <Alert color={code === ErrorCode.RateLimited ? 'orange' : 'red'} icon={<IconAlertCircle size={18} />} role="alert" data-testid="auth-error" data-code={code} title={title}>
+    <Alert
+      color={code === ErrorCode.RateLimited ? 'orange' : 'red'}
+      icon={<IconAlertCircle size={18} />}
+      role="alert"
+      data-testid="auth-error"
+      data-code={code}
+      title={title}
+    >
       {message}
       {children}
     </Alert>

@@ -22,7 +22,15 @@ export function AuthShell({ title, subtitle, children, footer }: { title: ReactN
           <Text c="night.0" size="lg">
             {t('brand.body')}
           </Text>
-          <List spacing="sm" c="night.0" icon={<ThemeIcon size={22} radius="xl" color="brand.5"><IconCheck size={14} /></ThemeIcon>}>
+          <List
+            spacing="sm"
+            c="night.0"
+            icon={
+              <ThemeIcon size={22} radius="xl" color="brand.5">
+                <IconCheck size={14} />
+              </ThemeIcon>
+            }
+          >
             <List.Item>{t('brand.point1')}</List.Item>
             <List.Item>{t('brand.point2')}</List.Item>
             <List.Item>{t('brand.point3')}</List.Item>

@@ -14,7 +14,13 @@ export function InviteNotice({ preview, gone, mode }: { preview: TeamInvitePrevi
     );
   if (!preview) return null;
   return (
-    <Alert color="violet" variant="light" icon={<IconUsersGroup size={18} aria-hidden />} title={t('invite.title', { invitedBy: preview.invitedBy, team: preview.team.name })} data-testid="invite-notice">
+    <Alert
+      color="violet"
+      variant="light"
+      icon={<IconUsersGroup size={18} aria-hidden />}
+      title={t('invite.title', { invitedBy: preview.invitedBy, team: preview.team.name })}
+      data-testid="invite-notice"
+    >
       {t(mode === 'signIn' ? 'invite.signIn' : 'invite.signUp', { email: preview.email })}
     </Alert>
   );

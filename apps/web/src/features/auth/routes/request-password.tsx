@@ -31,7 +31,15 @@ export default function RequestPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate aria-label={t('request.title')}>
           <Stack gap="md">
-            <TextInput label={t('fields.email')} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} required />
+            <TextInput
+              label={t('fields.email')}
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={errors.email}
+              required
+            />
             <AuthErrorAlert error={request.error} />
             <Button type="submit" loading={request.isPending} fullWidth>
               {t('request.submit')}

@@ -17,14 +17,20 @@ describe('sign-in page', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the network alert of spec §8 when fetch fails', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     renderRoutes(routes, { path: '/signin', user: null });
     await submit();
     expect(await screen.findByTestId('network-error')).toHaveTextContent('The network is experiencing difficulties. Please check your internet connection.');
   });
 
   it('shows the account-deleted alert', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => errorResponse(403, 'auth/account-deleted', 'This account is currently being deleted.')));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => errorResponse(403, 'auth/account-deleted', 'This account is currently being deleted.')),
+    );
     renderRoutes(routes, { path: '/signin', user: null });
     await submit();
     expect(await screen.findByTestId('auth-error')).toHaveTextContent('This account is currently being deleted.');
@@ -43,7 +49,10 @@ describe('sign-in page', () => {
   });
 
   it('says how long to wait when sign-in is throttled (429)', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => errorResponse(429, 'error/rate-limited', 'Too many sign-in attempts. Try again in 42 s.')));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => errorResponse(429, 'error/rate-limited', 'Too many sign-in attempts. Try again in 42 s.')),
+    );
     renderRoutes(routes, { path: '/signin', user: null });
     await submit();
     const alert = await screen.findByTestId('auth-error');

@@ -74,7 +74,15 @@ export default function SignInPage() {
       {oauthError && !signIn.error && <AuthErrorAlert error={oauthError} />}
       <form onSubmit={onSubmit} noValidate aria-label={t('signIn.title')}>
         <Stack gap="md">
-          <TextInput label={t('fields.email')} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} required />
+          <TextInput
+            label={t('fields.email')}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={errors.email}
+            required
+          />
           <PasswordInput
             label={t('fields.password')}
             autoComplete="current-password"

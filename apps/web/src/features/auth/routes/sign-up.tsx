@@ -83,8 +83,22 @@ export default function SignUpPage() {
       <form onSubmit={onSubmit} noValidate aria-label={t('signUp.title')}>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <TextInput label={t('fields.firstName')} autoComplete="given-name" value={values.firstName} onChange={set('firstName')} error={errors.firstName} required />
-            <TextInput label={t('fields.username')} autoComplete="username" value={values.username} onChange={set('username')} error={errors.username} required />
+            <TextInput
+              label={t('fields.firstName')}
+              autoComplete="given-name"
+              value={values.firstName}
+              onChange={set('firstName')}
+              error={errors.firstName}
+              required
+            />
+            <TextInput
+              label={t('fields.username')}
+              autoComplete="username"
+              value={values.username}
+              onChange={set('username')}
+              error={errors.username}
+              required
+            />
           </SimpleGrid>
           <TextInput label={t('fields.email')} type="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.email} required />
           <PasswordInput

@@ -33,7 +33,17 @@ export default function WelcomePage({ email: emailProp }: { email?: string }) {
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         {/* Each card is the first step it names: it opens that dialog (and ends the welcome). */}
         {steps.map(({ icon: Icon, title, body, to, key }) => (
-          <Paper key={title} withBorder p="lg" radius="md" component="button" type="button" onClick={() => finish(to)} data-testid={`welcome-${key}`} style={{ textAlign: 'left', cursor: 'pointer', font: 'inherit', color: 'inherit' }}>
+          <Paper
+            key={title}
+            withBorder
+            p="lg"
+            radius="md"
+            component="button"
+            type="button"
+            onClick={() => finish(to)}
+            data-testid={`welcome-${key}`}
+            style={{ textAlign: 'left', cursor: 'pointer', font: 'inherit', color: 'inherit' }}
+          >
             <ThemeIcon size={40} radius="md" variant="light" mb="sm">
               <Icon size={22} aria-hidden />
             </ThemeIcon>

@@ -19,7 +19,8 @@ export function useRequestUpgrade() {
 }
 
 /** Admin: requests of a status and the number still open (refreshed while shown). */
-export const getAdminUpgradeRequests = (status: UpgradeRequestStatus, signal?: AbortSignal) => api.get<AdminUpgradeRequestList>(`/v1/admin/upgrade-requests?status=${status}`, signal);
+export const getAdminUpgradeRequests = (status: UpgradeRequestStatus, signal?: AbortSignal) =>
+  api.get<AdminUpgradeRequestList>(`/v1/admin/upgrade-requests?status=${status}`, signal);
 export const useAdminUpgradeRequests = (status: UpgradeRequestStatus = 'open', enabled = true) =>
   useQuery({ queryKey: billingKeys.adminRequests(status), queryFn: ({ signal }) => getAdminUpgradeRequests(status, signal), refetchInterval: 30_000, enabled });
 
@@ -27,7 +28,8 @@ export const useAdminUpgradeRequests = (status: UpgradeRequestStatus = 'open', e
 export function useDecideUpgradeRequest() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: 'grant' | 'dismiss' }) => api.post<UpgradeRequest>(`/v1/admin/upgrade-requests/${encodeURIComponent(id)}/${action}`),
+    mutationFn: ({ id, action }: { id: string; action: 'grant' | 'dismiss' }) =>
+      api.post<UpgradeRequest>(`/v1/admin/upgrade-requests/${encodeURIComponent(id)}/${action}`),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['billing', 'admin'] });
       void qc.invalidateQueries({ queryKey: ['admin', 'users'] });

@@ -13,7 +13,6 @@ import { useBillingT } from '../i18n';
 import { notifyError } from '../../../lib/notify-error';
 import { LedgerTable } from './ledger-table';
 
-
 /** Admin page section: set a user's plan and credit a wallet by hand (who and why recorded); plan limits. */
 export function AdminBillingSection() {
   const { t } = useBillingT();
@@ -64,12 +63,21 @@ function UserBilling({ uid }: { uid: string }) {
         {t(`plans.${data.plan}`)} · {t('admin.wallet', { balance: formatMicroUsd(data.wallet.balance), held: formatMicroUsd(data.wallet.held) })}
       </Text>
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <Select label={t('admin.plan')} data={PLANS.map((p) => ({ value: p, label: t(`plans.${p}`) }))} value={chosen} onChange={(v) => setPlanValue(v as Plan)} w={160} allowDeselect={false} />
+        <Select
+          label={t('admin.plan')}
+          data={PLANS.map((p) => ({ value: p, label: t(`plans.${p}`) }))}
+          value={chosen}
+          onChange={(v) => setPlanValue(v as Plan)}
+          w={160}
+          allowDeselect={false}
+        />
         <TextInput label={t('admin.reason')} value={reason} onChange={(e) => setReason(e.currentTarget.value)} w={260} />
         <Button
           disabled={reason.trim().length < 3}
           loading={setPlan.isPending}
-          onClick={() => setPlan.mutate({ uid, plan: chosen, reason }, { onSuccess: () => (notifications.success(t('admin.planSet')), setReason('')), onError: notifyError })}
+          onClick={() =>
+            setPlan.mutate({ uid, plan: chosen, reason }, { onSuccess: () => (notifications.success(t('admin.planSet')), setReason('')), onError: notifyError })
+          }
         >
           {t('admin.setPlan')}
         </Button>

@@ -46,7 +46,13 @@ function RequestCard({ request: r }: { request: AdminUpgradeRequest }) {
   const act = (action: 'grant' | 'dismiss') =>
     decide.mutate(
       { id: r.id, action },
-      { onSuccess: () => notifications.success(t(action === 'grant' ? 'adminRequests.grantDone' : 'adminRequests.dismissDone', { user: r.user.username, plan: t(`plans.${r.plan}`) })), onError: notifyError },
+      {
+        onSuccess: () =>
+          notifications.success(
+            t(action === 'grant' ? 'adminRequests.grantDone' : 'adminRequests.dismissDone', { user: r.user.username, plan: t(`plans.${r.plan}`) }),
+          ),
+        onError: notifyError,
+      },
     );
   return (
     <Paper withBorder p="md" radius="md" data-testid="upgrade-request">
@@ -72,10 +78,23 @@ function RequestCard({ request: r }: { request: AdminUpgradeRequest }) {
         </Stack>
         {r.status === 'open' && (
           <Group gap="xs">
-            <Button size="xs" leftSection={<IconCheck size={14} />} loading={decide.isPending && decide.variables?.action === 'grant'} onClick={() => act('grant')} data-testid="grant-request">
+            <Button
+              size="xs"
+              leftSection={<IconCheck size={14} />}
+              loading={decide.isPending && decide.variables?.action === 'grant'}
+              onClick={() => act('grant')}
+              data-testid="grant-request"
+            >
               {t('adminRequests.grant', { plan: t(`plans.${r.plan}`) })}
             </Button>
-            <Button size="xs" variant="subtle" color="gray" leftSection={<IconX size={14} />} loading={decide.isPending && decide.variables?.action === 'dismiss'} onClick={() => act('dismiss')}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="gray"
+              leftSection={<IconX size={14} />}
+              loading={decide.isPending && decide.variables?.action === 'dismiss'}
+              onClick={() => act('dismiss')}
+            >
               {t('adminRequests.dismiss')}
             </Button>
           </Group>

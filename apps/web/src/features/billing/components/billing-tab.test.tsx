@@ -7,7 +7,17 @@ import { BillingTab } from './billing-tab';
 
 const json = (data: unknown, status = 200) => new Response(JSON.stringify(status < 400 ? { data } : data), { status });
 const routes = [{ path: '/settings', element: <BillingTab /> }];
-const limits = { storageBytes: 20 * 1024 ** 3, models: 100, inferencePerHour: 100, inferencePerMonth: 1000, cloudRunsConcurrent: 0, cloudTraining: false, dedicatedInference: false, teams: false, walletTopUp: false };
+const limits = {
+  storageBytes: 20 * 1024 ** 3,
+  models: 100,
+  inferencePerHour: 100,
+  inferencePerMonth: 1000,
+  cloudRunsConcurrent: 0,
+  cloudTraining: false,
+  dedicatedInference: false,
+  teams: false,
+  walletTopUp: false,
+};
 const summary = (over: Partial<BillingSummary> = {}): BillingSummary => ({
   enabled: true,
   plan: 'free',
@@ -35,7 +45,10 @@ describe('billing tab', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('says plainly when billing is off and offers no payment buttons', async () => {
-    serve({ 'GET /v1/billing': () => json(summary({ enabled: false, abilities: { upgrade: false, portal: false, topUp: false, history: false, cancel: false } })), 'GET /v1/billing/ledger': () => json(emptyLedger) });
+    serve({
+      'GET /v1/billing': () => json(summary({ enabled: false, abilities: { upgrade: false, portal: false, topUp: false, history: false, cancel: false } })),
+      'GET /v1/billing/ledger': () => json(emptyLedger),
+    });
     renderRoutes(routes, { path: '/settings', user: makeUser() });
     expect(await screen.findByTestId('billing-off')).toHaveTextContent('Billing is off on this server');
     expect(screen.queryByRole('button', { name: /Upgrade to Pro/ })).not.toBeInTheDocument();
@@ -59,7 +72,15 @@ describe('billing tab', () => {
         json(
           summary({
             plan: 'pro',
-            subscription: { id: 'sub_1', plan: 'pro', status: 'past_due', source: 'stripe', interval: 'month', currentPeriodEnd: '2026-12-23T00:00:00.000Z', cancelAtPeriodEnd: false },
+            subscription: {
+              id: 'sub_1',
+              plan: 'pro',
+              status: 'past_due',
+              source: 'stripe',
+              interval: 'month',
+              currentPeriodEnd: '2026-12-23T00:00:00.000Z',
+              cancelAtPeriodEnd: false,
+            },
             wallet: { balance: 12_340_000, held: 1_000_000 },
             abilities: { upgrade: false, portal: true, topUp: true, history: true, cancel: true },
           }),
@@ -67,11 +88,38 @@ describe('billing tab', () => {
       'GET /v1/billing/ledger': () =>
         json({
           entries: [
-            { id: 'e1', kind: 'top_up', amount: 13_340_000, held: 0, charged: 0, balanceAfter: 13_340_000, heldAfter: 0, cause: { paymentId: 'pi_1', modelId: null, epoch: null, holdId: null, actor: null, reason: 'Wallet top-up' }, created: '2026-11-01T00:00:00.000Z' },
+            {
+              id: 'e1',
+              kind: 'top_up',
+              amount: 13_340_000,
+              held: 0,
+              charged: 0,
+              balanceAfter: 13_340_000,
+              heldAfter: 0,
+              cause: { paymentId: 'pi_1', modelId: null, epoch: null, holdId: null, actor: null, reason: 'Wallet top-up' },
+              created: '2026-11-01T00:00:00.000Z',
+            },
           ],
           next: null,
         }),
-      'GET /v1/billing/history': () => json({ invoices: [{ id: 'in_1', number: 'SL-0001', status: 'paid', amount: 29_000_000, currency: 'usd', description: 'Sightline Pro (monthly)', created: '2026-11-01T00:00:00.000Z', hostedInvoiceUrl: 'https://x/in_1', invoicePdf: null }], hasMore: false, next: null }),
+      'GET /v1/billing/history': () =>
+        json({
+          invoices: [
+            {
+              id: 'in_1',
+              number: 'SL-0001',
+              status: 'paid',
+              amount: 29_000_000,
+              currency: 'usd',
+              description: 'Sightline Pro (monthly)',
+              created: '2026-11-01T00:00:00.000Z',
+              hostedInvoiceUrl: 'https://x/in_1',
+              invoicePdf: null,
+            },
+          ],
+          hasMore: false,
+          next: null,
+        }),
     });
     renderRoutes(routes, { path: '/settings', user: makeUser({ plan: 'pro' }) });
     expect(await screen.findByTestId('billing-plan')).toHaveTextContent('Pro');

@@ -7,9 +7,24 @@ import { Money } from './money';
 const KIND_COLOR: Record<LedgerEntry['kind'], string> = { top_up: 'teal', admin_credit: 'grape', hold: 'orange', settle: 'red', release: 'blue' };
 
 /** Ledger rows: when, what, the cause (payment, model, epoch, admin and why), change and balance after. */
-export function LedgerTable({ entries, onMore, hasMore, loadingMore }: { entries: LedgerEntry[]; onMore?: () => void; hasMore?: boolean; loadingMore?: boolean }) {
+export function LedgerTable({
+  entries,
+  onMore,
+  hasMore,
+  loadingMore,
+}: {
+  entries: LedgerEntry[];
+  onMore?: () => void;
+  hasMore?: boolean;
+  loadingMore?: boolean;
+}) {
   const { t } = useBillingT();
-  if (!entries.length) return <Text c="dimmed" size="sm">{t('ledger.empty')}</Text>;
+  if (!entries.length)
+    return (
+      <Text c="dimmed" size="sm">
+        {t('ledger.empty')}
+      </Text>
+    );
   return (
     <>
       <Table.ScrollContainer minWidth={560}>

@@ -54,16 +54,29 @@ export function PlanCard({ summary }: { summary: BillingSummary }) {
       <Group gap="sm">
         {summary.abilities.upgrade && (
           <>
-            <Button leftSection={<IconRocket size={16} />} loading={checkout.isPending && checkout.variables === 'month'} onClick={() => checkout.mutate('month', { onSuccess: go, onError: failed })}>
+            <Button
+              leftSection={<IconRocket size={16} />}
+              loading={checkout.isPending && checkout.variables === 'month'}
+              onClick={() => checkout.mutate('month', { onSuccess: go, onError: failed })}
+            >
               {t('plan.upgradeMonthly')}
             </Button>
-            <Button variant="light" loading={checkout.isPending && checkout.variables === 'year'} onClick={() => checkout.mutate('year', { onSuccess: go, onError: failed })}>
+            <Button
+              variant="light"
+              loading={checkout.isPending && checkout.variables === 'year'}
+              onClick={() => checkout.mutate('year', { onSuccess: go, onError: failed })}
+            >
               {t('plan.upgradeYearly')}
             </Button>
           </>
         )}
         {summary.abilities.portal && (
-          <Button variant="default" rightSection={<IconExternalLink size={14} />} loading={portal.isPending} onClick={() => portal.mutate(undefined, { onSuccess: go, onError: failed })}>
+          <Button
+            variant="default"
+            rightSection={<IconExternalLink size={14} />}
+            loading={portal.isPending}
+            onClick={() => portal.mutate(undefined, { onSuccess: go, onError: failed })}
+          >
             {t('plan.portal')}
           </Button>
         )}

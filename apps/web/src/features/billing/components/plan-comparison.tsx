@@ -1,6 +1,15 @@
 import { Alert, Badge, Button, Group, List, Modal, Paper, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconCheck, IconInfoCircle, IconMinus, IconSend } from '@tabler/icons-react';
-import { formatBytes, PLANS, type BillingSummary, type Plan, type PlanLimits, type PlanOffer, type RemoteConfig, type UpgradeRequest } from '@sightline/contracts';
+import {
+  formatBytes,
+  PLANS,
+  type BillingSummary,
+  type Plan,
+  type PlanLimits,
+  type PlanOffer,
+  type RemoteConfig,
+  type UpgradeRequest,
+} from '@sightline/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { notifications } from '../../../lib/notifications';
@@ -32,11 +41,27 @@ export function useFeatures() {
     return [
       { key: 'storage', value: formatBytes(limits.storageBytes, 0), on: true },
       { key: 'models', value: count(limits.models), on: true },
-      { key: 'inference', value: t('limits.inferenceValue', { hour: limits.inferencePerHour.toLocaleString(), month: limits.inferencePerMonth.toLocaleString() }), on: true },
-      { key: 'cloud', value: !flags.cloudTraining ? off : cloud ? t('limits.cloudValue', { count: limits.cloudRunsConcurrent }) : t('limits.no'), on: flags.cloudTraining ? cloud : null },
-      { key: 'dedicated', value: !flags.dedicatedInference ? off : limits.dedicatedInference ? t('limits.yes') : t('limits.no'), on: flags.dedicatedInference ? limits.dedicatedInference : null },
+      {
+        key: 'inference',
+        value: t('limits.inferenceValue', { hour: limits.inferencePerHour.toLocaleString(), month: limits.inferencePerMonth.toLocaleString() }),
+        on: true,
+      },
+      {
+        key: 'cloud',
+        value: !flags.cloudTraining ? off : cloud ? t('limits.cloudValue', { count: limits.cloudRunsConcurrent }) : t('limits.no'),
+        on: flags.cloudTraining ? cloud : null,
+      },
+      {
+        key: 'dedicated',
+        value: !flags.dedicatedInference ? off : limits.dedicatedInference ? t('limits.yes') : t('limits.no'),
+        on: flags.dedicatedInference ? limits.dedicatedInference : null,
+      },
       // Anyone may join a team they are invited to; creating one is what the plan decides.
-      { key: 'teams', value: !flags.teamsCollaboration ? off : limits.teams ? t('limits.teamsCreate') : t('limits.teamsJoin'), on: flags.teamsCollaboration ? limits.teams : null },
+      {
+        key: 'teams',
+        value: !flags.teamsCollaboration ? off : limits.teams ? t('limits.teamsCreate') : t('limits.teamsJoin'),
+        on: flags.teamsCollaboration ? limits.teams : null,
+      },
       {
         key: 'wallet',
         value: !limits.walletTopUp ? t('limits.no') : !billingOn ? t('limits.walletByAdmin') : flags.walletTopUp ? t('limits.yes') : off,
@@ -60,7 +85,19 @@ export function offSentences(flags: Flags, t: ReturnType<typeof useBillingT>['t'
  * marked, and the way up: checkout where the server takes payments, otherwise a request the admins
  * see in their area and grant with one click.
  */
-export function PlanComparison({ summary, offers, flags, request, contact }: { summary: BillingSummary; offers: PlanOffer[]; flags: Flags; request: UpgradeRequest | null; contact: string | null }) {
+export function PlanComparison({
+  summary,
+  offers,
+  flags,
+  request,
+  contact,
+}: {
+  summary: BillingSummary;
+  offers: PlanOffer[];
+  flags: Flags;
+  request: UpgradeRequest | null;
+  contact: string | null;
+}) {
   const { t } = useBillingT();
   const features = useFeatures();
   const [asking, setAsking] = useState<'pro' | 'enterprise' | null>(null);
@@ -68,7 +105,13 @@ export function PlanComparison({ summary, offers, flags, request, contact }: { s
   return (
     <Stack gap="lg" data-testid="plan-comparison">
       {request && (
-        <Alert color="blue" variant="light" icon={<IconSend size={18} />} data-testid="upgrade-request-open" title={t('request.openTitle', { plan: t(`plans.${request.plan}`) })}>
+        <Alert
+          color="blue"
+          variant="light"
+          icon={<IconSend size={18} />}
+          data-testid="upgrade-request-open"
+          title={t('request.openTitle', { plan: t(`plans.${request.plan}`) })}
+        >
           {t('request.openBody', { date: new Date(request.created).toLocaleDateString() })}
           {contact ? ` ${t('request.contact', { email: contact })}` : ''}
         </Alert>
@@ -79,7 +122,14 @@ export function PlanComparison({ summary, offers, flags, request, contact }: { s
           const higher = rank(plan) > rank(summary.plan);
           const requested = request?.plan === plan;
           return (
-            <Paper key={plan} withBorder radius="md" p="lg" data-testid={`plan-${plan}`} style={mine ? { borderColor: 'var(--mantine-color-blue-5)', borderWidth: 2 } : undefined}>
+            <Paper
+              key={plan}
+              withBorder
+              radius="md"
+              p="lg"
+              data-testid={`plan-${plan}`}
+              style={mine ? { borderColor: 'var(--mantine-color-blue-5)', borderWidth: 2 } : undefined}
+            >
               <Stack gap="sm" h="100%">
                 <Group justify="space-between" wrap="nowrap">
                   <Title order={2} fz="lg">
@@ -98,7 +148,13 @@ export function PlanComparison({ summary, offers, flags, request, contact }: { s
                   {features(limits, flags, summary.enabled).map((f) => (
                     <List.Item
                       key={f.key}
-                      icon={f.on ? <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-hidden /> : <IconMinus size={16} color="var(--mantine-color-dimmed)" aria-hidden />}
+                      icon={
+                        f.on ? (
+                          <IconCheck size={16} color="var(--mantine-color-teal-6)" aria-hidden />
+                        ) : (
+                          <IconMinus size={16} color="var(--mantine-color-dimmed)" aria-hidden />
+                        )
+                      }
                     >
                       <Text span size="sm" fw={500}>
                         {t(`limits.${f.key}`)}
@@ -116,7 +172,13 @@ export function PlanComparison({ summary, offers, flags, request, contact }: { s
                       {t('compare.checkout')}
                     </Button>
                   ) : higher && plan !== 'free' ? (
-                    <Button fullWidth variant={requested ? 'light' : 'filled'} disabled={requested} onClick={() => setAsking(plan)} data-testid={`request-${plan}`}>
+                    <Button
+                      fullWidth
+                      variant={requested ? 'light' : 'filled'}
+                      disabled={requested}
+                      onClick={() => setAsking(plan)}
+                      data-testid={`request-${plan}`}
+                    >
                       {requested ? t('request.sent') : t('request.button', { plan: t(`plans.${plan}`) })}
                     </Button>
                   ) : null}
@@ -151,7 +213,16 @@ function RequestDialog({ plan, onClose }: { plan: 'pro' | 'enterprise' | null; o
     <Modal opened={plan !== null} onClose={onClose} title={t('request.title', { plan: name })} centered>
       <Stack gap="sm">
         <Text size="sm">{t('request.body')}</Text>
-        <Textarea label={t('request.message')} placeholder={t('request.messageHint')} value={message} onChange={(e) => setMessage(e.currentTarget.value)} maxLength={1000} autosize minRows={3} data-testid="request-message" />
+        <Textarea
+          label={t('request.message')}
+          placeholder={t('request.messageHint')}
+          value={message}
+          onChange={(e) => setMessage(e.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={3}
+          data-testid="request-message"
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             {t('request.cancel')}

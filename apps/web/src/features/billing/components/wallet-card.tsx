@@ -9,7 +9,17 @@ import { SectionCard } from '../../../components/section-card';
 import { TopUpDialog } from './top-up-dialog';
 
 /** Balance, money on hold and the top-up button (pro/enterprise and the walletTopUp flag). */
-export function WalletCard({ summary, walletTopUpFlag, cloudTrainingFlag = true, children }: { summary: BillingSummary; walletTopUpFlag: boolean; cloudTrainingFlag?: boolean; children?: React.ReactNode }) {
+export function WalletCard({
+  summary,
+  walletTopUpFlag,
+  cloudTrainingFlag = true,
+  children,
+}: {
+  summary: BillingSummary;
+  walletTopUpFlag: boolean;
+  cloudTrainingFlag?: boolean;
+  children?: React.ReactNode;
+}) {
   const { t } = useBillingT();
   const [open, setOpen] = useState(false);
   const paid = isPaidPlan(summary.plan);

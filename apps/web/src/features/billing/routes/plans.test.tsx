@@ -44,7 +44,9 @@ describe('plans page (ADR 0030)', () => {
     fireEvent.click(within(pro).getByRole('button', { name: 'Request Pro' }));
     fireEvent.change(await screen.findByTestId('request-message'), { target: { value: 'thesis' } });
     fireEvent.click(screen.getByTestId('request-send'));
-    await waitFor(() => expect(api.calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/v1/billing/upgrade-requests', body: { plan: 'pro', message: 'thesis' } }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'POST')).toMatchObject({ path: '/v1/billing/upgrade-requests', body: { plan: 'pro', message: 'thesis' } }),
+    );
     expect(await screen.findByTestId('upgrade-request-open')).toHaveTextContent('You asked for Pro');
     expect(screen.getByTestId('upgrade-request-open')).toHaveTextContent('help@lab.test');
   });
@@ -52,7 +54,12 @@ describe('plans page (ADR 0030)', () => {
   it('with cloud training on, the plans show what they give', async () => {
     serve(false);
     const { queryClient } = renderRoutes([{ path: '/plans', element: <PlansPage /> }], { path: '/plans', user: makeUser() });
-    act(() => queryClient.setQueryData(['config'], (c: Record<string, unknown>) => ({ ...c, flags: { cloudTraining: true, teamsCollaboration: true, walletTopUp: false, dedicatedInference: true } })));
+    act(() =>
+      queryClient.setQueryData(['config'], (c: Record<string, unknown>) => ({
+        ...c,
+        flags: { cloudTraining: true, teamsCollaboration: true, walletTopUp: false, dedicatedInference: true },
+      })),
+    );
     expect(await screen.findByTestId('plan-pro')).toHaveTextContent('Cloud training: up to 3 at once');
     expect(screen.getByTestId('plan-pro')).toHaveTextContent('Dedicated inference: Yes');
     expect(screen.queryByTestId('plan-flags-off')).toBeNull();

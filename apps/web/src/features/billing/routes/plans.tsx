@@ -27,7 +27,13 @@ export default function PlansPage() {
           {t('compare.offBody')}
         </Alert>
       )}
-      <PlanComparison summary={billing.data} offers={plans.data} flags={config.flags} request={request.data?.request ?? null} contact={contact.data?.email ?? null} />
+      <PlanComparison
+        summary={billing.data}
+        offers={plans.data}
+        flags={config.flags}
+        request={request.data?.request ?? null}
+        contact={contact.data?.email ?? null}
+      />
     </Stack>
   );
 }

@@ -7,7 +7,12 @@ export type { ServerUpload } from '../../../lib/active-jobs';
 
 /** The newest server-side upload of one dataset (possibly interrupted in another tab or before a reload). */
 export const useServerUpload = (datasetId: string, enabled: boolean, pollMs: number | false = false) =>
-  useQuery({ ...activeJobsQueryOptions(), enabled, refetchInterval: enabled ? pollMs : false, select: (jobs) => jobs.uploads.find((u) => u.datasetId === datasetId) ?? null });
+  useQuery({
+    ...activeJobsQueryOptions(),
+    enabled,
+    refetchInterval: enabled ? pollMs : false,
+    select: (jobs) => jobs.uploads.find((u) => u.datasetId === datasetId) ?? null,
+  });
 
 /**
  * A dataset Uploading that no browser is sending (a tab closed mid-upload): it waits for its file to be

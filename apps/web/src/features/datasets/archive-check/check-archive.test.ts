@@ -29,7 +29,13 @@ describe('listZipEntries (central directory only)', () => {
   });
 
   it('reads zip64 end records and extra fields', async () => {
-    const zip = buildTestZip([{ name: 'x/data.yaml', data: 'names: [a]' }, { name: 'x/y.png', data: '12345678' }], { zip64: true });
+    const zip = buildTestZip(
+      [
+        { name: 'x/data.yaml', data: 'names: [a]' },
+        { name: 'x/y.png', data: '12345678' },
+      ],
+      { zip64: true },
+    );
     const entries = await listZipEntries(zipFile(zip));
     expect(entries.map((e) => [e.name, e.compressedSize, e.uncompressedSize])).toEqual([
       ['x/data.yaml', 10, 10],
@@ -70,7 +76,11 @@ describe('checkArchive: the layout check before upload', () => {
 
   it('reads the yaml, the labels and each image header: pairs ultralytics would drop are listed, not blocking (ADR 0029)', async () => {
     const entries = hubLayoutEntries().map((e) =>
-      e.name === 'shapes/labels/train/train_1.txt' ? { ...e, data: '0 0.5 0.5 0.2 0.2\n7 0.5 0.5 0.2 0.2\n' } : e.name === 'shapes/images/val/val_0.png' ? { ...e, data: tinyPng({ cut: true }) } : e,
+      e.name === 'shapes/labels/train/train_1.txt'
+        ? { ...e, data: '0 0.5 0.5 0.2 0.2\n7 0.5 0.5 0.2 0.2\n' }
+        : e.name === 'shapes/images/val/val_0.png'
+          ? { ...e, data: tinyPng({ cut: true }) }
+          : e,
     );
     const result = await checkArchive(zipFile(buildTestZip(entries)), 'detect');
     expect(result).toMatchObject({ status: 'ok', usable: 3, leftOutCount: 2 });
@@ -86,7 +96,12 @@ describe('checkArchive: the layout check before upload', () => {
       hubLayoutEntries().map(async (e) => {
         const data = typeof e.data === 'string' ? new TextEncoder().encode(e.data) : e.data;
         if (!data) return e;
-        const changed = e.name === 'shapes/labels/train/train_2.txt' ? new TextEncoder().encode('0 0.5 0.5 0.2\n') : e.name === 'shapes/images/val/val_1.png' ? tinyPng({ cut: true }) : data;
+        const changed =
+          e.name === 'shapes/labels/train/train_2.txt'
+            ? new TextEncoder().encode('0 0.5 0.5 0.2\n')
+            : e.name === 'shapes/images/val/val_1.png'
+              ? tinyPng({ cut: true })
+              : data;
         return { ...e, data: changed, deflated: await deflateRaw(changed) };
       }),
     );
@@ -101,7 +116,11 @@ describe('checkArchive: the layout check before upload', () => {
 
   it('blocks when no train image would be left', async () => {
     const entries = hubLayoutEntries().map((e) => (e.name.startsWith('shapes/labels/train/') ? { ...e, data: '0 0.5 0.5\n' } : e));
-    expect(await checkArchive(zipFile(buildTestZip(entries)), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'dataset/nothing-usable' }, leftOut: expect.arrayContaining([expect.objectContaining({ code: 'label/value-count' })]) });
+    expect(await checkArchive(zipFile(buildTestZip(entries)), 'detect')).toMatchObject({
+      status: 'blocked',
+      error: { code: 'dataset/nothing-usable' },
+      leftOut: expect.arrayContaining([expect.objectContaining({ code: 'label/value-count' })]),
+    });
   });
 
   it('blocks a wrong layout before any byte is sent: no yaml', async () => {
@@ -117,8 +136,16 @@ describe('checkArchive: the layout check before upload', () => {
       { name: 'val/cat/3.jpg', data: tinyPng() },
     ]);
     expect(await checkArchive(zipFile(cls), 'detect')).toMatchObject({ status: 'ok', task: 'classify', taskPicked: true, usable: 3 });
-    expect(await checkArchive(zipFile(cls), 'classify')).toMatchObject({ status: 'ok', task: 'classify', taskPicked: false, summary: { kind: 'classify', splits: { train: { images: 2 }, val: { images: 1 } } } });
-    expect(await checkArchive(zipFile(buildTestZip(hubLayoutEntries())), 'classify')).toMatchObject({ status: 'blocked', error: { code: 'dataset/task-mismatch' } });
+    expect(await checkArchive(zipFile(cls), 'classify')).toMatchObject({
+      status: 'ok',
+      task: 'classify',
+      taskPicked: false,
+      summary: { kind: 'classify', splits: { train: { images: 2 }, val: { images: 1 } } },
+    });
+    expect(await checkArchive(zipFile(buildTestZip(hubLayoutEntries())), 'classify')).toMatchObject({
+      status: 'blocked',
+      error: { code: 'dataset/task-mismatch' },
+    });
   });
 
   it('blocks unsafe names, duplicates, encryption, and archives with no images', async () => {
@@ -127,24 +154,40 @@ describe('checkArchive: the layout check before upload', () => {
       error: { code: 'archive/unsafe-path', file: '../evil.txt' },
     });
     // Control characters (issue 16): blocked before upload, the name shown escaped as the server shows it.
-    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/images/train/bell\u0007.jpg', data: 'x' }])), 'detect')).toMatchObject({
+    expect(
+      await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/images/train/bell\u0007.jpg', data: 'x' }])), 'detect'),
+    ).toMatchObject({
       status: 'blocked',
       error: { code: 'archive/unsafe-path', file: 'shapes/images/train/bell\\x07.jpg', message: expect.stringContaining('control character') },
     });
-    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/data.yaml', data: 'x' }])), 'detect')).toMatchObject({ error: { code: 'archive/duplicate-entry' } });
-    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/secret.jpg', data: 'x', encrypted: true }])), 'detect')).toMatchObject({ error: { code: 'archive/encrypted' } });
+    expect(await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/data.yaml', data: 'x' }])), 'detect')).toMatchObject({
+      error: { code: 'archive/duplicate-entry' },
+    });
+    expect(
+      await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/secret.jpg', data: 'x', encrypted: true }])), 'detect'),
+    ).toMatchObject({ error: { code: 'archive/encrypted' } });
     expect(await checkArchive(zipFile(buildTestZip([{ name: 'readme.md', data: '# hi' }])), 'detect')).toMatchObject({ error: { code: 'dataset/no-images' } });
   });
 
   it('reports orphan labels from the names alone, without blocking a yolo upload', async () => {
-    const result = await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/labels/train/ghost.txt', data: '0 0.5 0.5 0.1 0.1' }])), 'detect');
+    const result = await checkArchive(
+      zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/labels/train/ghost.txt', data: '0 0.5 0.5 0.1 0.1' }])),
+      'detect',
+    );
     expect(result.status).toBe('ok');
-    if (result.status === 'ok') expect(result.issues).toContainEqual(expect.objectContaining({ code: 'label/orphan', file: 'shapes/labels/train/ghost.txt', severity: 'warning' }));
+    if (result.status === 'ok')
+      expect(result.issues).toContainEqual(expect.objectContaining({ code: 'label/orphan', file: 'shapes/labels/train/ghost.txt', severity: 'warning' }));
   });
 
   it('says which files are not archives, leaves .tar to the server, and refuses damaged zips', async () => {
-    expect(await checkArchive(zipFile(new Uint8Array([1, 2, 3]), 'photo.jpg'), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'NoArchiveProvided' } });
+    expect(await checkArchive(zipFile(new Uint8Array([1, 2, 3]), 'photo.jpg'), 'detect')).toMatchObject({
+      status: 'blocked',
+      error: { code: 'NoArchiveProvided' },
+    });
     expect(await checkArchive(zipFile(new Uint8Array(1024), 'dataset.tar'), 'detect')).toEqual({ status: 'skipped', format: 'tar', reason: 'tar' });
-    expect(await checkArchive(zipFile(new TextEncoder().encode('not a zip, but named like one'), 'x.zip'), 'detect')).toMatchObject({ status: 'blocked', error: { code: 'archive/not-a-zip' } });
+    expect(await checkArchive(zipFile(new TextEncoder().encode('not a zip, but named like one'), 'x.zip'), 'detect')).toMatchObject({
+      status: 'blocked',
+      error: { code: 'archive/not-a-zip' },
+    });
   });
 });

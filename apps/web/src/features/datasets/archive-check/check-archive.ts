@@ -47,7 +47,11 @@ export const archiveFormat = (name: string): 'zip' | 'tar' | null => (/\.zip$/i.
 export const layoutTask = (task: string): DatasetTask | undefined =>
   task === 'semantic-segment' ? 'segment' : (['detect', 'segment', 'pose', 'obb', 'classify'] as const).find((t) => t === task);
 
-export async function checkArchive(file: Blob & { name: string }, task: string, options: { onProgress?: (done: number, total: number) => void } = {}): Promise<ArchiveCheck> {
+export async function checkArchive(
+  file: Blob & { name: string },
+  task: string,
+  options: { onProgress?: (done: number, total: number) => void } = {},
+): Promise<ArchiveCheck> {
   const format = archiveFormat(file.name);
   if (format === null) {
     return { status: 'blocked', format: 'other', error: { code: 'NoArchiveProvided', message: `"${file.name}" is not a .zip or .tar archive.` } };
@@ -60,7 +64,11 @@ export async function checkArchive(file: Blob & { name: string }, task: string, 
   } catch (error) {
     if (!(error instanceof ZipListingError)) throw error;
     if (error.kind === 'too-large') return { status: 'skipped', format, reason: 'too-large' };
-    return { status: 'blocked', format: 'zip', error: { code: error.kind === 'not-a-zip' ? ProcessingCode.NotAZip : ProcessingCode.Corrupt, message: error.message } };
+    return {
+      status: 'blocked',
+      format: 'zip',
+      error: { code: error.kind === 'not-a-zip' ? ProcessingCode.NotAZip : ProcessingCode.Corrupt, message: error.message },
+    };
   }
 
   const entries: (ZipListingEntry & { name: string; isDirectory: boolean; size: number })[] = [];
@@ -70,14 +78,27 @@ export async function checkArchive(file: Blob & { name: string }, task: string, 
     if (!normalized.ok) {
       // Control characters shown escaped (\xNN), as the server reports them.
       const shown = printableName(entry.name);
-      return { status: 'blocked', format, error: { code: ProcessingCode.UnsafePath, message: `Unsafe path in the archive: "${shown}" ${normalized.reason}.`, file: shown } };
+      return {
+        status: 'blocked',
+        format,
+        error: { code: ProcessingCode.UnsafePath, message: `Unsafe path in the archive: "${shown}" ${normalized.reason}.`, file: shown },
+      };
     }
     const isDirectory = normalized.isDirectory || normalized.name === '';
     if (!isDirectory) {
-      if (seen.has(normalized.name)) return { status: 'blocked', format, error: { code: ProcessingCode.DuplicateEntry, message: `The archive holds "${normalized.name}" twice.`, file: normalized.name } };
+      if (seen.has(normalized.name))
+        return {
+          status: 'blocked',
+          format,
+          error: { code: ProcessingCode.DuplicateEntry, message: `The archive holds "${normalized.name}" twice.`, file: normalized.name },
+        };
       seen.add(normalized.name);
       if (entry.encrypted) {
-        return { status: 'blocked', format, error: { code: ProcessingCode.Encrypted, message: `${normalized.name} is encrypted; upload an archive without a password.`, file: normalized.name } };
+        return {
+          status: 'blocked',
+          format,
+          error: { code: ProcessingCode.Encrypted, message: `${normalized.name} is encrypted; upload an archive without a password.`, file: normalized.name },
+        };
       }
     }
     entries.push({ ...entry, name: normalized.name, isDirectory, size: entry.uncompressedSize });
@@ -86,10 +107,14 @@ export async function checkArchive(file: Blob & { name: string }, task: string, 
   const requested = layoutTask(task) ?? 'detect';
   const result = await precheckArchive(zipSource(file, entries), requested, options.onProgress);
   if (result.fatal) return { status: 'blocked', format, error: result.fatal, ...(result.report.leftOut?.length ? { leftOut: result.report.leftOut } : {}) };
-  const issues: Issue[] = [...result.report.errors.map((e) => ({ ...e, severity: 'error' as const })), ...result.report.warnings.map((w) => ({ ...w, severity: 'warning' as const }))];
+  const issues: Issue[] = [
+    ...result.report.errors.map((e) => ({ ...e, severity: 'error' as const })),
+    ...result.report.warnings.map((w) => ({ ...w, severity: 'warning' as const })),
+  ];
   const firstError = issues.find((i) => i.severity === 'error');
   // Errors that are not about one pair (duplicate image names, an empty train split...) fail the dataset on the server too.
-  if (firstError) return { status: 'blocked', format, error: { code: firstError.code, message: firstError.message, ...(firstError.file ? { file: firstError.file } : {}) } };
+  if (firstError)
+    return { status: 'blocked', format, error: { code: firstError.code, message: firstError.message, ...(firstError.file ? { file: firstError.file } : {}) } };
   return {
     status: 'ok',
     format,
@@ -159,7 +184,12 @@ function zipSource(file: Blob, entries: readonly (ZipListingEntry & { name: stri
     if (!entry) return null;
     const start = await dataStart(entry);
     if (start === null) return null;
-    const data = entry.compressionMethod === 0 ? await bytes(start, start + entry.compressedSize) : entry.compressionMethod === 8 ? await inflate(entry, start, Infinity) : null;
+    const data =
+      entry.compressionMethod === 0
+        ? await bytes(start, start + entry.compressedSize)
+        : entry.compressionMethod === 8
+          ? await inflate(entry, start, Infinity)
+          : null;
     if (data) cached = { name, data };
     return data;
   };

@@ -179,9 +179,37 @@ export function tinyPng(options: { width?: number; height?: number; cut?: boolea
   const be32 = (n: number) => [(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
   const chars = (t: string) => [...t].map((c) => c.charCodeAt(0));
   return new Uint8Array([
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
-    ...be32(13), ...chars('IHDR'), ...be32(options.width ?? 16), ...be32(options.height ?? 16), 8, 2, 0, 0, 0, 1, 2, 3, 4,
-    ...be32(4), ...chars('IDAT'), 1, 2, 3, 4, 5, 6, 7, 8,
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    ...be32(13),
+    ...chars('IHDR'),
+    ...be32(options.width ?? 16),
+    ...be32(options.height ?? 16),
+    8,
+    2,
+    0,
+    0,
+    0,
+    1,
+    2,
+    3,
+    4,
+    ...be32(4),
+    ...chars('IDAT'),
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
     ...(options.cut ? [] : [...be32(0), ...chars('IEND'), 0xae, 0x42, 0x60, 0x82]),
   ]);
 }
@@ -189,7 +217,10 @@ export function tinyPng(options: { width?: number; height?: number; cut?: boolea
 /** The HUB layout of shapes3.zip in miniature: name/data.yaml with images/ and labels/ per split. */
 export function hubLayoutEntries(root = 'shapes'): TestZipEntry[] {
   const entries: TestZipEntry[] = [{ name: `${root}/` }, { name: `${root}/data.yaml`, data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' }];
-  for (const [split, n] of [['train', 3], ['val', 2]] as const) {
+  for (const [split, n] of [
+    ['train', 3],
+    ['val', 2],
+  ] as const) {
     for (let i = 0; i < n; i++) {
       entries.push({ name: `${root}/images/${split}/${split}_${i}.png`, data: tinyPng() });
       entries.push({ name: `${root}/labels/${split}/${split}_${i}.txt`, data: '0 0.5 0.5 0.2 0.2\n' });

@@ -34,7 +34,15 @@ function LeftOutList({ entries, total }: { entries: LeftOutEntry[]; total: numbe
 }
 
 /** What the check before upload found: the layout, its splits and the pairs left out, or why the archive cannot be used. */
-export function ArchiveCheckResult({ checking, result, progress }: { checking: boolean; result: ArchiveCheck | null; progress?: { done: number; total: number } | null }) {
+export function ArchiveCheckResult({
+  checking,
+  result,
+  progress,
+}: {
+  checking: boolean;
+  result: ArchiveCheck | null;
+  progress?: { done: number; total: number } | null;
+}) {
   const { t } = useDatasetsT();
   if (checking) {
     return (
@@ -56,7 +64,15 @@ export function ArchiveCheckResult({ checking, result, progress }: { checking: b
   }
   if (result.status === 'blocked') {
     return (
-      <Alert variant="light" color="red" icon={<IconAlertTriangle size={18} />} title={t('check.blockedTitle')} role="alert" data-testid="archive-check" data-state="blocked">
+      <Alert
+        variant="light"
+        color="red"
+        icon={<IconAlertTriangle size={18} />}
+        title={t('check.blockedTitle')}
+        role="alert"
+        data-testid="archive-check"
+        data-state="blocked"
+      >
         <Stack gap={4}>
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             {result.error.message}

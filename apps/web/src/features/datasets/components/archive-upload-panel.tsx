@@ -23,13 +23,24 @@ export function ArchiveUploadPanel({ dataset, uid }: { dataset: Dataset; uid: st
   const interrupted = dataset.status === 'Uploading';
   const server = useServerUpload(dataset.id, interrupted);
   // This browser knows the upload URL of its own interrupted upload: the server's offset for it is exact.
-  const stored = useQuery({ queryKey: ['datasets', dataset.id, 'stored-upload'], queryFn: () => storedUploadProgress(fingerprintPrefix(dataset.id)), enabled: interrupted, staleTime: 0 });
+  const stored = useQuery({
+    queryKey: ['datasets', dataset.id, 'stored-upload'],
+    queryFn: () => storedUploadProgress(fingerprintPrefix(dataset.id)),
+    enabled: interrupted,
+    staleTime: 0,
+  });
   const [check, setCheck] = useState<{ checking: boolean; result: ArchiveCheck | null }>({ checking: false, result: null });
   const [problem, setProblem] = useState<UploadProblem | null>(null);
   const [busy, setBusy] = useState(false);
   const arrived = !!dataset.dates.uploaded && (dataset.status === 'Uploading' || dataset.status === 'Initiating');
-  const fromServer = server.data && server.data.status === 'uploading' && server.data.offset < server.data.bytes ? { filename: server.data.filename, offset: server.data.offset, bytes: server.data.bytes } : null;
-  const fromBrowser = stored.data && stored.data.offset < stored.data.size ? { filename: stored.data.filename ?? fromServer?.filename ?? '', offset: stored.data.offset, bytes: stored.data.size } : null;
+  const fromServer =
+    server.data && server.data.status === 'uploading' && server.data.offset < server.data.bytes
+      ? { filename: server.data.filename, offset: server.data.offset, bytes: server.data.bytes }
+      : null;
+  const fromBrowser =
+    stored.data && stored.data.offset < stored.data.size
+      ? { filename: stored.data.filename ?? fromServer?.filename ?? '', offset: stored.data.offset, bytes: stored.data.size }
+      : null;
   const partial = interrupted ? (fromBrowser ?? fromServer) : null;
 
   const choose = async (file: File | null) => {
@@ -55,7 +66,13 @@ export function ArchiveUploadPanel({ dataset, uid }: { dataset: Dataset; uid: st
     setBusy(false);
   };
 
-  const title = arrived ? t('panel.arrivedTitle') : partial ? t('panel.interruptedTitle') : dataset.status === 'Failed' ? t('panel.fixTitle') : t('panel.noArchiveTitle');
+  const title = arrived
+    ? t('panel.arrivedTitle')
+    : partial
+      ? t('panel.interruptedTitle')
+      : dataset.status === 'Failed'
+        ? t('panel.fixTitle')
+        : t('panel.noArchiveTitle');
   const body = arrived
     ? t('panel.arrivedBody', { name: dataset.storage.filename ?? '' })
     : partial
@@ -65,10 +82,18 @@ export function ArchiveUploadPanel({ dataset, uid }: { dataset: Dataset; uid: st
         : t('panel.noArchiveBody');
 
   return (
-    <Alert variant="light" color={dataset.status === 'Failed' ? 'red' : 'brand'} title={title} data-testid="archive-panel" icon={partial ? <IconPlayerPlay size={18} /> : <IconUpload size={18} />}>
+    <Alert
+      variant="light"
+      color={dataset.status === 'Failed' ? 'red' : 'brand'}
+      title={title}
+      data-testid="archive-panel"
+      icon={partial ? <IconPlayerPlay size={18} /> : <IconUpload size={18} />}
+    >
       <Stack gap="sm">
         <Text size="sm">{body}</Text>
-        {partial && <Progress value={(partial.offset / partial.bytes) * 100} size="sm" radius="xl" color="yellow" aria-label={t('panel.interruptedProgress')} />}
+        {partial && (
+          <Progress value={(partial.offset / partial.bytes) * 100} size="sm" radius="xl" color="yellow" aria-label={t('panel.interruptedProgress')} />
+        )}
         <ArchiveCheckResult checking={check.checking} result={check.result} />
         {problem && <UploadProblemAlert problem={problem} onClose={() => setProblem(null)} />}
         <Group gap="sm">
@@ -77,9 +102,18 @@ export function ArchiveUploadPanel({ dataset, uid }: { dataset: Dataset; uid: st
               {t('panel.process')}
             </Button>
           ) : (
-            <FileButton onChange={(file) => void choose(file)} accept=".zip,.tar,application/zip,application/x-tar" inputProps={{ 'aria-label': t('panel.chooseLabel') }}>
+            <FileButton
+              onChange={(file) => void choose(file)}
+              accept=".zip,.tar,application/zip,application/x-tar"
+              inputProps={{ 'aria-label': t('panel.chooseLabel') }}
+            >
               {(props) => (
-                <Button {...props} leftSection={partial ? <IconPlayerPlay size={16} aria-hidden /> : <IconUpload size={16} aria-hidden />} loading={busy || check.checking} data-testid="choose-archive">
+                <Button
+                  {...props}
+                  leftSection={partial ? <IconPlayerPlay size={16} aria-hidden /> : <IconUpload size={16} aria-hidden />}
+                  loading={busy || check.checking}
+                  data-testid="choose-archive"
+                >
                   {partial ? t('panel.resume') : dataset.status === 'Failed' ? t('panel.uploadFixed') : t('panel.upload')}
                 </Button>
               )}

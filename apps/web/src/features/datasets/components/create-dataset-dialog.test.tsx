@@ -8,7 +8,8 @@ import { buildTestZip, hubLayoutEntries, zipFile } from '../archive-check/test-z
 import { CreateDatasetDialog } from './create-dataset-dialog';
 
 const json = (data: unknown, status = 200) => new Response(JSON.stringify({ data }), { status });
-const fail = (status: number, code: string, message: string, details?: unknown) => new Response(JSON.stringify({ error: { code, message, details } }), { status });
+const fail = (status: number, code: string, message: string, details?: unknown) =>
+  new Response(JSON.stringify({ error: { code, message, details } }), { status });
 
 const DATASET = { id: 'AbCdEfGhIjKlMnOpQrS1', meta: { name: 'shapes', description: '', privacy: 'private' }, status: 'Initiating' };
 
@@ -74,7 +75,9 @@ describe('create dataset dialog', () => {
   });
 
   it('too little storage: pending check, "No storage available", available vs required; nothing is created', async () => {
-    const calls = stubApi((url) => (url === '/v1/users/me/storage' ? json({ limit: 20 * 1024 ** 3, used: 20 * 1024 ** 3 - 1000, remaining: 1000 }) : undefined));
+    const calls = stubApi((url) =>
+      url === '/v1/users/me/storage' ? json({ limit: 20 * 1024 ** 3, used: 20 * 1024 ** 3 - 1000, remaining: 1000 }) : undefined,
+    );
     renderDialog();
     await chooseGoodArchive();
     submit();

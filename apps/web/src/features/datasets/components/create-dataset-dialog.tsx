@@ -112,7 +112,12 @@ export function CreateDatasetDialog({ opened, onClose, onCreated }: { opened: bo
     if (blocked || check.checking || !user) return;
     setSubmitting(true);
     try {
-      const dataset = await createDatasetWithArchive(queryClient, user.id, { meta: { name: name.trim(), description: description.trim() }, task: task as (typeof DATASET_TASKS_UI)[number] }, file);
+      const dataset = await createDatasetWithArchive(
+        queryClient,
+        user.id,
+        { meta: { name: name.trim(), description: description.trim() }, task: task as (typeof DATASET_TASKS_UI)[number] },
+        file,
+      );
       void queryClient.invalidateQueries({ queryKey: ['storage'] });
       setSubmitting(false);
       reset();
@@ -216,7 +221,15 @@ export function CreateDatasetDialog({ opened, onClose, onCreated }: { opened: bo
             required
             error={nameError}
           />
-          <Textarea label={t('create.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} maxRows={5} />
+          <Textarea
+            label={t('create.description')}
+            value={description}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+            maxLength={1000}
+            autosize
+            minRows={2}
+            maxRows={5}
+          />
           {problem && <UploadProblemAlert problem={problem} onClose={() => setProblem(null)} />}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close} disabled={submitting}>

@@ -48,7 +48,16 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
       </Link>
       <Stack gap={8} p="md">
         <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
-          <Text component={Link} to={`/datasets/${dataset.id}`} fw={600} lineClamp={2} title={dataset.meta.name} className={classes.title} style={{ overflowWrap: 'anywhere' }} data-testid="dataset-name">
+          <Text
+            component={Link}
+            to={`/datasets/${dataset.id}`}
+            fw={600}
+            lineClamp={2}
+            title={dataset.meta.name}
+            className={classes.title}
+            style={{ overflowWrap: 'anywhere' }}
+            data-testid="dataset-name"
+          >
             {dataset.meta.name}
           </Text>
           <DatasetStatusBadge status={dataset.status} progress={dataset.progress} upload={upload} waiting={waiting} size="sm" />
@@ -69,15 +78,33 @@ export function DatasetCard({ dataset }: { dataset: Dataset }) {
               {received ? t('card.received', { sent: formatBytes(received.offset), total: formatBytes(received.bytes) }) : t('card.nothingReceived')}
             </Text>
             {dataset.abilities.canEdit && (
-              <Button component={Link} to={`/datasets/${dataset.id}`} size="compact-xs" variant="light" leftSection={<IconPlayerPlay size={12} aria-hidden />} aria-label={t('card.resumeLabel', { name: dataset.meta.name })}>
+              <Button
+                component={Link}
+                to={`/datasets/${dataset.id}`}
+                size="compact-xs"
+                variant="light"
+                leftSection={<IconPlayerPlay size={12} aria-hidden />}
+                aria-label={t('card.resumeLabel', { name: dataset.meta.name })}
+              >
                 {t('card.resume')}
               </Button>
             )}
           </Group>
         )}
         {!uploading && processing && (
-          <Tooltip label={dataset.progress?.phase ? t(`phase.${dataset.progress.phase}`, { defaultValue: dataset.progress.phase }) : t('status.Loading')} withArrow>
-            <Progress value={percent ?? 100} striped animated size="sm" radius="xl" color="indigo" aria-label={t('card.processing', { name: dataset.meta.name })} />
+          <Tooltip
+            label={dataset.progress?.phase ? t(`phase.${dataset.progress.phase}`, { defaultValue: dataset.progress.phase }) : t('status.Loading')}
+            withArrow
+          >
+            <Progress
+              value={percent ?? 100}
+              striped
+              animated
+              size="sm"
+              radius="xl"
+              color="indigo"
+              aria-label={t('card.processing', { name: dataset.meta.name })}
+            />
           </Tooltip>
         )}
         {dataset.status === 'Failed' && dataset.error && (

@@ -106,7 +106,14 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
           </Group>
           <Group gap="xs">
             {dataset.status === 'Failed' && canEdit && dataset.storage.path && retryCanHelp(dataset.error) && (
-              <Button color="red" variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void retry()} loading={retrying} data-testid="retry">
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconRefresh size={16} aria-hidden />}
+                onClick={() => void retry()}
+                loading={retrying}
+                data-testid="retry"
+              >
                 {t('header.retry')}
               </Button>
             )}
@@ -132,7 +139,11 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
                     </Menu.Item>
                   )}
                   {canDelete && (
-                    <Menu.Item leftSection={<IconArchive size={16} aria-hidden />} onClick={() => archive.mutate(!dataset.dates.archived)} data-testid="archive-toggle">
+                    <Menu.Item
+                      leftSection={<IconArchive size={16} aria-hidden />}
+                      onClick={() => archive.mutate(!dataset.dates.archived)}
+                      data-testid="archive-toggle"
+                    >
                       {dataset.dates.archived ? tc('archive.unarchive') : tc('archive.archive')}
                     </Menu.Item>
                   )}
@@ -169,7 +180,9 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
             <Group justify="space-between">
               <Text size="sm" c="dimmed">
                 {dataset.progress?.phase ? t(`phase.${dataset.progress.phase}`, { defaultValue: dataset.progress.phase }) : t('phase.queued')}
-                {dataset.progress?.total ? ` · ${t('header.progressCount', { done: dataset.progress.done.toLocaleString(), total: dataset.progress.total.toLocaleString() })}` : ''}
+                {dataset.progress?.total
+                  ? ` · ${t('header.progressCount', { done: dataset.progress.done.toLocaleString(), total: dataset.progress.total.toLocaleString() })}`
+                  : ''}
               </Text>
               {percent !== null && (
                 <Text size="sm" fw={600}>

@@ -26,12 +26,32 @@ export function processingPercent(progress: Dataset['progress']): number | null 
  * Status of spec §4 (Initiating → Uploading → Loading → Ready; Retrying; Failed), with the upload's
  * percent while this browser sends the archive and the processing percent while the server loads it.
  */
-export function DatasetStatusBadge({ status, progress, upload, waiting = false, size = 'md' }: { status: string; progress?: Dataset['progress']; upload?: ResumableUpload; waiting?: boolean; size?: 'sm' | 'md' | 'lg' }) {
+export function DatasetStatusBadge({
+  status,
+  progress,
+  upload,
+  waiting = false,
+  size = 'md',
+}: {
+  status: string;
+  progress?: Dataset['progress'];
+  upload?: ResumableUpload;
+  waiting?: boolean;
+  size?: 'sm' | 'md' | 'lg';
+}) {
   const { t } = useDatasetsT();
   if (waiting) {
     // An interrupted upload no browser is sending: nothing is happening until the file is chosen again.
     return (
-      <Badge size={size} variant="light" color="#8a5a00" data-testid="dataset-status" data-status={status} data-waiting="true" leftSection={<IconClockPause size={12} aria-hidden />}>
+      <Badge
+        size={size}
+        variant="light"
+        color="#8a5a00"
+        data-testid="dataset-status"
+        data-status={status}
+        data-waiting="true"
+        leftSection={<IconClockPause size={12} aria-hidden />}
+      >
         {t('status.WaitingForFile')}
       </Badge>
     );
@@ -49,7 +69,15 @@ export function DatasetStatusBadge({ status, progress, upload, waiting = false, 
       color={COLORS[shown] ?? 'gray'}
       data-testid="dataset-status"
       data-status={shown}
-      leftSection={active ? <Loader size={10} color={COLORS[shown]} type="oval" aria-hidden /> : shown === 'Ready' ? <IconCheck size={12} aria-hidden /> : shown === 'Failed' ? <IconAlertTriangle size={12} aria-hidden /> : null}
+      leftSection={
+        active ? (
+          <Loader size={10} color={COLORS[shown]} type="oval" aria-hidden />
+        ) : shown === 'Ready' ? (
+          <IconCheck size={12} aria-hidden />
+        ) : shown === 'Failed' ? (
+          <IconAlertTriangle size={12} aria-hidden />
+        ) : null
+      }
     >
       {text}
     </Badge>

@@ -35,8 +35,24 @@ export function EditDatasetDialog({ dataset, opened, onClose }: { dataset: Datas
     <Modal opened={opened} onClose={onClose} title={t('edit.title')} centered>
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label={t('create.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} required error={name.trim() ? null : t('create.nameRequired')} data-autofocus />
-          <Textarea label={t('create.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={3} maxRows={8} />
+          <TextInput
+            label={t('create.name')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            maxLength={100}
+            required
+            error={name.trim() ? null : t('create.nameRequired')}
+            data-autofocus
+          />
+          <Textarea
+            label={t('create.description')}
+            value={description}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+            maxLength={1000}
+            autosize
+            minRows={3}
+            maxRows={8}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('create.cancel')}

@@ -52,7 +52,20 @@ export function ImageLightbox({
   const ratio = image?.width && image.height ? image.width / image.height : 1;
 
   return (
-    <Modal opened={!!image} onClose={() => onIndex(null)} size="min(1100px, 96vw)" centered title={image ? <Text fw={600} truncate>{image.name}</Text> : null} data-testid="lightbox">
+    <Modal
+      opened={!!image}
+      onClose={() => onIndex(null)}
+      size="min(1100px, 96vw)"
+      centered
+      title={
+        image ? (
+          <Text fw={600} truncate>
+            {image.name}
+          </Text>
+        ) : null
+      }
+      data-testid="lightbox"
+    >
       {image && (
         <Stack gap="sm">
           {caption?.(index!)}

@@ -12,7 +12,19 @@ import classes from './images-tab.module.css';
 export const IMAGES_PER_PAGE = 48;
 const SPLITS: Split[] = ['train', 'val', 'test'];
 
-export function ImageTile({ image, task, classNames, showSplit, onOpen }: { image: DatasetImage; task: string; classNames: string[]; showSplit: boolean; onOpen: () => void }) {
+export function ImageTile({
+  image,
+  task,
+  classNames,
+  showSplit,
+  onOpen,
+}: {
+  image: DatasetImage;
+  task: string;
+  classNames: string[];
+  showSplit: boolean;
+  onOpen: () => void;
+}) {
   const { t } = useDatasetsT();
   const [loaded, setLoaded] = useState(false);
   // Previews are made on first view; one that cannot be made (a damaged image) shows as having none.
@@ -24,7 +36,15 @@ export function ImageTile({ image, task, classNames, showSplit, onOpen }: { imag
         {image.thumbUrl && !failed ? (
           <div className={classes.fit} style={{ aspectRatio: ratio, ...(ratio >= 1 ? { width: '100%' } : { height: '100%' }) }}>
             {!loaded && <Skeleton pos="absolute" inset={0} radius={0} />}
-            <img src={image.thumbUrl} alt="" loading="lazy" decoding="async" className={classes.thumb} onLoad={() => setLoaded(true)} onError={() => setFailed(true)} />
+            <img
+              src={image.thumbUrl}
+              alt=""
+              loading="lazy"
+              decoding="async"
+              className={classes.thumb}
+              onLoad={() => setLoaded(true)}
+              onError={() => setFailed(true)}
+            />
             {/* Labels only over a drawn image: boxes on an empty frame read as a broken page. */}
             {loaded && <LabelOverlay labels={image.labels} task={task} classNames={classNames} strokeWidth={1.5} />}
           </div>
@@ -59,7 +79,11 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
   const [open, setOpen] = useState<number | null>(null);
   const stats = dataset.stats;
   const counts: Record<'all' | Split, number> = { all: stats?.images ?? 0, train: stats?.train ?? 0, val: stats?.val ?? 0, test: stats?.test ?? 0 };
-  const query = useDatasetImages(dataset.id, { split: split === 'all' ? undefined : split, offset: (page - 1) * IMAGES_PER_PAGE, limit: IMAGES_PER_PAGE }, !!dataset.dates.processed);
+  const query = useDatasetImages(
+    dataset.id,
+    { split: split === 'all' ? undefined : split, offset: (page - 1) * IMAGES_PER_PAGE, limit: IMAGES_PER_PAGE },
+    !!dataset.dates.processed,
+  );
   const results = query.data?.results ?? [];
   const total = query.data?.total ?? counts[split];
   const pages = Math.max(1, Math.ceil(total / IMAGES_PER_PAGE));
@@ -74,9 +98,17 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <SegmentedControl value={split} onChange={(v) => setSplit(v as 'all' | Split)} data={splitOptions} aria-label={t('images.split')} data-testid="split-filter" />
+        <SegmentedControl
+          value={split}
+          onChange={(v) => setSplit(v as 'all' | Split)}
+          data={splitOptions}
+          aria-label={t('images.split')}
+          data-testid="split-filter"
+        />
         <Text size="sm" c="dimmed" aria-live="polite">
-          {total > 0 ? t('images.range', { from: (page - 1) * IMAGES_PER_PAGE + 1, to: Math.min(total, page * IMAGES_PER_PAGE), total: total.toLocaleString() }) : ''}
+          {total > 0
+            ? t('images.range', { from: (page - 1) * IMAGES_PER_PAGE + 1, to: Math.min(total, page * IMAGES_PER_PAGE), total: total.toLocaleString() })
+            : ''}
         </Text>
       </Group>
       {query.isPending ? (
@@ -98,7 +130,13 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
       )}
       {pages > 1 && (
         <Center>
-          <Pagination total={pages} value={page} onChange={setPage} getControlProps={(control) => ({ 'aria-label': t(`images.page.${control}`) })} getItemProps={(p) => ({ 'aria-label': t('images.page.number', { page: p }) })} />
+          <Pagination
+            total={pages}
+            value={page}
+            onChange={setPage}
+            getControlProps={(control) => ({ 'aria-label': t(`images.page.${control}`) })}
+            getItemProps={(p) => ({ 'aria-label': t('images.page.number', { page: p }) })}
+          />
         </Center>
       )}
       <ImageLightbox images={results} index={open} onIndex={setOpen} task={dataset.task} classNames={classNames} />

@@ -1,7 +1,28 @@
 import { Badge } from '@mantine/core';
 
 /** The ultralytics palette, so classes keep the colours users know from training plots. */
-const PALETTE = ['#FF3838', '#FF9D97', '#FF701F', '#FFB21D', '#CFD231', '#48F90A', '#92CC17', '#3DDB86', '#1A9334', '#00D4BB', '#2C99A8', '#00C2FF', '#344593', '#6473FF', '#0018EC', '#8438FF', '#520085', '#CB38FF', '#FF95C8', '#FF37C7'];
+const PALETTE = [
+  '#FF3838',
+  '#FF9D97',
+  '#FF701F',
+  '#FFB21D',
+  '#CFD231',
+  '#48F90A',
+  '#92CC17',
+  '#3DDB86',
+  '#1A9334',
+  '#00D4BB',
+  '#2C99A8',
+  '#00C2FF',
+  '#344593',
+  '#6473FF',
+  '#0018EC',
+  '#8438FF',
+  '#520085',
+  '#CB38FF',
+  '#FF95C8',
+  '#FF37C7',
+];
 export const classColor = (cls: number) => PALETTE[((cls % PALETTE.length) + PALETTE.length) % PALETTE.length];
 
 export type LabelShape =
@@ -34,7 +55,8 @@ export function labelShape(row: number[], task: string): LabelShape | null {
     }
     return { kind: 'box', cls, x: v[0] - v[2] / 2, y: v[1] - v[3] / 2, w: v[2], h: v[3], keypoints };
   }
-  if (v.length === 4 && task !== 'segment' && task !== 'semantic-segment') return { kind: 'box', cls, x: v[0] - v[2] / 2, y: v[1] - v[3] / 2, w: v[2], h: v[3], keypoints: [] };
+  if (v.length === 4 && task !== 'segment' && task !== 'semantic-segment')
+    return { kind: 'box', cls, x: v[0] - v[2] / 2, y: v[1] - v[3] / 2, w: v[2], h: v[3], keypoints: [] };
   return { kind: 'polygon', cls, points: pairs(v) };
 }
 
@@ -42,7 +64,19 @@ export function labelShape(row: number[], task: string): LabelShape | null {
  * Labels drawn over an image box of any size: an SVG in normalised coordinates stretched over the
  * image (strokes keep their width), class names as HTML so text is never distorted.
  */
-export function LabelOverlay({ labels, task, classNames, showNames = false, strokeWidth = 2 }: { labels: number[][]; task: string; classNames: string[]; showNames?: boolean; strokeWidth?: number }) {
+export function LabelOverlay({
+  labels,
+  task,
+  classNames,
+  showNames = false,
+  strokeWidth = 2,
+}: {
+  labels: number[][];
+  task: string;
+  classNames: string[];
+  showNames?: boolean;
+  strokeWidth?: number;
+}) {
   const shapes = labels.map((row) => labelShape(row, task)).filter((s): s is LabelShape => s !== null);
   const name = (cls: number) => classNames[cls] ?? String(cls);
   const classes = shapes.filter((s) => s.kind === 'class');
@@ -50,13 +84,40 @@ export function LabelOverlay({ labels, task, classNames, showNames = false, stro
   return (
     <>
       {drawn.length > 0 && (
-        <svg viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none', overflow: 'visible' }} data-testid="label-overlay">
+        <svg
+          viewBox="0 0 1 1"
+          preserveAspectRatio="none"
+          aria-hidden
+          style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none', overflow: 'visible' }}
+          data-testid="label-overlay"
+        >
           {drawn.map((s, i) =>
             s.kind === 'box' ? (
               <g key={i}>
-                <rect x={s.x} y={s.y} width={s.w} height={s.h} fill={classColor(s.cls)} fillOpacity={0.12} stroke={classColor(s.cls)} strokeWidth={strokeWidth} vectorEffect="non-scaling-stroke" data-testid="label-box" />
+                <rect
+                  x={s.x}
+                  y={s.y}
+                  width={s.w}
+                  height={s.h}
+                  fill={classColor(s.cls)}
+                  fillOpacity={0.12}
+                  stroke={classColor(s.cls)}
+                  strokeWidth={strokeWidth}
+                  vectorEffect="non-scaling-stroke"
+                  data-testid="label-box"
+                />
                 {s.keypoints.map(([x, y], k) => (
-                  <line key={k} x1={x} y1={y} x2={x} y2={y} stroke={classColor(s.cls)} strokeWidth={strokeWidth * 3} strokeLinecap="round" vectorEffect="non-scaling-stroke" />
+                  <line
+                    key={k}
+                    x1={x}
+                    y1={y}
+                    x2={x}
+                    y2={y}
+                    stroke={classColor(s.cls)}
+                    strokeWidth={strokeWidth * 3}
+                    strokeLinecap="round"
+                    vectorEffect="non-scaling-stroke"
+                  />
                 ))}
               </g>
             ) : s.kind === 'polygon' ? (
@@ -76,7 +137,8 @@ export function LabelOverlay({ labels, task, classNames, showNames = false, stro
       )}
       {showNames &&
         drawn.map((s, i) => {
-          const [x, y] = s.kind === 'box' ? [s.x, s.y] : s.kind === 'polygon' ? [Math.min(...s.points.map((p) => p[0])), Math.min(...s.points.map((p) => p[1]))] : [0, 0];
+          const [x, y] =
+            s.kind === 'box' ? [s.x, s.y] : s.kind === 'polygon' ? [Math.min(...s.points.map((p) => p[0])), Math.min(...s.points.map((p) => p[1]))] : [0, 0];
           return (
             <span
               key={`n${i}`}
@@ -102,7 +164,17 @@ export function LabelOverlay({ labels, task, classNames, showNames = false, stro
           );
         })}
       {classes.length > 0 && (
-        <Badge pos="absolute" left={6} bottom={6} size="sm" radius="sm" variant="filled" color={classColor(classes[0].cls)} style={{ pointerEvents: 'none' }} data-testid="label-class">
+        <Badge
+          pos="absolute"
+          left={6}
+          bottom={6}
+          size="sm"
+          radius="sm"
+          variant="filled"
+          color={classColor(classes[0].cls)}
+          style={{ pointerEvents: 'none' }}
+          data-testid="label-class"
+        >
           {classes.map((c) => name(c.cls)).join(', ')}
         </Badge>
       )}
@@ -125,12 +197,48 @@ export interface PredictionBox {
 export function PredictionOverlay({ boxes, strokeWidth = 2 }: { boxes: PredictionBox[]; strokeWidth?: number }) {
   return (
     <>
-      <svg viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none', overflow: 'visible' }} data-testid="lightbox-predictions">
+      <svg
+        viewBox="0 0 1 1"
+        preserveAspectRatio="none"
+        aria-hidden
+        style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', pointerEvents: 'none', overflow: 'visible' }}
+        data-testid="lightbox-predictions"
+      >
         {boxes.map((b, i) => (
           <g key={i}>
-            <rect x={b.x} y={b.y} width={b.w} height={b.h} fill="none" stroke="#000" strokeOpacity={0.6} strokeWidth={strokeWidth + 2} vectorEffect="non-scaling-stroke" />
-            <rect x={b.x} y={b.y} width={b.w} height={b.h} fill="none" stroke={classColor(b.cls)} strokeWidth={strokeWidth} strokeDasharray="6 4" vectorEffect="non-scaling-stroke" data-testid="lightbox-prediction-box" />
-            {b.points && <polygon points={b.points.map(([x, y]) => `${x},${y}`).join(' ')} fill="none" stroke={classColor(b.cls)} strokeWidth={strokeWidth} strokeDasharray="2 3" vectorEffect="non-scaling-stroke" />}
+            <rect
+              x={b.x}
+              y={b.y}
+              width={b.w}
+              height={b.h}
+              fill="none"
+              stroke="#000"
+              strokeOpacity={0.6}
+              strokeWidth={strokeWidth + 2}
+              vectorEffect="non-scaling-stroke"
+            />
+            <rect
+              x={b.x}
+              y={b.y}
+              width={b.w}
+              height={b.h}
+              fill="none"
+              stroke={classColor(b.cls)}
+              strokeWidth={strokeWidth}
+              strokeDasharray="6 4"
+              vectorEffect="non-scaling-stroke"
+              data-testid="lightbox-prediction-box"
+            />
+            {b.points && (
+              <polygon
+                points={b.points.map(([x, y]) => `${x},${y}`).join(' ')}
+                fill="none"
+                stroke={classColor(b.cls)}
+                strokeWidth={strokeWidth}
+                strokeDasharray="2 3"
+                vectorEffect="non-scaling-stroke"
+              />
+            )}
           </g>
         ))}
       </svg>

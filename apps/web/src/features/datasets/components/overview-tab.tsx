@@ -68,8 +68,22 @@ export function OverviewTab({ dataset }: { dataset: Dataset }) {
       xAxis: { type: 'category', data: splits.map((s) => t(`splits.${s}`)) },
       yAxis: { type: 'value', minInterval: 1 },
       series: [
-        { name: t('overview.labelled'), type: 'bar', stack: 'images', barMaxWidth: 56, itemStyle: { color: '#1a64f3' }, data: splits.map((s) => hub![s]!.image_stats.total - hub![s]!.image_stats.unlabelled) },
-        { name: t('overview.unlabelled'), type: 'bar', stack: 'images', barMaxWidth: 56, itemStyle: { color: '#adb5bd' }, data: splits.map((s) => hub![s]!.image_stats.unlabelled) },
+        {
+          name: t('overview.labelled'),
+          type: 'bar',
+          stack: 'images',
+          barMaxWidth: 56,
+          itemStyle: { color: '#1a64f3' },
+          data: splits.map((s) => hub![s]!.image_stats.total - hub![s]!.image_stats.unlabelled),
+        },
+        {
+          name: t('overview.unlabelled'),
+          type: 'bar',
+          stack: 'images',
+          barMaxWidth: 56,
+          itemStyle: { color: '#adb5bd' },
+          data: splits.map((s) => hub![s]!.image_stats.unlabelled),
+        },
       ],
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -109,41 +123,58 @@ export function OverviewTab({ dataset }: { dataset: Dataset }) {
   return (
     <Stack gap="lg" data-testid="overview">
       <SimpleGrid cols={{ base: 2, md: 4 }}>
-        <StatCard label={t('overview.images')} value={totals.images.toLocaleString()} hint={splits.map((s) => `${t(`splits.${s}`)} ${hub[s]!.image_stats.total.toLocaleString()}`).join(' · ')} />
+        <StatCard
+          label={t('overview.images')}
+          value={totals.images.toLocaleString()}
+          hint={splits.map((s) => `${t(`splits.${s}`)} ${hub[s]!.image_stats.total.toLocaleString()}`).join(' · ')}
+        />
         <StatCard label={t('overview.classes')} value={names.length.toLocaleString()} />
-        <StatCard label={dataset.task === 'classify' ? t('overview.labelledImages') : t('overview.instances')} value={totals.instances.toLocaleString()} hint={totals.images ? t('overview.perImage', { n: (totals.instances / totals.images).toFixed(1) }) : undefined} />
-        <StatCard label={t('overview.unlabelledImages')} value={totals.unlabelled.toLocaleString()} hint={totals.images ? t('overview.percent', { n: ((totals.unlabelled / totals.images) * 100).toFixed(1) }) : undefined} />
+        <StatCard
+          label={dataset.task === 'classify' ? t('overview.labelledImages') : t('overview.instances')}
+          value={totals.instances.toLocaleString()}
+          hint={totals.images ? t('overview.perImage', { n: (totals.instances / totals.images).toFixed(1) }) : undefined}
+        />
+        <StatCard
+          label={t('overview.unlabelledImages')}
+          value={totals.unlabelled.toLocaleString()}
+          hint={totals.images ? t('overview.percent', { n: ((totals.unlabelled / totals.images) * 100).toFixed(1) }) : undefined}
+        />
       </SimpleGrid>
       <Grid>
         <Grid.Col span={{ base: 12, lg: 4 }}>
-        <Card withBorder radius="md" h="100%">
-          <Title order={3} fz="md" mb="sm">
-            {t('overview.perSplit')}
-          </Title>
-          <EChart option={splitOption} height={280} label={t('overview.perSplitLabel')} testId="split-chart" />
-        </Card>
+          <Card withBorder radius="md" h="100%">
+            <Title order={3} fz="md" mb="sm">
+              {t('overview.perSplit')}
+            </Title>
+            <EChart option={splitOption} height={280} label={t('overview.perSplitLabel')} testId="split-chart" />
+          </Card>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 8 }}>
-        <Card withBorder radius="md" h="100%">
-          <Group justify="space-between" mb="sm" wrap="wrap">
-            <Title order={3} fz="md">
-              {t('overview.perClass')}
-            </Title>
-            {dataset.task !== 'classify' && (
-              <SegmentedControl
-                size="xs"
-                value={measure}
-                onChange={(v) => setMeasure(v as 'instances' | 'images')}
-                data={[
-                  { value: 'instances', label: t('overview.instances') },
-                  { value: 'images', label: t('overview.imagesWithClass') },
-                ]}
-                aria-label={t('overview.measure')}
-              />
-            )}
-          </Group>
-          <EChart option={classOption} height={classChartHeight} label={t('overview.perClassLabel', { measure: t(`overview.${measure}`) })} testId="class-chart" />
-        </Card>
+          <Card withBorder radius="md" h="100%">
+            <Group justify="space-between" mb="sm" wrap="wrap">
+              <Title order={3} fz="md">
+                {t('overview.perClass')}
+              </Title>
+              {dataset.task !== 'classify' && (
+                <SegmentedControl
+                  size="xs"
+                  value={measure}
+                  onChange={(v) => setMeasure(v as 'instances' | 'images')}
+                  data={[
+                    { value: 'instances', label: t('overview.instances') },
+                    { value: 'images', label: t('overview.imagesWithClass') },
+                  ]}
+                  aria-label={t('overview.measure')}
+                />
+              )}
+            </Group>
+            <EChart
+              option={classOption}
+              height={classChartHeight}
+              label={t('overview.perClassLabel', { measure: t(`overview.${measure}`) })}
+              testId="class-chart"
+            />
+          </Card>
         </Grid.Col>
       </Grid>
       <Card withBorder radius="md" p={0}>

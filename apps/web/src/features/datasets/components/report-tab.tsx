@@ -34,7 +34,13 @@ export function ReportTab({ dataset }: { dataset: Dataset }) {
           </Text>
         ) : null
       ) : report ? (
-        <Alert color={report.warningCount ? 'yellow' : 'green'} variant="light" icon={<IconCircleCheck size={18} />} title={t('report.passedTitle')} data-testid="report-verdict">
+        <Alert
+          color={report.warningCount ? 'yellow' : 'green'}
+          variant="light"
+          icon={<IconCircleCheck size={18} />}
+          title={t('report.passedTitle')}
+          data-testid="report-verdict"
+        >
           {report.warningCount ? t('report.passedWarnings', { count: report.warningCount }) : t('report.passedClean')}
         </Alert>
       ) : null}

@@ -22,7 +22,9 @@ const report: DatasetReport = {
 };
 
 function renderTable(r: DatasetReport = report) {
-  renderRoutes([{ path: '/', element: <ReportTable report={r} downloadUrl="/v1/datasets/d1/report?format=txt" downloadName="broken-report.txt" /> }], { user: null });
+  renderRoutes([{ path: '/', element: <ReportTable report={r} downloadUrl="/v1/datasets/d1/report?format=txt" downloadName="broken-report.txt" /> }], {
+    user: null,
+  });
 }
 const rows = () => screen.getAllByTestId('report-row');
 
@@ -64,7 +66,12 @@ describe('processing report table', () => {
   });
 
   it('pages long reports and says how many were not listed', () => {
-    const many = Array.from({ length: REPORT_ROWS_PER_PAGE + 5 }, (_, i) => ({ file: `labels/train/${i}.txt`, line: 1, code: 'label/out-of-range', message: `Value out of range in ${i}` }));
+    const many = Array.from({ length: REPORT_ROWS_PER_PAGE + 5 }, (_, i) => ({
+      file: `labels/train/${i}.txt`,
+      line: 1,
+      code: 'label/out-of-range',
+      message: `Value out of range in ${i}`,
+    }));
     renderTable({ ...report, errors: many, warnings: [], errorCount: 500, warningCount: 0, omittedErrors: 500 - many.length });
     expect(rows()).toHaveLength(REPORT_ROWS_PER_PAGE);
     expect(screen.getByText(/395 more errors and 0 more warnings were counted but not listed/)).toBeInTheDocument();

@@ -39,7 +39,11 @@ export function ReportTable({ report, downloadUrl, downloadName }: { report: Dat
   );
   const filtered = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return rows.filter((r) => (severity === 'all' || r.severity === severity) && (!q || `${r.image ?? ''} ${r.file ?? ''}:${r.line ?? ''} ${r.code} ${r.message}`.toLowerCase().includes(q)));
+    return rows.filter(
+      (r) =>
+        (severity === 'all' || r.severity === severity) &&
+        (!q || `${r.image ?? ''} ${r.file ?? ''}:${r.line ?? ''} ${r.code} ${r.message}`.toLowerCase().includes(q)),
+    );
   }, [rows, severity, query]);
   const pages = Math.max(1, Math.ceil(filtered.length / REPORT_ROWS_PER_PAGE));
   const current = Math.min(page, pages);

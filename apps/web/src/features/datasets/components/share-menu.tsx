@@ -26,7 +26,13 @@ export function ShareMenu({ dataset }: { dataset: Dataset }) {
   return (
     <Menu position="bottom-end" width={300} withinPortal shadow="md">
       <Menu.Target>
-        <Button variant="default" leftSection={<IconShare size={16} aria-hidden />} rightSection={<IconChevronDown size={14} aria-hidden />} loading={share.isPending} data-testid="share-button">
+        <Button
+          variant="default"
+          leftSection={<IconShare size={16} aria-hidden />}
+          rightSection={<IconChevronDown size={14} aria-hidden />}
+          loading={share.isPending}
+          data-testid="share-button"
+        >
           {t('share.button')}
         </Button>
       </Menu.Target>
@@ -52,7 +58,11 @@ export function ShareMenu({ dataset }: { dataset: Dataset }) {
             <Menu.Divider />
             <CopyButton value={url}>
               {({ copied, copy }) => (
-                <Menu.Item onClick={copy} closeMenuOnClick={false} leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconLink size={16} aria-hidden />}>
+                <Menu.Item
+                  onClick={copy}
+                  closeMenuOnClick={false}
+                  leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconLink size={16} aria-hidden />}
+                >
                   {copied ? t('share.copied') : t('share.copyLink')}
                 </Menu.Item>
               )}

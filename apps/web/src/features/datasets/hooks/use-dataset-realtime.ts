@@ -20,7 +20,9 @@ export function useDatasetRealtime(dataset: Pick<Dataset, 'id' | 'status'> | und
       if (message.event === 'dataset.progress') {
         const p = message.data;
         if (!p) return;
-        queryClient.setQueryData<Dataset>(datasetQueryKey(id), (prev) => (prev ? { ...prev, progress: { phase: p.phase, done: p.done, total: p.total } } : prev));
+        queryClient.setQueryData<Dataset>(datasetQueryKey(id), (prev) =>
+          prev ? { ...prev, progress: { phase: p.phase, done: p.done, total: p.total } } : prev,
+        );
       } else if (message.event === 'dataset.updated') {
         void queryClient.invalidateQueries({ queryKey: datasetQueryKey(id) });
       }

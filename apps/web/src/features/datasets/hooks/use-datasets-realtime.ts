@@ -25,7 +25,8 @@ export function useDatasetsRealtime(uid: string | undefined) {
         .then((dataset) => {
           queryClient.setQueryData(datasetQueryKey(id), dataset);
           if (message.event === 'dataset.created' || message.event === 'dataset.restored') return addDataset(dataset);
-          if (!isListed(dataset, datasetsPaging.getState().filters) || !matchesFilters(dataset, datasetsPaging.getState().filters)) return void (datasetsList.get(id) && removeDataset(id));
+          if (!isListed(dataset, datasetsPaging.getState().filters) || !matchesFilters(dataset, datasetsPaging.getState().filters))
+            return void (datasetsList.get(id) && removeDataset(id));
           void datasetsList.updateWhenPresent(id, dataset);
         })
         .catch(() => undefined);

@@ -41,7 +41,9 @@ export function useDeleteDataset() {
         return false;
       }
       removeDataset(dataset.id);
-      queryClient.setQueryData<Dataset>(datasetQueryKey(dataset.id), (prev) => (prev ? { ...prev, dates: { ...prev.dates, deleted: new Date().toISOString() } } : prev));
+      queryClient.setQueryData<Dataset>(datasetQueryKey(dataset.id), (prev) =>
+        prev ? { ...prev, dates: { ...prev.dates, deleted: new Date().toISOString() } } : prev,
+      );
       notifications.success(t('delete.done', { name: dataset.meta.name }), { callback: { text: t('delete.undo'), func: () => void restore(dataset) } });
       return true;
     },

@@ -74,7 +74,11 @@ export default function DatasetContentPage() {
   }
 
   const liveUpload = upload && (upload.status === 'uploading' || upload.status === 'paused');
-  const needsArchive = dataset.abilities.canEdit && !!user && !liveUpload && (['Initiating', 'Uploading', 'Failed'].includes(dataset.status) || (upload?.status === 'error' && dataset.status !== 'Ready'));
+  const needsArchive =
+    dataset.abilities.canEdit &&
+    !!user &&
+    !liveUpload &&
+    (['Initiating', 'Uploading', 'Failed'].includes(dataset.status) || (upload?.status === 'error' && dataset.status !== 'Ready'));
   const processed = !!dataset.dates.processed;
   const report = dataset.report;
 

@@ -45,7 +45,9 @@ export default function DatasetsIndexPage() {
   const running = useResumableUploads();
   const sendingHere = new Set(running.filter((u) => u.status === 'uploading' || u.status === 'paused').map((u) => u.id));
   useProcessingProgress(
-    items.filter((d) => d.status === 'Loading' || d.status === 'Retrying' || ((d.status === 'Uploading' || d.status === 'Initiating') && !sendingHere.has(d.id))).map((d) => d.id),
+    items
+      .filter((d) => d.status === 'Loading' || d.status === 'Retrying' || ((d.status === 'Uploading' || d.status === 'Initiating') && !sendingHere.has(d.id)))
+      .map((d) => d.id),
   );
   useUploadsLeaveNotice('/datasets');
 
@@ -59,7 +61,12 @@ export default function DatasetsIndexPage() {
   const loadingFirst = !list.initialized && (paging.loading || !paging.error);
 
   const createButton = (variant: 'filled' | 'light') => (
-    <Button variant={variant} leftSection={<IconDatabasePlus size={18} aria-hidden />} onClick={() => setCreating(true)} data-testid={variant === 'filled' ? 'create-dataset' : undefined}>
+    <Button
+      variant={variant}
+      leftSection={<IconDatabasePlus size={18} aria-hidden />}
+      onClick={() => setCreating(true)}
+      data-testid={variant === 'filled' ? 'create-dataset' : undefined}
+    >
       {t('index.create')}
     </Button>
   );

@@ -46,7 +46,11 @@ describe('the datasets list (spec §4)', () => {
     let release: (r: Response) => void = () => {};
     vi.stubGlobal(
       'fetch',
-      vi.fn((url: string) => (url.includes('privacy=public') ? Promise.resolve(page([ds('p', { meta: { name: 'p', description: '', privacy: 'public' } })], 1, null)) : new Promise<Response>((r) => (release = r)))),
+      vi.fn((url: string) =>
+        url.includes('privacy=public')
+          ? Promise.resolve(page([ds('p', { meta: { name: 'p', description: '', privacy: 'public' } })], 1, null))
+          : new Promise<Response>((r) => (release = r)),
+      ),
     );
     const slow = loadDatasets({}, 'u1');
     await loadDatasets({ privacy: 'public' }, 'u1');

@@ -29,7 +29,15 @@ export interface DatasetsPaging {
   error: unknown;
 }
 
-export const datasetsPaging = createStore<DatasetsPaging>({ uid: null, filters: {}, total: 0, lastRecordId: null, loading: false, loadingMore: false, error: null });
+export const datasetsPaging = createStore<DatasetsPaging>({
+  uid: null,
+  filters: {},
+  total: 0,
+  lastRecordId: null,
+  loading: false,
+  loadingMore: false,
+  error: null,
+});
 
 export const filtersKey = (f: DatasetFilters) => JSON.stringify([f.task ?? '', f.provider ?? '', f.privacy ?? '', f.archived ?? '']);
 

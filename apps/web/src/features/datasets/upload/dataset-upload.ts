@@ -77,7 +77,9 @@ function notifyProblem(problem: UploadProblem, fallback: string) {
 }
 
 function setLocal(queryClient: QueryClient, id: string, patch: Partial<Dataset> | Dataset) {
-  queryClient.setQueryData<Dataset>(datasetQueryKey(id), (prev) => (prev ? { ...prev, ...patch, dates: { ...prev.dates, ...patch.dates }, meta: { ...prev.meta, ...patch.meta } } : prev));
+  queryClient.setQueryData<Dataset>(datasetQueryKey(id), (prev) =>
+    prev ? { ...prev, ...patch, dates: { ...prev.dates, ...patch.dates }, meta: { ...prev.meta, ...patch.meta } } : prev,
+  );
   datasetsList.update(id, patch);
 }
 
@@ -88,16 +90,25 @@ export async function processAfterUpload(queryClient: QueryClient, id: string, n
     queryClient.setQueryData(datasetQueryKey(id), dataset);
     datasetsList.update(id, dataset);
     // Shown only while processing runs: reading the dataset Ready or Failed dismisses it (get-dataset.ts).
-    if (dataset.status === 'Loading' || dataset.status === 'Retrying') notifications.success(t('upload.processing', { name }), { id: processingNoticeId(id), link: { text: t('open'), path: `/datasets/${id}` } });
+    if (dataset.status === 'Loading' || dataset.status === 'Retrying')
+      notifications.success(t('upload.processing', { name }), { id: processingNoticeId(id), link: { text: t('open'), path: `/datasets/${id}` } });
   } catch {
     setLocal(queryClient, id, { status: 'Failed', error: ErrorCode.ServerOffline, dates: { failed: new Date().toISOString() } as Dataset['dates'] });
     // A retry is offered right there (spec §4 Retry; the dataset page has the same button).
-    notifications.error(t('upload.processFailed', { name }), { callback: { text: t('upload.retry'), func: () => void retryProcessing(queryClient, { id, meta: { name } }) } });
+    notifications.error(t('upload.processFailed', { name }), {
+      callback: { text: t('upload.retry'), func: () => void retryProcessing(queryClient, { id, meta: { name } }) },
+    });
   }
 }
 
 /** Token (the upload's storage grant), then the resumable upload. A stored partial upload of this file resumes. */
-async function startUpload(queryClient: QueryClient, uid: string, dataset: Pick<Dataset, 'id' | 'meta'>, file: File, token: { token: string; uploadUrl: string }) {
+async function startUpload(
+  queryClient: QueryClient,
+  uid: string,
+  dataset: Pick<Dataset, 'id' | 'meta'>,
+  file: File,
+  token: { token: string; uploadUrl: string },
+) {
   const { id } = dataset;
   const name = dataset.meta.name;
   setLocal(queryClient, id, { status: 'Uploading' });

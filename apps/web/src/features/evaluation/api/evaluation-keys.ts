@@ -1,6 +1,5 @@
 import type { EvaluationMistakeKind } from '@sightline/contracts';
 
-
 /** Query keys of the evaluation feature (one place, so realtime events invalidate the right ones). */
 export const evaluationKeys = {
   all: ['evaluations'] as const,

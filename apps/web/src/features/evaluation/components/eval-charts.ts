@@ -63,7 +63,10 @@ export function curveSeries(curves: EvalCurve[], allLabel: (value: string) => st
  * The confusion matrix as a heatmap in ultralytics' orientation (rows predicted, columns true;
  * background last). `normalize` divides each column by its sum, as ultralytics' normalised plot.
  */
-export function confusionOption(cm: EvalConfusionMatrix, o: { normalize: boolean; predicted: string; truth: string; background: string; scheme: 'light' | 'dark' }): ChartOption {
+export function confusionOption(
+  cm: EvalConfusionMatrix,
+  o: { normalize: boolean; predicted: string; truth: string; background: string; scheme: 'light' | 'dark' },
+): ChartOption {
   const names = cm.names.map((n, i) => (cm.background && i === cm.names.length - 1 ? o.background : n));
   const n = names.length;
   const colSums = Array.from({ length: n }, (_, c) => cm.matrix.reduce((s, row) => s + (row[c] ?? 0), 0));
@@ -86,12 +89,30 @@ export function confusionOption(cm: EvalConfusionMatrix, o: { normalize: boolean
   return {
     animation: false,
     grid: { left: 8, right: 8, top: 28, bottom: n > 2 ? 60 : 28, containLabel: true },
-    tooltip: { position: 'top', formatter: (p: unknown) => {
-      const [t, row, v] = (p as { value: [number, number, number] }).value;
-      return `${o.predicted}: ${names[n - 1 - row]}<br/>${o.truth}: ${names[t]}<br/><b>${v}</b>`;
-    } },
-    xAxis: { type: 'category', data: names, name: o.truth, nameLocation: 'middle', nameGap: n > 2 ? 78 : 30, axisLabel: { rotate: n > 2 ? 35 : 0, interval: 0, fontSize: dense ? 9 : 12 }, splitArea: { show: false } },
-    yAxis: { type: 'category', data: [...names].reverse(), name: o.predicted, nameLocation: 'end', axisLabel: { interval: 0, fontSize: dense ? 9 : 12 }, splitArea: { show: false } },
+    tooltip: {
+      position: 'top',
+      formatter: (p: unknown) => {
+        const [t, row, v] = (p as { value: [number, number, number] }).value;
+        return `${o.predicted}: ${names[n - 1 - row]}<br/>${o.truth}: ${names[t]}<br/><b>${v}</b>`;
+      },
+    },
+    xAxis: {
+      type: 'category',
+      data: names,
+      name: o.truth,
+      nameLocation: 'middle',
+      nameGap: n > 2 ? 78 : 30,
+      axisLabel: { rotate: n > 2 ? 35 : 0, interval: 0, fontSize: dense ? 9 : 12 },
+      splitArea: { show: false },
+    },
+    yAxis: {
+      type: 'category',
+      data: [...names].reverse(),
+      name: o.predicted,
+      nameLocation: 'end',
+      axisLabel: { interval: 0, fontSize: dense ? 9 : 12 },
+      splitArea: { show: false },
+    },
     visualMap: {
       min: 0,
       max: Math.max(max, o.normalize ? 1 : 1),
@@ -102,7 +123,15 @@ export function confusionOption(cm: EvalConfusionMatrix, o: { normalize: boolean
       {
         type: 'heatmap',
         data,
-        label: { show: n <= 20, fontSize: dense ? 9 : 13, fontWeight: 600, formatter: (p: unknown) => { const v = (p as { value: [number, number, number] }).value[2]; return v === 0 ? '' : String(v); } },
+        label: {
+          show: n <= 20,
+          fontSize: dense ? 9 : 13,
+          fontWeight: 600,
+          formatter: (p: unknown) => {
+            const v = (p as { value: [number, number, number] }).value[2];
+            return v === 0 ? '' : String(v);
+          },
+        },
         emphasis: { itemStyle: { borderColor: '#fab005', borderWidth: 1 } },
         itemStyle: { borderColor: o.scheme === 'dark' ? '#242424' : '#ffffff', borderWidth: 1 },
       },

@@ -15,7 +15,22 @@ const model = makeModel({
   files: [{ kind: 'onnx', name: 'm.onnx', bytes: 10, epoch: null, created: '2026-01-01T10:00:00.000Z', url: null }],
 });
 const curve = (classId: number | null, name: string) => ({ classId, name, y: [1, 0.8, 0] });
-const perClass = (classId: number, name: string) => ({ classId, name, images: 3, instances: 4, predictions: 5, precision: 0.75, recall: 0.5, f1: 0.6, tp: 2, fp: 1, mAP50: 0.6, mAP75: 0.4, mAP50_95: 0.35, ap: null });
+const perClass = (classId: number, name: string) => ({
+  classId,
+  name,
+  images: 3,
+  instances: 4,
+  predictions: 5,
+  precision: 0.75,
+  recall: 0.5,
+  f1: 0.6,
+  tp: 2,
+  fp: 1,
+  mAP50: 0.6,
+  mAP75: 0.4,
+  mAP50_95: 0.35,
+  ap: null,
+});
 const result: DetectionEvalResult = {
   task: 'detect',
   classNames: ['cat', 'dog'],
@@ -30,9 +45,27 @@ const result: DetectionEvalResult = {
     mAP75: 0.4,
     mAP50_95: 0.35,
     perClass: [perClass(0, 'cat'), perClass(1, 'dog')],
-    curves: { x: [0, 0.5, 1], pr: [curve(0, 'cat'), curve(1, 'dog'), curve(null, 'all')], f1: [curve(null, 'all')], precision: [curve(null, 'all')], recall: [curve(null, 'all')], bestConfidence: 0.4, bestF1: 0.6 },
+    curves: {
+      x: [0, 0.5, 1],
+      pr: [curve(0, 'cat'), curve(1, 'dog'), curve(null, 'all')],
+      f1: [curve(null, 'all')],
+      precision: [curve(null, 'all')],
+      recall: [curve(null, 'all')],
+      bestConfidence: 0.4,
+      bestF1: 0.6,
+    },
   },
-  confusionMatrix: { names: ['cat', 'dog', 'background'], background: true, matrix: [[3, 1, 1], [0, 2, 0], [1, 0, 0]], conf: 0.25, iou: 0.45 },
+  confusionMatrix: {
+    names: ['cat', 'dog', 'background'],
+    background: true,
+    matrix: [
+      [3, 1, 1],
+      [0, 2, 0],
+      [1, 0, 0],
+    ],
+    conf: 0.25,
+    iou: 0.45,
+  },
   protocol: { name: 'ultralytics-val', iouThresholds: [0.5], confusionConf: 0.25, confusionIou: 0.45 },
 };
 const evaluation: Evaluation = {
@@ -44,7 +77,15 @@ const evaluation: Evaluation = {
   status: 'completed',
   progress: { done: 5, total: 5 },
   error: null,
-  classMap: { pairs: [{ datasetClass: 0, modelClass: 0, name: 'cat' }, { datasetClass: 1, modelClass: 1, name: 'dog' }], unmappedDataset: ['bird'], unmappedModel: [], skippedLabels: 2 },
+  classMap: {
+    pairs: [
+      { datasetClass: 0, modelClass: 0, name: 'cat' },
+      { datasetClass: 1, modelClass: 1, name: 'dog' },
+    ],
+    unmappedDataset: ['bird'],
+    unmappedModel: [],
+    skippedLabels: 2,
+  },
   classNames: ['cat', 'dog'],
   result,
   headline: { name: 'mAP50', value: 0.612 },
@@ -63,7 +104,17 @@ const mistakes: EvaluationMistakes = {
       confidence: 0.91,
       prediction: { classId: 1, box: [10, 10, 50, 40], confidence: 0.91 },
       label: null,
-      image: { id: 'i1', split: 'val', name: 'a.jpg', width: 100, height: 80, className: null, labels: [[0, 0.5, 0.5, 0.2, 0.2]], thumbUrl: null, url: '/img/a.jpg' },
+      image: {
+        id: 'i1',
+        split: 'val',
+        name: 'a.jpg',
+        width: 100,
+        height: 80,
+        className: null,
+        labels: [[0, 0.5, 0.5, 0.2, 0.2]],
+        thumbUrl: null,
+        url: '/img/a.jpg',
+      },
     },
   ],
 };
@@ -77,7 +128,14 @@ describe('Evaluate tab', () => {
   it('evaluates on the chosen dataset and split, shows scores, unmapped classes, and opens a false positive with its prediction over the labels', async () => {
     const api = fakeApi({
       [`GET /v1/models/${model.id}`]: () => model,
-      'GET /v1/datasets': () => ({ results: [{ id: 'd1', status: 'Ready', task: 'detect', meta: { name: 'pets' } }, { id: 'd2', status: 'Loading', task: 'detect', meta: { name: 'busy' } }], total: 2, lastRecordId: null }),
+      'GET /v1/datasets': () => ({
+        results: [
+          { id: 'd1', status: 'Ready', task: 'detect', meta: { name: 'pets' } },
+          { id: 'd2', status: 'Loading', task: 'detect', meta: { name: 'busy' } },
+        ],
+        total: 2,
+        lastRecordId: null,
+      }),
       [`GET /v1/models/${model.id}/evaluations`]: () => [],
       [`POST /v1/models/${model.id}/evaluations`]: () => evaluation,
       'GET /v1/evaluations/eval1': () => evaluation,

@@ -19,7 +19,6 @@ import { EvaluationResults } from './evaluation-results';
 type Split = (typeof EVALUATION_SPLITS)[number];
 const STATUS_COLOR: Record<Evaluation['status'], string> = { queued: 'gray', running: 'blue', completed: 'green', failed: 'red', cancelled: 'yellow' };
 
-
 /**
  * The model page's Evaluate tab: choose a dataset and split, follow the job live (progress, cancel),
  * then the scores and the images the model gets wrong; earlier evaluations stay listed.
@@ -29,8 +28,15 @@ export function EvaluatePanel({ model, signedIn }: { model: Model; signedIn: boo
   const qc = useQueryClient();
   const classify = model.task === 'classify';
   const hasOnnx = model.files.some((f) => f.kind === 'onnx');
-  const datasets = useQuery({ queryKey: ['datasets', 'for-evaluation', classify], queryFn: ({ signal }) => getDatasets({ task: classify ? 'classify' : undefined }, { limit: 100, signal }), enabled: signedIn });
-  const ready = useMemo(() => (datasets.data?.results ?? []).filter((d) => d.status === 'Ready' && (classify ? d.task === 'classify' : d.task !== 'classify')), [datasets.data, classify]);
+  const datasets = useQuery({
+    queryKey: ['datasets', 'for-evaluation', classify],
+    queryFn: ({ signal }) => getDatasets({ task: classify ? 'classify' : undefined }, { limit: 100, signal }),
+    enabled: signedIn,
+  });
+  const ready = useMemo(
+    () => (datasets.data?.results ?? []).filter((d) => d.status === 'Ready' && (classify ? d.task === 'classify' : d.task !== 'classify')),
+    [datasets.data, classify],
+  );
   const [datasetId, setDatasetId] = useState<string | null>(null);
   const [split, setSplit] = useState<Split>('val');
   const list = useModelEvaluations(model.id);
@@ -103,7 +109,12 @@ export function EvaluatePanel({ model, signedIn }: { model: Model; signedIn: boo
                 <Text size="sm" fw={500}>
                   {t('split')}
                 </Text>
-                <SegmentedControl value={split} onChange={(v) => setSplit(v as Split)} data={EVALUATION_SPLITS.map((s) => ({ value: s, label: t(`splits.${s}`) }))} data-testid="eval-split" />
+                <SegmentedControl
+                  value={split}
+                  onChange={(v) => setSplit(v as Split)}
+                  data={EVALUATION_SPLITS.map((s) => ({ value: s, label: t(`splits.${s}`) }))}
+                  data-testid="eval-split"
+                />
               </Stack>
               <Button leftSection={<IconPlayerPlay size={16} />} onClick={start} loading={create.isPending} disabled={!datasetId} data-testid="eval-start">
                 {t('start')}
@@ -129,14 +140,28 @@ export function EvaluatePanel({ model, signedIn }: { model: Model; signedIn: boo
                 </Badge>
               </Group>
               {active && (
-                <Button size="xs" variant="default" color="red" leftSection={<IconPlayerStop size={14} />} loading={cancel.isPending} onClick={() => cancel.mutate(e.id, { onSuccess: () => notifications.success(t('cancelled')), onError: notifyError })} data-testid="eval-cancel">
+                <Button
+                  size="xs"
+                  variant="default"
+                  color="red"
+                  leftSection={<IconPlayerStop size={14} />}
+                  loading={cancel.isPending}
+                  onClick={() => cancel.mutate(e.id, { onSuccess: () => notifications.success(t('cancelled')), onError: notifyError })}
+                  data-testid="eval-cancel"
+                >
                   {t('cancel')}
                 </Button>
               )}
             </Group>
             {active && (
               <Stack gap={4}>
-                <Progress value={pct} animated striped aria-label={t('progress', { done: e.progress.done, total: e.progress.total })} data-testid="eval-progress" />
+                <Progress
+                  value={pct}
+                  animated
+                  striped
+                  aria-label={t('progress', { done: e.progress.done, total: e.progress.total })}
+                  data-testid="eval-progress"
+                />
                 <Text size="xs" c="dimmed">
                   {t('progress', { done: e.progress.done, total: e.progress.total })}
                 </Text>

@@ -11,8 +11,20 @@ function toOverlay(m: EvaluationMistake, p: EvaluationBox, name: string): Predic
   const h = m.image.height;
   if (!w || !h) return null;
   const [x1, y1, x2, y2] = p.box;
-  const points = p.polygon && p.polygon.length >= 6 ? Array.from({ length: p.polygon.length / 2 }, (_, i) => [p.polygon![2 * i]! / w, p.polygon![2 * i + 1]! / h] as [number, number]) : undefined;
-  return { cls: p.classId, name, confidence: p.confidence ?? m.confidence, x: x1 / w, y: y1 / h, w: (x2 - x1) / w, h: (y2 - y1) / h, ...(points ? { points } : {}) };
+  const points =
+    p.polygon && p.polygon.length >= 6
+      ? Array.from({ length: p.polygon.length / 2 }, (_, i) => [p.polygon![2 * i]! / w, p.polygon![2 * i + 1]! / h] as [number, number])
+      : undefined;
+  return {
+    cls: p.classId,
+    name,
+    confidence: p.confidence ?? m.confidence,
+    x: x1 / w,
+    y: y1 / h,
+    w: (x2 - x1) / w,
+    h: (y2 - y1) / h,
+    ...(points ? { points } : {}),
+  };
 }
 
 /** The images that matter: the most confident false positives, misses and wrong classes per class, opening in the dataset lightbox. */
@@ -26,7 +38,14 @@ export function EvaluationMistakes({ evaluation, task }: { evaluation: Evaluatio
   const className = (id: number) => names[id] ?? String(id);
   const mistakes = useMemo(() => data?.results ?? [], [data]);
   const images = useMemo(() => mistakes.map((m) => m.image), [mistakes]);
-  const overlays = useMemo(() => mistakes.map((m) => (m.prediction ? [toOverlay(m, m.prediction, className(m.prediction.classId))].filter((b): b is PredictionBox => b !== null) : undefined)), [mistakes, names]); // eslint-disable-line react-hooks/exhaustive-deps
+  const overlays = useMemo(
+    () =>
+      mistakes.map((m) =>
+        m.prediction ? [toOverlay(m, m.prediction, className(m.prediction.classId))].filter((b): b is PredictionBox => b !== null) : undefined,
+      ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- className reads only `names`
+    [mistakes, names],
+  );
   const classOptions = [{ value: '', label: t('mistakes.allClasses') }, ...names.map((n, i) => ({ value: String(i), label: n }))];
   const caption = (m: EvaluationMistake) =>
     t(`mistakes.caption.${m.kind}`, { name: m.className, confidence: m.confidence.toFixed(2), predicted: m.prediction ? className(m.prediction.classId) : '' });
@@ -75,7 +94,9 @@ export function EvaluationMistakes({ evaluation, task }: { evaluation: Evaluatio
             <UnstyledButton key={`${m.image.id}-${i}`} onClick={() => setOpen(i)} data-testid="eval-mistake" aria-label={caption(m)}>
               <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
                 <Box h={110} style={{ background: 'var(--mantine-color-dark-8)' }}>
-                  {m.image.thumbUrl && <img src={m.image.thumbUrl} alt="" loading="lazy" style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }} />}
+                  {m.image.thumbUrl && (
+                    <img src={m.image.thumbUrl} alt="" loading="lazy" style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }} />
+                  )}
                 </Box>
                 <Stack gap={2} p={6}>
                   <Badge size="sm" variant="light" styles={{ root: { textTransform: 'none' } }}>

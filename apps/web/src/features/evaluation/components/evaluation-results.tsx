@@ -103,7 +103,8 @@ function ConfusionMatrix({ matrix }: { matrix: DetectionEvalResult['confusionMat
   const scheme = useComputedColorScheme('light');
   const [normalize, setNormalize] = useState(false);
   const option = useMemo(
-    () => confusionOption(matrix, { normalize, predicted: t('confusion.predicted'), truth: t('confusion.true'), background: t('confusion.background'), scheme }),
+    () =>
+      confusionOption(matrix, { normalize, predicted: t('confusion.predicted'), truth: t('confusion.true'), background: t('confusion.background'), scheme }),
     [matrix, normalize, scheme, t],
   );
   const n = matrix.names.length;
@@ -118,7 +119,12 @@ function ConfusionMatrix({ matrix }: { matrix: DetectionEvalResult['confusionMat
       <Text size="xs" c="dimmed" mb={4}>
         {matrix.conf !== null && matrix.iou !== null ? t('confusion.note', { conf: matrix.conf, iou: matrix.iou }) : t('confusion.noteClassify')}
       </Text>
-      <ZoomChart option={option} height={Math.min(680, Math.max(320, 160 + n * 34))} aria-label={t('confusion.aria', { count: matrix.background ? n - 1 : n })} data-testid="eval-confusion-chart" />
+      <ZoomChart
+        option={option}
+        height={Math.min(680, Math.max(320, 160 + n * 34))}
+        aria-label={t('confusion.aria', { count: matrix.background ? n - 1 : n })}
+        data-testid="eval-confusion-chart"
+      />
     </Paper>
   );
 }
@@ -130,10 +136,35 @@ function Curves({ metrics }: { metrics: EvalMetrics }) {
     const all = (v: string) => t('curves.all', { value: v });
     const peak = (mean: { y: number[] }) => Math.max(...mean.y);
     return [
-      { id: 'pr', title: t('curves.pr'), option: curveOption({ x: c.x, xName: t('curves.recallAxis'), yName: t('curves.precisionAxis'), series: curveSeries(c.pr, (v) => t('curves.allMap', { value: v }), () => metrics.mAP50) }) },
-      { id: 'f1', title: t('curves.f1'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.f1Axis'), series: curveSeries(c.f1, all, peak) }) },
-      { id: 'precision', title: t('curves.precision'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.precisionAxis'), series: curveSeries(c.precision, all, peak) }) },
-      { id: 'recall', title: t('curves.recall'), option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.recallAxis'), series: curveSeries(c.recall, all, peak) }) },
+      {
+        id: 'pr',
+        title: t('curves.pr'),
+        option: curveOption({
+          x: c.x,
+          xName: t('curves.recallAxis'),
+          yName: t('curves.precisionAxis'),
+          series: curveSeries(
+            c.pr,
+            (v) => t('curves.allMap', { value: v }),
+            () => metrics.mAP50,
+          ),
+        }),
+      },
+      {
+        id: 'f1',
+        title: t('curves.f1'),
+        option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.f1Axis'), series: curveSeries(c.f1, all, peak) }),
+      },
+      {
+        id: 'precision',
+        title: t('curves.precision'),
+        option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.precisionAxis'), series: curveSeries(c.precision, all, peak) }),
+      },
+      {
+        id: 'recall',
+        title: t('curves.recall'),
+        option: curveOption({ x: c.x, xName: t('curves.confidenceAxis'), yName: t('curves.recallAxis'), series: curveSeries(c.recall, all, peak) }),
+      },
     ];
   }, [c, metrics.mAP50, t]);
   return (
@@ -175,7 +206,12 @@ export function EvaluationResults({ evaluation, task }: { evaluation: Evaluation
         </Text>
       )}
       {geometries.length > 1 && (
-        <SegmentedControl value={geometry} onChange={(v) => setPicked(v as Geometry)} data={geometries.map((g) => ({ value: g, label: t(`summary.geometry.${g}`) }))} style={{ alignSelf: 'flex-start' }} />
+        <SegmentedControl
+          value={geometry}
+          onChange={(v) => setPicked(v as Geometry)}
+          data={geometries.map((g) => ({ value: g, label: t(`summary.geometry.${g}`) }))}
+          style={{ alignSelf: 'flex-start' }}
+        />
       )}
       {detection && metrics ? (
         <>

@@ -7,7 +7,17 @@ import ExplorePage from './explore';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const item = (over: Partial<ExploreItem>): ExploreItem => ({ kind: 'dataset', id: 'D1', name: 'Harbour boats', description: 'Boats at dawn', owner: { username: 'ada' }, updated: new Date().toISOString(), task: 'detect', parentName: null, ...over });
+const item = (over: Partial<ExploreItem>): ExploreItem => ({
+  kind: 'dataset',
+  id: 'D1',
+  name: 'Harbour boats',
+  description: 'Boats at dawn',
+  owner: { username: 'ada' },
+  updated: new Date().toISOString(),
+  task: 'detect',
+  parentName: null,
+  ...over,
+});
 
 describe('explore page (ADR 0030)', () => {
   it("lists others' public items with links, searches by name and kind, and loads the next page", async () => {

@@ -57,7 +57,11 @@ export default function ExplorePage() {
       {list.isPending ? (
         <Text c="dimmed">{t('loading')}</Text>
       ) : items.length === 0 ? (
-        <EmptyState icon={<IconCompass size={28} />} title={q.trim() ? t('noMatchTitle') : t('emptyTitle')} description={q.trim() ? t('noMatchBody') : t('emptyBody')} />
+        <EmptyState
+          icon={<IconCompass size={28} />}
+          title={q.trim() ? t('noMatchTitle') : t('emptyTitle')}
+          description={q.trim() ? t('noMatchBody') : t('emptyBody')}
+        />
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="explore-results">
@@ -106,7 +110,13 @@ function ExploreCard({ item }: { item: ExploreItem }) {
           </Text>
         )}
         <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {[t('by', { user: item.owner.username }), item.parentName && t('inProject', { project: item.parentName }), t('updated', { when: formatRelative(item.updated) })].filter(Boolean).join(' · ')}
+          {[
+            t('by', { user: item.owner.username }),
+            item.parentName && t('inProject', { project: item.parentName }),
+            t('updated', { when: formatRelative(item.updated) }),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </Text>
       </Stack>
     </Paper>

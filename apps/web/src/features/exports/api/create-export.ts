@@ -10,5 +10,8 @@ export const createExport = (modelId: string, input: CreateExportInput) => api.p
 
 export function useCreateExport(modelId: string) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: (input: CreateExportInput) => createExport(modelId, input), onSuccess: () => queryClient.invalidateQueries({ queryKey: exportKeys.list(modelId) }) });
+  return useMutation({
+    mutationFn: (input: CreateExportInput) => createExport(modelId, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: exportKeys.list(modelId) }),
+  });
 }

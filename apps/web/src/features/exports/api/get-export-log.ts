@@ -11,4 +11,5 @@ export const getExportLog = (jobId: string, signal?: AbortSignal) => api.get<Job
 
 export const exportLogQueryOptions = (jobId: string) => queryOptions({ queryKey: exportKeys.log(jobId), queryFn: ({ signal }) => getExportLog(jobId, signal) });
 
-export const useExportLog = (jobId: string | null, live: boolean) => useQuery({ ...exportLogQueryOptions(jobId ?? ''), enabled: Boolean(jobId), refetchInterval: live ? 2000 : false });
+export const useExportLog = (jobId: string | null, live: boolean) =>
+  useQuery({ ...exportLogQueryOptions(jobId ?? ''), enabled: Boolean(jobId), refetchInterval: live ? 2000 : false });

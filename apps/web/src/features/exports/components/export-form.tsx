@@ -15,14 +15,11 @@ export function ExportForm({ modelId }: { modelId: string }) {
   const [format, setFormat] = useState<ExportFormat>('onnx');
   const [open, setOpen] = useState(false);
   const [options, setOptions] = useState<ExportOptions>({});
-  const set = (patch: Partial<ExportOptions>) => setOptions((o) => Object.fromEntries(Object.entries({ ...o, ...patch }).filter(([, v]) => v !== undefined && v !== false)) as ExportOptions);
+  const set = (patch: Partial<ExportOptions>) =>
+    setOptions((o) => Object.fromEntries(Object.entries({ ...o, ...patch }).filter(([, v]) => v !== undefined && v !== false)) as ExportOptions);
   const num = (v: string | number) => (typeof v === 'number' ? v : undefined);
 
-  const submit = () =>
-    create.mutate(
-      { format, options },
-      { onError: notifyError },
-    );
+  const submit = () => create.mutate({ format, options }, { onError: notifyError });
 
   return (
     <Stack gap="xs" data-testid="export-form">
@@ -51,9 +48,34 @@ export function ExportForm({ modelId }: { modelId: string }) {
       <Collapse expanded={open}>
         <Stack gap="sm">
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-            <NumberInput label={t('options.imgsz')} placeholder="640" min={32} max={4096} step={32} allowDecimal={false} value={options.imgsz ?? ''} onChange={(v) => set({ imgsz: num(v) })} />
-            <NumberInput label={t('options.batch')} placeholder="1" min={1} max={1024} allowDecimal={false} value={options.batch ?? ''} onChange={(v) => set({ batch: num(v) })} />
-            <NumberInput label={t('options.opset')} placeholder="auto" min={7} max={30} allowDecimal={false} value={options.opset ?? ''} onChange={(v) => set({ opset: num(v) })} />
+            <NumberInput
+              label={t('options.imgsz')}
+              placeholder="640"
+              min={32}
+              max={4096}
+              step={32}
+              allowDecimal={false}
+              value={options.imgsz ?? ''}
+              onChange={(v) => set({ imgsz: num(v) })}
+            />
+            <NumberInput
+              label={t('options.batch')}
+              placeholder="1"
+              min={1}
+              max={1024}
+              allowDecimal={false}
+              value={options.batch ?? ''}
+              onChange={(v) => set({ batch: num(v) })}
+            />
+            <NumberInput
+              label={t('options.opset')}
+              placeholder="auto"
+              min={7}
+              max={30}
+              allowDecimal={false}
+              value={options.opset ?? ''}
+              onChange={(v) => set({ opset: num(v) })}
+            />
           </SimpleGrid>
           <Group gap="lg">
             {FLAGS.map((f) => (

@@ -12,7 +12,8 @@ import { useExportsT } from '../i18n';
  */
 export function ExportWorkerNotice({ model }: { model: Model }) {
   const { t } = useExportsT();
-  const needsOnnx = model.abilities.canEdit && !model.dates.deleted && model.files.some((f) => f.kind === 'best') && !model.files.some((f) => f.kind === 'onnx');
+  const needsOnnx =
+    model.abilities.canEdit && !model.dates.deleted && model.files.some((f) => f.kind === 'best') && !model.files.some((f) => f.kind === 'onnx');
   const list = useExports(needsOnnx ? model.id : '');
   const worker = list.data?.worker;
   if (!needsOnnx || !worker || worker.available) return null;

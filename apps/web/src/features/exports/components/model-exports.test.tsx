@@ -28,7 +28,19 @@ const base: ModelExport = {
   downloadUrl: `/v1/models/${model.id}/exports/e1/download`,
   canRetry: false,
 };
-const failed: ModelExport = { ...base, id: 'e2', format: 'tflite', options: { int8: true }, status: 'failed', bytes: null, fileName: null, downloadUrl: null, jobId: 'j2', error: "yolo exited with code 1\nModuleNotFoundError: No module named 'tflite'", canRetry: true };
+const failed: ModelExport = {
+  ...base,
+  id: 'e2',
+  format: 'tflite',
+  options: { int8: true },
+  status: 'failed',
+  bytes: null,
+  fileName: null,
+  downloadUrl: null,
+  jobId: 'j2',
+  error: "yolo exited with code 1\nModuleNotFoundError: No module named 'tflite'",
+  canRetry: true,
+};
 
 describe('model exports', () => {
   afterEach(() => {
@@ -75,11 +87,22 @@ describe('model exports', () => {
     await userEvent.click(screen.getByLabelText('FP16 (half)'));
     await userEvent.type(screen.getByLabelText('Image size (imgsz)'), '320');
     await userEvent.click(screen.getByTestId('export-start'));
-    await waitFor(() => expect(api.calls.find((c) => c.method === 'POST' && c.path === `/v1/models/${model.id}/exports`)?.body).toEqual({ format: 'onnx', options: { half: true, imgsz: 320 } }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'POST' && c.path === `/v1/models/${model.id}/exports`)?.body).toEqual({
+        format: 'onnx',
+        options: { half: true, imgsz: 320 },
+      }),
+    );
   });
 
   it('says why a queued export waits: no agent online', async () => {
-    const api = fakeApi({ [`GET /v1/models/${model.id}/exports`]: () => ({ exports: [{ ...base, status: 'queued', bytes: null, downloadUrl: null, auto: true }], agentsOnline: 0, worker: { available: false, local: 'off', reason: null } }) });
+    const api = fakeApi({
+      [`GET /v1/models/${model.id}/exports`]: () => ({
+        exports: [{ ...base, status: 'queued', bytes: null, downloadUrl: null, auto: true }],
+        agentsOnline: 0,
+        worker: { available: false, local: 'off', reason: null },
+      }),
+    });
     vi.stubGlobal('fetch', vi.fn(api.fetch));
     renderRoutes([{ path: '/m', element: <ModelExports model={model} /> }], { path: '/m', user: makeUser() });
     expect(await screen.findByTestId('no-agent')).toBeInTheDocument();
@@ -87,7 +110,13 @@ describe('model exports', () => {
   });
 
   it('no "no agent" warning while the built-in export worker can run it (ADR 0022)', async () => {
-    const api = fakeApi({ [`GET /v1/models/${model.id}/exports`]: () => ({ exports: [{ ...base, status: 'queued', bytes: null, downloadUrl: null, auto: true }], agentsOnline: 0, worker: { available: true, local: 'ready', reason: null } }) });
+    const api = fakeApi({
+      [`GET /v1/models/${model.id}/exports`]: () => ({
+        exports: [{ ...base, status: 'queued', bytes: null, downloadUrl: null, auto: true }],
+        agentsOnline: 0,
+        worker: { available: true, local: 'ready', reason: null },
+      }),
+    });
     vi.stubGlobal('fetch', vi.fn(api.fetch));
     renderRoutes([{ path: '/m', element: <ModelExports model={model} /> }], { path: '/m', user: makeUser() });
     expect(await screen.findByTestId('auto-onnx-waiting', {}, { timeout: 5000 })).toBeInTheDocument();

@@ -57,7 +57,10 @@ export function ModelExports({ model }: { model: Model }) {
   const [logOf, setLogOf] = useState<string | null>(null);
   const canEdit = model.abilities.canEdit;
   const hasWeights = model.files.some((f) => f.kind === 'best');
-  useEffect(() => realtime.subscribe(topics.model(model.id), () => void queryClient.invalidateQueries({ queryKey: exportKeys.list(model.id) })), [model.id, queryClient]);
+  useEffect(
+    () => realtime.subscribe(topics.model(model.id), () => void queryClient.invalidateQueries({ queryKey: exportKeys.list(model.id) })),
+    [model.id, queryClient],
+  );
 
   const items = list.data?.exports ?? [];
   const waiting = items.some(live);
@@ -142,12 +145,24 @@ export function ModelExports({ model }: { model: Model }) {
                     <Table.Td>
                       <Group gap={4} justify="flex-end" wrap="nowrap">
                         {e.jobId && canEdit && (
-                          <Button size="compact-sm" variant="subtle" leftSection={<IconFileText size={14} />} onClick={() => setLogOf(e.id)} data-testid="export-log-button">
+                          <Button
+                            size="compact-sm"
+                            variant="subtle"
+                            leftSection={<IconFileText size={14} />}
+                            onClick={() => setLogOf(e.id)}
+                            data-testid="export-log-button"
+                          >
                             {t('log')}
                           </Button>
                         )}
                         {e.canRetry && (
-                          <Button size="compact-sm" variant="subtle" leftSection={<IconRefresh size={14} />} loading={retry.isPending && retry.variables === e.id} onClick={() => retry.mutate(e.id)}>
+                          <Button
+                            size="compact-sm"
+                            variant="subtle"
+                            leftSection={<IconRefresh size={14} />}
+                            loading={retry.isPending && retry.variables === e.id}
+                            onClick={() => retry.mutate(e.id)}
+                          >
                             {t('retry')}
                           </Button>
                         )}

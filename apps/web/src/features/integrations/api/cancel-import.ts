@@ -8,5 +8,8 @@ export const cancelImport = (id: string) => api.post<RoboflowImport>(`/v1/integr
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useCancelImport() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof cancelImport>) => cancelImport(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof cancelImport>) => cancelImport(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

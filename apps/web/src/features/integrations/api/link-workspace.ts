@@ -8,5 +8,8 @@ export const linkWorkspace = (apiKey: string) => api.post<Integration>('/v1/inte
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useLinkWorkspace() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof linkWorkspace>) => linkWorkspace(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof linkWorkspace>) => linkWorkspace(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

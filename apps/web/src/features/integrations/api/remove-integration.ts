@@ -7,5 +7,8 @@ export const removeIntegration = (id: string) => api.delete<{ ok: true }>(`/v1/i
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useRemoveIntegration() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof removeIntegration>) => removeIntegration(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof removeIntegration>) => removeIntegration(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

@@ -8,5 +8,8 @@ export const replaceKey = (id: string, apiKey: string) => api.put<Integration>(`
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useReplaceKey() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof replaceKey>) => replaceKey(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof replaceKey>) => replaceKey(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

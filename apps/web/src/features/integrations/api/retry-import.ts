@@ -8,5 +8,8 @@ export const retryImport = (id: string) => api.post<RoboflowImport>(`/v1/integra
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useRetryImport() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof retryImport>) => retryImport(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof retryImport>) => retryImport(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

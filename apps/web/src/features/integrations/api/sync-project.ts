@@ -8,5 +8,8 @@ export const syncProject = (ws: string, project: string) => api.post<{ started: 
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useSyncProject() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof syncProject>) => syncProject(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof syncProject>) => syncProject(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

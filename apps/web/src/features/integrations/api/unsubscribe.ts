@@ -7,5 +7,8 @@ export const unsubscribe = (id: string) => api.delete<{ ok: true }>(`/v1/integra
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useUnsubscribe() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof unsubscribe>) => unsubscribe(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof unsubscribe>) => unsubscribe(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

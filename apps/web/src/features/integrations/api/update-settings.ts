@@ -7,5 +7,8 @@ export const updateSettings = (uploadAllWeights: boolean) => api.patch<{ uploadA
 /** Refreshes every integrations query (overview, browse, project pages, imports) on success. */
 export function useUpdateSettings() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: Parameters<typeof updateSettings>) => updateSettings(...args), onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }) });
+  return useMutation({
+    mutationFn: (args: Parameters<typeof updateSettings>) => updateSettings(...args),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationKeys.all }),
+  });
 }

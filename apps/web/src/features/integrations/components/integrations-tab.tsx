@@ -25,7 +25,15 @@ function RoboflowProblem({ error, fieldCodes = KEY_CODES }: { error: unknown; fi
   if (!error || (isApiError(error) && fieldCodes.includes(error.code))) return null;
   const offline = isApiError(error) && error.code === ErrorCode.RoboflowUnreachable;
   return (
-    <Alert color={offline ? 'orange' : 'red'} variant="light" role="alert" title={t(offline ? 'problem.offlineTitle' : 'problem.title')} data-testid="roboflow-problem" data-code={isApiError(error) ? error.code : undefined} mt="sm">
+    <Alert
+      color={offline ? 'orange' : 'red'}
+      variant="light"
+      role="alert"
+      title={t(offline ? 'problem.offlineTitle' : 'problem.title')}
+      data-testid="roboflow-problem"
+      data-code={isApiError(error) ? error.code : undefined}
+      mt="sm"
+    >
       {messageOf(error)}
     </Alert>
   );
@@ -84,7 +92,14 @@ function ReplaceKeyForm({ integration, onDone }: { integration: Integration; onD
         replace.mutate([integration.id, key.trim()], { onSuccess: () => (notifications.success(t('workspace.keyReplaced')), onDone()) });
       }}
     >
-      <PasswordInput style={{ flex: '1 1 220px' }} size="xs" label={t('workspace.newKey')} value={key} onChange={(e) => setKey(e.currentTarget.value)} error={keyError(replace.error)} />
+      <PasswordInput
+        style={{ flex: '1 1 220px' }}
+        size="xs"
+        label={t('workspace.newKey')}
+        value={key}
+        onChange={(e) => setKey(e.currentTarget.value)}
+        error={keyError(replace.error)}
+      />
       <Button size="xs" type="submit" loading={replace.isPending} disabled={key.trim().length < 8}>
         {t('workspace.save')}
       </Button>
@@ -120,7 +135,10 @@ function WorkspaceSection({ integration, browse }: { integration: Integration; b
             color="red"
             leftSection={<IconTrash size={14} />}
             loading={remove.isPending}
-            onClick={() => window.confirm(t('workspace.removeConfirm', { name: integration.workspace.name })) && remove.mutate([integration.id], { onSuccess: () => notifications.success(t('workspace.removed')) })}
+            onClick={() =>
+              window.confirm(t('workspace.removeConfirm', { name: integration.workspace.name })) &&
+              remove.mutate([integration.id], { onSuccess: () => notifications.success(t('workspace.removed')) })
+            }
           >
             {t('workspace.remove')}
           </Button>
@@ -139,7 +157,9 @@ function WorkspaceSection({ integration, browse }: { integration: Integration; b
         </Text>
       )}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        {entry?.projects.map((p) => <ProjectCard key={p.id} project={p} />)}
+        {entry?.projects.map((p) => (
+          <ProjectCard key={p.id} project={p} />
+        ))}
       </SimpleGrid>
       {entry && entry.more > 0 && (
         <Text size="xs" c="dimmed">
@@ -177,8 +197,24 @@ function SubscribeForm({ hasWorkspace }: { hasWorkspace: boolean }) {
           });
         }}
       >
-        <TextInput style={{ flex: '2 1 260px' }} label={t('subscribe.label')} placeholder={t('subscribe.placeholder')} value={project} onChange={(e) => setProject(e.currentTarget.value)} leftSection={<IconWorld size={16} />} error={sub.error && isApiError(sub.error) && SUBSCRIBE_FIELD_CODES.includes(sub.error.code) ? messageOf(sub.error) : undefined} />
-        {!hasWorkspace && <PasswordInput style={{ flex: '1 1 200px' }} label={t('subscribe.keyLabel')} value={key} onChange={(e) => setKey(e.currentTarget.value)} autoComplete="off" />}
+        <TextInput
+          style={{ flex: '2 1 260px' }}
+          label={t('subscribe.label')}
+          placeholder={t('subscribe.placeholder')}
+          value={project}
+          onChange={(e) => setProject(e.currentTarget.value)}
+          leftSection={<IconWorld size={16} />}
+          error={sub.error && isApiError(sub.error) && SUBSCRIBE_FIELD_CODES.includes(sub.error.code) ? messageOf(sub.error) : undefined}
+        />
+        {!hasWorkspace && (
+          <PasswordInput
+            style={{ flex: '1 1 200px' }}
+            label={t('subscribe.keyLabel')}
+            value={key}
+            onChange={(e) => setKey(e.currentTarget.value)}
+            autoComplete="off"
+          />
+        )}
         <Button type="submit" variant="light" loading={sub.isPending} disabled={project.trim().length < 3}>
           {t('subscribe.submit')}
         </Button>
@@ -189,7 +225,14 @@ function SubscribeForm({ hasWorkspace }: { hasWorkspace: boolean }) {
 }
 
 /** Answers about the project named in the field (not found, not importable, bad input) stay on the field. */
-const SUBSCRIBE_FIELD_CODES: readonly string[] = [ErrorCode.RoboflowNotFound, ErrorCode.RoboflowUnsupportedType, ErrorCode.RoboflowNoVersions, ErrorCode.RoboflowNoImages, ErrorCode.Validation, ...KEY_CODES];
+const SUBSCRIBE_FIELD_CODES: readonly string[] = [
+  ErrorCode.RoboflowNotFound,
+  ErrorCode.RoboflowUnsupportedType,
+  ErrorCode.RoboflowNoVersions,
+  ErrorCode.RoboflowNoImages,
+  ErrorCode.Validation,
+  ...KEY_CODES,
+];
 
 /** The Integrations tab of settings (`/settings?tab=integrations`). */
 export function IntegrationsTab() {
@@ -235,7 +278,19 @@ export function IntegrationsTab() {
               const entry = browse.data?.subscriptions.find((x) => x.subscriptionId === s.id);
               return (
                 <Stack key={s.id} gap={4}>
-                  {entry?.project ? <ProjectCard project={entry.project} /> : <Card withBorder padding="sm">{entry?.error ? <Text size="sm" c="red.8">{s.ref.id}: {entry.error.message}</Text> : <Text size="sm">{s.ref.id}</Text>}</Card>}
+                  {entry?.project ? (
+                    <ProjectCard project={entry.project} />
+                  ) : (
+                    <Card withBorder padding="sm">
+                      {entry?.error ? (
+                        <Text size="sm" c="red.8">
+                          {s.ref.id}: {entry.error.message}
+                        </Text>
+                      ) : (
+                        <Text size="sm">{s.ref.id}</Text>
+                      )}
+                    </Card>
+                  )}
                   <Group justify="flex-end">
                     <ActionIcon variant="subtle" color="red" aria-label={`${t('subscribe.remove')} ${s.ref.id}`} onClick={() => unsubscribe.mutate([s.id])}>
                       <IconTrash size={14} />

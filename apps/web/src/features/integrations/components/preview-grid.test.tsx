@@ -4,13 +4,35 @@ import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '../../../test/render';
 import { PreviewGrid } from './preview-grid';
 
-const preview = (id: string, boxes: RoboflowPreview['boxes']): RoboflowPreview => ({ id, name: `${id}.jpg`, split: 'train', labels: [...new Set(boxes.map((b) => b.label))], width: 64, height: 48, image: 'data:image/jpeg;base64,AAAA', boxes });
+const preview = (id: string, boxes: RoboflowPreview['boxes']): RoboflowPreview => ({
+  id,
+  name: `${id}.jpg`,
+  split: 'train',
+  labels: [...new Set(boxes.map((b) => b.label))],
+  width: 64,
+  height: 48,
+  image: 'data:image/jpeg;base64,AAAA',
+  boxes,
+});
 
 describe('Roboflow preview grid', () => {
   it('draws each box from its centre and size, polygons as polygons, and lists the labels', () => {
     const previews = [
       preview('a', [{ label: 'circle', x: 19.2, y: 19.2, width: 19.2, height: 19.2 }]),
-      preview('b', [{ label: 'square', x: 32, y: 24, width: 10, height: 8, points: [{ x: 1, y: 2 }, { x: 3, y: 4 }, { x: 5, y: 1 }] }]),
+      preview('b', [
+        {
+          label: 'square',
+          x: 32,
+          y: 24,
+          width: 10,
+          height: 8,
+          points: [
+            { x: 1, y: 2 },
+            { x: 3, y: 4 },
+            { x: 5, y: 1 },
+          ],
+        },
+      ]),
     ];
     renderRoutes([{ path: '/', element: <PreviewGrid previews={previews} classes={['circle', 'square']} loading={false} /> }], { user: null });
     const cards = screen.getAllByTestId('roboflow-preview');

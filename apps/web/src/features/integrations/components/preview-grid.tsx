@@ -11,14 +11,33 @@ function PreviewImage({ preview, classes }: { preview: RoboflowPreview; classes:
   return (
     <Card withBorder padding={0} radius="md" data-testid="roboflow-preview" data-boxes={preview.boxes.length}>
       <div style={{ position: 'relative', aspectRatio: `${w} / ${h}`, background: 'var(--mantine-color-gray-1)' }}>
-        {preview.image && <img src={preview.image} alt={preview.name} style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'fill' }} />}
+        {preview.image && (
+          <img src={preview.image} alt={preview.name} style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'fill' }} />
+        )}
         <svg viewBox={`0 0 ${w} ${h}`} preserveAspectRatio="none" style={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }} aria-hidden>
           {preview.boxes.map((b, i) => {
             const color = colorFor(b.label, classes);
             return b.points?.length ? (
-              <polygon key={i} data-label={b.label} points={b.points.map((p) => `${p.x},${p.y}`).join(' ')} fill={`${color}33`} stroke={color} strokeWidth={Math.max(w, h) / 150} />
+              <polygon
+                key={i}
+                data-label={b.label}
+                points={b.points.map((p) => `${p.x},${p.y}`).join(' ')}
+                fill={`${color}33`}
+                stroke={color}
+                strokeWidth={Math.max(w, h) / 150}
+              />
             ) : (
-              <rect key={i} data-label={b.label} x={b.x - b.width / 2} y={b.y - b.height / 2} width={b.width} height={b.height} fill={`${color}22`} stroke={color} strokeWidth={Math.max(w, h) / 150} />
+              <rect
+                key={i}
+                data-label={b.label}
+                x={b.x - b.width / 2}
+                y={b.y - b.height / 2}
+                width={b.width}
+                height={b.height}
+                fill={`${color}22`}
+                stroke={color}
+                strokeWidth={Math.max(w, h) / 150}
+              />
             );
           })}
         </svg>
@@ -43,7 +62,9 @@ export function PreviewGrid({ previews, classes, loading }: { previews: Roboflow
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm" data-testid="roboflow-previews">
       {loading && Array.from({ length: 5 }, (_, i) => <Skeleton key={i} h={140} radius="md" />)}
-      {previews?.map((p) => <PreviewImage key={p.id} preview={p} classes={classes} />)}
+      {previews?.map((p) => (
+        <PreviewImage key={p.id} preview={p} classes={classes} />
+      ))}
     </SimpleGrid>
   );
 }

@@ -12,7 +12,15 @@ export function ProjectCard({ project }: { project: RoboflowProject }) {
   const skipped = project.unsupportedReason !== null;
   const classes = Object.keys(project.classes).length;
   const body = (
-    <Card withBorder radius="md" padding="sm" data-testid="roboflow-project" data-project={project.id} data-skipped={skipped} style={skipped ? { opacity: 0.55 } : undefined}>
+    <Card
+      withBorder
+      radius="md"
+      padding="sm"
+      data-testid="roboflow-project"
+      data-project={project.id}
+      data-skipped={skipped}
+      style={skipped ? { opacity: 0.55 } : undefined}
+    >
       <Group wrap="nowrap" align="flex-start" gap="sm">
         <Avatar src={project.icon} radius="sm" size={44} color="violet" alt="">
           {project.name.slice(0, 2).toUpperCase()}
@@ -37,7 +45,8 @@ export function ProjectCard({ project }: { project: RoboflowProject }) {
             {project.source === 'universe' ? ` · ${t('project.universe')}` : ''} · {project.id}
           </Text>
           <Text size="xs">
-            {t('project.images', { count: project.images })} · {t('project.versions', { count: project.versions })} · {t('project.classes', { count: classes })} · {t('project.splits', project.splits)}
+            {t('project.images', { count: project.images })} · {t('project.versions', { count: project.versions })} · {t('project.classes', { count: classes })}{' '}
+            · {t('project.splits', project.splits)}
           </Text>
           {project.updated && (
             <Text size="xs" c="dimmed">

@@ -42,7 +42,12 @@ function VersionRow({ ws, slug, version, importable }: { ws: string; slug: strin
             disabled={!importable || version.images === 0}
             loading={start.isPending}
             aria-label={`${t('page.import')} ${t('page.version', { n: version.number })}`}
-            onClick={() => start.mutate([ws, slug, version.number], { onSuccess: () => notifications.success(t('page.started', { n: version.number })), onError: (e) => notifications.error(messageOf(e)) })}
+            onClick={() =>
+              start.mutate([ws, slug, version.number], {
+                onSuccess: () => notifications.success(t('page.started', { n: version.number })),
+                onError: (e) => notifications.error(messageOf(e)),
+              })
+            }
           >
             {t('page.import')}
           </Button>
@@ -176,7 +181,9 @@ export default function RoboflowDatasetPage() {
                   {s}
                 </Text>
                 <div style={{ flex: 1, height: 10, background: 'var(--mantine-color-gray-2)', borderRadius: 5 }}>
-                  <div style={{ width: `${(project.splits[s] / total) * 100}%`, height: '100%', background: 'var(--mantine-color-violet-6)', borderRadius: 5 }} />
+                  <div
+                    style={{ width: `${(project.splits[s] / total) * 100}%`, height: '100%', background: 'var(--mantine-color-violet-6)', borderRadius: 5 }}
+                  />
                 </div>
                 <Text size="sm" w={40} ta="right">
                   {project.splits[s]}

@@ -26,7 +26,13 @@ describe('/active-jobs', () => {
     let imports = [
       rfImport(),
       rfImport({ id: 'imp2', version: 1, status: 'imported', progress: null, dataset: { id: 'd1', status: 'Ready', name: 'shapes' } }),
-      rfImport({ id: 'imp3', version: 3, status: 'failed', progress: null, error: { code: 'roboflow/export-timeout', message: 'Roboflow did not finish the export' } }),
+      rfImport({
+        id: 'imp3',
+        version: 3,
+        status: 'failed',
+        progress: null,
+        error: { code: 'roboflow/export-timeout', message: 'Roboflow did not finish the export' },
+      }),
     ];
     const api = fakeApi({
       'GET /v1/active-jobs': () => noJobs,
@@ -69,9 +75,27 @@ describe('/active-jobs', () => {
     });
     const runs = [
       run({}),
-      run({ id: 'm2', name: 'quiet run', outcome: 'timeout', error: 'No word from the training run for 5 min after epoch 3', dates: { train: { start: at(900_000), end: null, heartbeat: at(400_000), initialized: at(900_000) } } }),
-      run({ id: 'm3', name: 'dead agent', outcome: 'failed', error: 'The agent "gpu-1" stopped responding (no heartbeat for 4 s)\nEpoch 3/10', dates: { train: { start: at(900_000), end: at(1000), heartbeat: at(60_000), initialized: at(900_000) } } }),
-      run({ id: 'm4', name: 'stopped run', outcome: 'cancelled', error: 'Stopped from the model page', dates: { train: { start: at(900_000), end: at(1000), heartbeat: at(60_000), initialized: at(900_000) } } }),
+      run({
+        id: 'm2',
+        name: 'quiet run',
+        outcome: 'timeout',
+        error: 'No word from the training run for 5 min after epoch 3',
+        dates: { train: { start: at(900_000), end: null, heartbeat: at(400_000), initialized: at(900_000) } },
+      }),
+      run({
+        id: 'm3',
+        name: 'dead agent',
+        outcome: 'failed',
+        error: 'The agent "gpu-1" stopped responding (no heartbeat for 4 s)\nEpoch 3/10',
+        dates: { train: { start: at(900_000), end: at(1000), heartbeat: at(60_000), initialized: at(900_000) } },
+      }),
+      run({
+        id: 'm4',
+        name: 'stopped run',
+        outcome: 'cancelled',
+        error: 'Stopped from the model page',
+        dates: { train: { start: at(900_000), end: at(1000), heartbeat: at(60_000), initialized: at(900_000) } },
+      }),
     ];
     const api = fakeApi({ 'GET /v1/active-jobs': () => noJobs, 'GET /v1/integrations/roboflow/imports': () => [], 'GET /v1/training/runs': () => runs });
     vi.stubGlobal('fetch', vi.fn(api.fetch));

@@ -79,7 +79,8 @@ function InterruptedUpload({ upload }: { upload: ServerUpload }) {
             {upload.filename}
           </Text>
           <Text size="xs" c="dimmed">
-            {t('received', { sent: formatBytes(upload.offset), total: formatBytes(upload.bytes) })} · {t('started', { time: new Date(upload.created).toLocaleString() })}
+            {t('received', { sent: formatBytes(upload.offset), total: formatBytes(upload.bytes) })} ·{' '}
+            {t('started', { time: new Date(upload.created).toLocaleString() })}
           </Text>
         </div>
         {upload.datasetId && (
@@ -88,7 +89,13 @@ function InterruptedUpload({ upload }: { upload: ServerUpload }) {
           </Button>
         )}
       </Group>
-      <Progress value={percent} color="yellow" radius="xl" size="sm" aria-label={t('received', { sent: formatBytes(upload.offset), total: formatBytes(upload.bytes) })} />
+      <Progress
+        value={percent}
+        color="yellow"
+        radius="xl"
+        size="sm"
+        aria-label={t('received', { sent: formatBytes(upload.offset), total: formatBytes(upload.bytes) })}
+      />
     </Card>
   );
 }

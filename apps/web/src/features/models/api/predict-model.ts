@@ -55,7 +55,13 @@ export async function predict(input: PredictInput, signal?: AbortSignal): Promis
   body.append('imgsz', String(input.imgsz));
   let response: Response;
   try {
-    response = await fetch(`/v1/predict/${encodeURIComponent(input.modelId)}`, { method: 'POST', body, credentials: 'same-origin', signal, headers: { Accept: 'application/json' } });
+    response = await fetch(`/v1/predict/${encodeURIComponent(input.modelId)}`, {
+      method: 'POST',
+      body,
+      credentials: 'same-origin',
+      signal,
+      headers: { Accept: 'application/json' },
+    });
   } catch (cause) {
     if ((cause as Error)?.name === 'AbortError') throw cause;
     throw new PredictError(0, 'auth/network-request-failed', Messages.networkError, null, null);
@@ -70,7 +76,13 @@ export async function predict(input: PredictInput, signal?: AbortSignal): Promis
   if (!response.ok) {
     const error = json?.error ?? {};
     const retryAfter = num(response.headers.get('retry-after')) ?? (typeof error.details?.retryAfter === 'number' ? error.details.retryAfter : null);
-    throw new PredictError(response.status, String(error.code ?? 'error/unknown'), String(error.message ?? (response.statusText || Messages.somethingWrong)), retryAfter, error.details?.export?.path ?? null);
+    throw new PredictError(
+      response.status,
+      String(error.code ?? 'error/unknown'),
+      String(error.message ?? (response.statusText || Messages.somethingWrong)),
+      retryAfter,
+      error.details?.export?.path ?? null,
+    );
   }
   return { prediction: json as PredictResponse, rateLimit: rateLimitOf(response.headers) };
 }

@@ -18,10 +18,7 @@ export async function restoreModelAndRefresh(queryClient: QueryClient, id: strin
   try {
     const model = await restoreModel(id);
     addModel(queryClient, model);
-    await Promise.all([
-      refreshModelContainers(queryClient, model.project.id),
-      queryClient.invalidateQueries({ queryKey: trashKeys.all }),
-    ]);
+    await Promise.all([refreshModelContainers(queryClient, model.project.id), queryClient.invalidateQueries({ queryKey: trashKeys.all })]);
     notifications.success(tModels('restored', { name: model.meta.name }));
     return model;
   } catch (error) {

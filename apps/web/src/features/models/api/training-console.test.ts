@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { mergeChunks, resumeAfter, type ConsoleChunk } from './training-console';
 
 const now = Date.parse('2026-05-01T12:00:00Z');
-const chunk = (chunkId: number, agoMs = 1000): ConsoleChunk => ({ chunkId, content: `line ${chunkId}`, lineCount: 1, created: new Date(now - agoMs).toISOString() });
+const chunk = (chunkId: number, agoMs = 1000): ConsoleChunk => ({
+  chunkId,
+  content: `line ${chunkId}`,
+  lineCount: 1,
+  created: new Date(now - agoMs).toISOString(),
+});
 
 describe('console chunks', () => {
   it('resumes before a recent hole (a chunk still on its way) and past an old one (lost)', () => {

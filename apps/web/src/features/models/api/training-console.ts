@@ -10,7 +10,7 @@ const LATE_CHUNK_MS = 60_000;
 
 export async function getConsoleAfter(modelId: string, after: number, signal?: AbortSignal): Promise<ConsoleChunk[]> {
   const out: ConsoleChunk[] = [];
-  for (let cursor = after; ; ) {
+  for (let cursor = after; ;) {
     const page = await api.get<ConsoleChunk[]>(`/v1/models/${encodeURIComponent(modelId)}/console?after=${cursor}&limit=${PAGE}`, signal);
     out.push(...page);
     if (page.length < PAGE) return out;

@@ -4,9 +4,11 @@ import { api } from '../../../lib/api-client';
 import { fetchAllPages } from '../../../lib/paged-list';
 
 /** The user's processed datasets: the ones a run can train on. */
-export const getProcessedDatasets = async (signal?: AbortSignal) => (await fetchAllPages<Dataset>('/v1/datasets', { processed: 'true' }, signal)).filter((d) => !d.dates.deleted && !d.dates.archived);
+export const getProcessedDatasets = async (signal?: AbortSignal) =>
+  (await fetchAllPages<Dataset>('/v1/datasets', { processed: 'true' }, signal)).filter((d) => !d.dates.deleted && !d.dates.archived);
 
-export const processedDatasetsQueryOptions = () => queryOptions({ queryKey: ['training', 'datasets'] as const, queryFn: ({ signal }) => getProcessedDatasets(signal) });
+export const processedDatasetsQueryOptions = () =>
+  queryOptions({ queryKey: ['training', 'datasets'] as const, queryFn: ({ signal }) => getProcessedDatasets(signal) });
 
 export const useProcessedDatasets = (enabled = true) => useQuery({ ...processedDatasetsQueryOptions(), enabled });
 

@@ -5,9 +5,11 @@ import { fetchAllPages } from '../../../lib/paged-list';
 import { projectKeys } from '../../../lib/query-keys';
 
 /** The user's projects to put a new model in. */
-export const getTrainingProjects = async (signal?: AbortSignal) => (await fetchAllPages<Project>('/v1/projects', {}, signal)).filter((p) => !p.dates.deleted && !p.dates.archived);
+export const getTrainingProjects = async (signal?: AbortSignal) =>
+  (await fetchAllPages<Project>('/v1/projects', {}, signal)).filter((p) => !p.dates.deleted && !p.dates.archived);
 
-export const trainingProjectsQueryOptions = () => queryOptions({ queryKey: ['training', 'projects'] as const, queryFn: ({ signal }) => getTrainingProjects(signal) });
+export const trainingProjectsQueryOptions = () =>
+  queryOptions({ queryKey: ['training', 'projects'] as const, queryFn: ({ signal }) => getTrainingProjects(signal) });
 
 export const useTrainingProjects = (enabled = true) => useQuery({ ...trainingProjectsQueryOptions(), enabled });
 

@@ -66,20 +66,79 @@ function EditModelForm({ model, editConfig, onClose }: { model: Model; editConfi
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput label={t('edit.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={100} required data-autofocus />
-        <Textarea label={t('edit.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} maxLength={1000} autosize minRows={2} maxRows={6} />
+        <TextInput
+          label={t('edit.name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          maxLength={100}
+          required
+          data-autofocus
+        />
+        <Textarea
+          label={t('edit.description')}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+          error={errors.description}
+          maxLength={1000}
+          autosize
+          minRows={2}
+          maxRows={6}
+        />
         {editConfig ? (
           <>
             <Text fw={600} size="sm" mt="xs">
               {t('config.title')}
             </Text>
             <SimpleGrid cols={{ base: 1, xs: 2 }}>
-              <NumberInput label={t('config.batchSize')} description={t('config.batchSizeHint')} value={batchSize} onChange={setBatchSize} min={-1} max={4096} allowDecimal={false} error={errors.batchSize} />
+              <NumberInput
+                label={t('config.batchSize')}
+                description={t('config.batchSizeHint')}
+                value={batchSize}
+                onChange={setBatchSize}
+                min={-1}
+                max={4096}
+                allowDecimal={false}
+                error={errors.batchSize}
+              />
               <NumberInput label={t('config.epochs')} value={epochs} onChange={setEpochs} min={1} max={10000} allowDecimal={false} error={errors.epochs} />
-              <NumberInput label={t('config.imageSize')} value={imageSize} onChange={setImageSize} min={32} max={8192} step={32} allowDecimal={false} error={errors.imageSize} />
-              <NumberInput label={t('config.patience')} value={patience} onChange={setPatience} min={0} max={10000} allowDecimal={false} error={errors.patience} />
-              <NumberInput label={t('config.time')} description={t('config.timeHint')} value={time} onChange={setTime} min={0} max={10000} decimalScale={2} error={errors.time} />
-              <TextInput label={t('config.device')} description={t('config.deviceHint')} value={device} onChange={(e) => setDevice(e.currentTarget.value)} maxLength={64} error={errors.device} />
+              <NumberInput
+                label={t('config.imageSize')}
+                value={imageSize}
+                onChange={setImageSize}
+                min={32}
+                max={8192}
+                step={32}
+                allowDecimal={false}
+                error={errors.imageSize}
+              />
+              <NumberInput
+                label={t('config.patience')}
+                value={patience}
+                onChange={setPatience}
+                min={0}
+                max={10000}
+                allowDecimal={false}
+                error={errors.patience}
+              />
+              <NumberInput
+                label={t('config.time')}
+                description={t('config.timeHint')}
+                value={time}
+                onChange={setTime}
+                min={0}
+                max={10000}
+                decimalScale={2}
+                error={errors.time}
+              />
+              <TextInput
+                label={t('config.device')}
+                description={t('config.deviceHint')}
+                value={device}
+                onChange={(e) => setDevice(e.currentTarget.value)}
+                maxLength={64}
+                error={errors.device}
+              />
               <Select
                 label={t('config.cache')}
                 value={cache}
@@ -89,7 +148,18 @@ function EditModelForm({ model, editConfig, onClose }: { model: Model; editConfi
                 error={errors.cache}
               />
             </SimpleGrid>
-            <JsonInput label={t('config.advanced')} description={t('config.advancedHint')} value={advanced} onChange={setAdvanced} autosize minRows={3} maxRows={10} formatOnBlur error={errors.advanced} placeholder='{ "lr0": 0.01 }' />
+            <JsonInput
+              label={t('config.advanced')}
+              description={t('config.advancedHint')}
+              value={advanced}
+              onChange={setAdvanced}
+              autosize
+              minRows={3}
+              maxRows={10}
+              formatOnBlur
+              error={errors.advanced}
+              placeholder='{ "lr0": 0.01 }'
+            />
           </>
         ) : (
           <Alert variant="light" color="gray">

@@ -105,7 +105,16 @@ export function ModelOverview({ model }: { model: Model }) {
         <Section title={t('details')} testId="model-details">
           <Rows
             rows={[
-              [t('project'), model.project.id ? <Anchor component={Link} to={`/projects/${model.project.id}`}>{model.project.name ?? model.project.id}</Anchor> : dash],
+              [
+                t('project'),
+                model.project.id ? (
+                  <Anchor component={Link} to={`/projects/${model.project.id}`}>
+                    {model.project.name ?? model.project.id}
+                  </Anchor>
+                ) : (
+                  dash
+                ),
+              ],
               [t('owner'), model.owner.username || dash],
               [t('task'), model.task ?? dash],
               [

@@ -91,7 +91,9 @@ describe('model status badge (spec §4 via modelStatus)', () => {
 
   it('the run state the server decided wins over the dates (ADR 0020): Stopped, Failed and Timeout with a readable reason', () => {
     const ended = { start: ago(600_000), end: ago(1000), heartbeat: ago(60_000), initialized: ago(600_000) };
-    const failed = renderBadge(makeModel({ train: ended, training: run('failed', 'The agent "gpu-1" stopped responding (no heartbeat for 4 s)\nEpoch 3/10 ...') }));
+    const failed = renderBadge(
+      makeModel({ train: ended, training: run('failed', 'The agent "gpu-1" stopped responding (no heartbeat for 4 s)\nEpoch 3/10 ...') }),
+    );
     // train.end alone would read Trained.
     expect(badge()).toHaveTextContent('Failed');
     expect(badge()).toHaveAttribute('data-reason', 'The agent "gpu-1" stopped responding (no heartbeat for 4 s)');
@@ -104,13 +106,20 @@ describe('model status badge (spec §4 via modelStatus)', () => {
     stopped.unmount();
 
     // Timed out by the server's window although the dates alone would still say Training.
-    renderBadge(makeModel({ train: { start: ago(600_000), heartbeat: ago(60_000), initialized: ago(600_000) }, training: run('timeout', 'No word from the training run for 5 min after epoch 3') }));
+    renderBadge(
+      makeModel({
+        train: { start: ago(600_000), heartbeat: ago(60_000), initialized: ago(600_000) },
+        training: run('timeout', 'No word from the training run for 5 min after epoch 3'),
+      }),
+    );
     expect(badge()).toHaveTextContent('Timeout');
     expect(badge()).toHaveAttribute('data-reason', 'No word from the training run for 5 min after epoch 3');
   });
 
   it('a live Platform run is Training whatever the HUB status field says; a finished one has no reason', () => {
-    const live = renderBadge(makeModel({ status: 'new', train: { start: ago(120_000), heartbeat: ago(5000), initialized: ago(120_000) }, training: run('running') }));
+    const live = renderBadge(
+      makeModel({ status: 'new', train: { start: ago(120_000), heartbeat: ago(5000), initialized: ago(120_000) }, training: run('running') }),
+    );
     expect(badge()).toHaveTextContent('Training');
     expect(badge()).not.toHaveAttribute('data-reason');
     live.unmount();

@@ -49,7 +49,15 @@ export function ModelStatusBadge({ status, size = 'md', reason = null }: { statu
 }
 
 /** The status of a model that keeps itself current: a 30 s clock and, until Trained, the live listener. */
-export function LiveModelStatusBadge({ model, watch = true, size }: { model: Pick<Model, 'id' | 'project' | 'dates' | 'training'>; watch?: boolean; size?: 'sm' | 'md' | 'lg' }) {
+export function LiveModelStatusBadge({
+  model,
+  watch = true,
+  size,
+}: {
+  model: Pick<Model, 'id' | 'project' | 'dates' | 'training'>;
+  watch?: boolean;
+  size?: 'sm' | 'md' | 'lg';
+}) {
   const status = useModelStatus(model.dates, model.training);
   useModelWatch(model, status, watch);
   return <ModelStatusBadge status={status} size={size} reason={runReason(status, model.training)} />;

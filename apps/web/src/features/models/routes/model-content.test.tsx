@@ -107,7 +107,23 @@ describe('model page', () => {
       train: { end: '2026-01-01T10:00:00.000Z' },
       status: 'trained',
     });
-    const queued = { id: 'e1', modelId: pt.id, format: 'onnx', options: {}, status: 'queued', auto: true, fileName: null, bytes: null, error: null, attempts: 1, jobId: 'j1', created: '2026-01-01T10:00:00.000Z', finished: null, downloadUrl: null, canRetry: false };
+    const queued = {
+      id: 'e1',
+      modelId: pt.id,
+      format: 'onnx',
+      options: {},
+      status: 'queued',
+      auto: true,
+      fileName: null,
+      bytes: null,
+      error: null,
+      attempts: 1,
+      jobId: 'j1',
+      created: '2026-01-01T10:00:00.000Z',
+      finished: null,
+      downloadUrl: null,
+      canRetry: false,
+    };
     const token = `sla_${'a1'.repeat(20)}`;
     function serveUpload(model: Model, worker: { available: boolean; local: string; reason: string | null }) {
       const api = fakeApi({

@@ -104,7 +104,9 @@ function ModelView({ model }: { model: Model }) {
           {!deleted && (
             <HeaderActions
               actions={[
-                ...(trainable ? [{ key: 'train', label: t('train'), icon: <IconPlayerPlay size={16} />, variant: 'filled' as const, onClick: () => setDialog('train') }] : []),
+                ...(trainable
+                  ? [{ key: 'train', label: t('train'), icon: <IconPlayerPlay size={16} />, variant: 'filled' as const, onClick: () => setDialog('train') }]
+                  : []),
                 ...(abilities.canShare ? [{ key: 'share', label: t('share'), icon: <IconShare size={16} />, onClick: () => setDialog('share') }] : []),
                 ...(abilities.canEdit ? [{ key: 'edit', label: t('editAction'), icon: <IconEdit size={16} />, onClick: () => setDialog('edit') }] : []),
                 ...(abilities.canDelete
@@ -133,7 +135,9 @@ function ModelView({ model }: { model: Model }) {
         </Group>
       </Stack>
 
-      {!deleted && model.dates.archived && <ArchivedNotice canUnarchive={abilities.canDelete} loading={archive.isPending} onUnarchive={() => archive.mutate(false)} />}
+      {!deleted && model.dates.archived && (
+        <ArchivedNotice canUnarchive={abilities.canDelete} loading={archive.isPending} onUnarchive={() => archive.mutate(false)} />
+      )}
 
       {deleted && (
         <Alert color="red" variant="light" title={t('inTrashTitle')} data-testid="model-deleted">

@@ -22,7 +22,13 @@ describe('notifications page (ADR 0028)', () => {
   it('lists the records with Join on a pending invite, no empty state under it, and marks them read once on open', async () => {
     const page: RecordsPage = {
       items: [
-        record({ id: 'n2', kind: 'team.invite', subject: { kind: 'team', id: 't1', name: 'Night shift' }, path: '/teams/t1', invite: { role: 'member', invitedBy: 'ann', expires: '2030-01-08T10:00:00.000Z', pending: true } }),
+        record({
+          id: 'n2',
+          kind: 'team.invite',
+          subject: { kind: 'team', id: 't1', name: 'Night shift' },
+          path: '/teams/t1',
+          invite: { role: 'member', invitedBy: 'ann', expires: '2030-01-08T10:00:00.000Z', pending: true },
+        }),
         record({ id: 'n1', kind: 'dataset.failed', read: true, detail: 'No images found' }),
       ],
       nextCursor: null,
@@ -46,7 +52,10 @@ describe('notifications page (ADR 0028)', () => {
   });
 
   it('says briefly that nothing is there yet', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ data: { items: [], nextCursor: null, unread: 0 } }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ data: { items: [], nextCursor: null, unread: 0 } }))),
+    );
     renderRoutes([{ path: '/notifications', element: <NotificationsPage /> }], { path: '/notifications', user: makeUser() });
     expect(await screen.findByTestId('notifications-empty')).toHaveTextContent('Nothing yet');
   });

@@ -37,36 +37,38 @@ function RecordRow({ n }: { n: AppNotification }) {
   const pendingInvite = n.kind === 'team.invite' && n.invite?.pending;
   const name = n.subject.name || n.subject.id;
   const text =
-    n.kind === 'team.invite' && !pendingInvite ? t('notifications.inviteClosed', { name }) : t(TEXT[n.kind], { name, invitedBy: n.invite?.invitedBy ?? '', format: n.detail ?? '' });
+    n.kind === 'team.invite' && !pendingInvite
+      ? t('notifications.inviteClosed', { name })
+      : t(TEXT[n.kind], { name, invitedBy: n.invite?.invitedBy ?? '', format: n.detail ?? '' });
   return (
     <Paper withBorder p="sm" radius="md" data-testid="notification-record" data-kind={n.kind} data-read={n.read || undefined}>
       {/* Text and actions side by side where there is room; on a phone the actions go below. */}
       <Group wrap="wrap" align="flex-start" justify="space-between" gap="sm">
         <Group wrap="nowrap" align="flex-start" style={{ flex: '1 1 260px', minWidth: 0 }}>
-        <ThemeIcon color={failed(n.kind) ? 'red' : pendingInvite ? 'violet' : 'green'} variant="light" radius="xl">
-          <Icon size={16} aria-hidden />
-        </ThemeIcon>
-        <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
-          <Group gap="xs" wrap="wrap">
-            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-              {text}
-            </Text>
-            {!n.read && (
-              <Badge size="xs" variant="light" color="red">
-                {t('notifications.new')}
-              </Badge>
+          <ThemeIcon color={failed(n.kind) ? 'red' : pendingInvite ? 'violet' : 'green'} variant="light" radius="xl">
+            <Icon size={16} aria-hidden />
+          </ThemeIcon>
+          <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+            <Group gap="xs" wrap="wrap">
+              <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                {text}
+              </Text>
+              {!n.read && (
+                <Badge size="xs" variant="light" color="red">
+                  {t('notifications.new')}
+                </Badge>
+              )}
+            </Group>
+            {failed(n.kind) && n.detail && (
+              <Text size="xs" c="red.8" lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
+                {n.detail}
+              </Text>
             )}
-          </Group>
-          {failed(n.kind) && n.detail && (
-            <Text size="xs" c="red.8" lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
-              {n.detail}
+            <Text size="xs" c="dimmed">
+              {formatDateTime(n.created)}
+              {pendingInvite && n.invite ? ` · ${t('notifications.inviteExpires', { date: formatDateTime(n.invite.expires) })}` : ''}
             </Text>
-          )}
-          <Text size="xs" c="dimmed">
-            {formatDateTime(n.created)}
-            {pendingInvite && n.invite ? ` · ${t('notifications.inviteExpires', { date: formatDateTime(n.invite.expires) })}` : ''}
-          </Text>
-        </Stack>
+          </Stack>
         </Group>
         <Group gap="sm" wrap="nowrap" ml="auto">
           <Anchor component={Link} to={n.path} size="sm">

@@ -9,6 +9,9 @@ import { storeProject } from './project-cache';
 export async function setProjectArchived(queryClient: QueryClient, id: string, archived: boolean): Promise<Project> {
   const project = await api.post<Project>(`/v1/projects/${encodeURIComponent(id)}/${archived ? 'archive' : 'unarchive'}`);
   storeProject(queryClient, project);
-  await Promise.all([queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }), queryClient.invalidateQueries({ queryKey: PROJECTS_WITH_ARCHIVED })]);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }),
+    queryClient.invalidateQueries({ queryKey: PROJECTS_WITH_ARCHIVED }),
+  ]);
   return project;
 }

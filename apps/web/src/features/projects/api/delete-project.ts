@@ -21,7 +21,8 @@ export function useDeleteProject() {
       const gone = (queryClient.getQueryData<Model[]>(projectKeys.models(project.id)) ?? []).map((m) => m.id);
       queryClient.setQueryData<Model[]>(modelKeys.all, (list) => list?.filter((m) => m.project.id !== project.id));
       queryClient.setQueryData<Model[]>(projectKeys.models(project.id), []);
-      for (const id of gone) queryClient.setQueryData<Model>(modelKeys.detail(id), (m) => (m && !m.dates.deleted ? { ...m, dates: { ...m.dates, deleted } } : m));
+      for (const id of gone)
+        queryClient.setQueryData<Model>(modelKeys.detail(id), (m) => (m && !m.dates.deleted ? { ...m, dates: { ...m.dates, deleted } } : m));
       void queryClient.invalidateQueries({ queryKey: trashKeys.all });
       notifications.success(tProjects('messages.deleted', { name: project.meta.name }), {
         callback: { text: tProjects('messages.undo'), func: () => restoreProjectAndRefresh(queryClient, project.id) },

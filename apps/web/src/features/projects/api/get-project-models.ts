@@ -7,9 +7,7 @@ import { projectKeys } from '../../../lib/query-keys';
 export function sortProjectModels(models: Model[]): Model[] {
   const anyOrder = models.some((m) => typeof m.order === 'number');
   const last = Number.MAX_SAFE_INTEGER;
-  return models
-    .slice()
-    .sort((a, b) => (anyOrder ? (a.order ?? last) - (b.order ?? last) : Date.parse(b.dates.updated) - Date.parse(a.dates.updated)));
+  return models.slice().sort((a, b) => (anyOrder ? (a.order ?? last) - (b.order ?? last) : Date.parse(b.dates.updated) - Date.parse(a.dates.updated)));
 }
 
 /** The models of a project; the server sends them sorted, sorting again keeps optimistic updates in the same rule. */

@@ -7,7 +7,8 @@ import { modelKeys, projectKeys } from '../../../lib/query-keys';
 import { storeProject } from './project-cache';
 import { tProjects } from '../i18n';
 
-export const shareProject = ({ id, privacy }: { id: string; privacy: Privacy }) => api.post<Project>(`/v1/projects/${encodeURIComponent(id)}/share`, { privacy });
+export const shareProject = ({ id, privacy }: { id: string; privacy: Privacy }) =>
+  api.post<Project>(`/v1/projects/${encodeURIComponent(id)}/share`, { privacy });
 
 /** A project's privacy propagates to its models (spec §4): the cached models follow at once. */
 export function useShareProject() {

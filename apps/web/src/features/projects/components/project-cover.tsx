@@ -4,7 +4,17 @@ import type { Project } from '@sightline/contracts';
 import { useLogoLoadWarning } from '../../../lib/logo-load';
 
 /** The cover image, or a calm placeholder when the project has none. */
-export function ProjectCover({ project, height, width, radius }: { project: Pick<Project, 'image' | 'meta'>; height: number; width?: number | string; radius?: number | string }) {
+export function ProjectCover({
+  project,
+  height,
+  width,
+  radius,
+}: {
+  project: Pick<Project, 'image' | 'meta'>;
+  height: number;
+  width?: number | string;
+  radius?: number | string;
+}) {
   const watch = useLogoLoadWarning(project.image.url, 'project cover');
   if (project.image.url) {
     return <Image src={project.image.url} alt="" h={height} w={width} fit="cover" radius={radius} {...watch} />;

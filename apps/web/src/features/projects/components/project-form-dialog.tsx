@@ -49,8 +49,25 @@ function ProjectForm({ project, onClose, onCreated }: { project?: Project; onClo
           error={errors.name}
           data-autofocus
         />
-        <Textarea label={t('form.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} maxRows={6} error={errors.description} />
-        <ImagePicker label={t('form.cover')} description={t('form.coverHint')} current={project?.image.url} file={image} onFile={setImage} loading={pending} alt={t('form.coverPreview')} />
+        <Textarea
+          label={t('form.description')}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={2}
+          maxRows={6}
+          error={errors.description}
+        />
+        <ImagePicker
+          label={t('form.cover')}
+          description={t('form.coverHint')}
+          current={project?.image.url}
+          file={image}
+          onFile={setImage}
+          loading={pending}
+          alt={t('form.coverPreview')}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}
@@ -65,7 +82,17 @@ function ProjectForm({ project, onClose, onCreated }: { project?: Project; onClo
 }
 
 /** Create (no `project`) or edit a project: name, description and cover image. */
-export function ProjectFormDialog({ opened, onClose, project, onCreated }: { opened: boolean; onClose: () => void; project?: Project; onCreated?: (p: Project) => void }) {
+export function ProjectFormDialog({
+  opened,
+  onClose,
+  project,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  project?: Project;
+  onCreated?: (p: Project) => void;
+}) {
   const { t } = useProjectsT();
   return (
     <Modal opened={opened} onClose={onClose} title={project ? t('form.editTitle') : t('form.createTitle')} centered size="lg">

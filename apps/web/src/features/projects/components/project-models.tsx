@@ -59,7 +59,15 @@ function ModelRow({ model, index, total, reorderable, watch, canEdit, drop, drag
         </Text>
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
           <Group gap="xs" wrap="wrap">
-            <Anchor component={Link} to={`/models/${model.id}`} fw={600} lineClamp={2} title={name} style={{ overflowWrap: 'anywhere', minWidth: 0 }} data-testid="project-model-name">
+            <Anchor
+              component={Link}
+              to={`/models/${model.id}`}
+              fw={600}
+              lineClamp={2}
+              title={name}
+              style={{ overflowWrap: 'anywhere', minWidth: 0 }}
+              data-testid="project-model-name"
+            >
               {name}
             </Anchor>
             <LiveModelStatusBadge model={model} size="sm" watch={watch} />
@@ -78,12 +86,24 @@ function ModelRow({ model, index, total, reorderable, watch, canEdit, drop, drag
         {reorderable && (
           <Group gap={2} wrap="nowrap">
             <Tooltip label={t('models.moveUp')} withArrow>
-              <ActionIcon variant="subtle" color="gray" disabled={index === 0} onClick={() => onMove(index, index - 1)} aria-label={t('models.moveUpName', { name })}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                disabled={index === 0}
+                onClick={() => onMove(index, index - 1)}
+                aria-label={t('models.moveUpName', { name })}
+              >
                 <IconArrowUp size={16} />
               </ActionIcon>
             </Tooltip>
             <Tooltip label={t('models.moveDown')} withArrow>
-              <ActionIcon variant="subtle" color="gray" disabled={index === total - 1} onClick={() => onMove(index, index + 1)} aria-label={t('models.moveDownName', { name })}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                disabled={index === total - 1}
+                onClick={() => onMove(index, index + 1)}
+                aria-label={t('models.moveDownName', { name })}
+              >
                 <IconArrowDown size={16} />
               </ActionIcon>
             </Tooltip>

@@ -24,7 +24,17 @@ function TransferForm({ model, fromProjectId, onClose }: { model: Pick<Model, 'i
             {t('transfer.noTargets')}
           </Alert>
         ) : (
-          <Select label={t('transfer.target')} placeholder={t('transfer.placeholder')} data={options} value={target} onChange={setTarget} searchable nothingFoundMessage={t('transfer.nothing')} disabled={projects.isPending} data-autofocus />
+          <Select
+            label={t('transfer.target')}
+            placeholder={t('transfer.placeholder')}
+            data={options}
+            value={target}
+            onChange={setTarget}
+            searchable
+            nothingFoundMessage={t('transfer.nothing')}
+            disabled={projects.isPending}
+            data-autofocus
+          />
         )}
         <Text size="xs" c="dimmed">
           {t('transfer.privacyNote')}
@@ -43,7 +53,15 @@ function TransferForm({ model, fromProjectId, onClose }: { model: Pick<Model, 'i
 }
 
 /** Move a model to another of the owner's projects. */
-export function TransferModelDialog({ model, fromProjectId, onClose }: { model: Pick<Model, 'id' | 'meta'> | null; fromProjectId: string; onClose: () => void }) {
+export function TransferModelDialog({
+  model,
+  fromProjectId,
+  onClose,
+}: {
+  model: Pick<Model, 'id' | 'meta'> | null;
+  fromProjectId: string;
+  onClose: () => void;
+}) {
   const { t } = useProjectsT();
   return (
     <Modal opened={Boolean(model)} onClose={onClose} title={t('transfer.title')} centered>

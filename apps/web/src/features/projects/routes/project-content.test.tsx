@@ -8,7 +8,12 @@ import { sortProjectModels } from '../api/get-project-models';
 import ProjectContentPage from './project-content';
 
 const routes = [{ path: '/projects/:id', element: <ProjectContentPage /> }];
-const project = makeProject({ id: 'p1', meta: { name: 'Shapes', description: 'three shapes', privacy: 'private' }, totals: { models: 3, bytes: 3072 }, models: { count: 3, exports: { onnx: 2048 } } });
+const project = makeProject({
+  id: 'p1',
+  meta: { name: 'Shapes', description: 'three shapes', privacy: 'private' },
+  totals: { models: 3, bytes: 3072 },
+  models: { count: 3, exports: { onnx: 2048 } },
+});
 const at = (min: number) => new Date(Date.UTC(2026, 0, 1, 10, min)).toISOString();
 const inProject = (name: string, extra: Partial<Model> = {}) =>
   makeModel({ meta: { name, description: '', privacy: 'private' }, project: { id: 'p1', name: 'Shapes' }, totals: { bytes: 1024 }, ...extra });
@@ -97,7 +102,11 @@ describe('project models ordering (spec §3)', () => {
   });
 
   it('read-only for someone who may not edit: no reorder, share or delete', async () => {
-    serve([inProject('a', { order: 1, abilities: READ_ONLY }), inProject('b', { order: 2, abilities: READ_ONLY })], { ...project, meta: { ...project.meta, privacy: 'unlisted' }, abilities: READ_ONLY });
+    serve([inProject('a', { order: 1, abilities: READ_ONLY }), inProject('b', { order: 2, abilities: READ_ONLY })], {
+      ...project,
+      meta: { ...project.meta, privacy: 'unlisted' },
+      abilities: READ_ONLY,
+    });
     renderRoutes(routes, { path: '/projects/p1', user: null });
     await waitFor(() => expect(names()).toEqual(['a', 'b']));
     expect(screen.queryByRole('button', { name: /Move a/ })).not.toBeInTheDocument();

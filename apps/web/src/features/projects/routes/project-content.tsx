@@ -123,7 +123,12 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
                   </Menu.Item>
                 )}
                 {abilities.canDelete && (
-                  <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => (models.length > 0 ? setDialog('delete') : remove.mutate(project, { onSuccess: () => navigate('/projects') }))} data-testid="project-delete">
+                  <Menu.Item
+                    color="red"
+                    leftSection={<IconTrash size={16} />}
+                    onClick={() => (models.length > 0 ? setDialog('delete') : remove.mutate(project, { onSuccess: () => navigate('/projects') }))}
+                    data-testid="project-delete"
+                  >
                     {t('delete')}
                   </Menu.Item>
                 )}
@@ -133,7 +138,9 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
         )}
       </Group>
 
-      {!deleted && project.dates.archived && <ArchivedNotice canUnarchive={abilities.canDelete} loading={archive.isPending} onUnarchive={() => archive.mutate(false)} />}
+      {!deleted && project.dates.archived && (
+        <ArchivedNotice canUnarchive={abilities.canDelete} loading={archive.isPending} onUnarchive={() => archive.mutate(false)} />
+      )}
 
       {deleted && (
         <Alert color="red" variant="light" title={t('inTrashTitle')} data-testid="project-deleted">
@@ -160,7 +167,12 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
         {modelsPending ? (
           <PageLoader fullHeight={false} />
         ) : models.length === 0 ? (
-          <EmptyState icon={<IconCube size={28} />} title={t('models.emptyTitle')} description={canAdd ? t('models.emptyBody') : t('models.emptyReadOnly')} action={addButtons || undefined} />
+          <EmptyState
+            icon={<IconCube size={28} />}
+            title={t('models.emptyTitle')}
+            description={canAdd ? t('models.emptyBody') : t('models.emptyReadOnly')}
+            action={addButtons || undefined}
+          />
         ) : (
           <>
             {abilities.canEdit && models.length > 1 && (
@@ -183,7 +195,14 @@ function ProjectView({ project, models, modelsPending }: { project: Project; mod
           title={t('deleteConfirm.title', { name: project.meta.name })}
           confirmLabel={t('deleteConfirm.confirm', { count: models.length })}
           loading={remove.isPending}
-          onConfirm={() => remove.mutate(project, { onSuccess: () => { setDialog(null); navigate('/projects'); } })}
+          onConfirm={() =>
+            remove.mutate(project, {
+              onSuccess: () => {
+                setDialog(null);
+                navigate('/projects');
+              },
+            })
+          }
         >
           {t('deleteConfirm.body', { count: models.length })}
         </ConfirmDialog>

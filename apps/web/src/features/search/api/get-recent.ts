@@ -8,4 +8,5 @@ export const getRecent = (limit: number, signal?: AbortSignal) => api.get<Recent
 export const recentQueryKey = (limit: number) => ['recent', limit] as const;
 
 /** Read again whenever Home opens: it is about what just happened. */
-export const useRecent = (limit = 6) => useQuery({ queryKey: recentQueryKey(limit), queryFn: ({ signal }) => getRecent(limit, signal), staleTime: 0, refetchOnMount: 'always' });
+export const useRecent = (limit = 6) =>
+  useQuery({ queryKey: recentQueryKey(limit), queryFn: ({ signal }) => getRecent(limit, signal), staleTime: 0, refetchOnMount: 'always' });

@@ -12,6 +12,7 @@ export async function getInferenceUsage(signal?: AbortSignal): Promise<Inference
   return inferenceUsageSchema.parse(await api.get<unknown>('/v1/users/me/inference-usage', signal));
 }
 
-export const inferenceUsageQueryOptions = () => queryOptions({ queryKey: ['inference-usage'] as const, queryFn: ({ signal }) => getInferenceUsage(signal), staleTime: 10_000 });
+export const inferenceUsageQueryOptions = () =>
+  queryOptions({ queryKey: ['inference-usage'] as const, queryFn: ({ signal }) => getInferenceUsage(signal), staleTime: 10_000 });
 
 export const useInferenceUsage = () => useQuery(inferenceUsageQueryOptions());

@@ -28,13 +28,23 @@ export function ApiKeySnippets() {
           <Tabs.Panel value="platform" pt="sm">
             <Stack gap="xs">
               <Text size="sm">{t('keySnippets.platformHelp')}</Text>
-              <CodeSnippet code={platformLoginSnippet(origin, choice.key)} secrets={[choice.secret?.key]} revealed={choice.revealed} label={t('options.platformSnippet')} />
+              <CodeSnippet
+                code={platformLoginSnippet(origin, choice.key)}
+                secrets={[choice.secret?.key]}
+                revealed={choice.revealed}
+                label={t('options.platformSnippet')}
+              />
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="legacy" pt="sm">
             <Stack gap="xs">
               <Text size="sm">{t('keySnippets.legacyHelp')}</Text>
-              <CodeSnippet code={legacyLoginSnippet(origin, choice.legacyKey)} secrets={[choice.secret?.legacyKey]} revealed={choice.revealed} label={t('options.legacySnippet')} />
+              <CodeSnippet
+                code={legacyLoginSnippet(origin, choice.legacyKey)}
+                secrets={[choice.secret?.legacyKey]}
+                revealed={choice.revealed}
+                label={t('options.legacySnippet')}
+              />
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="inference" pt="sm">

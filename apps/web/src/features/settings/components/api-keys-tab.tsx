@@ -139,7 +139,14 @@ export function ApiKeysTab() {
       <SectionCard title={t('apiKeys.createTitle')} description={t('apiKeys.createDescription')}>
         <form onSubmit={onSubmit} aria-label={t('apiKeys.createTitle')}>
           <Group align="flex-end" wrap="wrap">
-            <TextInput style={{ flex: 1, minWidth: 220 }} label={t('apiKeys.name')} placeholder={t('apiKeys.defaultName')} maxLength={64} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            <TextInput
+              style={{ flex: 1, minWidth: 220 }}
+              label={t('apiKeys.name')}
+              placeholder={t('apiKeys.defaultName')}
+              maxLength={64}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+            />
             <Button type="submit" leftSection={<IconKey size={16} />} loading={create.isPending}>
               {t('apiKeys.create')}
             </Button>

@@ -77,13 +77,30 @@ function DetailsSection({ user }: { user: User }) {
         <Stack>
           <Grid>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput label={t('profile.details.firstName')} autoComplete="given-name" value={firstName} onChange={(e) => setFirstName(e.currentTarget.value)} error={errors.firstName} />
+              <TextInput
+                label={t('profile.details.firstName')}
+                autoComplete="given-name"
+                value={firstName}
+                onChange={(e) => setFirstName(e.currentTarget.value)}
+                error={errors.firstName}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput label={t('profile.details.lastName')} autoComplete="family-name" value={lastName} onChange={(e) => setLastName(e.currentTarget.value)} />
+              <TextInput
+                label={t('profile.details.lastName')}
+                autoComplete="family-name"
+                value={lastName}
+                onChange={(e) => setLastName(e.currentTarget.value)}
+              />
             </Grid.Col>
             <Grid.Col span={12}>
-              <TextInput label={t('profile.details.username')} autoComplete="username" value={username} onChange={(e) => setUsername(e.currentTarget.value)} error={errors.username} />
+              <TextInput
+                label={t('profile.details.username')}
+                autoComplete="username"
+                value={username}
+                onChange={(e) => setUsername(e.currentTarget.value)}
+                error={errors.username}
+              />
             </Grid.Col>
           </Grid>
           <Group justify="flex-end">
@@ -154,10 +171,23 @@ function EmailSection({ user }: { user: User }) {
         <Stack>
           <Grid>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <TextInput label={t('profile.email.new')} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
+              <TextInput
+                label={t('profile.email.new')}
+                type="email"
+                autoComplete="email"
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                error={errors.email}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <PasswordInput label={t('profile.email.password')} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={errors.password} />
+              <PasswordInput
+                label={t('profile.email.password')}
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+                error={errors.password}
+              />
             </Grid.Col>
           </Grid>
           <Group justify="flex-end">
@@ -176,7 +206,12 @@ function VerifyAction({ email }: { email: string }) {
   const { t } = useTranslation('settings');
   const { config } = useRemoteConfig();
   const resend = useResendVerification();
-  if (!config.mail.enabled) return <Text span size="xs">{t('profile.email.noMail')}</Text>;
+  if (!config.mail.enabled)
+    return (
+      <Text span size="xs">
+        {t('profile.email.noMail')}
+      </Text>
+    );
   return (
     <Button
       size="compact-xs"
@@ -229,13 +264,31 @@ function PasswordSection() {
     <SectionCard title={t('profile.password.title')} description={t('profile.password.description')}>
       <form onSubmit={onSubmit} noValidate aria-label={t('profile.password.title')}>
         <Stack>
-          <PasswordInput label={t('profile.password.current')} autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.currentTarget.value)} error={errors.current} />
+          <PasswordInput
+            label={t('profile.password.current')}
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.currentTarget.value)}
+            error={errors.current}
+          />
           <Grid>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <PasswordInput label={t('profile.password.new')} autoComplete="new-password" value={next} onChange={(e) => setNext(e.currentTarget.value)} error={errors.next} />
+              <PasswordInput
+                label={t('profile.password.new')}
+                autoComplete="new-password"
+                value={next}
+                onChange={(e) => setNext(e.currentTarget.value)}
+                error={errors.next}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <PasswordInput label={t('profile.password.confirm')} autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={errors.confirm} />
+              <PasswordInput
+                label={t('profile.password.confirm')}
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => setConfirm(e.currentTarget.value)}
+                error={errors.confirm}
+              />
             </Grid.Col>
           </Grid>
           <Group justify="flex-end">
@@ -276,7 +329,12 @@ function DangerSection() {
             <Button variant="default" onClick={() => setOpen(false)}>
               {t('cancel')}
             </Button>
-            <Button color="red" loading={remove.isPending} disabled={!password} onClick={() => remove.mutate(password, { onSuccess: () => navigate('/signin') })}>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              disabled={!password}
+              onClick={() => remove.mutate(password, { onSuccess: () => navigate('/signin') })}
+            >
               {t('profile.delete.confirm')}
             </Button>
           </Group>

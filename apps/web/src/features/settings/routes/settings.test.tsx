@@ -11,13 +11,23 @@ describe('settings page', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('selects the tab from ?tab=, profile by default', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json([])));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json([])),
+    );
     renderRoutes(routes, { path: '/settings', user: makeUser() });
     expect(await screen.findByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
   });
 
   it('shows a new API key once, in both spellings, and lists keys', async () => {
-    const created = { id: 'k1', name: 'CI', prefix: 'ul_1234', dates: { created: '2026-01-01T00:00:00Z', lastUsed: null }, key: `ul_${'a'.repeat(40)}`, legacyKey: `ul${'a'.repeat(40)}` };
+    const created = {
+      id: 'k1',
+      name: 'CI',
+      prefix: 'ul_1234',
+      dates: { created: '2026-01-01T00:00:00Z', lastUsed: null },
+      key: `ul_${'a'.repeat(40)}`,
+      legacyKey: `ul${'a'.repeat(40)}`,
+    };
     const keys: unknown[] = [];
     vi.stubGlobal(
       'fetch',

@@ -8,7 +8,9 @@ import { useSupportContact } from '../../../lib/support-contact';
 
 /** The text a user pastes into a support request. */
 export function environmentDetails(input: { version: string; environment: string; userAgent: string; userId: string | null }): string {
-  return [`Version: ${input.version}`, `Environment: ${input.environment}`, `User agent: ${input.userAgent}`, `User id: ${input.userId ?? 'signed out'}`].join('\n');
+  return [`Version: ${input.version}`, `Environment: ${input.environment}`, `User agent: ${input.userAgent}`, `User id: ${input.userId ?? 'signed out'}`].join(
+    '\n',
+  );
 }
 
 export default function SupportPage() {
@@ -41,7 +43,14 @@ export default function SupportPage() {
               {body}
             </Text>
             {href && (
-              <Anchor href={href} size="sm" mt="xs" display="inline-block" style={{ overflowWrap: 'anywhere' }} data-testid={href.startsWith('mailto:') ? 'support-contact' : undefined}>
+              <Anchor
+                href={href}
+                size="sm"
+                mt="xs"
+                display="inline-block"
+                style={{ overflowWrap: 'anywhere' }}
+                data-testid={href.startsWith('mailto:') ? 'support-contact' : undefined}
+              >
                 {link}
               </Anchor>
             )}
@@ -55,7 +64,12 @@ export default function SupportPage() {
           </Title>
           <CopyButton value={details}>
             {({ copied, copy }) => (
-              <Button onClick={copy} variant={copied ? 'light' : 'filled'} color={copied ? 'teal' : undefined} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}>
+              <Button
+                onClick={copy}
+                variant={copied ? 'light' : 'filled'}
+                color={copied ? 'teal' : undefined}
+                leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+              >
                 {copied ? t('support.copied') : t('support.copy')}
               </Button>
             )}

@@ -57,7 +57,10 @@ export default function UikitPage() {
           <Stack gap="sm" maw={430}>
             <NotificationToast notification={sample('success', 'Model uploaded successfully.')} onNavigate={() => undefined} />
             <NotificationToast notification={sample('error', 'Unable to Update Model')} onNavigate={() => undefined} />
-            <NotificationToast notification={sample('pending', 'Checking available storage', { timeout: 10000, remaining: 7000 })} onNavigate={() => undefined} />
+            <NotificationToast
+              notification={sample('pending', 'Checking available storage', { timeout: 10000, remaining: 7000 })}
+              onNavigate={() => undefined}
+            />
             <NotificationToast notification={sample('success', 'Model Updated', { link: { text: 'Open', path: '/models' } })} onNavigate={() => undefined} />
           </Stack>
           <Divider my="md" />

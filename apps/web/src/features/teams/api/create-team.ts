@@ -24,4 +24,5 @@ export async function createTeam({ name, description, image }: CreateTeamInput):
   }
 }
 
-export const useCreateTeam = () => useTeamMutation(createTeam, { success: (_, team) => tTeams('messages.created', { name: team.meta.name }), invalidate: () => [teamKeys.creation] });
+export const useCreateTeam = () =>
+  useTeamMutation(createTeam, { success: (_, team) => tTeams('messages.created', { name: team.meta.name }), invalidate: () => [teamKeys.creation] });

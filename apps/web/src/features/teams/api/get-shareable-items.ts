@@ -21,4 +21,6 @@ export async function getShareableItems(kind: TeamItemKind, uid: string, teamId:
 }
 
 export const useShareableItems = (kind: TeamItemKind, uid: string, teamId: string, enabled: boolean) =>
-  useQuery(queryOptions({ queryKey: ['team-shareable', teamId, kind] as const, queryFn: ({ signal }) => getShareableItems(kind, uid, teamId, signal), enabled }));
+  useQuery(
+    queryOptions({ queryKey: ['team-shareable', teamId, kind] as const, queryFn: ({ signal }) => getShareableItems(kind, uid, teamId, signal), enabled }),
+  );

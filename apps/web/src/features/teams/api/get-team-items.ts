@@ -12,4 +12,5 @@ export interface TeamItems {
 /** The team's datasets, projects and models. */
 export const getTeamItems = (id: string, signal?: AbortSignal) => api.get<TeamItems>(`/v1/teams/${encodeURIComponent(id)}/items`, signal);
 
-export const useTeamItems = (id: string, enabled = true) => useQuery(queryOptions({ queryKey: teamKeys.items(id), queryFn: ({ signal }) => getTeamItems(id, signal), enabled }));
+export const useTeamItems = (id: string, enabled = true) =>
+  useQuery(queryOptions({ queryKey: teamKeys.items(id), queryFn: ({ signal }) => getTeamItems(id, signal), enabled }));

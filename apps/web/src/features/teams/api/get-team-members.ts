@@ -5,4 +5,5 @@ import { teamKeys } from './keys';
 
 export const getTeamMembers = (id: string, signal?: AbortSignal) => api.get<TeamMember[]>(`/v1/teams/${encodeURIComponent(id)}/members`, signal);
 
-export const useTeamMembers = (id: string, enabled = true) => useQuery(queryOptions({ queryKey: teamKeys.members(id), queryFn: ({ signal }) => getTeamMembers(id, signal), enabled }));
+export const useTeamMembers = (id: string, enabled = true) =>
+  useQuery(queryOptions({ queryKey: teamKeys.members(id), queryFn: ({ signal }) => getTeamMembers(id, signal), enabled }));

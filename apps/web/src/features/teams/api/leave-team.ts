@@ -7,4 +7,10 @@ import { useTeamMutation } from './team-mutation';
 /** Spec §7: POST /api_v1/teams/{id}/leave (the team's items leave the caller's lists over realtime). */
 export const leaveTeam = (team: Pick<Team, 'id' | 'meta'>) => api.post<unknown>(`/api_v1/teams/${encodeURIComponent(team.id)}/leave`);
 
-export const useLeaveTeam = (onDone?: () => void) => useTeamMutation(leaveTeam, { success: (t) => tTeams('messages.left', { name: t.meta.name }), invalidate: () => [], forget: (t) => [teamKeys.detail(t.id)], onDone });
+export const useLeaveTeam = (onDone?: () => void) =>
+  useTeamMutation(leaveTeam, {
+    success: (t) => tTeams('messages.left', { name: t.meta.name }),
+    invalidate: () => [],
+    forget: (t) => [teamKeys.detail(t.id)],
+    onDone,
+  });

@@ -6,7 +6,11 @@ import { useShareableItems } from '../api/get-shareable-items';
 import { useAddTeamItem } from '../api/team-items';
 import { useTeamsT } from '../i18n';
 
-const KIND_LABEL: Record<TeamItemKind, 'page.datasets' | 'page.projects' | 'page.models'> = { dataset: 'page.datasets', project: 'page.projects', model: 'page.models' };
+const KIND_LABEL: Record<TeamItemKind, 'page.datasets' | 'page.projects' | 'page.models'> = {
+  dataset: 'page.datasets',
+  project: 'page.projects',
+  model: 'page.models',
+};
 
 /** Share one of your datasets, projects or models with the team (a project brings its models). */
 export function AddItemDialog({ team, opened, onClose }: { team: Team; opened: boolean; onClose: () => void }) {

@@ -13,7 +13,13 @@ export function InviteActions({ teamId }: { teamId: string }) {
       <Button size="compact-sm" variant="default" loading={reject.isPending} disabled={accept.isPending} onClick={() => reject.mutate({ id: teamId })}>
         {t('reject')}
       </Button>
-      <Button size="compact-sm" loading={accept.isPending} disabled={reject.isPending} onClick={() => accept.mutate({ id: teamId })} data-testid="my-invite-join">
+      <Button
+        size="compact-sm"
+        loading={accept.isPending}
+        disabled={reject.isPending}
+        onClick={() => accept.mutate({ id: teamId })}
+        data-testid="my-invite-join"
+      >
         {t('join')}
       </Button>
     </Group>

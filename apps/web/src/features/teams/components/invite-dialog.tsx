@@ -35,7 +35,16 @@ export function InviteDialog({ team, opened, onClose }: { team: Team; opened: bo
     <Modal opened={opened} onClose={onClose} title={t('inviteDialog.title', { name: team.meta.name })} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput type="email" label={t('inviteDialog.email')} value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={error} required data-autofocus data-testid="invite-email" />
+          <TextInput
+            type="email"
+            label={t('inviteDialog.email')}
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={error}
+            required
+            data-autofocus
+            data-testid="invite-email"
+          />
           <Select
             label={t('inviteDialog.role')}
             value={role}

@@ -31,7 +31,10 @@ export function MembersList({ team, members, me }: { team: Team; members: TeamMe
                 <UserAvatar user={{ image: '', email: m.email, username: m.username, firstName: m.name }} size={36} />
                 <Stack gap={0} style={{ minWidth: 0 }}>
                   <Text size="sm" fw={500} truncate>
-                    {m.name || m.username} <Text span c="dimmed" size="xs">@{m.username}</Text>
+                    {m.name || m.username}{' '}
+                    <Text span c="dimmed" size="xs">
+                      @{m.username}
+                    </Text>
                   </Text>
                   <Text size="xs" c="dimmed" truncate>
                     {m.email} · {t('page.joined', { date: formatDate(m.joinedAt) })}

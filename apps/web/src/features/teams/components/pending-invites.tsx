@@ -35,10 +35,26 @@ function CopyInviteLink({ team, invite }: { team: Team; invite: TeamInvite }) {
   };
   return (
     <>
-      <Button size="compact-sm" variant="subtle" leftSection={<IconLink size={14} aria-hidden />} loading={busy} onClick={() => void copy()} data-testid="invite-copy-link">
+      <Button
+        size="compact-sm"
+        variant="subtle"
+        leftSection={<IconLink size={14} aria-hidden />}
+        loading={busy}
+        onClick={() => void copy()}
+        data-testid="invite-copy-link"
+      >
         {t('page.copyLink')}
       </Button>
-      {link && <TextInput readOnly value={link} aria-label={t('page.linkLabel', { email: invite.email })} w="100%" onFocus={(e) => e.currentTarget.select()} data-testid="invite-link" />}
+      {link && (
+        <TextInput
+          readOnly
+          value={link}
+          aria-label={t('page.linkLabel', { email: invite.email })}
+          w="100%"
+          onFocus={(e) => e.currentTarget.select()}
+          data-testid="invite-link"
+        />
+      )}
     </>
   );
 }
@@ -69,7 +85,13 @@ export function PendingInvites({ team, invites }: { team: Team; invites: TeamInv
             <Group gap={4} wrap="wrap">
               {team.abilities.canInvite && <CopyInviteLink team={team} invite={i} />}
               {team.abilities.canRemove && (
-                <Button size="compact-sm" variant="subtle" color="red" loading={remove.isPending && remove.variables && 'invite' in remove.variables && remove.variables.invite === i.id} onClick={() => remove.mutate({ teamId: team.id, invite: i.id })}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  color="red"
+                  loading={remove.isPending && remove.variables && 'invite' in remove.variables && remove.variables.invite === i.id}
+                  onClick={() => remove.mutate({ teamId: team.id, invite: i.id })}
+                >
                   {t('page.cancelInvite')}
                 </Button>
               )}

@@ -21,7 +21,15 @@ export function TeamCard({ team, onEdit, onDelete }: { team: Team; onEdit: (t: T
   // The whole card opens the team; its buttons and menu (whose portal still bubbles in React) do not.
   const keep = (e: MouseEvent) => e.stopPropagation();
   return (
-    <Card withBorder padding="md" radius="md" data-testid="team-card" data-team-id={team.id} onClick={() => navigate(`/teams/${team.id}`)} style={{ cursor: 'pointer' }}>
+    <Card
+      withBorder
+      padding="md"
+      radius="md"
+      data-testid="team-card"
+      data-team-id={team.id}
+      onClick={() => navigate(`/teams/${team.id}`)}
+      style={{ cursor: 'pointer' }}
+    >
       <Group wrap="nowrap" align="flex-start" gap="md">
         <TeamAvatar team={team} />
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
@@ -40,25 +48,25 @@ export function TeamCard({ team, onEdit, onDelete }: { team: Team; onEdit: (t: T
             </Text>
             {showMenu && (
               <div onClick={keep}>
-              <Menu position="bottom-end" withinPortal>
-                <Menu.Target>
-                  <ActionIcon variant="subtle" color="gray" aria-label={t('menu')} data-testid="team-menu">
-                    <IconDots size={16} />
-                  </ActionIcon>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  {team.abilities.canEdit && (
-                    <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onEdit(team)}>
-                      {t('edit')}
-                    </Menu.Item>
-                  )}
-                  {team.abilities.canDelete && (
-                    <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(team)}>
-                      {t('delete')}
-                    </Menu.Item>
-                  )}
-                </Menu.Dropdown>
-              </Menu>
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <ActionIcon variant="subtle" color="gray" aria-label={t('menu')} data-testid="team-menu">
+                      <IconDots size={16} />
+                    </ActionIcon>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    {team.abilities.canEdit && (
+                      <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => onEdit(team)}>
+                        {t('edit')}
+                      </Menu.Item>
+                    )}
+                    {team.abilities.canDelete && (
+                      <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => onDelete(team)}>
+                        {t('delete')}
+                      </Menu.Item>
+                    )}
+                  </Menu.Dropdown>
+                </Menu>
               </div>
             )}
           </Group>

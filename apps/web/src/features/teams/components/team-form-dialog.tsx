@@ -61,7 +61,15 @@ function TeamForm({ team, onClose }: { team?: Team; onClose: () => void }) {
           maxRows={4}
           data-testid="team-description"
         />
-        <ImagePicker label={t('form.image')} description={t('form.imageHint')} current={team?.meta.image?.url} file={image} onFile={setImage} loading={pending} previewSize={{ h: 48, w: 48 }} />
+        <ImagePicker
+          label={t('form.image')}
+          description={t('form.imageHint')}
+          current={team?.meta.image?.url}
+          file={image}
+          onFile={setImage}
+          loading={pending}
+          previewSize={{ h: 48, w: 48 }}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('form.cancel')}

@@ -19,7 +19,14 @@ function Shared({ team, kind, id, ownerUid, children }: { team: Team; kind: Team
     <Stack gap={4}>
       {children}
       {may && (
-        <Button size="compact-xs" variant="subtle" color="gray" loading={remove.isPending} onClick={() => remove.mutate({ teamId: team.id, kind, id })} style={{ alignSelf: 'flex-end' }}>
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          color="gray"
+          loading={remove.isPending}
+          onClick={() => remove.mutate({ teamId: team.id, kind, id })}
+          style={{ alignSelf: 'flex-end' }}
+        >
           {t('page.removeItem')}
         </Button>
       )}
@@ -32,7 +39,10 @@ function Section({ title, count, children, testId }: { title: string; count: num
   return (
     <Stack gap="xs" data-testid={testId}>
       <Title order={4}>
-        {title} <Text span c="dimmed" size="sm">({count})</Text>
+        {title}{' '}
+        <Text span c="dimmed" size="sm">
+          ({count})
+        </Text>
       </Title>
       {count === 0 ? (
         <Text size="sm" c="dimmed">

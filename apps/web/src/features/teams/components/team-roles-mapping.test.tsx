@@ -15,7 +15,10 @@ const rows = section
   .split('\n')
   .filter((l) => /^\| (owner|admin|member|viewer|invited) \|/.test(l))
   .map((l) => {
-    const cells = l.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = l
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const yes = (i: number) => {
       expect(['yes', 'no']).toContain(cells[i]);
       return cells[i] === 'yes';
@@ -67,7 +70,13 @@ describe('team roles: the documented mapping, the permission matrix and the web 
   it('matches the matrix: who may edit, delete, invite and work on team items', () => {
     for (const r of rows) {
       const subject = SUBJECT[r.role]!;
-      expect({ role: r.role, edit: can(subject, 'team', 'team', 'update'), delete: can(subject, 'team', 'team', 'delete'), invite: can(subject, 'team', 'team', 'invite'), addItems: can(subject, 'project', 'team', 'update') }).toEqual({
+      expect({
+        role: r.role,
+        edit: can(subject, 'team', 'team', 'update'),
+        delete: can(subject, 'team', 'team', 'delete'),
+        invite: can(subject, 'team', 'team', 'invite'),
+        addItems: can(subject, 'project', 'team', 'update'),
+      }).toEqual({
         role: r.role,
         edit: r.edit,
         delete: r.delete,
@@ -77,21 +86,31 @@ describe('team roles: the documented mapping, the permission matrix and the web 
     }
   });
 
-  it.each(rows.map((r) => [r.role, r] as const))('shows on the team card of a %s exactly what the table says: Edit, Delete, Join', async (_role, r) => {
-    const team = teamAs(r.role);
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => new Response(JSON.stringify({ data: url.endsWith('/v1/teams/creation') ? { allowed: true, reason: null } : [team] }), { status: 200 })),
-    );
-    renderRoutes([{ path: '/settings', element: <TeamsTab /> }], { path: '/settings', user: makeUser({ plan: 'pro' }) });
-    const card = await screen.findByTestId('team-card');
-    const menu = within(card).queryByTestId('team-menu');
-    expect(Boolean(menu), `${r.role} sees the menu`).toBe(r.edit || r.delete);
-    if (menu) {
-      fireEvent.click(menu);
-      const shown = await screen.findAllByRole('menuitem');
-      expect(shown.map((item) => item.textContent?.trim()), `${r.role} sees`).toEqual([...(r.edit ? ['Edit'] : []), ...(r.delete ? ['Delete'] : [])]);
-    }
-    expect(Boolean(within(card).queryByRole('button', { name: 'Join' })), `${r.role} sees Join`).toBe(r.join);
-  }, 20_000);
+  it.each(rows.map((r) => [r.role, r] as const))(
+    'shows on the team card of a %s exactly what the table says: Edit, Delete, Join',
+    async (_role, r) => {
+      const team = teamAs(r.role);
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(
+          async (url: string) =>
+            new Response(JSON.stringify({ data: url.endsWith('/v1/teams/creation') ? { allowed: true, reason: null } : [team] }), { status: 200 }),
+        ),
+      );
+      renderRoutes([{ path: '/settings', element: <TeamsTab /> }], { path: '/settings', user: makeUser({ plan: 'pro' }) });
+      const card = await screen.findByTestId('team-card');
+      const menu = within(card).queryByTestId('team-menu');
+      expect(Boolean(menu), `${r.role} sees the menu`).toBe(r.edit || r.delete);
+      if (menu) {
+        fireEvent.click(menu);
+        const shown = await screen.findAllByRole('menuitem');
+        expect(
+          shown.map((item) => item.textContent?.trim()),
+          `${r.role} sees`,
+        ).toEqual([...(r.edit ? ['Edit'] : []), ...(r.delete ? ['Delete'] : [])]);
+      }
+      expect(Boolean(within(card).queryByRole('button', { name: 'Join' })), `${r.role} sees Join`).toBe(r.join);
+    },
+    20_000,
+  );
 });

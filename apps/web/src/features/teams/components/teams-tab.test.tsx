@@ -52,7 +52,15 @@ describe('Teams tab', () => {
   it('cards: acronym, singular and plural member counts, owner menu only with abilities, Join on invites', async () => {
     stub([
       makeTeam(),
-      makeTeam({ id: 'TeAmAbCdEfGhIjKlMnO2', meta: { name: 'second', description: '', image: null }, membersCount: 3, role: null, invited: true, invite: { id: 'i', role: 'member', expiresAt: '2026-12-01T00:00:00Z' }, abilities: { canEdit: false, canDelete: false, canShare: false, canInvite: false, canRemove: false, canAddItems: false, canLeave: false } }),
+      makeTeam({
+        id: 'TeAmAbCdEfGhIjKlMnO2',
+        meta: { name: 'second', description: '', image: null },
+        membersCount: 3,
+        role: null,
+        invited: true,
+        invite: { id: 'i', role: 'member', expiresAt: '2026-12-01T00:00:00Z' },
+        abilities: { canEdit: false, canDelete: false, canShare: false, canInvite: false, canRemove: false, canAddItems: false, canLeave: false },
+      }),
     ]);
     render();
     const cards = await screen.findAllByTestId('team-card');
@@ -96,7 +104,10 @@ describe('Teams tab', () => {
     expect(accept).toBeEnabled();
     fireEvent.click(accept);
     await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')).toBeDefined());
-    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({ url: expect.stringContaining('/v1/teams/TeAmAbCdEfGhIjKlMnOp'), body: { meta: { description: 'changed' } } });
+    expect(calls.find((c) => c.method === 'PATCH')).toMatchObject({
+      url: expect.stringContaining('/v1/teams/TeAmAbCdEfGhIjKlMnOp'),
+      body: { meta: { description: 'changed' } },
+    });
   });
 
   it('clicking a card opens /teams/{id}; its menu does not', async () => {

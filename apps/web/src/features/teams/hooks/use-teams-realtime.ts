@@ -33,7 +33,9 @@ export function useTeamsRealtime() {
       void queryClient.invalidateQueries({ queryKey: teamKeys.detail(teamId) });
       refetch();
     } else if (message.event === 'team.invited' && message.data) {
-      notifications.success(tTeams('messages.inviteReceived', { name: message.data.name }), { link: { text: tTeams('messages.openInvite'), path: `/teams/${message.data.id}` } });
+      notifications.success(tTeams('messages.inviteReceived', { name: message.data.name }), {
+        link: { text: tTeams('messages.openInvite'), path: `/teams/${message.data.id}` },
+      });
       refetch();
     } else {
       refetch();

@@ -79,7 +79,9 @@ export default function TeamContentPage() {
       {data.invited && data.invite && (
         <Alert color="violet" variant="light" title={t('page.inviteTitle', { name: data.meta.name })} data-testid="team-invite-banner">
           <Stack gap="sm">
-            <Text size="sm">{t('page.inviteBody', { owner: data.owner.username, role: t(`roles.${data.invite.role}`), date: formatDateTime(data.invite.expiresAt) })}</Text>
+            <Text size="sm">
+              {t('page.inviteBody', { owner: data.owner.username, role: t(`roles.${data.invite.role}`), date: formatDateTime(data.invite.expiresAt) })}
+            </Text>
             <Group gap="xs">
               <Button
                 loading={accept.isPending}
@@ -123,11 +125,55 @@ export default function TeamContentPage() {
           </Group>
           <HeaderActions
             actions={[
-              ...(a.canInvite ? [{ key: 'invite', label: t('page.invite'), icon: <IconUserPlus size={16} />, variant: 'filled' as const, onClick: () => setDialog('invite'), testId: 'team-invite-open' }] : []),
-              ...(a.canAddItems ? [{ key: 'share', label: t('page.addItem'), icon: <IconShare size={16} />, variant: 'light' as const, onClick: () => setDialog('share'), testId: 'team-share-open' }] : []),
+              ...(a.canInvite
+                ? [
+                    {
+                      key: 'invite',
+                      label: t('page.invite'),
+                      icon: <IconUserPlus size={16} />,
+                      variant: 'filled' as const,
+                      onClick: () => setDialog('invite'),
+                      testId: 'team-invite-open',
+                    },
+                  ]
+                : []),
+              ...(a.canAddItems
+                ? [
+                    {
+                      key: 'share',
+                      label: t('page.addItem'),
+                      icon: <IconShare size={16} />,
+                      variant: 'light' as const,
+                      onClick: () => setDialog('share'),
+                      testId: 'team-share-open',
+                    },
+                  ]
+                : []),
               ...(a.canEdit ? [{ key: 'edit', label: t('edit'), icon: <IconPencil size={16} />, onClick: () => setDialog('edit') }] : []),
-              ...(a.canLeave ? [{ key: 'leave', label: t('page.leave'), icon: <IconDoorExit size={16} />, color: 'red', onClick: () => setDialog('leave'), testId: 'team-leave' }] : []),
-              ...(a.canDelete ? [{ key: 'delete', label: t('delete'), icon: <IconTrash size={16} />, variant: 'light' as const, color: 'red', onClick: () => setDialog('delete') }] : []),
+              ...(a.canLeave
+                ? [
+                    {
+                      key: 'leave',
+                      label: t('page.leave'),
+                      icon: <IconDoorExit size={16} />,
+                      color: 'red',
+                      onClick: () => setDialog('leave'),
+                      testId: 'team-leave',
+                    },
+                  ]
+                : []),
+              ...(a.canDelete
+                ? [
+                    {
+                      key: 'delete',
+                      label: t('delete'),
+                      icon: <IconTrash size={16} />,
+                      variant: 'light' as const,
+                      color: 'red',
+                      onClick: () => setDialog('delete'),
+                    },
+                  ]
+                : []),
             ]}
           />
         </Group>
@@ -149,7 +195,14 @@ export default function TeamContentPage() {
       <AddItemDialog team={data} opened={dialog === 'share'} onClose={close} />
       <TeamFormDialog opened={dialog === 'edit'} team={data} onClose={close} />
       <DeleteTeamDialog team={dialog === 'delete' ? data : null} onClose={close} onDeleted={() => navigate('/settings?tab=teams')} />
-      <ConfirmDialog opened={dialog === 'leave'} onClose={close} onConfirm={() => leave.mutate(data)} title={t('page.leaveTitle', { name: data.meta.name })} confirmLabel={t('page.leave')} loading={leave.isPending}>
+      <ConfirmDialog
+        opened={dialog === 'leave'}
+        onClose={close}
+        onConfirm={() => leave.mutate(data)}
+        title={t('page.leaveTitle', { name: data.meta.name })}
+        confirmLabel={t('page.leave')}
+        loading={leave.isPending}
+      >
         {t('page.leaveBody')}
       </ConfirmDialog>
     </Stack>

@@ -36,7 +36,15 @@ function TrashCards({ items, now, busyKey, onRestore, onDelete }: TrashTableProp
                 <Icon size={16} />
               </ThemeIcon>
               <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-                <Anchor component={Link} to={`${PATHS[item.type]}${item.id}`} fw={500} size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }} data-testid="trash-name">
+                <Anchor
+                  component={Link}
+                  to={`${PATHS[item.type]}${item.id}`}
+                  fw={500}
+                  size="sm"
+                  lineClamp={2}
+                  style={{ overflowWrap: 'anywhere' }}
+                  data-testid="trash-name"
+                >
                   {item.name}
                 </Anchor>
                 <Text size="xs" c="dimmed">
@@ -56,7 +64,14 @@ function TrashCards({ items, now, busyKey, onRestore, onDelete }: TrashTableProp
                 )}
               </Stack>
               <Group gap={4} wrap="nowrap">
-                <Button size="compact-sm" variant="light" onClick={() => onRestore(item)} disabled={parentTrashed} loading={busyKey === itemKey(item)} aria-label={t('restoreName', { name: item.name })}>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  onClick={() => onRestore(item)}
+                  disabled={parentTrashed}
+                  loading={busyKey === itemKey(item)}
+                  aria-label={t('restoreName', { name: item.name })}
+                >
                   {t('restore')}
                 </Button>
                 <ActionIcon variant="subtle" color="red" onClick={() => onDelete(item)} aria-label={t('deleteName', { name: item.name })}>
@@ -106,7 +121,14 @@ function WideTrashTable({ items, now, busyKey, onRestore, onDelete }: TrashTable
                       <Icon size={16} />
                     </ThemeIcon>
                     <div style={{ minWidth: 0 }}>
-                      <Anchor component={Link} to={`${PATHS[item.type]}${item.id}`} fw={500} size="sm" style={{ wordBreak: 'break-all' }} data-testid="trash-name">
+                      <Anchor
+                        component={Link}
+                        to={`${PATHS[item.type]}${item.id}`}
+                        fw={500}
+                        size="sm"
+                        style={{ wordBreak: 'break-all' }}
+                        data-testid="trash-name"
+                      >
                         {item.name}
                       </Anchor>
                       {item.parent && (

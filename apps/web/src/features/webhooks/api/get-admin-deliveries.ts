@@ -4,5 +4,6 @@ import { api } from '../../../lib/api-client';
 import { webhookKeys } from './keys';
 
 export const getAdminDeliveries = (signal?: AbortSignal) => api.get<WebhookDelivery[]>('/v1/admin/webhooks/deliveries', signal);
-export const adminDeliveriesQueryOptions = () => queryOptions({ queryKey: webhookKeys.adminDeliveries(), queryFn: ({ signal }) => getAdminDeliveries(signal), refetchInterval: 10_000 });
+export const adminDeliveriesQueryOptions = () =>
+  queryOptions({ queryKey: webhookKeys.adminDeliveries(), queryFn: ({ signal }) => getAdminDeliveries(signal), refetchInterval: 10_000 });
 export const useAdminDeliveries = () => useQuery(adminDeliveriesQueryOptions());

@@ -8,5 +8,8 @@ export const redeliver = (webhookId: string, deliveryId: string) =>
 
 export function useRedeliver() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: { webhookId: string; deliveryId: string }) => redeliver(args.webhookId, args.deliveryId), onSuccess: () => qc.invalidateQueries({ queryKey: webhookKeys.all }) });
+  return useMutation({
+    mutationFn: (args: { webhookId: string; deliveryId: string }) => redeliver(args.webhookId, args.deliveryId),
+    onSuccess: () => qc.invalidateQueries({ queryKey: webhookKeys.all }),
+  });
 }

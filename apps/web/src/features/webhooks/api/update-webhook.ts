@@ -7,5 +7,8 @@ export const updateWebhook = (id: string, body: UpdateWebhookBody) => api.patch<
 
 export function useUpdateWebhook() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (args: { id: string; body: UpdateWebhookBody }) => updateWebhook(args.id, args.body), onSuccess: () => qc.invalidateQueries({ queryKey: webhookKeys.all }) });
+  return useMutation({
+    mutationFn: (args: { id: string; body: UpdateWebhookBody }) => updateWebhook(args.id, args.body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: webhookKeys.all }),
+  });
 }

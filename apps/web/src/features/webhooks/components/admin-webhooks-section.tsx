@@ -24,7 +24,9 @@ export function AdminWebhooksSection() {
         description={t('admin.allowPrivateHint')}
         checked={settings.data?.allowPrivateUrls ?? false}
         disabled={settings.isPending || update.isPending}
-        onChange={(e) => update.mutate({ allowPrivateUrls: e.currentTarget.checked }, { onError: (err) => notifications.error(isApiError(err) ? err.message : String(err)) })}
+        onChange={(e) =>
+          update.mutate({ allowPrivateUrls: e.currentTarget.checked }, { onError: (err) => notifications.error(isApiError(err) ? err.message : String(err)) })
+        }
       />
       <Title order={3} fz="md">
         {t('admin.hooks')}

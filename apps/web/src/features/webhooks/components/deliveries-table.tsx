@@ -77,7 +77,10 @@ export function DeliveriesTable({ deliveries, canRedeliver = true }: { deliverie
                     onClick={() =>
                       redeliver.mutate(
                         { webhookId: d.webhookId, deliveryId: d.id },
-                        { onSuccess: () => notifications.success(t('delivery.redelivered')), onError: (err) => notifications.error(isApiError(err) ? err.message : String(err)) },
+                        {
+                          onSuccess: () => notifications.success(t('delivery.redelivered')),
+                          onError: (err) => notifications.error(isApiError(err) ? err.message : String(err)),
+                        },
                       )
                     }
                   >

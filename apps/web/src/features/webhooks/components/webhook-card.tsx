@@ -63,7 +63,9 @@ export function WebhookCard({ hook, showOwner = false }: { hook: Webhook; showOw
               label={hook.active ? t('hook.active') : t('hook.paused')}
               checked={hook.active}
               disabled={update.isPending}
-              onChange={(e) => update.mutate({ id: hook.id, body: { active: e.currentTarget.checked } }, { onError: (err) => notifications.error(messageOf(err)) })}
+              onChange={(e) =>
+                update.mutate({ id: hook.id, body: { active: e.currentTarget.checked } }, { onError: (err) => notifications.error(messageOf(err)) })
+              }
             />
             <Tooltip label={t('hook.delete')} withArrow>
               <ActionIcon variant="subtle" color="red" aria-label={t('hook.delete')} onClick={() => setConfirm(true)}>
@@ -85,7 +87,12 @@ export function WebhookCard({ hook, showOwner = false }: { hook: Webhook; showOw
               {t('hook.never')}
             </Text>
           )}
-          <Button size="compact-sm" variant="subtle" rightSection={open ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />} onClick={() => setOpen((o) => !o)}>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            rightSection={open ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
+            onClick={() => setOpen((o) => !o)}
+          >
             {open ? t('hook.hideDeliveries') : t('hook.deliveries')}
           </Button>
         </Group>

@@ -33,7 +33,23 @@ describe('webhooks section (Settings)', () => {
         return { ...created, secret: 'whsec_shown_once_0123456789' };
       },
       'GET /v1/webhooks/wh1/deliveries': () => [
-        { id: 'd1', webhookId: 'wh1', event: 'model.deleted', eventId: 'evt_1', status: 'failed', attempts: 8, statusCode: 500, responseMs: 42, error: 'HTTP 500', created: '2026-11-25T00:00:00.000Z', lastAttemptAt: '2026-11-25T01:00:00.000Z', nextAttemptAt: null, redeliveryOf: null, payload: {}, attemptLog: [] },
+        {
+          id: 'd1',
+          webhookId: 'wh1',
+          event: 'model.deleted',
+          eventId: 'evt_1',
+          status: 'failed',
+          attempts: 8,
+          statusCode: 500,
+          responseMs: 42,
+          error: 'HTTP 500',
+          created: '2026-11-25T00:00:00.000Z',
+          lastAttemptAt: '2026-11-25T01:00:00.000Z',
+          nextAttemptAt: null,
+          redeliveryOf: null,
+          payload: {},
+          attemptLog: [],
+        },
       ],
       'POST /v1/webhooks/wh1/deliveries/d1/redeliver': () => ({ id: 'd2' }),
     });
@@ -47,7 +63,12 @@ describe('webhooks section (Settings)', () => {
     await userEvent.click(screen.getByLabelText('Model deleted'));
     await userEvent.click(screen.getByRole('button', { name: 'Add webhook' }));
     const post = api.calls.find((c) => c.method === 'POST' && c.path === '/v1/webhooks')!;
-    expect(post.body).toEqual({ url: 'https://ci.example.com/hooks', events: ['training.completed', 'training.failed', 'model.deleted'], description: null, scope: 'own' });
+    expect(post.body).toEqual({
+      url: 'https://ci.example.com/hooks',
+      events: ['training.completed', 'training.failed', 'model.deleted'],
+      description: null,
+      scope: 'own',
+    });
     expect(await screen.findByTestId('webhook-secret')).toHaveTextContent('whsec_shown_once_0123456789');
     await userEvent.click(screen.getByRole('button', { name: 'I have stored it' }));
     await waitFor(() => expect(screen.queryByTestId('webhook-secret')).toBeNull());

@@ -68,7 +68,13 @@ function WebhookForm({ onCreated }: { onCreated: (w: CreatedWebhook) => void }) 
         required
         type="url"
       />
-      <TextInput label={t('form.description')} placeholder={t('form.descriptionPlaceholder')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={200} />
+      <TextInput
+        label={t('form.description')}
+        placeholder={t('form.descriptionPlaceholder')}
+        value={description}
+        onChange={(e) => setDescription(e.currentTarget.value)}
+        maxLength={200}
+      />
       <Checkbox.Group label={t('form.events')} value={events} onChange={setEvents} error={touched && events.length === 0 ? t('form.noEvents') : undefined}>
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6} mt={6}>
           {WEBHOOK_EVENTS.map((e) => (

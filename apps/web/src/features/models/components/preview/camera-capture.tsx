@@ -47,10 +47,22 @@ export function CameraCapture({ onCapture }: { onCapture: (file: File) => void }
     canvas.toBlob((blob) => blob && onCapture(new File([blob], `camera-${Date.now()}.jpg`, { type: 'image/jpeg' })), 'image/jpeg', 0.92);
   };
 
-  if (error) return <Alert color="red" variant="light">{error}</Alert>;
+  if (error)
+    return (
+      <Alert color="red" variant="light">
+        {error}
+      </Alert>
+    );
   return (
     <Stack gap="xs" align="flex-start">
-      <video ref={video} muted playsInline onLoadedData={() => setReady(true)} style={{ maxWidth: '100%', maxHeight: 360, borderRadius: 4, background: '#000' }} aria-label={t('camera.view')} />
+      <video
+        ref={video}
+        muted
+        playsInline
+        onLoadedData={() => setReady(true)}
+        style={{ maxWidth: '100%', maxHeight: 360, borderRadius: 4, background: '#000' }}
+        aria-label={t('camera.view')}
+      />
       <Group>
         <Button leftSection={<IconCamera size={16} />} onClick={capture} disabled={!ready}>
           {t('camera.capture')}

@@ -72,14 +72,37 @@ export function placeLabels(items: Array<{ rect: Rect; text: string }>, bounds: 
   const placed: Rect[] = [];
   for (const { rect, text } of items) {
     const base = labelRect(rect, text, bounds);
-    const candidates = [base, { ...base, y: rect.y }, { ...base, y: rect.y + rect.height }, { ...base, y: rect.y + rect.height - LABEL_HEIGHT }].filter((c) => c.y >= 0 && c.y + LABEL_HEIGHT <= bounds.height);
+    const candidates = [base, { ...base, y: rect.y }, { ...base, y: rect.y + rect.height }, { ...base, y: rect.y + rect.height - LABEL_HEIGHT }].filter(
+      (c) => c.y >= 0 && c.y + LABEL_HEIGHT <= bounds.height,
+    );
     placed.push(candidates.find((c) => !placed.some((p) => overlaps(c, p))) ?? base);
   }
   return placed;
 }
 
 /** The ultralytics colour palette: a class keeps its colour on every image and every run. */
-export const PALETTE = ['#FF3838', '#FF9D97', '#FF701F', '#FFB21D', '#CFD231', '#48F90A', '#92CC17', '#3DDB86', '#1A9334', '#00D4BB', '#2C99A8', '#00C2FF', '#344593', '#6473FF', '#0018EC', '#8438FF', '#520085', '#CB38FF', '#FF95C8', '#FF37C7'];
+export const PALETTE = [
+  '#FF3838',
+  '#FF9D97',
+  '#FF701F',
+  '#FFB21D',
+  '#CFD231',
+  '#48F90A',
+  '#92CC17',
+  '#3DDB86',
+  '#1A9334',
+  '#00D4BB',
+  '#2C99A8',
+  '#00C2FF',
+  '#344593',
+  '#6473FF',
+  '#0018EC',
+  '#8438FF',
+  '#520085',
+  '#CB38FF',
+  '#FF95C8',
+  '#FF37C7',
+];
 
 export const classColor = (classId: number) => PALETTE[((classId % PALETTE.length) + PALETTE.length) % PALETTE.length]!;
 

@@ -23,7 +23,17 @@ const prediction = {
 
 /** jsdom lays nothing out: the image is "displayed" at 640×480, twice its 320×240 pixels. */
 function displayImagesAt(width: number, height: number) {
-  vi.spyOn(HTMLImageElement.prototype, 'getBoundingClientRect').mockReturnValue({ width, height, x: 0, y: 0, top: 0, left: 0, right: width, bottom: height, toJSON: () => ({}) } as DOMRect);
+  vi.spyOn(HTMLImageElement.prototype, 'getBoundingClientRect').mockReturnValue({
+    width,
+    height,
+    x: 0,
+    y: 0,
+    top: 0,
+    left: 0,
+    right: width,
+    bottom: height,
+    toJSON: () => ({}),
+  } as DOMRect);
 }
 
 describe('prediction overlay', () => {
@@ -31,7 +41,9 @@ describe('prediction overlay', () => {
 
   it('draws boxes, labels and masks scaled from image pixels to the displayed size', () => {
     displayImagesAt(640, 480);
-    renderRoutes([{ path: '/', element: <PredictionOverlay src="blob:x" alt="img" imageSize={{ width: 320, height: 240 }} results={prediction.images[0]!.results} /> }]);
+    renderRoutes([
+      { path: '/', element: <PredictionOverlay src="blob:x" alt="img" imageSize={{ width: 320, height: 240 }} results={prediction.images[0]!.results} /> },
+    ]);
     fireEvent.load(screen.getByAltText('img'));
     const svg = screen.getByTestId('prediction-overlay');
     expect(svg).toHaveAttribute('width', '640');
@@ -69,7 +81,13 @@ describe('preview panel', () => {
 
   it('sends the image with conf 0.25, iou 0.45 and the model image size; shows detections, timings and quota', async () => {
     displayImagesAt(640, 480);
-    const api = serve(() => new Response(JSON.stringify(prediction), { status: 200, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '97', 'x-ratelimit-reset': '1' } }));
+    const api = serve(
+      () =>
+        new Response(JSON.stringify(prediction), {
+          status: 200,
+          headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '97', 'x-ratelimit-reset': '1' },
+        }),
+    );
     await upload();
     expect(await screen.findByTestId('detections-table')).toHaveTextContent('red_square');
     const sent = api.calls.find((c) => c.path === `/v1/predict/${model.id}`)!.body as FormData;
@@ -83,8 +101,21 @@ describe('preview panel', () => {
   });
 
   it("picks an image from the model's dataset (validation split) and runs on it", async () => {
-    const withDataset = makeModel({ id: 'mPreviewDs000000001', dataset: { id: 'd1', name: 'shapes3', filepath: null, url: '/datasets/d1', type: null, version: null } });
-    const image = { id: 'i1', split: 'val', name: 'val_0001.png', width: 320, height: 240, className: null, labels: [], thumbUrl: '/v1/thumbs/i1.jpg', url: '/v1/datasets/d1/images/i1/raw?sig=abc' };
+    const withDataset = makeModel({
+      id: 'mPreviewDs000000001',
+      dataset: { id: 'd1', name: 'shapes3', filepath: null, url: '/datasets/d1', type: null, version: null },
+    });
+    const image = {
+      id: 'i1',
+      split: 'val',
+      name: 'val_0001.png',
+      width: 320,
+      height: 240,
+      className: null,
+      labels: [],
+      thumbUrl: '/v1/thumbs/i1.jpg',
+      url: '/v1/datasets/d1/images/i1/raw?sig=abc',
+    };
     const api = fakeApi({
       'GET /v1/api-keys': () => [],
       'GET /v1/datasets/d1/images': () => ({ results: [image], total: 1 }),
@@ -102,7 +133,19 @@ describe('preview panel', () => {
   });
 
   it('no ONNX file: the server message with where to export or upload one', async () => {
-    serve(() => new Response(JSON.stringify({ error: { code: 'error/no-onnx', message: 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.', details: { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } } } }), { status: 409 }));
+    serve(
+      () =>
+        new Response(
+          JSON.stringify({
+            error: {
+              code: 'error/no-onnx',
+              message: 'This model has no ONNX file. Export it to ONNX (or upload a .onnx file) to run inference.',
+              details: { export: { format: 'onnx', path: `/models/${model.id}?tab=deploy` } },
+            },
+          }),
+          { status: 409 },
+        ),
+    );
     await upload();
     const alert = await screen.findByTestId('predict-error');
     expect(alert).toHaveTextContent('This model has no ONNX file.');
@@ -111,7 +154,19 @@ describe('preview panel', () => {
   });
 
   it('429: the limit message and when to try again, from Retry-After', async () => {
-    serve(() => new Response(JSON.stringify({ error: { code: 'error/rate-limited', message: 'Inference limit reached (100 per hour on your plan). Try again in 120 s.', details: { retryAfter: 120 } } }), { status: 429, headers: { 'retry-after': '120', 'x-ratelimit-remaining': '0' } }));
+    serve(
+      () =>
+        new Response(
+          JSON.stringify({
+            error: {
+              code: 'error/rate-limited',
+              message: 'Inference limit reached (100 per hour on your plan). Try again in 120 s.',
+              details: { retryAfter: 120 },
+            },
+          }),
+          { status: 429, headers: { 'retry-after': '120', 'x-ratelimit-remaining': '0' } },
+        ),
+    );
     await upload();
     const alert = await screen.findByTestId('predict-error');
     expect(alert).toHaveAttribute('data-code', 'error/rate-limited');

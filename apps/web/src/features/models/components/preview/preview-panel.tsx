@@ -1,5 +1,24 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Group, Image, Loader, Paper, Progress, Select, SimpleGrid, Slider, Stack, Table, Tabs, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Image,
+  Loader,
+  Paper,
+  Progress,
+  Select,
+  SimpleGrid,
+  Slider,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconAlertTriangle, IconCamera, IconCode, IconDatabase, IconPhoto, IconPlayerPlay, IconUpload } from '@tabler/icons-react';
 import type { DatasetImage, Model } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
@@ -23,12 +42,28 @@ function DatasetPicker({ datasetId, onPick, disabled }: { datasetId: string; onP
   const test = usePreviewImages(datasetId, 'test', val.isSuccess && val.data.results.length === 0);
   const images = val.data?.results.length ? val.data.results : (test.data?.results ?? []);
   if (val.isPending) return <Loader size="sm" />;
-  if (val.isError) return <Text size="sm" c="dimmed">{t('preview.datasetUnavailable')}</Text>;
-  if (!images.length) return <Text size="sm" c="dimmed">{t('preview.datasetEmpty')}</Text>;
+  if (val.isError)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('preview.datasetUnavailable')}
+      </Text>
+    );
+  if (!images.length)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('preview.datasetEmpty')}
+      </Text>
+    );
   return (
     <SimpleGrid cols={{ base: 4, sm: 6, md: 8 }} spacing={6} data-testid="dataset-images">
       {images.map((img) => (
-        <UnstyledButton key={img.id} onClick={() => onPick(img)} disabled={disabled} aria-label={t('preview.useImage', { name: img.name })} style={{ borderRadius: 4, overflow: 'hidden', border: '1px solid var(--mantine-color-gray-3)' }}>
+        <UnstyledButton
+          key={img.id}
+          onClick={() => onPick(img)}
+          disabled={disabled}
+          aria-label={t('preview.useImage', { name: img.name })}
+          style={{ borderRadius: 4, overflow: 'hidden', border: '1px solid var(--mantine-color-gray-3)' }}
+        >
           <Image src={img.thumbUrl ?? img.url} alt="" h={72} fit="cover" />
         </UnstyledButton>
       ))}
@@ -38,10 +73,22 @@ function DatasetPicker({ datasetId, onPick, disabled }: { datasetId: string; onP
 
 function PredictErrorAlert({ error, model }: { error: Error; model: Model }) {
   const { t, i18n } = useTranslation(TRAINING_NS);
-  if (!(error instanceof PredictError)) return <Alert color="red" variant="light">{error.message}</Alert>;
+  if (!(error instanceof PredictError))
+    return (
+      <Alert color="red" variant="light">
+        {error.message}
+      </Alert>
+    );
   if (error.code === 'error/no-onnx') {
     return (
-      <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title={t('preview.noOnnxTitle')} data-testid="predict-error" data-code={error.code}>
+      <Alert
+        color="orange"
+        variant="light"
+        icon={<IconAlertTriangle size={18} />}
+        title={t('preview.noOnnxTitle')}
+        data-testid="predict-error"
+        data-code={error.code}
+      >
         <Stack gap={4}>
           <Text size="sm">{error.message}</Text>
           <Group gap="md">
@@ -59,7 +106,14 @@ function PredictErrorAlert({ error, model }: { error: Error; model: Model }) {
   if (error.status === 429) {
     const at = error.retryAfter !== null ? new Date(Date.now() + error.retryAfter * 1000) : null;
     return (
-      <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title={t('preview.rateLimitedTitle')} data-testid="predict-error" data-code={error.code}>
+      <Alert
+        color="orange"
+        variant="light"
+        icon={<IconAlertTriangle size={18} />}
+        title={t('preview.rateLimitedTitle')}
+        data-testid="predict-error"
+        data-code={error.code}
+      >
         <Text size="sm">{error.message}</Text>
         {at && (
           <Text size="sm" fw={500} data-testid="retry-after">
@@ -322,4 +376,3 @@ export function PreviewPanel({ model }: { model: Model }) {
     </Stack>
   );
 }
-

@@ -4,10 +4,28 @@ import { fakeApi, makeModel } from '../../../../lib/test-factories';
 import { makeUser, renderRoutes } from '../../../../test/render';
 import { ProjectCompareCharts, seriesNames } from './project-compare-charts';
 
-const a = makeModel({ id: 'mCompareA0000000001', slug: 'run-a', meta: { name: 'run', description: '', privacy: 'private' }, metrics: { epochs: 2, best: null } });
-const b = makeModel({ id: 'mCompareB0000000001', slug: 'run-b', meta: { name: 'run', description: '', privacy: 'private' }, metrics: { epochs: 1, best: null } });
+const a = makeModel({
+  id: 'mCompareA0000000001',
+  slug: 'run-a',
+  meta: { name: 'run', description: '', privacy: 'private' },
+  metrics: { epochs: 2, best: null },
+});
+const b = makeModel({
+  id: 'mCompareB0000000001',
+  slug: 'run-b',
+  meta: { name: 'run', description: '', privacy: 'private' },
+  metrics: { epochs: 1, best: null },
+});
 const fresh = makeModel({ id: 'mCompareC0000000001', meta: { name: 'untrained', description: '', privacy: 'private' } });
-const row = (epoch: number, v: number) => ({ epoch, 'metrics/mAP50-95(B)': v, 'metrics/mAP50(B)': v + 0.1, 'metrics/precision(B)': v, 'metrics/recall(B)': v, 'val/box_loss': 1 - v, 'train/box_loss': 1 });
+const row = (epoch: number, v: number) => ({
+  epoch,
+  'metrics/mAP50-95(B)': v,
+  'metrics/mAP50(B)': v + 0.1,
+  'metrics/precision(B)': v,
+  'metrics/recall(B)': v,
+  'val/box_loss': 1 - v,
+  'train/box_loss': 1,
+});
 
 describe('project compare charts', () => {
   afterEach(() => vi.unstubAllGlobals());

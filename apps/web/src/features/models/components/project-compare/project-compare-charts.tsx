@@ -33,7 +33,10 @@ export function ProjectCompareCharts({ projectId, models }: { projectId: string;
   const { t } = useTranslation(TRAINING_NS);
   const reported = useMemo(() => models.filter((m) => m.metrics.epochs > 0 || modelStatus(m.dates) === 'Training'), [models]);
   const rows = useQueries({
-    queries: reported.map((m) => ({ ...trainingMetricsQueryOptions(m.id), refetchInterval: modelStatus(m.dates) === 'Training' ? LIVE_POLL_MS : (false as const) })),
+    queries: reported.map((m) => ({
+      ...trainingMetricsQueryOptions(m.id),
+      refetchInterval: modelStatus(m.dates) === 'Training' ? LIVE_POLL_MS : (false as const),
+    })),
     combine: combineRows,
   });
   const names = useMemo(() => seriesNames(reported), [reported]);
@@ -54,7 +57,9 @@ export function ProjectCompareCharts({ projectId, models }: { projectId: string;
           series: reported.map((m, i) => ({
             name: names.get(m.id)!,
             color: colors.get(m.id),
-            points: (rows[i] ?? NO_ROWS).filter((r) => typeof r[key] === 'number' && Number.isFinite(r[key])).map((r) => [r.epoch + 1, r[key] as number] as [number, number]),
+            points: (rows[i] ?? NO_ROWS)
+              .filter((r) => typeof r[key] === 'number' && Number.isFinite(r[key]))
+              .map((r) => [r.epoch + 1, r[key] as number] as [number, number]),
           })),
           selected,
           scaleFromZero: !key.includes('loss'),
@@ -115,7 +120,12 @@ export function ProjectCompareCharts({ projectId, models }: { projectId: string;
             <Text fw={600} size="sm" mb={4}>
               {metricTitle(key)}
             </Text>
-            <ZoomChart option={option} height={240} onLegendChange={onLegendChange} aria-label={t('compare.chartAria', { metric: metricTitle(key), count: reported.length })} />
+            <ZoomChart
+              option={option}
+              height={240}
+              onLegendChange={onLegendChange}
+              aria-label={t('compare.chartAria', { metric: metricTitle(key), count: reported.length })}
+            />
           </Paper>
         ))}
       </SimpleGrid>

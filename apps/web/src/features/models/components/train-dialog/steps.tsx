@@ -1,4 +1,21 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Checkbox, Group, NumberInput, Radio, ScrollArea, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Radio,
+  ScrollArea,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconDatabase, IconPlus, IconTrash } from '@tabler/icons-react';
 import { isTrainableTask, type Dataset, type Model, type Project } from '@sightline/contracts';
 import { useState } from 'react';
@@ -38,7 +55,13 @@ export function DatasetStep({ form, set, errors, datasets, loading }: StepProps 
   return (
     <Stack gap="sm">
       {datasets.length > 6 && <TextInput label={t('dialog.dataset.filter')} value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />}
-      <Radio.Group value={form.datasetId} onChange={(id) => set({ datasetId: id })} label={t('dialog.dataset.label')} description={t('dialog.dataset.description')} error={err('datasetId')}>
+      <Radio.Group
+        value={form.datasetId}
+        onChange={(id) => set({ datasetId: id })}
+        label={t('dialog.dataset.label')}
+        description={t('dialog.dataset.description')}
+        error={err('datasetId')}
+      >
         <ScrollArea.Autosize mah={360} mt="xs">
           <Stack gap="xs">
             {shown.map((d) => (
@@ -72,7 +95,15 @@ export function DatasetStep({ form, set, errors, datasets, loading }: StepProps 
   );
 }
 
-export function ModelStep({ form, set, errors, projects, parents, dataset, hasProjects }: StepProps & { projects: Project[]; parents: Model[] | undefined; dataset: Dataset | null; hasProjects: boolean }) {
+export function ModelStep({
+  form,
+  set,
+  errors,
+  projects,
+  parents,
+  dataset,
+  hasProjects,
+}: StepProps & { projects: Project[]; parents: Model[] | undefined; dataset: Dataset | null; hasProjects: boolean }) {
   const { t } = useTranslation(TRAINING_NS);
   const err = useErr(errors);
   const mode = hasProjects ? form.projectMode : 'new';
@@ -104,10 +135,23 @@ export function ModelStep({ form, set, errors, projects, parents, dataset, hasPr
             error={err('projectId')}
           />
         ) : (
-          <TextInput label={t('dialog.model.newProjectName')} value={form.newProjectName} onChange={(e) => set({ newProjectName: e.currentTarget.value })} maxLength={100} error={err('newProjectName')} />
+          <TextInput
+            label={t('dialog.model.newProjectName')}
+            value={form.newProjectName}
+            onChange={(e) => set({ newProjectName: e.currentTarget.value })}
+            maxLength={100}
+            error={err('newProjectName')}
+          />
         )}
       </Stack>
-      <TextInput label={t('dialog.model.name')} placeholder={t('dialog.model.namePlaceholder')} value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} maxLength={100} error={err('name')} />
+      <TextInput
+        label={t('dialog.model.name')}
+        placeholder={t('dialog.model.namePlaceholder')}
+        value={form.name}
+        onChange={(e) => set({ name: e.currentTarget.value })}
+        maxLength={100}
+        error={err('name')}
+      />
       <Stack gap={6}>
         <Text size="sm" fw={500}>
           {t('dialog.model.start')}
@@ -128,13 +172,21 @@ export function ModelStep({ form, set, errors, projects, parents, dataset, hasPr
               <Text size="xs" c="dimmed">
                 {t('dialog.model.family')}
               </Text>
-              <SegmentedControl value={form.family} onChange={(v) => set({ family: v as TrainForm['family'] })} data={FAMILIES.map((f) => ({ value: f, label: t(`dialog.model.families.${f}`) }))} />
+              <SegmentedControl
+                value={form.family}
+                onChange={(v) => set({ family: v as TrainForm['family'] })}
+                data={FAMILIES.map((f) => ({ value: f, label: t(`dialog.model.families.${f}`) }))}
+              />
             </Stack>
             <Stack gap={4}>
               <Text size="xs" c="dimmed">
                 {t('dialog.model.size')}
               </Text>
-              <SegmentedControl value={form.size} onChange={(v) => set({ size: v as TrainForm['size'] })} data={SIZES.map((s) => ({ value: s, label: t(`dialog.model.sizes.${s}`) }))} />
+              <SegmentedControl
+                value={form.size}
+                onChange={(v) => set({ size: v as TrainForm['size'] })}
+                data={SIZES.map((s) => ({ value: s, label: t(`dialog.model.sizes.${s}`) }))}
+              />
             </Stack>
           </SimpleGrid>
           <Checkbox checked={form.pretrained} onChange={(e) => set({ pretrained: e.currentTarget.checked })} label={t('dialog.model.pretrained')} />
@@ -165,10 +217,44 @@ export function ConfigStep({ form, set, errors }: StepProps) {
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <NumberInput label={t('dialog.config.epochs')} value={form.epochs} onChange={(v) => set({ epochs: num(v) })} min={1} max={10000} allowDecimal={false} error={err('epochs')} />
-        <NumberInput label={t('dialog.config.imageSize')} value={form.imageSize} onChange={(v) => set({ imageSize: num(v) })} min={32} max={8192} step={32} allowDecimal={false} error={err('imageSize')} />
-        <NumberInput label={t('dialog.config.batchSize')} description={t('dialog.config.batchHelp')} value={form.batchSize} onChange={(v) => set({ batchSize: num(v) })} min={-1} max={4096} error={err('batchSize')} />
-        <NumberInput label={t('dialog.config.patience')} description={t('dialog.config.patienceHelp')} value={form.patience} onChange={(v) => set({ patience: num(v) })} min={0} max={10000} allowDecimal={false} error={err('patience')} />
+        <NumberInput
+          label={t('dialog.config.epochs')}
+          value={form.epochs}
+          onChange={(v) => set({ epochs: num(v) })}
+          min={1}
+          max={10000}
+          allowDecimal={false}
+          error={err('epochs')}
+        />
+        <NumberInput
+          label={t('dialog.config.imageSize')}
+          value={form.imageSize}
+          onChange={(v) => set({ imageSize: num(v) })}
+          min={32}
+          max={8192}
+          step={32}
+          allowDecimal={false}
+          error={err('imageSize')}
+        />
+        <NumberInput
+          label={t('dialog.config.batchSize')}
+          description={t('dialog.config.batchHelp')}
+          value={form.batchSize}
+          onChange={(v) => set({ batchSize: num(v) })}
+          min={-1}
+          max={4096}
+          error={err('batchSize')}
+        />
+        <NumberInput
+          label={t('dialog.config.patience')}
+          description={t('dialog.config.patienceHelp')}
+          value={form.patience}
+          onChange={(v) => set({ patience: num(v) })}
+          min={0}
+          max={10000}
+          allowDecimal={false}
+          error={err('patience')}
+        />
         <Select
           label={t('dialog.config.cache')}
           value={form.cache}
@@ -176,8 +262,23 @@ export function ConfigStep({ form, set, errors }: StepProps) {
           allowDeselect={false}
           data={(['off', 'ram', 'disk'] as const).map((c) => ({ value: c, label: t(`dialog.config.caches.${c}`) }))}
         />
-        <TextInput label={t('dialog.config.device')} placeholder={t('dialog.config.devicePlaceholder')} value={form.device} onChange={(e) => set({ device: e.currentTarget.value })} error={err('device')} />
-        <NumberInput label={t('dialog.config.time')} description={t('dialog.config.timeHelp')} value={form.time} onChange={(v) => set({ time: num(v) })} min={0} max={10000} decimalScale={2} error={err('time')} />
+        <TextInput
+          label={t('dialog.config.device')}
+          placeholder={t('dialog.config.devicePlaceholder')}
+          value={form.device}
+          onChange={(e) => set({ device: e.currentTarget.value })}
+          error={err('device')}
+        />
+        <NumberInput
+          label={t('dialog.config.time')}
+          description={t('dialog.config.timeHelp')}
+          value={form.time}
+          onChange={(v) => set({ time: num(v) })}
+          min={0}
+          max={10000}
+          decimalScale={2}
+          error={err('time')}
+        />
       </SimpleGrid>
       <Stack gap={6}>
         <Group justify="space-between">
@@ -210,7 +311,13 @@ export function ConfigStep({ form, set, errors }: StepProps) {
               onChange={(e) => set({ advanced: form.advanced.map((a, j) => (j === i ? { ...a, value: e.currentTarget.value } : a)) })}
               style={{ flex: 1 }}
             />
-            <ActionIcon variant="subtle" color="red" size="lg" aria-label={t('dialog.config.removeArg', { n: i + 1 })} onClick={() => set({ advanced: form.advanced.filter((_, j) => j !== i) })}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              size="lg"
+              aria-label={t('dialog.config.removeArg', { n: i + 1 })}
+              onClick={() => set({ advanced: form.advanced.filter((_, j) => j !== i) })}
+            >
               <IconTrash size={16} />
             </ActionIcon>
           </Group>

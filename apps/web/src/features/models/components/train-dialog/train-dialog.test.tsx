@@ -15,7 +15,15 @@ const dataset = {
   task: 'detect',
   status: 'Ready',
   stats: { classes: ['red_square', 'green_circle', 'blue_triangle'], classCount: 3, images: 160, train: 120, val: 30, test: 10 },
-  dates: { created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', archived: null, deleted: null, uploaded: null, processed: '2026-01-01T00:00:00Z', failed: null },
+  dates: {
+    created: '2026-01-01T00:00:00Z',
+    updated: '2026-01-01T00:00:00Z',
+    archived: null,
+    deleted: null,
+    uploaded: null,
+    processed: '2026-01-01T00:00:00Z',
+    failed: null,
+  },
 } as unknown as Dataset;
 const page = <T,>(results: T[]) => ({ results, total: results.length, lastRecordId: null });
 
@@ -30,9 +38,22 @@ function serve() {
     [`GET /v1/projects/${project.id}`]: () => project,
     'GET /v1/models': () => page([]),
     'POST /v1/models': (body) => {
-      const b = body as { meta: { name: string }; dataset: { id: string }; config: object; lineage: { architecture: { id: string; name: string }; parent: { name: string } } };
+      const b = body as {
+        meta: { name: string };
+        dataset: { id: string };
+        config: object;
+        lineage: { architecture: { id: string; name: string }; parent: { name: string } };
+      };
       const lineage = { architecture: b.lineage.architecture, parent: { id: null, name: b.lineage.parent.name, path: null, url: null } };
-      created = makeModel({ id: 'mCreated00000000001', slug: 'shapes-run', meta: { name: b.meta.name, description: '', privacy: 'private' }, project: { id: project.id, name: 'Pets' }, dataset: { ...created.dataset, id: b.dataset.id }, config: { ...created.config, ...b.config }, lineage });
+      created = makeModel({
+        id: 'mCreated00000000001',
+        slug: 'shapes-run',
+        meta: { name: b.meta.name, description: '', privacy: 'private' },
+        project: { id: project.id, name: 'Pets' },
+        dataset: { ...created.dataset, id: b.dataset.id },
+        config: { ...created.config, ...b.config },
+        lineage,
+      });
       return created;
     },
     'GET /v1/api-keys': () => [],
@@ -120,7 +141,13 @@ describe('train dialog', () => {
   }, 30_000);
 
   it('a semantic-segment dataset is refused with the reason in the dialog, never sent as detect (ADR 0021)', async () => {
-    const semantic = { ...dataset, id: 'dSemantic0000000001', slug: 'roads', meta: { ...dataset.meta, name: 'roads' }, task: 'semantic-segment' } as unknown as Dataset;
+    const semantic = {
+      ...dataset,
+      id: 'dSemantic0000000001',
+      slug: 'roads',
+      meta: { ...dataset.meta, name: 'roads' },
+      task: 'semantic-segment',
+    } as unknown as Dataset;
     const api = fakeApi({
       'GET /v1/datasets': () => page([semantic]),
       'GET /v1/projects': () => page([]),
@@ -130,19 +157,28 @@ describe('train dialog', () => {
     vi.stubGlobal('fetch', vi.fn(api.fetch));
     renderRoutes([{ path: '/', element: <TrainDialog opened onClose={() => undefined} /> }], { user: makeUser() });
     fireEvent.click(await screen.findByRole('radio', { name: /roads/ }));
-    expect(screen.getByTestId('dataset-untrainable')).toHaveTextContent('Cannot be trained: ultralytics trains detect, segment, classify, pose and obb models, not semantic-segment');
+    expect(screen.getByTestId('dataset-untrainable')).toHaveTextContent(
+      'Cannot be trained: ultralytics trains detect, segment, classify, pose and obb models, not semantic-segment',
+    );
     next();
     expect(await screen.findByText("ultralytics cannot train this dataset's task: pick a detect, segment, classify or pose dataset")).toBeInTheDocument();
     // Still on the dataset step, and nothing was created.
     expect(screen.queryByLabelText('Model name')).not.toBeInTheDocument();
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
-    expect(validateStep(0, { ...initialForm(), datasetId: semantic.id }, { hasProjects: true, datasetTask: 'semantic-segment' })).toEqual({ datasetId: 'untrainable' });
+    expect(validateStep(0, { ...initialForm(), datasetId: semantic.id }, { hasProjects: true, datasetTask: 'semantic-segment' })).toEqual({
+      datasetId: 'untrainable',
+    });
   });
 
   it('a key created in the dialog fills the snippet, masked until revealed', async () => {
     const secret = `ul_${'c'.repeat(40)}`;
     const keys: unknown[] = [];
-    const model = makeModel({ id: 'mExisting0000000001', slug: 'exp', dataset: { ...makeModel().dataset, id: dataset.id }, project: { id: 'pNew000000000000001', name: 'Pets' } });
+    const model = makeModel({
+      id: 'mExisting0000000001',
+      slug: 'exp',
+      dataset: { ...makeModel().dataset, id: dataset.id },
+      project: { id: 'pNew000000000000001', name: 'Pets' },
+    });
     const existing = fakeApi({
       [`GET /v1/models/${model.id}`]: () => model,
       [`GET /v1/datasets/${dataset.id}`]: () => dataset,
@@ -174,7 +210,15 @@ describe('train form rules', () => {
   });
 
   it('batch -1 or 1..4096, device characters, duplicate extras', () => {
-    const f = { ...initialForm(), batchSize: 0, device: 'cuda 0', advanced: [{ key: 'lr0', value: '1' }, { key: 'lr0', value: '2' }] };
+    const f = {
+      ...initialForm(),
+      batchSize: 0,
+      device: 'cuda 0',
+      advanced: [
+        { key: 'lr0', value: '1' },
+        { key: 'lr0', value: '2' },
+      ],
+    };
     expect(validateStep(2, f, { hasProjects: true })).toEqual({ batchSize: 'batchSize', device: 'device', 'advanced.1': 'argDuplicate' });
     expect(validateStep(2, { ...initialForm(), batchSize: -1, device: '0,1' }, { hasProjects: true })).toEqual({});
   });

@@ -48,7 +48,11 @@ function Wizard({ projectId, onClose }: { projectId?: string; onClose: () => voi
   const datasets = useProcessedDatasets();
   const projects = useTrainingProjects();
   // A parent must have weights to start from.
-  const parents = useQuery({ ...modelsQueryOptions(), enabled: form.source === 'parent', select: (models) => models.filter((m) => m.files.some((f) => f.kind === 'best')) });
+  const parents = useQuery({
+    ...modelsQueryOptions(),
+    enabled: form.source === 'parent',
+    select: (models) => models.filter((m) => m.files.some((f) => f.kind === 'best')),
+  });
   const createProject = useCreateTrainingProject();
   const createModel = useCreateModel();
   const hasProjects = (projects.data?.length ?? 0) > 0;

@@ -1,4 +1,14 @@
-import { MODEL_DEFAULTS, TRAIN_FAMILIES, untrainableReason, TRAIN_SIZES, trainDialogBody, type TrainAdvancedArg, type TrainDialogChoice, type TrainFamily, type TrainSize } from '@sightline/contracts';
+import {
+  MODEL_DEFAULTS,
+  TRAIN_FAMILIES,
+  untrainableReason,
+  TRAIN_SIZES,
+  trainDialogBody,
+  type TrainAdvancedArg,
+  type TrainDialogChoice,
+  type TrainFamily,
+  type TrainSize,
+} from '@sightline/contracts';
 
 // The body the dialog sends is defined in contracts (train-dialog.ts), so the server's tests replay it exactly.
 export { architectureId, parseArgValue } from '@sightline/contracts';
@@ -38,7 +48,22 @@ export const initialForm = (projectId?: string): TrainForm => ({
 });
 
 /** Arguments the dialog sets itself: extras must not repeat or override them. */
-export const RESERVED_ARGS = new Set(['model', 'data', 'project', 'name', 'epochs', 'imgsz', 'batch', 'patience', 'cache', 'device', 'time', 'resume', 'task', 'mode']);
+export const RESERVED_ARGS = new Set([
+  'model',
+  'data',
+  'project',
+  'name',
+  'epochs',
+  'imgsz',
+  'batch',
+  'patience',
+  'cache',
+  'device',
+  'time',
+  'resume',
+  'task',
+  'mode',
+]);
 
 /** Errors are translation keys under `dialog.errors`. */
 export type FormErrors = Partial<Record<keyof TrainForm | `advanced.${number}`, string>>;

@@ -15,7 +15,11 @@ export function consoleLines(chunks: ConsoleChunk[]): string[] {
   const out: string[] = [];
   for (const chunk of chunks) {
     for (const raw of chunk.content.replace(ANSI, '').split('\n')) {
-      const line = raw.split('\r').filter((part) => part.length > 0).at(-1) ?? '';
+      const line =
+        raw
+          .split('\r')
+          .filter((part) => part.length > 0)
+          .at(-1) ?? '';
       if (line.trim().length) out.push(line.trimEnd());
     }
   }
@@ -57,7 +61,18 @@ export function ConsoleLog({ chunks, maxHeight = 320 }: { chunks: ConsoleChunk[]
         role="log"
         aria-label={t('console.title')}
         data-testid="training-console"
-        style={{ maxHeight, minHeight: 64, overflow: 'auto', background: '#101113', color: '#e9ecef', fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12, lineHeight: 1.5, padding: '8px 12px', whiteSpace: 'pre' }}
+        style={{
+          maxHeight,
+          minHeight: 64,
+          overflow: 'auto',
+          background: '#101113',
+          color: '#e9ecef',
+          fontFamily: 'var(--mantine-font-family-monospace)',
+          fontSize: 12,
+          lineHeight: 1.5,
+          padding: '8px 12px',
+          whiteSpace: 'pre',
+        }}
       >
         {shown.length ? shown.join('\n') : <span style={{ color: '#909296' }}>{t('console.empty')}</span>}
       </Box>

@@ -13,7 +13,10 @@ const dates = (train: Partial<Model['dates']['train']>) => makeModel({ train }).
 
 describe('heartbeat state', () => {
   it('live within the 5-minute heartbeat window, disconnected since the last beat after it', () => {
-    expect(heartbeatState(dates({ start: ago(20 * MIN), initialized: ago(20 * MIN), heartbeat: ago(42_000) }), NOW)).toMatchObject({ kind: 'live', ageMs: 42_000 });
+    expect(heartbeatState(dates({ start: ago(20 * MIN), initialized: ago(20 * MIN), heartbeat: ago(42_000) }), NOW)).toMatchObject({
+      kind: 'live',
+      ageMs: 42_000,
+    });
     const quiet = heartbeatState(dates({ start: ago(20 * MIN), initialized: ago(20 * MIN), heartbeat: ago(7 * MIN) }), NOW);
     expect(quiet).toMatchObject({ kind: 'disconnected', ageMs: 7 * MIN });
     expect(quiet.kind === 'disconnected' && quiet.since.toISOString()).toBe(ago(7 * MIN));
@@ -38,7 +41,9 @@ describe('training panel', () => {
         { epoch: 0, 'train/box_loss': 1.2, 'metrics/mAP50(B)': 0.3 },
         { epoch: 1, 'train/box_loss': 1.0, 'metrics/mAP50(B)': 0.4 },
       ],
-      [`GET /v1/models/${model.id}/console`]: () => [{ chunkId: 1, content: '[2026-05-01 11:50:00] Epoch 1/10\r\u001b[K[2026-05-01 11:50:01] Epoch 2/10', lineCount: 1, created: ago(0, Date.now()) }],
+      [`GET /v1/models/${model.id}/console`]: () => [
+        { chunkId: 1, content: '[2026-05-01 11:50:00] Epoch 1/10\r\u001b[K[2026-05-01 11:50:01] Epoch 2/10', lineCount: 1, created: ago(0, Date.now()) },
+      ],
     });
     vi.stubGlobal('fetch', vi.fn(api.fetch));
     return api;
@@ -49,7 +54,16 @@ describe('training panel', () => {
       config: { ...makeModel().config, epochs: 10 },
       train: { start: ago(30 * MIN, Date.now()), initialized: ago(30 * MIN, Date.now()), heartbeat: ago(heartbeatAgo, Date.now()) },
       metrics: { epochs: 2, best: null },
-      training: { protocol, runId: 'run_1', outcome: 'running', cancelRequested: false, stale: null, lastEvent: ago(heartbeatAgo, Date.now()), epochsTotal: 10, bestEpoch: 1 },
+      training: {
+        protocol,
+        runId: 'run_1',
+        outcome: 'running',
+        cancelRequested: false,
+        stale: null,
+        lastEvent: ago(heartbeatAgo, Date.now()),
+        epochsTotal: 10,
+        bestEpoch: 1,
+      },
     });
 
   it('a live Platform run: Training, heartbeat age, epochs, console lines and a Stop button', async () => {

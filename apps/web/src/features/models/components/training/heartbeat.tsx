@@ -43,7 +43,16 @@ export function formatMoment(date: Date, language = 'en'): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(date);
 }
 
-const STATUS_COLORS: Record<ModelStatus, string> = { Status: 'gray', New: 'gray', Initializing: 'blue', Training: 'green', Timeout: 'orange', Trained: 'teal', Stopped: 'yellow', Failed: 'red' };
+const STATUS_COLORS: Record<ModelStatus, string> = {
+  Status: 'gray',
+  New: 'gray',
+  Initializing: 'blue',
+  Training: 'green',
+  Timeout: 'orange',
+  Trained: 'teal',
+  Stopped: 'yellow',
+  Failed: 'red',
+};
 
 export function StatusBadge({ status }: { status: ModelStatus }) {
   const { t } = useTranslation(TRAINING_NS);
@@ -81,7 +90,16 @@ export function HeartbeatIndicator({ dates, now }: { dates: ModelDates; now: num
   return (
     <Group gap={6} wrap="nowrap" data-testid="heartbeat" data-state={state.kind}>
       {(state.kind === 'live' || state.kind === 'disconnected') && (
-        <span aria-hidden style={{ width: 8, height: 8, borderRadius: 4, flex: 'none', background: state.kind === 'live' ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-red-6)' }} />
+        <span
+          aria-hidden
+          style={{
+            width: 8,
+            height: 8,
+            borderRadius: 4,
+            flex: 'none',
+            background: state.kind === 'live' ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-red-6)',
+          }}
+        />
       )}
       <Text size="sm" c={color} fw={state.kind === 'disconnected' ? 600 : undefined}>
         {text}

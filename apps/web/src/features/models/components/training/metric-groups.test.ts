@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { comparableKeys, groupMetrics, lineChartOption } from './metric-groups';
 
 const rows = [
-  { epoch: 1, 'train/box_loss': 1.2, 'val/box_loss': 1.4, 'metrics/precision(B)': 0.5, 'metrics/recall(B)': 0.4, 'metrics/mAP50(B)': 0.45, 'metrics/mAP50-95(B)': 0.3, lr: 0.01, fitness: 0.3 },
+  {
+    epoch: 1,
+    'train/box_loss': 1.2,
+    'val/box_loss': 1.4,
+    'metrics/precision(B)': 0.5,
+    'metrics/recall(B)': 0.4,
+    'metrics/mAP50(B)': 0.45,
+    'metrics/mAP50-95(B)': 0.3,
+    lr: 0.01,
+    fitness: 0.3,
+  },
   { epoch: 0, 'train/box_loss': 1.5, 'val/box_loss': null, 'metrics/precision(B)': 0.3, 'metrics/mAP50-95(M)': 0.2 },
 ];
 
@@ -11,7 +21,13 @@ describe('metric groups', () => {
     const groups = groupMetrics(rows);
     expect(groups.map((g) => g.id)).toEqual(['loss', 'precision', 'recall', 'mAP50', 'mAP50-95']);
     expect(groups[0]!.series).toEqual([
-      { key: 'train/box_loss', points: [[1, 1.5], [2, 1.2]] },
+      {
+        key: 'train/box_loss',
+        points: [
+          [1, 1.5],
+          [2, 1.2],
+        ],
+      },
       { key: 'val/box_loss', points: [[2, 1.4]] },
     ]);
     expect(groups.find((g) => g.id === 'mAP50-95')!.series.map((s) => s.key)).toEqual(['metrics/mAP50-95(B)', 'metrics/mAP50-95(M)']);

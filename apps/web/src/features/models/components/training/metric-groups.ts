@@ -49,7 +49,9 @@ export function groupMetrics(rows: Array<{ epoch: number } & Record<string, unkn
 /** Keys worth comparing across models: the quality metrics, then validation losses. */
 export function comparableKeys(rowsPerModel: Array<Array<Record<string, unknown>>>): string[] {
   const keys = new Set<string>();
-  for (const rows of rowsPerModel) for (const row of rows) for (const [k, v] of Object.entries(row)) if (finite(v) && (k.startsWith('metrics/') || /^val\/\w*loss$/.test(k)) && groupOf(k)) keys.add(k);
+  for (const rows of rowsPerModel)
+    for (const row of rows)
+      for (const [k, v] of Object.entries(row)) if (finite(v) && (k.startsWith('metrics/') || /^val\/\w*loss$/.test(k)) && groupOf(k)) keys.add(k);
   const rank = (k: string) => {
     const order: MetricGroupId[] = ['mAP50-95', 'mAP50', 'accuracy', 'precision', 'recall', 'loss'];
     return order.indexOf(groupOf(k)!) * 10 + (k.includes('(M)') ? 1 : 0);
@@ -89,7 +91,15 @@ export function lineChartOption(i: LineChartInput): ChartOption {
       data: s.points,
       ...(s.color ? { itemStyle: { color: s.color }, lineStyle: { color: s.color } } : {}),
       ...(index === 0 && i.markEpoch
-        ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#868e96' }, label: { formatter: i.markLabel ?? '' }, data: [{ xAxis: i.markEpoch }] } }
+        ? {
+            markLine: {
+              silent: true,
+              symbol: 'none',
+              lineStyle: { type: 'dashed', color: '#868e96' },
+              label: { formatter: i.markLabel ?? '' },
+              data: [{ xAxis: i.markEpoch }],
+            },
+          }
         : {}),
     })),
   };

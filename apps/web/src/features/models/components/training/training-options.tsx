@@ -74,7 +74,16 @@ export function TrainingOptions({ model }: { model: Model }) {
   return (
     <Stack gap="md" data-testid="training-options">
       <Group grow align="stretch" gap="sm" role="radiogroup" aria-label={t('options.title')}>
-        <Paper withBorder radius="md" p="sm" role="radio" aria-checked={!cloud} onClick={() => setWhere('agent')} style={cloud ? { cursor: 'pointer' } : selected} data-testid="agent-training-option">
+        <Paper
+          withBorder
+          radius="md"
+          p="sm"
+          role="radio"
+          aria-checked={!cloud}
+          onClick={() => setWhere('agent')}
+          style={cloud ? { cursor: 'pointer' } : selected}
+          data-testid="agent-training-option"
+        >
           <Group gap="sm" wrap="nowrap" align="flex-start">
             <ThemeIcon variant="light" size="lg">
               <IconDeviceDesktop size={20} />
@@ -122,34 +131,51 @@ export function TrainingOptions({ model }: { model: Model }) {
       {cloud && <CloudTrainingForm model={model} />}
       {!cloud && (
         <>
-      <ApiKeyPicker choice={choice} newKeyName={t('keys.trainingKeyName', { model: model.meta.name }).slice(0, 64)} />
+          <ApiKeyPicker choice={choice} newKeyName={t('keys.trainingKeyName', { model: model.meta.name }).slice(0, 64)} />
 
-      {!model.dataset.id && (
-        <Alert color="yellow" variant="light">
-          {t('options.noDataset')}
-        </Alert>
-      )}
+          {!model.dataset.id && (
+            <Alert color="yellow" variant="light">
+              {t('options.noDataset')}
+            </Alert>
+          )}
 
-      <Tabs defaultValue="platform" keepMounted={false}>
-        <Tabs.List>
-          <Tabs.Tab value="platform">{t('options.platformTab', { version: PLATFORM_CLIENT_MIN_VERSION })}</Tabs.Tab>
-          <Tabs.Tab value="legacy">{t('options.legacyTab', { version: PLATFORM_CLIENT_MIN_VERSION })}</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="platform" pt="sm">
-          <Stack gap="xs">
-            <Text size="sm">
-              <Trans t={t} i18nKey="options.platformHelp" values={{ project: `${model.owner.username}/${project.data?.slug ?? ''}`, name: model.slug }} components={{ b: <b /> }} />
-            </Text>
-            <CodeSnippet code={platform} secrets={[choice.secret?.key]} revealed={choice.revealed} label={t('options.platformSnippet')} testId="platform-snippet" />
-          </Stack>
-        </Tabs.Panel>
-        <Tabs.Panel value="legacy" pt="sm">
-          <Stack gap="xs">
-            <Text size="sm">{t('options.legacyHelp')}</Text>
-            <CodeSnippet code={legacy} secrets={[choice.secret?.legacyKey]} revealed={choice.revealed} label={t('options.legacySnippet')} testId="legacy-snippet" />
-          </Stack>
-        </Tabs.Panel>
-      </Tabs>
+          <Tabs defaultValue="platform" keepMounted={false}>
+            <Tabs.List>
+              <Tabs.Tab value="platform">{t('options.platformTab', { version: PLATFORM_CLIENT_MIN_VERSION })}</Tabs.Tab>
+              <Tabs.Tab value="legacy">{t('options.legacyTab', { version: PLATFORM_CLIENT_MIN_VERSION })}</Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="platform" pt="sm">
+              <Stack gap="xs">
+                <Text size="sm">
+                  <Trans
+                    t={t}
+                    i18nKey="options.platformHelp"
+                    values={{ project: `${model.owner.username}/${project.data?.slug ?? ''}`, name: model.slug }}
+                    components={{ b: <b /> }}
+                  />
+                </Text>
+                <CodeSnippet
+                  code={platform}
+                  secrets={[choice.secret?.key]}
+                  revealed={choice.revealed}
+                  label={t('options.platformSnippet')}
+                  testId="platform-snippet"
+                />
+              </Stack>
+            </Tabs.Panel>
+            <Tabs.Panel value="legacy" pt="sm">
+              <Stack gap="xs">
+                <Text size="sm">{t('options.legacyHelp')}</Text>
+                <CodeSnippet
+                  code={legacy}
+                  secrets={[choice.secret?.legacyKey]}
+                  revealed={choice.revealed}
+                  label={t('options.legacySnippet')}
+                  testId="legacy-snippet"
+                />
+              </Stack>
+            </Tabs.Panel>
+          </Tabs>
         </>
       )}
     </Stack>

@@ -160,10 +160,20 @@ export function TrainingPanel({ model: initial }: { model: Model }) {
                 </Text>
               )}
             </Group>
-            <Progress value={total ? Math.min(100, (done / total) * 100) : 0} animated={current === 'Training'} aria-label={t('panel.epochs', { done, total })} />
+            <Progress
+              value={total ? Math.min(100, (done / total) * 100) : 0}
+              animated={current === 'Training'}
+              aria-label={t('panel.epochs', { done, total })}
+            />
           </div>
           {(current === 'Failed' || current === 'Stopped') && run?.error && (
-            <Alert color={current === 'Failed' ? 'red' : 'yellow'} variant="light" icon={<IconAlertTriangle size={18} />} data-testid="run-ended-alert" style={{ whiteSpace: 'pre-wrap' }}>
+            <Alert
+              color={current === 'Failed' ? 'red' : 'yellow'}
+              variant="light"
+              icon={<IconAlertTriangle size={18} />}
+              data-testid="run-ended-alert"
+              style={{ whiteSpace: 'pre-wrap' }}
+            >
               {t(current === 'Failed' ? 'panel.failed' : 'panel.stopped', { reason: run.error })}
             </Alert>
           )}
