@@ -28,6 +28,25 @@ async function ok(method: Method, url: string, cookie?: string, payload?: unknow
 }
 
 describe('upgrade requests', () => {
+  it("a request rings the admins' bell (a record leading to Admin → Upgrade requests), not the requester's", async () => {
+    const u = await buildUser(t.app);
+    const before = (await ok('GET', '/v1/notifications/count', admin.cookie)).unread;
+    await ok('POST', '/v1/billing/upgrade-requests', u.cookie, { plan: 'pro', message: 'Cloud runs' });
+    expect((await ok('GET', '/v1/notifications/count', admin.cookie)).unread).toBe(before + 1);
+    const records = (await ok('GET', '/v1/notifications', admin.cookie)).items as {
+      kind: string;
+      subject: { kind: string; id: string; name: string };
+      detail: string;
+      path: string;
+    }[];
+    expect(records.find((r) => r.kind === 'upgrade.requested' && r.subject.id === u.user.id)).toMatchObject({
+      subject: { kind: 'user', name: u.user.username },
+      detail: 'pro',
+      path: '/admin?tab=requests',
+    });
+    expect((await ok('GET', '/v1/notifications', u.cookie)).items.filter((r: { kind: string }) => r.kind === 'upgrade.requested')).toEqual([]);
+  });
+
   it('a Free user asks for Pro; asking again updates the one open request; admins see it with a count and grant it in one call', async () => {
     const u = await buildUser(t.app);
     expect((await ok('GET', '/v1/billing/upgrade-requests/mine', u.cookie)).request).toBeNull();

@@ -129,6 +129,8 @@ export interface DomainEventCatalog {
     model: { id: string };
     dataset: { id: string };
   };
+  /** a user asked the admins for a plan while billing is off (ADR 0030); the admins' bells count it */
+  'support.upgradeRequested': { requestId: string; userId: string; username: string; plan: string };
   /** a notification record of the user was created or marked read (ADR 0028): the bell's count changed */
   'notifications.changed': { userId: string };
 }

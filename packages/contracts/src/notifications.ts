@@ -6,7 +6,15 @@ import { inviteRoleSchema } from './teams.js';
  * made on the server from domain events (datasets, training, exports) and from team invites; each
  * is addressed to one user, who alone reads or marks it (permissions.ts, PERSONAL_PERMISSIONS).
  */
-export const NOTIFICATION_KINDS = ['team.invite', 'dataset.processed', 'dataset.failed', 'training.completed', 'training.failed', 'export.succeeded'] as const;
+export const NOTIFICATION_KINDS = [
+  'team.invite',
+  'dataset.processed',
+  'dataset.failed',
+  'training.completed',
+  'training.failed',
+  'export.succeeded',
+  'upgrade.requested',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 
@@ -20,7 +28,7 @@ export const notificationSchema = z.object({
   read: z.boolean(),
   created: z.string(),
   /** what it is about: its name as it was when the record was made */
-  subject: z.object({ kind: z.enum(['team', 'dataset', 'model']), id: z.string(), name: z.string() }),
+  subject: z.object({ kind: z.enum(['team', 'dataset', 'model', 'user']), id: z.string(), name: z.string() }),
   /** a failure's reason in the server's words, else null */
   detail: z.string().nullable(),
   /** a team invite: who invited, as which role, until when, and whether it still waits for an answer */

@@ -58,6 +58,13 @@ async function onEvent(ctx: AppContext, event: DomainEvent) {
       });
       return;
     }
+    case 'support.upgradeRequested': {
+      const request = data as { userId: string; username: string; plan: string };
+      const subject = { kind: 'user' as const, id: request.userId, name: request.username };
+      for (const adminId of await notificationsRepository.adminIds(ctx.db))
+        if (adminId !== request.userId) await record(ctx, { userId: adminId, kind: 'upgrade.requested', subject, detail: request.plan });
+      return;
+    }
     default:
       return;
   }

@@ -2,6 +2,9 @@ import type { AppNotification } from '@sightline/contracts';
 import type { NotificationWithInvite } from './notifications.repository.js';
 
 const PATHS = { team: 'teams', dataset: 'datasets', model: 'models' } as const;
+/** Records about a user (an upgrade request) open the admins' list of requests. */
+const pathOf = (row: NotificationWithInvite, tab: string | undefined) =>
+  row.subjectKind === 'user' ? '/admin?tab=requests' : `/${PATHS[row.subjectKind]}/${encodeURIComponent(row.subjectId)}${tab ? `?tab=${tab}` : ''}`;
 /** The tab of the model page a record leads to: the run's charts, or the exports (Deploy). */
 const TAB: Partial<Record<NotificationWithInvite['kind'], string>> = {
   'training.completed': 'training',
@@ -21,7 +24,7 @@ export function presentNotification(row: NotificationWithInvite): AppNotificatio
     invite: row.invite
       ? { role: row.invite.role, invitedBy: row.invite.invitedBy, expires: row.invite.expiresAt.toISOString(), pending: row.invite.pending }
       : null,
-    path: `/${PATHS[row.subjectKind]}/${encodeURIComponent(row.subjectId)}${TAB[row.kind] ? `?tab=${TAB[row.kind]}` : ''}`,
+    path: pathOf(row, TAB[row.kind]),
   };
 }
 

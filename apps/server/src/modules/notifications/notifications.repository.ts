@@ -103,6 +103,14 @@ export const notificationsRepository = {
     (await db.select({ name: models.name, userId: models.userId }).from(models).where(eq(models.id, id)).limit(1))[0] ?? null,
   datasetName: async (db: Db, id: string) =>
     (await db.select({ name: datasets.name, userId: datasets.userId }).from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
+  /** Live accounts with the admin role: who hears of an upgrade request. */
+  adminIds: async (db: Db) =>
+    (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(sql`'admin' = ANY(${users.roles})`, isNull(users.deletedAt)))
+    ).map((r) => r.id),
   liveUser: async (db: Db, id: string) =>
     (
       await db

@@ -17,7 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface NewNotification {
   userId: string;
   kind: NotificationKind;
-  subject: { kind: 'team' | 'dataset' | 'model'; id: string; name: string };
+  subject: { kind: 'team' | 'dataset' | 'model' | 'user'; id: string; name: string };
   detail?: string | null;
   inviteId?: string | null;
 }

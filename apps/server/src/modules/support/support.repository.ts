@@ -11,6 +11,8 @@ const decider = alias(users, 'decider');
 /** Upgrade requests and the support settings row (migration 0026). */
 export const supportRepository = {
   userPlan: async (db: Db, userId: string) => (await db.select({ plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1))[0]?.plan ?? null,
+  username: async (db: Db, userId: string) =>
+    (await db.select({ username: users.username }).from(users).where(eq(users.id, userId)).limit(1))[0]?.username ?? null,
 
   /** One open request per user: asking again replaces the plan and the note of the open one. */
   upsertOpen: async (db: Db, row: { id: string; userId: string; plan: 'pro' | 'enterprise'; fromPlan: string; message: string; now: Date }) =>

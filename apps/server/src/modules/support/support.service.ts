@@ -36,6 +36,8 @@ export async function requestUpgrade(ctx: AppContext, userId: string, input: { p
     message: input.message,
     now: ctx.clock.now(),
   });
+  const username = (await supportRepository.username(ctx.db, userId)) ?? '';
+  await ctx.events.emit('support.upgradeRequested', userId, { requestId: row.id, userId, username, plan: row.plan });
   return presentUpgradeRequest(row);
 }
 

@@ -10,7 +10,7 @@ export const notifications = pgTable(
     id: text('id').primaryKey(),
     userId: text('user_id').notNull(),
     kind: text('kind').$type<NotificationKind>().notNull(),
-    subjectKind: text('subject_kind').$type<'team' | 'dataset' | 'model'>().notNull(),
+    subjectKind: text('subject_kind').$type<'team' | 'dataset' | 'model' | 'user'>().notNull(),
     subjectId: text('subject_id').notNull(),
     subjectName: text('subject_name').notNull().default(''),
     detail: text('detail'),

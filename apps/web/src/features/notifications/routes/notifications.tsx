@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertTriangle, IconBell, IconCheck, IconClock, IconCube, IconDatabase, IconFileExport, IconUsersGroup } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBell, IconCheck, IconClock, IconCube, IconDatabase, IconFileExport, IconRocket, IconUsersGroup } from '@tabler/icons-react';
 import type { AppNotification, NotificationKind } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -19,6 +19,7 @@ const TEXT: Record<NotificationKind, string> = {
   'training.completed': 'notifications.trainingCompleted',
   'training.failed': 'notifications.trainingFailed',
   'export.succeeded': 'notifications.exportSucceeded',
+  'upgrade.requested': 'notifications.upgradeRequested',
 };
 const ICON: Record<NotificationKind, typeof IconBell> = {
   'team.invite': IconUsersGroup,
@@ -27,6 +28,7 @@ const ICON: Record<NotificationKind, typeof IconBell> = {
   'training.completed': IconCube,
   'training.failed': IconCube,
   'export.succeeded': IconFileExport,
+  'upgrade.requested': IconRocket,
 };
 const failed = (kind: NotificationKind) => kind.endsWith('.failed');
 
