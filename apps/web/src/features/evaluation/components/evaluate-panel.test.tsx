@@ -158,7 +158,8 @@ describe('Evaluate tab', () => {
 
     await userEvent.click(await screen.findByTestId('eval-mistake'));
     const lightbox = await screen.findByTestId('lightbox');
-    expect(within(lightbox).getByTestId('eval-lightbox-caption')).toHaveTextContent('False positive: dog predicted at 0.91 where no label is.');
+    // The modal's root appears before its content has mounted: wait for the caption itself.
+    expect(await within(lightbox).findByTestId('eval-lightbox-caption')).toHaveTextContent('False positive: dog predicted at 0.91 where no label is.');
     const box = within(lightbox).getByTestId('lightbox-prediction-box');
     expect(box).toHaveAttribute('x', '0.1');
     expect(box).toHaveAttribute('width', '0.4');
