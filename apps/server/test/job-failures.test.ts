@@ -225,7 +225,7 @@ describe('defect 6: leases name their holder; a starting instance takes back job
 });
 
 describe('defect 7: validation gaps', () => {
-  it('a corrupt image fails the dataset with an error that names the file', async () => {
+  it('a corrupt image is left out of the dataset and named in its report (the image+label pair rule, ADR 0029)', async () => {
     const u = await buildUser(t.app);
     const d = await newDataset(t.app, u.cookie);
     await upload(
@@ -238,8 +238,9 @@ describe('defect 7: validation gaps', () => {
     await t.app.inject({ method: 'POST', url: `/v1/datasets/${d.id}/process`, headers: { cookie: u.cookie } });
     await t.app.ctx.jobs.drain();
     const ds = await datasetOf(t.app, u.cookie, d.id);
-    expect(ds.status).toBe('Failed');
-    expect(ds.error).toMatch(/^image\/corrupt: images\/train\/broken\.jpg: /);
+    expect(ds.status).toBe('Ready');
+    const report = (await t.app.inject({ method: 'GET', url: `/v1/datasets/${d.id}/report`, headers: { cookie: u.cookie } })).json().data;
+    expect(report.leftOut).toEqual([expect.objectContaining({ image: 'images/train/broken.jpg', code: 'image/corrupt' })]);
   });
 
   it('a GNU sparse tar entry is reported as an unsupported sparse entry, not as a link', async () => {
