@@ -78,7 +78,8 @@ test('project → upload model → share unlisted → open signed out → delete
   await expect(row.getByTestId('project-model-size')).toHaveText(size);
   await expect(row.getByTestId('model-status')).toHaveText('Trained');
   await expect(page.getByTestId('project-total-models')).toHaveText('1');
-  await expect(page.getByTestId('project-exports')).toContainText(`onnx · ${size}`);
+  // Uploaded weights are the model's file, not an export: the Exports card counts export jobs' files only (ADR 0030).
+  await expect(page.getByTestId('project-totals')).toContainText('No exports yet');
   const modelId = await row.getAttribute('data-model-id');
   expect(modelId).toMatch(/^[A-Za-z0-9]{20}$/);
   await shot(page, '02b-project-with-model');
