@@ -253,7 +253,7 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     await Promise.all([startInstance(inst.a), startInstance(inst.b)]);
     startNginx();
     await until(async () => (await via('/alive')).status === 200, 20_000, 'nginx');
-    archive = await bigArchive(Number(process.env.SCALEOUT_IMAGES ?? 4000));
+    archive = await bigArchive(Number(process.env.SCALEOUT_IMAGES ?? 12000));
     report('set-up (PostgreSQL schema, s3rver, 2 instances, nginx)', `${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, 240_000);
 
@@ -467,7 +467,7 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     }
     const job = await jobOf(id);
     // The woken instance resumes its attempt: every write it tries is refused.
-    await until(async () => refusedIn(holder) > before, 20_000, 'the stalled instance to try a write');
+    await until(async () => refusedIn(holder) > before, 60_000, 'the stalled instance to try a write');
     await new Promise((r) => setTimeout(r, 2000));
     const after = await jobOf(id);
     expect(after).toMatchObject({ status: 'done', attempts: job!.attempts, locked_by: job!.locked_by });
