@@ -69,7 +69,7 @@ async function startInstance(i: Instance) {
   };
   const out = fs.openSync(i.log, 'a');
   // The sources through tsx (docs/deploy.md §3). The compiled service command of ADR 0036 is not yet
-  // run here: a compiled instance stopped with SIGSTOP was not taken over on a quiet machine.
+  // run here: a compiled instance woken after SIGSTOP was not seen trying a write (ADR 0036).
   i.proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   await until(async () => (await request(`http://127.0.0.1:${i.port}/alive`).catch(() => null))?.status === 200, 120_000, `instance ${i.name} listening`);
