@@ -1,29 +1,8 @@
 import { Badge } from '@mantine/core';
 
-/** The ultralytics palette, so classes keep the colours users know from training plots. */
-const PALETTE = [
-  '#FF3838',
-  '#FF9D97',
-  '#FF701F',
-  '#FFB21D',
-  '#CFD231',
-  '#48F90A',
-  '#92CC17',
-  '#3DDB86',
-  '#1A9334',
-  '#00D4BB',
-  '#2C99A8',
-  '#00C2FF',
-  '#344593',
-  '#6473FF',
-  '#0018EC',
-  '#8438FF',
-  '#520085',
-  '#CB38FF',
-  '#FF95C8',
-  '#FF37C7',
-];
-export const classColor = (cls: number) => PALETTE[((cls % PALETTE.length) + PALETTE.length) % PALETTE.length];
+import { classColor } from '../../../lib/class-colors';
+
+export { classColor };
 
 export type LabelShape =
   | { kind: 'box'; cls: number; x: number; y: number; w: number; h: number; keypoints: Array<[number, number]> }
