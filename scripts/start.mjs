@@ -4,6 +4,7 @@
 //
 //   node scripts/start.mjs          build the web bundle and the server when their sources changed, then run
 //   node scripts/start.mjs --build  only build what is stale (npm run build; CI and deploys)
+//   node scripts/start.mjs --build-server  only the server bundle, if stale (the scale-out suite)
 //
 // Plain JavaScript on purpose: it must run before anything is compiled, without a TypeScript loader.
 import { createHash } from 'node:crypto';
@@ -120,8 +121,9 @@ async function buildServer() {
   return true;
 }
 
-const buildOnly = process.argv.includes('--build');
-buildWeb();
+const serverOnly = process.argv.includes('--build-server');
+const buildOnly = serverOnly || process.argv.includes('--build');
+if (!serverOnly) buildWeb();
 await buildServer();
 if (!buildOnly) {
   // Stack traces point at the TypeScript sources.

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -68,9 +68,8 @@ async function startInstance(i: Instance) {
     ...s3.env,
   };
   const out = fs.openSync(i.log, 'a');
-  // The sources through tsx (docs/deploy.md §3). The compiled service command of ADR 0036 is not yet
-  // run here: a compiled instance woken after SIGSTOP was not seen trying a write (ADR 0036).
-  i.proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
+  // The compiled service command of docs/deploy.md §3 (ADR 0036), built once in beforeAll.
+  i.proc = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/main.js'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   await until(async () => (await request(`http://127.0.0.1:${i.port}/alive`).catch(() => null))?.status === 200, 120_000, `instance ${i.name} listening`);
 }
@@ -249,6 +248,9 @@ describe('scale-out: two instances, PostgreSQL, s3rver, nginx', () => {
     await db.connect();
     await db.query(`CREATE SCHEMA "${SCHEMA}"`);
     s3 = await startS3rver({ port: PORTS.s3, bucket: 'sightline-scaleout' });
+    // The server bundle of ADR 0036 (rebuilt only when its sources changed).
+    const built = spawnSync(process.execPath, ['scripts/start.mjs', '--build-server'], { cwd: ROOT, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error(`server build failed (exit ${built.status})`);
     // Migrations run once, under an advisory lock, whichever instance starts first.
     await Promise.all([startInstance(inst.a), startInstance(inst.b)]);
     startNginx();

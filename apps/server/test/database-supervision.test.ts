@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/platform/db/client.js';
@@ -230,5 +231,31 @@ describe('an external database that goes away (ADR 0024)', () => {
     await proxy.restore();
     const healed = await untilHealed(app, '/v1/projects', u.cookie, 15_000);
     expect((healed.body.data.results as Array<{ meta: { name: string } }>).map((p) => p.meta.name)).toEqual(['kept']);
+  });
+});
+
+describe('a connection the server ends inside a transaction (ADR 0025 fenced writes)', () => {
+  it('fails that transaction and keeps the process and the pool working', { timeout: 60_000 }, async () => {
+    const schema = `t_${newId().toLowerCase()}`;
+    const database: Database = await openDatabase({ url: TEST_PG_URL, pgliteDir: null, schema, poolSize: 2 });
+    cleanups.push(async () => {
+      await database.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+      await database.close();
+    });
+    // What a process SIGSTOPped inside a fenced write meets when woken: PostgreSQL ended the session
+    // (idle_in_transaction_session_timeout) while no query of it was running. Unlistened, node-postgres
+    // would throw that 'error' event out of the process.
+    const outcome = await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql.raw('SET LOCAL idle_in_transaction_session_timeout = 200'));
+        await sleep(800);
+        await tx.execute(sql.raw('SELECT 1'));
+        return 'committed';
+      })
+      .catch((err: Error) => `failed: ${err.message}`);
+    expect(outcome).toMatch(/^failed: /);
+    // The broken connection left the pool: both of its connections answer again.
+    const answers = await Promise.all([database.query('SELECT 1 AS one'), database.query('SELECT 2 AS two')]);
+    expect(answers).toEqual([[{ one: 1 }], [{ two: 2 }]]);
   });
 });

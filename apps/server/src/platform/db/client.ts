@@ -369,6 +369,13 @@ async function openPostgres(url: string, schemaName: string | null, max: number)
   pool.on('error', () => {
     /* idle client errors surface on the next query */
   });
+  // A checked-out connection can lose its server between two queries of a transaction (a process
+  // stopped past idle_in_transaction_session_timeout, the fenced job writes of ADR 0025; a restarted server):
+  // node-postgres then emits 'error' on the client, which kills the process when nobody listens. The
+  // transaction's next query fails instead, and the pool drops the client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   let listener: pg.Client | null = null;
   const serial = new Serial();
   let closing = false;
