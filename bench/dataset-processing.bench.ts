@@ -8,6 +8,13 @@
  * image's preview once and prints that time.
  *
  * Targets (issue 18): Ready ≤ 4× unzip -t, thumbnails (Ready + first page) ≤ 8×, RSS growth ≤ 150 MB.
+ *
+ * Against ultralytics itself (ADR 0043), on the same zip in the same run, with the real client (8.3.x,
+ * found as the client suite finds it; skipped with a printed line where it cannot run):
+ *   Ready ≤ 1.0× `HUBDatasetStats(zip)` (its unzip and dataset checks) + `get_json()`;
+ *   viewing every image's preview once ≤ 1.0× `process_images()` (its HUB previews of every image).
+ * Both sides also report the CPU seconds they used (the server's with its embedded PostgreSQL).
+ *
  * The server runs as a child process (`tsx apps/server/src/main.ts`) so its memory is measured
  * alone; it uses the embedded default database unless DATABASE_URL is set.
  * Env: BENCH_IMAGES (5000).
@@ -20,6 +27,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
+import { treeCpuSeconds } from './support/process-cpu.js';
+import { runPython, ultralyticsEnv } from './support/ultralytics.js';
 
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 5000);
 /** The web app's image browser page (apps/web images-tab.tsx IMAGES_PER_PAGE) and a browser's connections per host. */
@@ -123,6 +132,57 @@ function resetPeak(pid: number) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/**
+ * ultralytics' own dataset path on the same zip: `HUBDatasetStats` (unzip, checks) + `get_json()` (the
+ * statistics HUB shows when a dataset is ready), then `process_images()` (a preview of every image, which
+ * HUB made at upload). Wall and CPU seconds of each step; importing ultralytics (torch) is not counted.
+ */
+const ULTRALYTICS_SCRIPT = `
+import json, sys, time
+from ultralytics.data.utils import HUBDatasetStats
+from ultralytics.utils import NUM_THREADS
+t0, c0 = time.perf_counter(), time.process_time()
+stats = HUBDatasetStats(sys.argv[1], task="detect")
+j = stats.get_json()
+t1, c1 = time.perf_counter(), time.process_time()
+out = stats.process_images()
+t2, c2 = time.perf_counter(), time.process_time()
+import os
+made = len(os.listdir(out))
+print(json.dumps({"statsS": t1 - t0, "statsCpuS": c1 - c0, "processImagesS": t2 - t1, "processImagesCpuS": c2 - c1,
+                  "previews": made, "images": sum(j[s]["image_stats"]["total"] for s in ("train", "val") if j.get(s)), "threads": NUM_THREADS}))
+`;
+
+interface UltralyticsRun {
+  statsS: number;
+  statsCpuS: number;
+  processImagesS: number;
+  processImagesCpuS: number;
+  previews: number;
+  images: number;
+  threads: number;
+}
+
+function runUltralytics(zipPath: string): { run: UltralyticsRun; version: string } | { skipped: string } {
+  const found = ultralyticsEnv();
+  if ('skipped' in found) return found;
+  // Its own copy of the zip: HUBDatasetStats unzips beside it and writes a -hub folder there.
+  const dir = fs.mkdtempSync(path.join(path.dirname(zipPath), 'ultralytics-'));
+  const copy = path.join(dir, path.basename(zipPath));
+  fs.copyFileSync(zipPath, copy);
+  try {
+    const version = runPython<{ v: string }>(found.env, 'import json, ultralytics; print(json.dumps({"v": ultralytics.__version__}))', []).v;
+    const run = runPython<UltralyticsRun>(found.env, ULTRALYTICS_SCRIPT, [copy]);
+    if (run.previews !== IMAGES || run.images !== IMAGES)
+      throw new Error(`ultralytics saw ${run.images} images and made ${run.previews} previews of ${IMAGES}`);
+    return { run, version };
+  } catch (err) {
+    return { skipped: `ultralytics could not run: ${(err as Error).message.split('\n').slice(0, 3).join(' ')}` };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function countFiles(dir: string, suffix: string): number {
   let n = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith(suffix)) n++;
@@ -145,6 +205,13 @@ async function main() {
       unzipRuns.push((performance.now() - t0) / 1000);
     }
     const unzipS = median(unzipRuns);
+    log('ultralytics: HUBDatasetStats + get_json, then process_images, on the same zip…');
+    const ultralytics = runUltralytics(zipPath);
+    if ('skipped' in ultralytics) log(`SKIP the ultralytics comparison: ${ultralytics.skipped}`);
+    else
+      log(
+        `ultralytics ${ultralytics.version}: stats ${round(ultralytics.run.statsS, 2)} s, process_images ${round(ultralytics.run.processImagesS, 2)} s (${ultralytics.run.threads} thread(s))`,
+      );
     let t = performance.now();
 
     const port = 3400 + Math.floor(Math.random() * 400);
@@ -272,15 +339,35 @@ async function main() {
     await viewPage(0, PAGE);
     const secondViewS = (performance.now() - t) / 1000;
     const rssFirstView = rssMb(server.pid!);
+    const cpuBefore = treeCpuSeconds(server.pid!);
+    const benchCpuBefore = process.cpuUsage();
     t = performance.now();
     for (let offset = PAGE; offset < IMAGES; offset += 200) await viewPage(offset, 200);
-    const sweepS = (performance.now() - t) / 1000 + firstViewS;
+    const sweepRestS = (performance.now() - t) / 1000;
+    const sweepS = sweepRestS + firstViewS;
+    const cpuAfter = treeCpuSeconds(server.pid!);
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    // CPU of the sweep after the first page (the first page's CPU is not separated from the processing's).
+    const sweepCpu = {
+      server: round(cpuAfter.main - cpuBefore.main, 2),
+      database: round(cpuAfter.children - cpuBefore.children, 2),
+      client: round((benchCpu.user + benchCpu.system) / 1e6, 2),
+      images: IMAGES - PAGE,
+    };
     const stored = countFiles(thumbsDir, '.jpg') - thumbsBefore;
     if (stored !== IMAGES) throw new Error(`${stored} previews stored after viewing all ${IMAGES}`);
     const rssProcess = rssFirstView;
     const mb = bytes / 1024 ** 2;
     const growth = rssProcess - rssBefore;
+    const ul = 'run' in ultralytics ? ultralytics.run : null;
+    const vsUltralytics = ul
+      ? {
+          readyVsHubStats: { ratio: round(processS / ul.statsS, 2), limit: 1, ok: processS / ul.statsS <= 1 },
+          previewsVsProcessImages: { ratio: round(sweepS / ul.processImagesS, 2), limit: 1, ok: sweepS / ul.processImagesS <= 1 },
+        }
+      : {};
     const targets = {
+      ...vsUltralytics,
       readyVsUnzip: { ratio: round(processS / unzipS, 2), limit: 4, ok: processS / unzipS <= 4 },
       thumbnailsVsUnzip: { ratio: round(thumbsS / unzipS, 2), limit: 8, ok: thumbsS / unzipS <= 8 },
       rssGrowthMB: {
@@ -304,8 +391,29 @@ async function main() {
           made: 'on first view, kept',
           firstPage: { images: PAGE, connections: BROWSER_CONNECTIONS, secondsAfterReady: round(firstViewS, 2), readyPlusFirstPageSeconds: round(thumbsS, 2) },
           samePageAgain: { seconds: round(secondViewS, 3) },
-          everyImageViewedOnce: { seconds: round(sweepS), ratioToUnzip: round(sweepS / unzipS, 1), imagesPerSec: Math.round(IMAGES / sweepS) },
+          everyImageViewedOnce: {
+            seconds: round(sweepS, 2),
+            ratioToUnzip: round(sweepS / unzipS, 1),
+            imagesPerSec: Math.round(IMAGES / sweepS),
+            cpuSecondsAfterFirstPage: sweepCpu,
+            serverCpuMsPerPreview: round(((sweepCpu.server + sweepCpu.database) * 1000) / sweepCpu.images, 2),
+          },
         },
+        ultralytics:
+          'run' in ultralytics
+            ? {
+                version: ultralytics.version,
+                threads: ultralytics.run.threads,
+                hubStatsPlusGetJson: { seconds: round(ultralytics.run.statsS, 2), cpuSeconds: round(ultralytics.run.statsCpuS, 2) },
+                processImages: {
+                  seconds: round(ultralytics.run.processImagesS, 2),
+                  cpuSeconds: round(ultralytics.run.processImagesCpuS, 2),
+                  cpuMsPerPreview: round((ultralytics.run.processImagesCpuS * 1000) / IMAGES, 2),
+                },
+                readyRatio: round(processS / ultralytics.run.statsS, 2),
+                previewsRatio: round(sweepS / ultralytics.run.processImagesS, 2),
+              }
+            : { skipped: ultralytics.skipped },
         unzipTest: { seconds: round(unzipS, 2), runs: unzipRuns.map((x) => round(x, 2)), MBps: round(mb / unzipS) },
         serverRssMB: {
           idle: rssIdle,
@@ -317,6 +425,7 @@ async function main() {
         targets,
       }),
     );
+    if (!Object.values(targets).every((v) => v.ok)) process.exitCode = 1;
   } finally {
     if (server && server.exitCode === null) {
       const exited = new Promise((r) => server!.once('exit', r));

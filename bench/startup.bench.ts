@@ -11,6 +11,10 @@
  * Targets: service restart ≤ 3 s; npm start with nothing changed ≤ 5 s; idle PSS of the server
  * process and its embedded PostgreSQL processes ≤ 220 MB (service command).
  *
+ * Each restart also reports the CPU seconds its process tree (the command, the server, its embedded
+ * PostgreSQL) used until /ready: on a loaded machine the wall time grows with the load and the CPU
+ * seconds do not, so they tell a slow start from a busy machine (the load average is printed too).
+ *
  * Prints ONE JSON line on stdout (run-all.ts collects it); progress on stderr.
  * Env: BENCH_RESTARTS (3).
  */
@@ -19,6 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { treeCpuSeconds } from './support/process-cpu.js';
 import { treeMemoryMb } from './support/process-memory.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -39,7 +44,7 @@ const WAYS: Way[] = [
 ];
 
 /** Starts the command in its own process group and resolves with the seconds until /ready is 200. */
-async function startOnce(way: Way, env: NodeJS.ProcessEnv, base: string): Promise<{ proc: ChildProcess; seconds: number }> {
+async function startOnce(way: Way, env: NodeJS.ProcessEnv, base: string): Promise<{ proc: ChildProcess; seconds: number; cpuSeconds: number }> {
   const t0 = performance.now();
   const proc = spawn(way.command, way.args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   for (;;) {
@@ -54,7 +59,7 @@ async function startOnce(way: Way, env: NodeJS.ProcessEnv, base: string): Promis
     if (performance.now() - t0 > 120_000) throw new Error(`${way.name} was not ready after 120 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  return { proc, seconds: (performance.now() - t0) / 1000 };
+  return { proc, seconds: (performance.now() - t0) / 1000, cpuSeconds: treeCpuSeconds(proc.pid!).total };
 }
 
 /** SIGTERM to the group (npm and its children), then waits for the whole group to be gone. */
@@ -82,7 +87,15 @@ async function main() {
   execFileSync(process.execPath, ['scripts/start.mjs', '--build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   const results: Record<
     string,
-    { firstStartS: number; restartsS: number[]; medianRestartS: number; exitCodes: (number | null)[]; idle?: ReturnType<typeof treeMemoryMb> }
+    {
+      firstStartS: number;
+      restartsS: number[];
+      medianRestartS: number;
+      restartsCpuS: number[];
+      load1: number[];
+      exitCodes: (number | null)[];
+      idle?: ReturnType<typeof treeMemoryMb>;
+    }
   > = {};
   for (const way of WAYS) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-startup-'));
@@ -102,10 +115,14 @@ async function main() {
       const first = await startOnce(way, env, base);
       const exitCodes = [await stop(first.proc)];
       const restarts: number[] = [];
+      const restartsCpu: number[] = [];
+      const load1: number[] = [];
       let idle: ReturnType<typeof treeMemoryMb> | undefined;
       for (let i = 0; i < RESTARTS; i++) {
         const run = await startOnce(way, env, base);
         restarts.push(run.seconds);
+        restartsCpu.push(run.cpuSeconds);
+        load1.push(round(os.loadavg()[0]!));
         if (way.name === 'service' && i === RESTARTS - 1) {
           await new Promise((r) => setTimeout(r, 5000));
           idle = treeMemoryMb(run.proc.pid!);
@@ -116,11 +133,13 @@ async function main() {
         firstStartS: round(first.seconds),
         restartsS: restarts.map((s) => round(s)),
         medianRestartS: round(median(restarts)),
+        restartsCpuS: restartsCpu.map((s) => round(s)),
+        load1,
         exitCodes,
         idle,
       };
       log(
-        `${way.name}: first start ${round(first.seconds)} s, restarts ${restarts.map((s) => round(s)).join(', ')} s, exit codes on SIGTERM ${exitCodes.join(',')}`,
+        `${way.name}: first start ${round(first.seconds)} s, restarts ${restarts.map((s) => round(s)).join(', ')} s (CPU ${restartsCpu.map((s) => round(s)).join(', ')} s, load ${load1.join(', ')}), exit codes on SIGTERM ${exitCodes.join(',')}`,
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -5,14 +5,16 @@ import { datasetImages, datasets } from '../src/platform/db/schema.js';
 import { blobKeys } from '../src/platform/storage/blob-keys.js';
 import { newId } from '../src/platform/ids.js';
 import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
+import { previewsSettled, READ_AHEAD } from '../src/modules/datasets/datasets.thumbnails.js';
 import { createTestApp, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
 
 /**
  * Issue 18: thumbnails are made on first view and kept, not in a stage after Ready. A Ready dataset
  * has no previews stored yet; the first request for one makes it (once, however many ask at the same
- * time), later requests get the stored file; the link is the original's signed link, so it dies with
- * access; formats without a decoder get no preview link.
+ * time) and, in the preview pool, the images that follow it in browse order (ADR 0043: made ahead,
+ * recorded in batches); later requests get the stored file; the link is the original's signed link,
+ * so it dies with access; formats without a decoder get no preview link.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -37,10 +39,10 @@ function bmp(width = 20, height = 16) {
   return b;
 }
 
-async function readyDataset(userId: string) {
+async function readyDataset(userId: string, images?: Array<{ name: string; data: Buffer | string; method?: 'store' | 'deflate' }>) {
   const id = newId();
   const storageKey = blobKeys.datasetFile(userId, id, 'thumbs.zip');
-  const entries = [
+  const entries = images ?? [
     { name: 'data.yaml', data: 'names: [a, b]\ntrain: images/train\nval: images/val\n' },
     // Deflated and stored entries: the preview reads the byte range and inflates where needed.
     { name: 'images/train/big.jpg', data: await makeImage('jpeg', 640, 480, 30), method: 'deflate' as const },
@@ -74,6 +76,22 @@ async function readyDataset(userId: string) {
 }
 
 type Img = { id: string; name: string; thumbUrl: string | null; url: string };
+
+/** A detection dataset of `n` small JPEGs img_000.jpg… in train and one, zz.jpg, in val (browse order: split, then name). */
+async function manyImages(n: number) {
+  const jpeg = await makeImage('jpeg', 48, 32, 120);
+  const label = '0 0.5 0.5 0.2 0.2\n';
+  const entries: Array<{ name: string; data: Buffer | string }> = [
+    { name: 'data.yaml', data: 'names: [a]\ntrain: images/train\nval: images/val\n' },
+    { name: 'images/val/zz.jpg', data: jpeg },
+    { name: 'labels/val/zz.txt', data: label },
+  ];
+  for (let i = 0; i < n; i++) {
+    const name = `img_${String(i).padStart(3, '0')}`;
+    entries.push({ name: `images/train/${name}.jpg`, data: jpeg }, { name: `labels/train/${name}.txt`, data: label });
+  }
+  return entries;
+}
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
 describe('thumbnails on first view', () => {
@@ -100,17 +118,35 @@ describe('thumbnails on first view', () => {
     expect(byName.get('old.bmp')!.thumbUrl).toBeNull();
 
     const big = byName.get('big.jpg')!;
+    const puts: string[] = [];
+    const put = t.app.ctx.blobs.put.bind(t.app.ctx.blobs);
+    t.app.ctx.blobs.put = async (key, body, opts) => {
+      puts.push(key);
+      return put(key, body, opts);
+    };
     const first = await get(big.thumbUrl!);
     expect(first.statusCode).toBe(200);
     expect(first.headers['content-type']).toBe('image/jpeg');
     const meta = await sharp(first.rawPayload).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 256, height: 192 });
     expect(Number(first.headers['content-length'])).toBe(first.rawPayload.length);
-    // Kept: recorded on the image and in storage, and the second view streams the same bytes.
-    const key = `${blobKeys.datasetThumbs(u.user.id, id)}${big.id}.jpg`;
-    expect(await stored()).toEqual([key]);
-    const [row] = await t.database.db.select().from(datasetImages).where(eq(datasetImages.id, big.id));
-    expect(row!.thumbKey).toBe(key);
+    // Kept: in storage and recorded on the image (in a batch, once the pool is idle). The images after
+    // it in browse order (small.png, then v.png of the val split; not the BMP) were made ahead.
+    await previewsSettled();
+    const key = (name: string) => `${blobKeys.datasetThumbs(u.user.id, id)}${byName.get(name)!.id}.jpg`;
+    expect((await stored()).sort()).toEqual([key('big.jpg'), key('small.png'), key('v.png')].sort());
+    const recorded = await t.database.db.select().from(datasetImages).where(eq(datasetImages.datasetId, id));
+    expect(Object.fromEntries(recorded.map((r) => [r.name, r.thumbKey]))).toEqual({
+      'big.jpg': key('big.jpg'),
+      'small.png': key('small.png'),
+      'v.png': key('v.png'),
+      'old.bmp': null,
+    });
+    // Viewing the ones made ahead makes nothing again.
+    t.app.ctx.blobs.put = put;
+    expect((await get(byName.get('v.png')!.thumbUrl!)).statusCode).toBe(200);
+    await previewsSettled();
+    expect(puts.sort()).toEqual([key('big.jpg'), key('small.png'), key('v.png')].sort());
     const again = await get(big.thumbUrl!);
     expect(again.statusCode).toBe(200);
     expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
@@ -121,6 +157,32 @@ describe('thumbnails on first view', () => {
     // Smaller than 256 px: not enlarged.
     const small = await get(byName.get('small.png')!.thumbUrl!);
     expect(await sharp(small.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
+  });
+
+  it(`a miss makes the next ${READ_AHEAD} images ahead, no more; a later miss further on makes the rest`, async () => {
+    const u = await buildUser(t.app);
+    const n = READ_AHEAD + 24;
+    const id = await readyDataset(u.user.id, await manyImages(n));
+    const images = (await get(`/v1/datasets/${id}/images?limit=${n + 1}`, { cookie: u.cookie })).json().data.results as Img[];
+    expect(images.map((i) => i.name)).toEqual([...Array.from({ length: n }, (_, i) => `img_${String(i).padStart(3, '0')}.jpg`), 'zz.jpg']);
+    const made = async () =>
+      (await t.database.db.select().from(datasetImages).where(eq(datasetImages.datasetId, id)))
+        .filter((r) => r.thumbKey)
+        .map((r) => r.name)
+        .sort();
+
+    expect((await get(images[0]!.thumbUrl!)).statusCode).toBe(200);
+    await previewsSettled();
+    expect(await made()).toEqual(images.slice(0, READ_AHEAD + 1).map((i) => i.name));
+    // The next page's requests find their previews made: each answers the stored file.
+    for (const i of images.slice(1, 6)) expect((await get(i.thumbUrl!)).statusCode).toBe(200);
+    // A jump past what was made: that image first, then the ones after it up to the end (into the val split).
+    const at = READ_AHEAD + 10;
+    const res = await get(images[at]!.thumbUrl!);
+    expect(res.statusCode).toBe(200);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 48, height: 32 });
+    await previewsSettled();
+    expect(await made()).toEqual([...images.slice(0, READ_AHEAD + 1), ...images.slice(at)].map((i) => i.name));
   });
 
   it('twenty requests at once for a preview not made yet make it once and all get the same bytes', async () => {
@@ -138,6 +200,8 @@ describe('thumbnails on first view', () => {
       const all = await Promise.all(Array.from({ length: 20 }, () => get(v.thumbUrl!)));
       expect(all.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
       for (const r of all) expect(r.rawPayload.equals(all[0]!.rawPayload)).toBe(true);
+      // v.png is the last image in browse order: nothing after it to make ahead.
+      await previewsSettled();
       expect(puts).toEqual([`${blobKeys.datasetThumbs(u.user.id, id)}${v.id}.jpg`]);
     } finally {
       t.app.ctx.blobs.put = put;
@@ -162,6 +226,7 @@ describe('thumbnails on first view', () => {
     const fresh = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
     const url = fresh.find((i) => i.name === 'big.jpg')!.thumbUrl!;
     expect((await get(url)).statusCode).toBe(200);
+    await previewsSettled();
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/datasets/${id}`, headers: { cookie: u.cookie } })).statusCode).toBeLessThan(300);
     expect([403, 404]).toContain((await get(url)).statusCode);
   });
@@ -178,7 +243,8 @@ describe('thumbnails on first view', () => {
       for await (const e of t.app.ctx.blobs.list(prefix)) if (e.key) n++;
       return n;
     };
-    expect(await count()).toBe(1);
+    await previewsSettled();
+    expect(await count()).toBe(3); // big.jpg and the two made ahead
     await t.app.ctx.jobs.enqueue('dataset.process', { datasetId: id }, { dedupeKey: `dataset:${id}:again` });
     await t.app.ctx.jobs.drain();
     expect(await count()).toBe(0);
@@ -197,6 +263,7 @@ describe('thumbnails on first view', () => {
     };
     try {
       expect((await get(v.thumbUrl!)).statusCode).toBe(200);
+      await previewsSettled();
     } finally {
       t.app.ctx.blobs.put = put;
     }

@@ -110,15 +110,39 @@ export const datasetsRepository = {
     )[0] ?? null,
   clearImages: async (db: Db, datasetId: string) => db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)),
   insertImages: async (db: Db, rows: Array<typeof datasetImages.$inferInsert>) => (rows.length ? db.insert(datasetImages).values(rows) : undefined),
-  /** Records an image's thumbnail (made on first view); false when the image is gone (reprocessed, purged). */
-  setThumbKey: async (db: Db, datasetId: string, imageId: string, key: string) =>
-    (
-      await db
-        .update(datasetImages)
-        .set({ thumbKey: key })
-        .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId)))
-        .returning({ id: datasetImages.id })
-    ).length > 0,
+  /**
+   * Records many images' previews in one statement (ADR 0043: made ahead, recorded in batches); the ids
+   * of the images still there (a reprocess meanwhile gave the images new ids: those files belong to nobody).
+   */
+  setThumbKeys: async (db: Db, rows: Array<{ datasetId: string; imageId: string; key: string }>): Promise<string[]> => {
+    if (!rows.length) return [];
+    const res = await db.execute(sql`
+      UPDATE dataset_images SET thumb_key = v.key
+      FROM (VALUES ${sql.join(
+        rows.map((r) => sql`(${r.datasetId}, ${r.imageId}, ${r.key})`),
+        sql`, `,
+      )}) AS v(dataset_id, id, key)
+      WHERE dataset_images.dataset_id = v.dataset_id AND dataset_images.id = v.id
+      RETURNING dataset_images.id`);
+    return (res as unknown as { rows: Array<{ id: string }> }).rows.map((r) => r.id);
+  },
+  /**
+   * Up to `n` images after `from` in browse order (split, name, id) that have no preview recorded yet:
+   * what a person looking at `from` sees next (ADR 0043, previews made ahead). One range of the browse index.
+   */
+  withoutThumbAfter: async (db: Db, datasetId: string, from: { split: string; name: string; id: string }, n: number) =>
+    db
+      .select()
+      .from(datasetImages)
+      .where(
+        and(
+          eq(datasetImages.datasetId, datasetId),
+          sql`(${datasetImages.split}, ${datasetImages.name}, ${datasetImages.id}) > (${from.split}, ${from.name}, ${from.id})`,
+          isNull(datasetImages.thumbKey),
+        ),
+      )
+      .orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.id))
+      .limit(n),
   /** The first `n` images (browse order) of each dataset, in one query: one index range per dataset (LATERAL). */
   previewsOf: async (db: Db, datasetIds: string[], n: number) => {
     if (!datasetIds.length) return [];
