@@ -81,6 +81,39 @@ describe('POST /v1/predict/{modelId}', () => {
     expect(c.length).toBeLessThanOrEqual(5);
   });
 
+  it('a dynamic ONNX export runs at the rectangle ultralytics predict uses, with its boxes; answers go out uncompressed (ADR 0041)', async () => {
+    const u = await buildUser(t.app);
+    const rect = path.resolve(import.meta.dirname, 'fixtures/rect');
+    const mp = multipart(
+      { model_name: 'seg-dynamic' },
+      { filename: 'seg-dynamic.onnx', content: fs.readFileSync(path.join(rect, 'shapes3-seg-dynamic.onnx')) },
+    );
+    const up = await t.app.inject({ method: 'POST', url: '/v1/models/upload', headers: { ...mp.headers, cookie: u.cookie }, payload: mp.payload });
+    expect(up.statusCode).toBe(201);
+    const want = JSON.parse(fs.readFileSync(path.join(rect, 'golden-rect.json'), 'utf8')).segment.sizes['160'].find(
+      (im: { file: string }) => im.file === 'test_0003.png',
+    );
+    const res = await predict(up.json().data.id, { cookie: u.cookie, 'accept-encoding': 'br, gzip' }, { imgsz: '160' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    const body = res.json();
+    expect(body.metadata.imgsz).toEqual(want.input_hw);
+    expect(body.metadata.imgsz).toEqual([128, 160]);
+    const got = body.images[0].results as Array<{ class: number; confidence: number; box: Record<'x1' | 'y1' | 'x2' | 'y2', number> }>;
+    expect(got.map((r) => r.class)).toEqual(want.detections.map((d: { class_id: number }) => d.class_id));
+    got.forEach((r, i) => {
+      const [x1, y1, x2, y2] = want.detections[i].box_xyxy as number[];
+      for (const [a, b] of [
+        [r.box.x1, x1],
+        [r.box.y1, y1],
+        [r.box.x2, x2],
+        [r.box.y2, y2],
+      ])
+        expect(Math.abs(a - b)).toBeLessThan(0.01);
+      expect(Math.abs(r.confidence - want.detections[i].confidence)).toBeLessThan(1e-3);
+    });
+  });
+
   it('bad inputs each get a clear error', async () => {
     const u = await buildUser(t.app);
     const id = await upload(u.cookie, 'shapes3-detect.onnx');

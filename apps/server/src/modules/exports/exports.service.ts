@@ -130,16 +130,25 @@ export async function latestExport(ctx: AppContext, userId: string, modelId: str
   return row;
 }
 
+/**
+ * The `yolo export` words of an export (ADR 0041): an ONNX export is made with dynamic height and width unless the
+ * user chose `dynamic` themselves, so the server runs it at the letterboxed rectangle of each image (the long side
+ * to imgsz, the short side padded to a multiple of the stride), as ultralytics' own predict does.
+ */
+export function exportArgs(format: ExportFormat, options: Record<string, unknown>): string[] {
+  const effective = format === 'onnx' && options.dynamic === undefined ? { ...options, dynamic: true } : options;
+  const args = ['export', 'model=best.pt', `format=${format}`];
+  for (const [k, v] of Object.entries(effective))
+    if (v !== undefined && v !== null) args.push(`${k}=${typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)}`);
+  return args;
+}
+
 /** What the agent runs for an export job. */
 export async function exportCommand(ctx: AppContext, job: AgentJobRow, baseUrl: string) {
   const format = String(job.args.format) as ExportFormat;
-  const options = (job.args.options ?? {}) as Record<string, unknown>;
-  const args = ['export', 'model=best.pt', `format=${format}`];
-  for (const [k, v] of Object.entries(options))
-    if (v !== undefined && v !== null) args.push(`${k}=${typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)}`);
   const out = EXPORT_OUTPUTS[format];
   return {
-    args,
+    args: exportArgs(format, (job.args.options ?? {}) as Record<string, unknown>),
     env: {},
     inputs: [{ name: 'best.pt', url: `${baseUrl}/v1/agents/jobs/${job.id}/input` }],
     artifact: `best${out.suffix}`,

@@ -10,7 +10,7 @@ import { ExecutionQueue, runsPerModel } from './execution-queue.js';
 import { processMask, processMaskAtProtoResolution } from './mask.js';
 import { parseUltralyticsMetadata, readOnnxMetadata, type OnnxModelInfo, type UltralyticsMetadata } from './onnx-metadata.js';
 import { decodeDetections, scaleBoxToImage, scalePointToImage, topK, type FrameMapping, type RawDetection } from './postprocess.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxToChw, toChwFloat, valLetterboxGeometry } from './preprocess.js';
+import { classifyGeometry, classifyToChw, letterboxGeometry, letterboxToChw, valLetterboxGeometry } from './preprocess.js';
 import type { Prediction, PredictionResult, PredictOptions, RawTensor } from './types.js';
 
 /** A model on disk (keyed by its resolved path, reloaded when the file changes) or in memory (keyed by `id`). */
@@ -154,9 +154,9 @@ export class InferenceEngine {
       let geo: ReturnType<typeof letterboxGeometry> | undefined;
       const spare = model.spareInputs.pop();
       if (meta.task === 'classify') {
-        const cropped = classifyImage(img, classifyGeometry(img.width, img.height, target));
-        input = toChwFloat(cropped, spare);
-        tensorSize = cropped;
+        const crop = classifyGeometry(img.width, img.height, target);
+        input = classifyToChw(img, crop, spare);
+        tensorSize = { width: crop.crop.width, height: crop.crop.height };
       } else {
         // Letterbox straight into the NCHW tensor: no padded HWC copy in between.
         geo =

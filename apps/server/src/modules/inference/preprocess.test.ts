@@ -5,7 +5,17 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage } from './decode.js';
 import { InferenceError } from './errors.js';
-import { classifyGeometry, classifyImage, letterboxGeometry, letterboxImage, letterboxToChw, pyRound, toChwFloat, valLetterboxGeometry } from './preprocess.js';
+import {
+  classifyGeometry,
+  classifyImage,
+  classifyToChw,
+  letterboxGeometry,
+  letterboxImage,
+  letterboxToChw,
+  pyRound,
+  toChwFloat,
+  valLetterboxGeometry,
+} from './preprocess.js';
 import { resizeBilinearPil, resizeLinearCv2 } from './resize.js';
 import { fixture, readGolden, type GoldenBoxes, type GoldenClassify } from './test-fixtures.js';
 
@@ -206,6 +216,34 @@ describe('one-pass preprocessing', () => {
         expect(out.data[(y * 40 + x) * 3]).toBe(inside ? full[(sy * geo.resized.width + sx) * 3] : 0);
       }
     }
+  });
+});
+
+describe('classifyToChw (ADR 0041)', () => {
+  const noise = (w: number, h: number) => Uint8Array.from({ length: w * h * 3 }, (_, i) => (i * 7919 + (i >> 5) * 31) % 256);
+  it('gives exactly toChwFloat(classifyImage(...)) for downscales, upscales, no resize and padded crops', () => {
+    for (const [w, h, target] of [
+      [640, 480, [224, 224]],
+      [480, 640, [224, 224]],
+      [100, 37, [64, 64]],
+      [64, 64, [64, 64]],
+      [30, 20, [24, 40]],
+      [300, 200, [96, 128]],
+    ] as Array<[number, number, [number, number]]>) {
+      const img = { data: noise(w, h), width: w, height: h };
+      const geo = classifyGeometry(w, h, target);
+      expect(classifyToChw(img, geo)).toEqual(toChwFloat(classifyImage(img, geo)));
+    }
+  });
+
+  it('fills a reused tensor completely, and the coefficient cache gives the same values a second time', () => {
+    const img = { data: noise(320, 240), width: 320, height: 240 };
+    const geo = classifyGeometry(320, 240, [96, 96]);
+    const want = toChwFloat(classifyImage(img, geo));
+    const dirty = new Float32Array(3 * 96 * 96).fill(7);
+    expect(classifyToChw(img, geo, dirty)).toBe(dirty);
+    expect(dirty).toEqual(want);
+    expect(classifyToChw(img, geo)).toEqual(want);
   });
 });
 

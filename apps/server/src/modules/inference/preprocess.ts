@@ -191,3 +191,17 @@ export function classifyImage(img: RgbImage, geo: ClassifyGeometry): RgbImage {
   for (let y = y0; y < y1; y++) out.set(inside.subarray((y - y0) * rowBytes, (y - y0 + 1) * rowBytes), ((y - top) * cw + (x0 - left)) * 3);
   return { data: out, width: cw, height: ch };
 }
+
+/**
+ * {@link classifyImage} then {@link toChwFloat} in one pass (ADR 0041): the resize's vertical pass writes the
+ * cropped window straight into the NCHW tensor, so no resized or cropped image is made. Same values, byte for byte.
+ * A crop reaching outside the resized image (zero padding, non-square targets only) takes the two-step path.
+ */
+export function classifyToChw(img: RgbImage, geo: ClassifyGeometry, into?: Float32Array): Float32Array {
+  const { width: rw, height: rh } = geo.resized;
+  const { left, top, width: cw, height: ch } = geo.crop;
+  if (left < 0 || top < 0 || left + cw > rw || top + ch > rh) return toChwFloat(classifyImage(img, geo), into);
+  const out = into?.length === 3 * cw * ch ? into : new Float32Array(3 * cw * ch);
+  resizeBilinearPil(img.data, img.width, img.height, rw, rh, 3, { left, top, width: cw, height: ch }, { out, unit: UNIT });
+  return out;
+}

@@ -153,7 +153,7 @@ interface PilCoeffs {
 }
 
 /** Pillow's precompute_coeffs + normalize_coeffs_8bpc for the bilinear (triangle) filter over the full box. */
-function pilCoeffs(inSize: number, outSize: number): PilCoeffs {
+function computePilCoeffs(inSize: number, outSize: number): PilCoeffs {
   const scale = inSize / outSize;
   const filterscale = Math.max(scale, 1);
   const support = 1.0 * filterscale;
@@ -184,7 +184,34 @@ function pilCoeffs(inSize: number, outSize: number): PilCoeffs {
 }
 
 function clip8(ss: number): number {
-  return clampU8(Math.floor(ss / PIL_ONE));
+  return clampU8(ss >> PRECISION_BITS);
+}
+
+/**
+ * The coefficient tables of recent (source, destination) sizes: a classify model sees the same few image sizes again
+ * and again, and the tables cost as much as a small image's resize. Bounded; the oldest size goes first.
+ */
+const coeffCache = new Map<string, PilCoeffs>();
+const COEFF_CACHE_SIZES = 32;
+function pilCoeffs(inSize: number, outSize: number): PilCoeffs {
+  const key = `${inSize}:${outSize}`;
+  let c = coeffCache.get(key);
+  if (!c) {
+    c = computePilCoeffs(inSize, outSize);
+    if (coeffCache.size >= COEFF_CACHE_SIZES) coeffCache.delete(coeffCache.keys().next().value!);
+    coeffCache.set(key, c);
+  }
+  return c;
+}
+
+/**
+ * Scratch for the horizontal pass's 8-bit rows, reused across calls (the resize is synchronous, so one is enough):
+ * a 640x480 image's pass is ~300 KB, and a fresh one per request was a good part of the classify path's garbage.
+ */
+let scratch = new Uint8Array(0);
+function scratchOf(bytes: number): Uint8Array {
+  if (scratch.length < bytes) scratch = new Uint8Array(Math.max(bytes, scratch.length * 2));
+  return scratch;
 }
 
 /** A rectangle of the resized image, in its pixels. */
@@ -196,12 +223,27 @@ export interface ResizeWindow {
 }
 
 /**
+ * Where {@link resizeBilinearPil} writes: interleaved bytes (the default), or float32 NCHW planes scaled to [0, 1]
+ * (`v / 255`, the tensor of every ultralytics export) so the classify path makes no intermediate image.
+ */
+export interface ChwSink {
+  /** width * height * 3 floats; every value of the window is written. */
+  out: Float32Array;
+  /** `v / 255` per byte value. */
+  unit: Float32Array;
+}
+
+/**
  * `PIL.Image.resize((dstW, dstH), Image.BILINEAR)` for an 8-bit image with `channels` interleaved channels:
  * a horizontal then a vertical pass with an 8-bit intermediate, exactly like Pillow 9/10.
  *
  * With `window`, only that part of the resized image is computed and returned (the same bytes as cropping the full
  * result): every output pixel depends only on its own row's and column's coefficients, so a centre crop (classify)
- * skips the rows and columns it would throw away.
+ * skips the rows and columns it would throw away. With `chw` (3 channels), the window is written there as a float
+ * tensor instead, and the returned bytes are empty.
+ *
+ * Sums are int32, as in Pillow: a byte times a weight below 2^22 and weights summing to ~2^22 stay below 2^31, so
+ * `| 0` never wraps and `>> 22` is Pillow's shift (the same value as `Math.floor(s / 2^22)`).
  */
 export function resizeBilinearPil(
   src: Uint8Array,
@@ -211,6 +253,7 @@ export function resizeBilinearPil(
   dstH: number,
   channels: number,
   window?: ResizeWindow,
+  chw?: ChwSink,
 ): Uint8Array {
   checkSizes(src, srcW, srcH, dstW, dstH, channels);
   const win = window ?? { left: 0, top: 0, width: dstW, height: dstH };
@@ -218,6 +261,7 @@ export function resizeBilinearPil(
   if (![left, top, ww, wh].every(Number.isInteger) || left < 0 || top < 0 || ww < 1 || wh < 1 || left + ww > dstW || top + wh > dstH) {
     throw new RangeError(`Window ${ww}x${wh}+${left}+${top} is not inside ${dstW}x${dstH}`);
   }
+  if (chw && (channels !== 3 || chw.out.length !== ww * wh * 3)) throw new RangeError('A CHW sink takes 3 channels and exactly the window');
   const cn = channels;
   const vert = dstH !== srcH ? pilCoeffs(srcH, dstH) : null;
   // Only the source rows the vertical pass will read (for the window's rows) need the horizontal pass.
@@ -225,18 +269,17 @@ export function resizeBilinearPil(
   const last = vert ? vert.bounds[(top + wh - 1) * 2] + vert.bounds[(top + wh - 1) * 2 + 1] : top + wh;
   const rows = last - first;
   const rowLen = ww * cn;
-  let tmp: Uint8Array;
+  // The intermediate rows: the result itself when no vertical pass follows, else the reused scratch.
+  const tmp = vert || chw ? scratchOf(rowLen * rows) : new Uint8Array(rowLen * rows);
   if (dstW !== srcW) {
-    const hc = pilCoeffs(srcW, dstW);
-    tmp = new Uint8Array(rowLen * rows);
-    const acc = new Float64Array(cn);
+    const { bounds, kk, ksize } = pilCoeffs(srcW, dstW);
     for (let y = 0; y < rows; y++) {
       const inRow = (y + first) * srcW * cn;
       const outRow = y * rowLen;
       for (let xx = left; xx < left + ww; xx++) {
-        const n = hc.bounds[xx * 2 + 1];
-        const k = xx * hc.ksize;
-        const p0 = inRow + hc.bounds[xx * 2] * cn;
+        const n = bounds[xx * 2 + 1];
+        const k = xx * ksize;
+        const p0 = inRow + bounds[xx * 2] * cn;
         const o = outRow + (xx - left) * cn;
         if (cn === 3) {
           // The RGB case unrolled: one weight load per tap and contiguous source reads.
@@ -244,46 +287,75 @@ export function resizeBilinearPil(
           let s1 = PIL_HALF;
           let s2 = PIL_HALF;
           for (let x = 0, p = p0; x < n; x++, p += 3) {
-            const w = hc.kk[k + x];
-            s0 += src[p] * w;
-            s1 += src[p + 1] * w;
-            s2 += src[p + 2] * w;
+            const w = kk[k + x];
+            s0 = (s0 + src[p] * w) | 0;
+            s1 = (s1 + src[p + 1] * w) | 0;
+            s2 = (s2 + src[p + 2] * w) | 0;
           }
           tmp[o] = clip8(s0);
           tmp[o + 1] = clip8(s1);
           tmp[o + 2] = clip8(s2);
           continue;
         }
-        acc.fill(PIL_HALF);
-        for (let x = 0, p = p0; x < n; x++, p += cn) {
-          const w = hc.kk[k + x];
-          for (let c = 0; c < cn; c++) acc[c] += src[p + c] * w;
+        for (let c = 0; c < cn; c++) {
+          let acc = PIL_HALF;
+          for (let x = 0, p = p0 + c; x < n; x++, p += cn) acc = (acc + src[p] * kk[k + x]) | 0;
+          tmp[o + c] = clip8(acc);
         }
-        for (let c = 0; c < cn; c++) tmp[o + c] = clip8(acc[c]);
       }
     }
   } else {
-    tmp = new Uint8Array(rowLen * rows);
     for (let y = 0; y < rows; y++) tmp.set(src.subarray(((y + first) * srcW + left) * cn, ((y + first) * srcW + left + ww) * cn), y * rowLen);
   }
-  if (!vert) return tmp;
-  const out = new Uint8Array(rowLen * wh);
-  const accRow = new Float64Array(rowLen);
+  if (!vert) {
+    if (!chw) return tmp;
+    bytesToChw(tmp, ww, wh, chw);
+    return new Uint8Array(0);
+  }
+  const out = chw ? null : new Uint8Array(rowLen * wh);
+  const plane = ww * wh;
+  const accRow = accRowOf(rowLen);
   for (let yy = top; yy < top + wh; yy++) {
     const ymin = vert.bounds[yy * 2] - first;
     const n = vert.bounds[yy * 2 + 1];
     const k = yy * vert.ksize;
     // Whole rows at a time, so every source row is read sequentially once per output row.
-    accRow.fill(PIL_HALF);
+    accRow.fill(PIL_HALF, 0, rowLen);
     for (let y = 0; y < n; y++) {
       const w = vert.kk[k + y];
       const base = (ymin + y) * rowLen;
-      for (let i = 0; i < rowLen; i++) accRow[i] += tmp[base + i] * w;
+      for (let i = 0; i < rowLen; i++) accRow[i] = (accRow[i] + tmp[base + i] * w) | 0;
     }
-    const o = (yy - top) * rowLen;
-    for (let i = 0; i < rowLen; i++) out[o + i] = clip8(accRow[i]);
+    if (out) {
+      const o = (yy - top) * rowLen;
+      for (let i = 0; i < rowLen; i++) out[o + i] = clip8(accRow[i]);
+    } else {
+      const { out: t, unit } = chw!;
+      const o = (yy - top) * ww;
+      for (let x = 0, i = 0; x < ww; x++, i += 3) {
+        t[o + x] = unit[clip8(accRow[i])];
+        t[plane + o + x] = unit[clip8(accRow[i + 1])];
+        t[2 * plane + o + x] = unit[clip8(accRow[i + 2])];
+      }
+    }
   }
-  return out;
+  return out ?? new Uint8Array(0);
+}
+
+let accScratch = new Int32Array(0);
+function accRowOf(len: number): Int32Array {
+  if (accScratch.length < len) accScratch = new Int32Array(len);
+  return accScratch;
+}
+
+function bytesToChw(src: Uint8Array, w: number, h: number, chw: ChwSink): void {
+  const plane = w * h;
+  const { out, unit } = chw;
+  for (let p = 0, i = 0; p < plane; p++, i += 3) {
+    out[p] = unit[src[i]];
+    out[plane + p] = unit[src[i + 1]];
+    out[2 * plane + p] = unit[src[i + 2]];
+  }
 }
 
 function checkSizes(src: Uint8Array, srcW: number, srcH: number, dstW: number, dstH: number, channels: number): void {

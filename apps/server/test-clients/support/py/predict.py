@@ -2,8 +2,9 @@
 
 python predict.py MODEL IMGSZ CONF IOU IMAGE...
 
-MODEL is a .pt, an .onnx or a ul:// URI. rect=False letterboxes every image to the full square, as the
-static ONNX model the server runs needs (shared/fixtures/models/README.md, "How the goldens were made").
+MODEL is a .pt, an .onnx or a ul:// URI. Predict's own default input (rect=True: the long side to imgsz, the short
+side padded to a multiple of the stride), which the server runs too: its export jobs make dynamic ONNX files
+(docs/adr/0041-rectangular-inference-and-a-lean-classify-path.md).
 Line: {"image": name, "names": {id: name}, "boxes": [[x1, y1, x2, y2, conf, cls], ...]}
 """
 import json
@@ -15,6 +16,6 @@ from ultralytics import YOLO
 model, imgsz, conf, iou, *images = sys.argv[1:]
 m = YOLO(model)
 for img in images:
-    r = m.predict(img, imgsz=int(imgsz), conf=float(conf), iou=float(iou), device="cpu", verbose=False, rect=False)[0]
+    r = m.predict(img, imgsz=int(imgsz), conf=float(conf), iou=float(iou), device="cpu", verbose=False)[0]
     boxes = [] if r.boxes is None else [[*map(float, b.xyxy[0].tolist()), float(b.conf), int(b.cls)] for b in r.boxes]
     print(json.dumps({"image": Path(img).name, "names": {int(k): v for k, v in r.names.items()}, "boxes": boxes}))
