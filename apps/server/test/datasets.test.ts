@@ -295,7 +295,7 @@ describe('dataset sharing and authorization', () => {
     expect((await req('DELETE', `/v1/datasets/${d.id}`, { cookie: owner.cookie })).statusCode).toBe(200);
     expect((await req('GET', `/v1/datasets/${d.id}`, {})).statusCode).toBe(404);
     expect((await req('GET', '/v1/datasets', { cookie: owner.cookie })).json().data.results.map((x: { id: string }) => x.id)).not.toContain(d.id);
-    expect((await req('GET', '/v1/trash', { cookie: owner.cookie })).json().data.map((x: { id: string }) => x.id)).toContain(d.id);
+    expect((await req('GET', '/v1/trash', { cookie: owner.cookie })).json().data.items.map((x: { id: string }) => x.id)).toContain(d.id);
     expect((await req('POST', `/v1/datasets/${d.id}/restore`, { cookie: owner.cookie })).statusCode).toBe(200);
     expect((await req('GET', `/v1/datasets/${d.id}`, {})).statusCode).toBe(200);
   });

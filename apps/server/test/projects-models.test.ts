@@ -77,7 +77,7 @@ describe('projects', () => {
     const list = (await req('GET', '/v1/projects', as(u.cookie))).json().data.results;
     expect(list.map((x: { id: string }) => x.id)).not.toContain(p.id);
     expect((await req('GET', `/v1/models/${m.id}`, as(u.cookie))).json().data.dates.deleted).not.toBeNull();
-    const trash = (await req('GET', '/v1/trash', as(u.cookie))).json().data;
+    const trash = (await req('GET', '/v1/trash', as(u.cookie))).json().data.items;
     expect(trash.map((i: { id: string }) => i.id)).toEqual(expect.arrayContaining([p.id, m.id, alreadyDeleted.id]));
     const item = trash.find((i: { id: string }) => i.id === p.id);
     expect(new Date(item.expires).getTime() - new Date(item.deleted).getTime()).toBe(30 * 86_400_000);
@@ -241,13 +241,13 @@ describe('trash', () => {
     t.clock.advance(29 * 86_400_000);
     await t.app.ctx.jobs.enqueue('trash.purge', {});
     await t.app.ctx.jobs.drain();
-    expect((await req('GET', '/v1/trash', as(u.cookie))).json().data.map((i: { id: string }) => i.id)).toContain(id);
+    expect((await req('GET', '/v1/trash', as(u.cookie))).json().data.items.map((i: { id: string }) => i.id)).toContain(id);
     // 31 days: gone, blobs too
     t.clock.advance(2 * 86_400_000);
     await t.app.ctx.jobs.enqueue('trash.purge', {});
     await t.app.ctx.jobs.drain();
     t.clock.advance(-31 * 86_400_000);
-    expect((await req('GET', '/v1/trash', as(u.cookie))).json().data.map((i: { id: string }) => i.id)).not.toContain(id);
+    expect((await req('GET', '/v1/trash', as(u.cookie))).json().data.items.map((i: { id: string }) => i.id)).not.toContain(id);
     expect(await t.app.ctx.blobs.head(`users/${u.user.id}/models/${id}/model.onnx`)).toBeNull();
     expect((await req('GET', `/v1/models/${m.id}`, as(u.cookie))).statusCode).toBe(404);
 
@@ -258,7 +258,7 @@ describe('trash', () => {
     expect((await req('DELETE', `/v1/trash/model/${notTrashed.id}`, as(u.cookie))).json().error.code).toBe('error/not-in-trash');
     const emptied = await req('DELETE', '/v1/trash', as(u.cookie));
     expect(emptied.json().data.removed).toBeGreaterThan(0);
-    expect((await req('GET', '/v1/trash', as(u.cookie))).json().data).toEqual([]);
+    expect((await req('GET', '/v1/trash', as(u.cookie))).json().data.items).toEqual([]);
     const names = (await t.database.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, u.user.id))).map((e) => e.name);
     expect(names).toContain('empty_trash');
   });

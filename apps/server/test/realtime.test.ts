@@ -330,3 +330,102 @@ describe('presence', () => {
     expect((await c.closed).code).toBe(4401);
   });
 });
+
+/**
+ * Live updates whose cost does not grow with the audience (ADR 0042): only events that can change
+ * access re-check subscriptions, a topic's subscribers are re-checked in one authorizer call, and a
+ * fan-out to more sockets than one send batch still delivers every event once, in order.
+ */
+describe('delivery to many subscribers', () => {
+  const consoleEvent = (model: string, chunkId: number) => a.app.ctx.bus.publish(`model:${model}`, 'model.console', { id: model, projectId: null, chunkId });
+  const isConsole = (model: string, chunkId: number) => (m: ServerMessage) =>
+    m.type === 'event' && m.topic === `model:${model}` && m.event === 'model.console' && (m.data as { chunkId: number } | null)?.chunkId === chunkId;
+
+  it('presence changes re-check nobody; a model turned private ends its watchers in one re-check for the topic', async () => {
+    const owner = await buildUser(a.app);
+    const model = (
+      await a.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: owner.cookie }, payload: { meta: { name: 'watched', privacy: 'public' } } })
+    ).json().data.id as string;
+    const watchers = await Promise.all([0, 1, 2].map(() => buildUser(a.app)));
+    const passer = await buildUser(a.app);
+    const ownerSocket = await Client.connect(b, owner.cookie);
+    const sockets = await Promise.all(watchers.map((w) => Client.connect(b, w.cookie)));
+    const passerHome = await Client.connect(b, passer.cookie);
+    const many = vi.spyOn(b.app.topics, 'allowedMany');
+    try {
+      for (const c of [ownerSocket, ...sockets]) {
+        await c.next(isType('hello'));
+        c.send({ type: 'subscribe', topic: `model:${model}` });
+        await c.next((m) => m.type === 'subscribed' && m.topic === `model:${model}`);
+      }
+      await passerHome.next(isType('hello'));
+      passerHome.send({ type: 'subscribe', topic: `presence:${passer.user.id}` });
+      await passerHome.next((m) => m.type === 'subscribed');
+      // A tab opens and closes elsewhere: presence.updated goes out, and changes no one's access.
+      const tab = await Client.connect(a, passer.cookie);
+      await tab.next(isType('hello'));
+      await tab.close();
+      await vi.waitFor(() => expect(passerHome.received.filter((m) => m.type === 'event' && m.event === 'presence.updated').length).toBeGreaterThanOrEqual(2), {
+        timeout: 5000,
+      });
+      await consoleEvent(model, 1);
+      for (const c of [ownerSocket, ...sockets]) await c.next(isConsole(model, 1));
+      expect(many).not.toHaveBeenCalled();
+
+      // The owner makes it private: the three watchers are re-checked together, told, and hear nothing more.
+      expect(
+        (await a.app.inject({ method: 'POST', url: `/v1/models/${model}/share`, headers: { cookie: owner.cookie }, payload: { privacy: 'private' } }))
+          .statusCode,
+      ).toBe(200);
+      for (const c of sockets) {
+        expect(await c.next((m) => m.type === 'error' && m.topic === `model:${model}`)).toMatchObject({
+          code: 'error/forbidden',
+          message: 'Access to this topic ended',
+        });
+      }
+      expect(many).toHaveBeenCalledTimes(1);
+      expect(many.mock.calls[0]![1]).toBe(`model:${model}`);
+      expect([...many.mock.calls[0]![0]].sort()).toEqual([owner.user.id, ...watchers.map((w) => w.user.id)].sort());
+      await consoleEvent(model, 2);
+      await ownerSocket.next(isConsole(model, 2));
+      for (const c of sockets) {
+        c.send({ type: 'ping' });
+        await c.next(isType('pong'));
+        expect(c.received.filter(isConsole(model, 2))).toEqual([]);
+      }
+    } finally {
+      many.mockRestore();
+      for (const c of [ownerSocket, ...sockets, passerHome]) await c.close();
+    }
+  });
+
+  it('an audience larger than one send batch gets every event once and in order', async () => {
+    const owner = await buildUser(a.app);
+    const model = (
+      await a.app.inject({ method: 'POST', url: '/v1/models', headers: { cookie: owner.cookie }, payload: { meta: { name: 'crowd', privacy: 'public' } } })
+    ).json().data.id as string;
+    const viewer = await buildUser(a.app);
+    const crowd: Client[] = [];
+    try {
+      for (let i = 0; i < 150; i += 25) {
+        const batch = await Promise.all(Array.from({ length: 25 }, () => Client.connect(b, viewer.cookie)));
+        await Promise.all(
+          batch.map(async (c) => {
+            await c.next(isType('hello'));
+            c.send({ type: 'subscribe', topic: `model:${model}` });
+            await c.next((m) => m.type === 'subscribed', 15_000);
+          }),
+        );
+        crowd.push(...batch);
+      }
+      for (const chunk of [1, 2, 3]) await consoleEvent(model, chunk);
+      await Promise.all(crowd.map((c) => c.next(isConsole(model, 3), 15_000)));
+      for (const c of crowd) {
+        const got = c.received.filter((m) => m.type === 'event' && m.topic === `model:${model}`).map((m) => (m as { data: { chunkId: number } }).data.chunkId);
+        expect(got).toEqual([1, 2, 3]);
+      }
+    } finally {
+      await Promise.all(crowd.map((c) => c.close()));
+    }
+  }, 60_000);
+});

@@ -25,6 +25,22 @@ export const accessRepository = {
       .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, teamIds)));
     return new Map(rows.map((r) => [r.teamId, r.role]));
   },
+  /** Each of these users' roles in these live teams, in one query (the realtime re-check of a topic's subscribers). */
+  rolesOfUsers: async (db: Db, userIds: string[], teamIds: string[]): Promise<Map<string, Map<string, TeamMemberRole>>> => {
+    const out = new Map<string, Map<string, TeamMemberRole>>();
+    if (!userIds.length || !teamIds.length) return out;
+    const rows = await db
+      .select({ userId: teamMembers.userId, teamId: teamMembers.teamId, role: teamMembers.role })
+      .from(teamMembers)
+      .innerJoin(teams, and(eq(teams.id, teamMembers.teamId), isNull(teams.deletedAt)))
+      .where(and(inArray(teamMembers.userId, userIds), inArray(teamMembers.teamId, teamIds)));
+    for (const r of rows) {
+      let roles = out.get(r.userId);
+      if (!roles) out.set(r.userId, (roles = new Map()));
+      roles.set(r.teamId, r.role);
+    }
+    return out;
+  },
   /**
    * A link's holder (ADR 0023) by id: a live session (`s`) or a live API key (`k`) of a user who is
    * neither deleted nor disabled, with the key's scope; null when it no longer stands.

@@ -90,6 +90,24 @@ export async function authorize<T extends object>(
   throw errors.forbidden(opts.forbidden);
 }
 
+/**
+ * Of these users, those who may do the action on the item: one role query for all of them, whatever
+ * their number (the realtime re-check of a topic's subscribers after an access change, ADR 0042).
+ * No request's credential applies: the users are subscribers, not the caller.
+ */
+export async function usersAllowed(
+  ctx: Pick<AppContext, 'db'>,
+  userIds: Iterable<string>,
+  item: AccessItem | null | undefined,
+  action: Action,
+): Promise<Set<string>> {
+  const ids = [...new Set(userIds)];
+  if (!item || !ids.length) return new Set();
+  const teamIds = teamIdsOf([item]);
+  const roles = teamIds.length ? await accessRepository.rolesOfUsers(ctx.db, ids, teamIds) : new Map<string, Map<string, TeamMemberRole>>();
+  return new Set(ids.filter((userId) => allows({ userId, roles: roles.get(userId) ?? new Map(), scope: null }, item, action)));
+}
+
 /** Abilities of the caller for each item, in order (one role query for the whole list). */
 export async function abilitiesFor(ctx: Pick<AppContext, 'db'>, userId: string | null, items: AccessItem[]): Promise<Abilities[]> {
   const viewer = await viewerFor(ctx, userId, items);

@@ -9,7 +9,7 @@ import { signBlobUrl } from '../../platform/storage/signed-url.js';
 import { signUploadToken } from '../../platform/uploads/upload-token.js';
 import { storedUploadOffset, TUS_PATH, type FinishedUpload } from '../../platform/uploads/tus.routes.js';
 import { uploadQueries } from '../../platform/uploads/index.js';
-import { abilitiesFor, allows, itemLinkVersion, linkGrants, linkVersionOf, shortBlobUrl, viewerFor } from '../access/index.js';
+import { abilitiesFor, allows, itemLinkVersion, linkGrants, linkVersionOf, shortBlobUrl, usersAllowed, viewerFor } from '../access/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { userQueries } from '../users/index.js';
@@ -60,6 +60,12 @@ export async function createDataset(
 
 export async function readableDataset(ctx: AppContext, viewerId: string | null, id: string) {
   return datasetsPolicy.read(ctx, viewerId, await datasetsRepository.byId(ctx.db, id));
+}
+
+/** Of these users, those who may read the dataset (its row read once: the realtime re-check of `dataset:<id>`, ADR 0042). */
+export async function datasetReaders(ctx: AppContext, userIds: string[], id: string) {
+  const row = await datasetsRepository.byId(ctx.db, id);
+  return usersAllowed(ctx, userIds, row ? datasetItem(row) : null, 'read');
 }
 
 /** Of these datasets, the live ones the caller may read, in one query for the rows and one for team roles. */

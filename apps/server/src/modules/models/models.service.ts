@@ -4,7 +4,7 @@ import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { planLimits } from '../billing/billing.plans.js';
-import { abilitiesFor, linkVersionOf } from '../access/index.js';
+import { abilitiesFor, linkVersionOf, usersAllowed } from '../access/index.js';
 import { projectsPolicy } from '../projects/projects.policy.js';
 import { readableProject } from '../projects/projects.service.js';
 import { projectQueries } from '../projects/index.js';
@@ -105,6 +105,14 @@ export async function readableModel(ctx: AppContext, viewerId: string | null, id
   if (!row) throw errors.notFound('Model');
   const project = row.projectId ? await projectQueries.byId(ctx.db, row.projectId) : null;
   return modelsPolicy.read(ctx, viewerId, row, project);
+}
+
+/** Of these users, those who may read the model (its row and project read once: the realtime re-check of `model:<id>`, ADR 0042). */
+export async function modelReaders(ctx: AppContext, userIds: string[], id: string) {
+  const row = await modelsRepository.byId(ctx.db, id);
+  if (!row) return new Set<string>();
+  const project = row.projectId ? await projectQueries.byId(ctx.db, row.projectId) : null;
+  return usersAllowed(ctx, userIds, modelItem(row, project), 'read');
 }
 
 /** A model the caller may change with this action: 404 if not readable, 403 if not allowed. */

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
-import { abilitiesFor, linkVersionOf, shortBlobUrl } from '../access/index.js';
+import { abilitiesFor, linkVersionOf, shortBlobUrl, usersAllowed } from '../access/index.js';
 import { projectItem, projectsPolicy } from './projects.policy.js';
 import { presentProject } from './projects.presenter.js';
 import { ownerNames } from '../users/users.service.js';
@@ -41,6 +41,12 @@ export async function createProject(ctx: AppContext, userId: string, input: { na
 /** Loads a project the viewer may read, else 404 (private items do not reveal they exist). */
 export async function readableProject(ctx: AppContext, viewerId: string | null, id: string) {
   return projectsPolicy.read(ctx, viewerId, await projectsRepository.byId(ctx.db, id));
+}
+
+/** Of these users, those who may read the project (its row read once: the realtime re-check of `project:<id>`, ADR 0042). */
+export async function projectReaders(ctx: AppContext, userIds: string[], id: string) {
+  const row = await projectsRepository.byId(ctx.db, id);
+  return usersAllowed(ctx, userIds, row ? projectItem(row) : null, 'read');
 }
 
 /** Loads a project the caller may change with this action: 404 if not readable, 403 if not allowed. */

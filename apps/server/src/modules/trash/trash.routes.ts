@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { emptyTrashResponseSchema, trashItemSchema } from '@sightline/contracts';
+import { emptyTrashResponseSchema, trashPageSchema, trashQuery } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { projectDeleteRoute } from '../projects/projects.routes.js';
-import { deleteForever, deleteProject, emptyTrash, listTrash, restoreItem } from './trash.service.js';
+import { deleteForever, deleteProject, emptyTrash, restoreItem, trashPage } from './trash.service.js';
 
 const itemParams = z.object({ type: z.enum(['dataset', 'project', 'model']), id: z.string().max(40) });
 
@@ -16,9 +16,12 @@ export async function trashRoutes(app: FastifyInstance) {
   projectDeleteRoute(app, deleteProject);
   r.get(
     '/v1/trash',
-    { config: { auth: 'user' }, schema: { tags: ['trash'], response: { 200: z.object({ data: z.array(trashItemSchema) }), ...errorResponses } } },
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['trash'], querystring: trashQuery, response: { 200: z.object({ data: trashPageSchema }), ...errorResponses } },
+    },
     async (req) => ({
-      data: await listTrash(ctx, requireUser(req).user.id),
+      data: await trashPage(ctx, requireUser(req).user.id, req.query),
     }),
   );
   r.post(

@@ -1,4 +1,4 @@
-import { ErrorCode, TRASH_RETENTION_DAYS, type TrashItem } from '@sightline/contracts';
+import { ErrorCode, TRASH_PAGE_MAX, TRASH_RETENTION_DAYS, type TrashItem, type TrashPage } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { purgeModel, restoreModel } from '../models/models.service.js';
@@ -10,52 +10,79 @@ import { modelsPolicy } from '../models/models.policy.js';
 import { modelQueries, type ModelRow } from '../models/index.js';
 import { datasetQueries, type DatasetRow } from '../datasets/index.js';
 import { purgeDataset } from '../datasets/datasets.service.js';
-import { trashRepository } from './trash.repository.js';
+import { trashRepository, type TrashAfter } from './trash.repository.js';
 
 /** @deprecated import it from the datasets module (kept for callers not yet moved). */
 export { purgeDataset };
 
 const RETENTION_MS = TRASH_RETENTION_DAYS * 86_400_000;
 
-export async function listTrash(ctx: AppContext, userId: string): Promise<TrashItem[]> {
+/** The keyset cursor of a trash page: the (deleted, id) of its last item, opaque to clients. */
+const encodeCursor = (item: TrashItem) => Buffer.from(`${item.deleted}|${item.id}`).toString('base64url');
+function decodeCursor(cursor: string): TrashAfter | null {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const deleted = iso ? new Date(iso) : null;
+  return deleted && !Number.isNaN(deleted.getTime()) && id && /^[\w-]{1,40}$/.test(id) ? { deleted, id } : null;
+}
+
+/**
+ * A page of the user's trash, newest deletion first (ADR 0042): each kind read on its keyset index
+ * after the cursor, `limit + 1` rows at most, merged; so the last page costs what the first does.
+ */
+export async function trashPage(ctx: AppContext, userId: string, q: { cursor?: string; limit: number }): Promise<TrashPage> {
+  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  if (q.cursor && !after) throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
+  const [page, totals] = await Promise.all([itemsAfter(ctx, userId, after, q.limit + 1), trashRepository.totals(ctx.db, userId)]);
+  const items = page.slice(0, q.limit);
+  return { items, nextCursor: page.length > q.limit && items.length ? encodeCursor(items[items.length - 1]!) : null, ...totals };
+}
+
+/** Up to `limit` trashed items of the user after the cursor, newest deletion first, with sizes and parents. */
+async function itemsAfter(ctx: AppContext, userId: string, after: TrashAfter | null, limit: number): Promise<TrashItem[]> {
   const expires = (d: Date) => new Date(d.getTime() + RETENTION_MS).toISOString();
-  const ds = await trashRepository.datasetsOf(ctx.db, userId);
-  const ps = await trashRepository.projectsOf(ctx.db, userId);
-  const ms = await trashRepository.modelsOf(ctx.db, userId);
-  const projectBytes = new Map<string, number>();
+  const [ds, ps, ms] = await Promise.all([
+    trashRepository.datasetsPage(ctx.db, userId, after, limit),
+    trashRepository.projectsPage(ctx.db, userId, after, limit),
+    trashRepository.modelsPage(ctx.db, userId, after, limit),
+  ]);
+  const rows = [
+    ...ds.map((row) => ({ kind: 'dataset' as const, row })),
+    ...ps.map((row) => ({ kind: 'project' as const, row })),
+    ...ms.map((row) => ({ kind: 'model' as const, row })),
+  ]
+    .sort((a, b) => b.row.deletedAt!.getTime() - a.row.deletedAt!.getTime() || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0))
+    .slice(0, limit);
+  const projectIds = rows.filter((r) => r.kind === 'project').map((r) => r.row.id);
+  const parentIds = [...new Set(rows.flatMap((r) => (r.kind === 'model' && r.row.deletedWithProject && r.row.projectId ? [r.row.projectId] : [])))];
   // A project's size counts the models that went (and come back) with it; a model deleted on its own is its own row.
-  for (const m of ms) if (m.projectId && m.deletedWithProject) projectBytes.set(m.projectId, (projectBytes.get(m.projectId) ?? 0) + m.bytes);
-  const projectNames = new Map(ps.map((p) => [p.id, p.name]));
-  const items: TrashItem[] = [
-    ...ds.map((d) => ({
-      id: d.id,
-      type: 'dataset' as const,
-      name: d.name,
-      deleted: d.deletedAt!.toISOString(),
-      expires: expires(d.deletedAt!),
-      bytes: d.bytes,
-      parent: null,
-    })),
-    ...ps.map((p) => ({
-      id: p.id,
-      type: 'project' as const,
-      name: p.name,
-      deleted: p.deletedAt!.toISOString(),
-      expires: expires(p.deletedAt!),
-      bytes: p.imageBytes + (projectBytes.get(p.id) ?? 0),
-      parent: null,
-    })),
-    ...ms.map((m) => ({
-      id: m.id,
-      type: 'model' as const,
-      name: m.name,
-      deleted: m.deletedAt!.toISOString(),
-      expires: expires(m.deletedAt!),
-      bytes: m.bytes,
-      parent: m.deletedWithProject && m.projectId ? { type: 'project' as const, id: m.projectId, name: projectNames.get(m.projectId) ?? '' } : null,
-    })),
-  ];
-  return items.sort((a, b) => b.deleted.localeCompare(a.deleted));
+  const [projectBytes, projectNames] = await Promise.all([
+    trashRepository.bytesDeletedWith(ctx.db, projectIds),
+    trashRepository.projectNames(ctx.db, parentIds),
+  ]);
+  return rows.map(({ kind, row }): TrashItem => {
+    const common = { id: row.id, name: row.name, deleted: row.deletedAt!.toISOString(), expires: expires(row.deletedAt!) };
+    if (kind === 'dataset') return { ...common, type: 'dataset', bytes: row.bytes, parent: null };
+    if (kind === 'project') return { ...common, type: 'project', bytes: row.imageBytes + (projectBytes.get(row.id) ?? 0), parent: null };
+    return {
+      ...common,
+      type: 'model',
+      bytes: row.bytes,
+      parent: row.deletedWithProject && row.projectId ? { type: 'project', id: row.projectId, name: projectNames.get(row.projectId) ?? '' } : null,
+    };
+  });
+}
+
+/** Every item of the user's trash, a page at a time (emptying the trash). */
+export async function listTrash(ctx: AppContext, userId: string): Promise<TrashItem[]> {
+  const all: TrashItem[] = [];
+  let after: TrashAfter | null = null;
+  for (;;) {
+    const page = await itemsAfter(ctx, userId, after, TRASH_PAGE_MAX);
+    all.push(...page);
+    if (page.length < TRASH_PAGE_MAX) return all;
+    const last = page[page.length - 1]!;
+    after = { deleted: new Date(last.deleted), id: last.id };
+  }
 }
 
 export async function restoreItem(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {

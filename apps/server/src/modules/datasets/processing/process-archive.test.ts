@@ -165,6 +165,22 @@ describe('processArchive: layouts', () => {
     expect(sha(await readSource(archive, a.source))).toBe(a.sha);
   });
 
+  it('reads labels a window of images at a time with the same outcome (bounded memory, ADR 0042)', async () => {
+    const many = Array.from({ length: 11 }, (_, i) => ({
+      split: i % 4 === 3 ? ('val' as const) : ('train' as const),
+      name: `img${i}.${i % 2 ? 'png' : 'jpg'}`,
+      label: i === 5 ? '7 0.5 0.5 0.2 0.2\n' : box(i % 2) + (i % 3 ? box(1) : ''),
+    }));
+    const archive = await zipFile(await yoloEntries({ images: many, method: 'deflate' }));
+    const whole = await run(archive, 'detect', { concurrency: 1 });
+    const windowed = await run(archive, 'detect', { concurrency: 1, labelWindow: 3 });
+    expect(whole.result.stats?.summary).toMatchObject({ images: 10 });
+    expect(whole.result.report.leftOut!.map((l) => l.image)).toEqual(['images/train/img5.png']);
+    expect(windowed.result).toEqual(whole.result);
+    const byName = (xs: typeof whole.images) => [...xs].sort((a, b) => a.name.localeCompare(b.name));
+    expect(byName(windowed.images)).toEqual(byName(whole.images));
+  });
+
   it('Roboflow train/valid/test with ../ paths, in a top folder', async () => {
     const yaml = 'train: ../train/images\nval: ../valid/images\ntest: ../test/images\n\nnc: 2\nnames: [red, green]\n';
     const archive = await zipFile(

@@ -110,6 +110,8 @@ export interface ProcessOptions {
   signal?: AbortSignal;
   /** Images checked at once; one per core by default. */
   concurrency?: number;
+  /** Images whose labels are read and held at once (PROCESS_WINDOW by default; tests make it small). */
+  labelWindow?: number;
   /** Report entries listed per list; the rest are only counted. */
   reportLimit?: number;
   progressIntervalMs?: number;
@@ -133,6 +135,9 @@ export interface ProcessResult {
   task: DatasetTask;
 }
 
+/** Images whose labels are read and held at once: the bound of the label bytes in memory (ADR 0042). */
+export const PROCESS_WINDOW = 4096;
+
 interface WorkItem {
   split: Split;
   image: LayoutImage;
@@ -155,6 +160,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
   let task = options.task;
   const limits: ProcessingLimits = { ...DEFAULT_PROCESSING_LIMITS, ...options.limits };
   const concurrency = Math.max(1, options.concurrency ?? machineParallelism());
+  const labelWindow = Math.max(1, options.labelWindow ?? PROCESS_WINDOW);
   const progressInterval = options.progressIntervalMs ?? 250;
   const report = new ReportBuilder(options.reportLimit ?? 1000);
   let layout: LayoutSummary | null = null;
@@ -265,17 +271,21 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     const stats = statsAcc;
     const reader = archive;
 
-    // Label files first, in one sequential pass over their region; the image pass then stays sequential.
+    // Labels are read a window of images at a time (ADR 0042): one sequential pass over the window's
+    // label files, then over its images; the label bytes held never exceed one window's, whatever the
+    // number of images.
     const labelBytes = new Map<string, Buffer | Issue>();
-    const labelEntries = items.flatMap(({ image }) => {
-      const entry = image.label ? files.get(image.label) : undefined;
-      return entry && entry.uncompressedSize <= limits.maxTextBytes ? [entry] : [];
-    });
-    for await (const read of reader.readInOrder(labelEntries, limits.maxTextBytes)) {
-      signal?.throwIfAborted();
-      if (read.error) labelBytes.set(read.entry.name, perEntryIssue(read.error, read.entry));
-      else labelBytes.set(read.entry.name, Buffer.from(read.data)); // a copy: `data` is a view of the read window
-    }
+    const readLabels = async (window: WorkItem[]) => {
+      const labelEntries = window.flatMap(({ image }) => {
+        const entry = image.label ? files.get(image.label) : undefined;
+        return entry && entry.uncompressedSize <= limits.maxTextBytes ? [entry] : [];
+      });
+      for await (const read of reader.readInOrder(labelEntries, limits.maxTextBytes)) {
+        signal?.throwIfAborted();
+        if (read.error) labelBytes.set(read.entry.name, perEntryIssue(read.error, read.entry));
+        else labelBytes.set(read.entry.name, Buffer.from(read.data)); // a copy: `data` is a view of the read window
+      }
+    };
 
     /** The label side of the pair, as `verifyImageLabel` takes it (the same input the browser check gives it). */
     const labelOf = (image: LayoutImage): PairLabel => {
@@ -365,24 +375,30 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     };
 
     progress({ phase: 'images', done: 0, total: items.length, bytesDone: 0, bytesTotal });
-    await forEachPooled(
-      reader.readInOrder(
-        items.map((i) => i.entry),
-        limits.maxImageBytes,
-      ),
-      concurrency,
-      signal,
-      async (read) => {
-        await handle(read);
-        done++;
-        bytesDone += read.entry.uncompressedSize;
-        const now = Date.now();
-        if (now - lastProgress >= progressInterval && done < items.length) {
-          lastProgress = now;
-          progress({ phase: 'images', done, total: items.length, bytesDone, bytesTotal });
-        }
-      },
-    );
+    for (let from = 0; from < items.length; from += labelWindow) {
+      const window = items.slice(from, from + labelWindow);
+      await readLabels(window);
+      await forEachPooled(
+        reader.readInOrder(
+          window.map((i) => i.entry),
+          limits.maxImageBytes,
+        ),
+        concurrency,
+        signal,
+        async (read) => {
+          await handle(read);
+          done++;
+          bytesDone += read.entry.uncompressedSize;
+          const now = Date.now();
+          if (now - lastProgress >= progressInterval && done < items.length) {
+            lastProgress = now;
+            progress({ phase: 'images', done, total: items.length, bytesDone, bytesTotal });
+          }
+        },
+      );
+      // A label whose image was never handed over (an image entry that could not be read) goes with its window.
+      labelBytes.clear();
+    }
 
     const hint = taskMismatchHint(task, shapes);
     if (hint) report.addFirst(hint);

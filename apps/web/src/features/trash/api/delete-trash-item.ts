@@ -1,8 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TrashItem } from '@sightline/contracts';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { TrashItem, TrashPage } from '@sightline/contracts';
 import { api, isApiError } from '../../../lib/api-client';
 import { notifications } from '../../../lib/notifications';
 import { trashKeys } from '../../../lib/query-keys';
+import { withoutItem } from './get-trash';
 import { refreshAfter } from './trash-cache';
 import { tTrash } from '../i18n';
 
@@ -14,7 +15,7 @@ export function useDeleteTrashItem() {
   return useMutation({
     mutationFn: (item: TrashItem) => deleteTrashItem(item),
     onSuccess: async (_, item) => {
-      queryClient.setQueryData<TrashItem[]>(trashKeys.all, (list) => list?.filter((i) => !(i.id === item.id && i.type === item.type)));
+      queryClient.setQueryData<InfiniteData<TrashPage, string | null>>(trashKeys.all, (data) => withoutItem(data, item));
       notifications.success(tTrash('deletedForever', { name: item.name }));
       await refreshAfter(queryClient, item.type);
     },

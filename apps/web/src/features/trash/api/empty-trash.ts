@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TrashItem, EmptyTrashResponse } from '@sightline/contracts';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { EmptyTrashResponse, TrashPage } from '@sightline/contracts';
 import { api, isApiError } from '../../../lib/api-client';
 import { notifications } from '../../../lib/notifications';
 import { trashKeys } from '../../../lib/query-keys';
@@ -13,7 +13,10 @@ export function useEmptyTrash() {
   return useMutation({
     mutationFn: emptyTrash,
     onSuccess: async ({ removed }) => {
-      queryClient.setQueryData<TrashItem[]>(trashKeys.all, []);
+      queryClient.setQueryData<InfiniteData<TrashPage, string | null>>(
+        trashKeys.all,
+        (data) => data && { pages: [{ items: [], nextCursor: null, count: 0, bytes: 0 }], pageParams: [null] },
+      );
       notifications.success(tTrash('emptied', { count: removed }));
       await refreshAfter(queryClient, 'all');
     },

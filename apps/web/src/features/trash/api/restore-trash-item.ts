@@ -1,8 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Messages, type TrashItem } from '@sightline/contracts';
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { Messages, type TrashItem, type TrashPage } from '@sightline/contracts';
 import { api, isApiError } from '../../../lib/api-client';
 import { notifications } from '../../../lib/notifications';
 import { trashKeys } from '../../../lib/query-keys';
+import { withoutItem } from './get-trash';
 import { refreshAfter } from './trash-cache';
 import { tTrash } from '../i18n';
 
@@ -26,7 +27,7 @@ export function useRestoreTrashItem() {
     mutationFn: (item: TrashItem) => restoreTrashItem(item),
     onSuccess: async (_, item) => {
       // A restored project brings back the models that went with it: the whole trash refetches.
-      queryClient.setQueryData<TrashItem[]>(trashKeys.all, (list) => list?.filter((i) => !(i.id === item.id && i.type === item.type)));
+      queryClient.setQueryData<InfiniteData<TrashPage, string | null>>(trashKeys.all, (data) => withoutItem(data, item));
       notifications.success(tTrash('restored', { name: item.name }));
       await refreshAfter(queryClient, item.type);
     },

@@ -7,10 +7,20 @@ import TrashPage from './trash';
 
 const routes = [{ path: '/trash', element: <TrashPage /> }];
 
-function setup(initial: TrashItem[]) {
+/** The server's pages: `pageSize` items after the cursor, with the whole trash's count and bytes. */
+function setup(initial: TrashItem[], pageSize = 50) {
   let items = initial.slice();
   const api = fakeApi({
-    'GET /v1/trash': () => items,
+    'GET /v1/trash': (_, url) => {
+      const from = Number(new URL(url, 'http://x').searchParams.get('cursor') ?? 0);
+      const page = items.slice(from, from + pageSize);
+      return {
+        items: page,
+        nextCursor: from + pageSize < items.length ? String(from + pageSize) : null,
+        count: items.length,
+        bytes: items.filter((i) => !i.parent).reduce((s, i) => s + i.bytes, 0),
+      };
+    },
     'POST /v1/trash/project/p1/restore': () => {
       // A restored project brings back the models that went with it.
       items = items.filter((i) => i.id !== 'p1' && i.parent?.id !== 'p1');
@@ -85,5 +95,16 @@ describe('trash page', () => {
     expect(api.calls).toContainEqual(expect.objectContaining({ method: 'DELETE', path: '/v1/trash' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Empty trash' })).toBeDisabled();
+  });
+
+  it('shows the first page with the whole trash in the summary, and older items on request', async () => {
+    const api = setup([project, model, dataset], 2);
+    await waitFor(() => expect(screen.getAllByTestId('trash-row')).toHaveLength(2));
+    expect(screen.getByTestId('trash-summary')).toHaveTextContent('3 items');
+    fireEvent.click(screen.getByRole('button', { name: 'Show older items' }));
+    await waitFor(() => expect(screen.getAllByTestId('trash-row')).toHaveLength(3));
+    expect(row('d1')).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'GET' && c.path === '/v1/trash')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Show older items' })).not.toBeInTheDocument();
   });
 });

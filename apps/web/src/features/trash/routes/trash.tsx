@@ -26,12 +26,14 @@ export default function TrashPage() {
   const now = useNow(60_000);
   const [confirmDelete, setConfirmDelete] = useState<TrashItem | null>(null);
   const [confirmEmpty, setConfirmEmpty] = useState(false);
-  const items = (trash.data ?? []).slice().sort((a, b) => Date.parse(b.deleted) - Date.parse(a.deleted));
-  // A model listed under its project is already in the project's size.
-  const totalBytes = items.filter((i) => !i.parent).reduce((sum, i) => sum + i.bytes, 0);
+  // Pages come newest deletion first; the count and size are the whole trash's, as of the latest page.
+  const pages = trash.data?.pages ?? [];
+  const items = pages.flatMap((p) => p.items);
+  const count = pages.at(-1)?.count ?? 0;
+  const totalBytes = pages.at(-1)?.bytes ?? 0;
 
   const emptyButton = (
-    <Button color="red" variant="light" leftSection={<IconTrashX size={16} />} disabled={items.length === 0} onClick={() => setConfirmEmpty(true)}>
+    <Button color="red" variant="light" leftSection={<IconTrashX size={16} />} disabled={count === 0} onClick={() => setConfirmEmpty(true)}>
       {t('empty')}
     </Button>
   );
@@ -48,7 +50,7 @@ export default function TrashPage() {
       ) : (
         <Card withBorder radius="md" padding="xs">
           <Text size="sm" c="dimmed" px="sm" pt="xs" data-testid="trash-summary">
-            {t('summary', { count: items.length })} · <FileSize bytes={totalBytes} />
+            {t('summary', { count })} · <FileSize bytes={totalBytes} />
           </Text>
           <TrashTable
             items={items}
@@ -57,6 +59,11 @@ export default function TrashPage() {
             onRestore={(item) => restore.mutate(item)}
             onDelete={setConfirmDelete}
           />
+          {trash.hasNextPage && (
+            <Button variant="subtle" m="xs" onClick={() => void trash.fetchNextPage()} loading={trash.isFetchingNextPage} data-testid="trash-more">
+              {t('more')}
+            </Button>
+          )}
         </Card>
       )}
       <ConfirmDialog
@@ -77,7 +84,7 @@ export default function TrashPage() {
         loading={empty.isPending}
         onConfirm={() => empty.mutate(undefined, { onSettled: () => setConfirmEmpty(false) })}
       >
-        {t('confirmEmptyBody', { count: items.length })}
+        {t('confirmEmptyBody', { count })}
       </ConfirmDialog>
     </Stack>
   );
