@@ -159,10 +159,10 @@ export class InferenceEngine {
         tensorSize = { width: crop.crop.width, height: crop.crop.height };
       } else {
         // Letterbox straight into the NCHW tensor: no padded HWC copy in between.
-        geo =
-          opts.valLetterbox && !dynamic
-            ? valLetterboxGeometry(img.width, img.height, target)
-            : letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
+        // Val's loader letterboxes to the square (rect=False) whatever the export, dynamic ones included (ADR 0041).
+        geo = opts.valLetterbox
+          ? valLetterboxGeometry(img.width, img.height, target)
+          : letterboxGeometry(img.width, img.height, target, { auto: dynamic && (opts.rect ?? true), stride: meta.stride });
         input = letterboxToChw(img, geo, spare);
         tensorSize = geo.output;
       }
@@ -179,7 +179,7 @@ export class InferenceEngine {
       const t3 = performance.now();
 
       const frame: FrameMapping = { inputWidth: tensorSize.width, inputHeight: tensorSize.height, width: img.width, height: img.height };
-      if (geo && opts.valLetterbox && !dynamic) {
+      if (geo && opts.valLetterbox) {
         frame.placed = { scaleX: geo.resized.width / img.width, scaleY: geo.resized.height / img.height, padLeft: geo.pad.left, padTop: geo.pad.top };
       }
       const prediction: Prediction = {

@@ -112,6 +112,23 @@ describe('rectangular inference parity (shapes3-seg exported with dynamic=True)'
     });
   });
 
+  it("evaluations (val's square letterbox) see the same input and boxes from the dynamic export as from the static one", async () => {
+    for (const file of ['test_0003.png', 'test_0007.png', 'test_0008.png']) {
+      const bytes = readFileSync(path.join(fixture('test-images'), file));
+      const opts = { imgsz: 160, conf: 0.001, iou: 0.7, valLetterbox: true, multiLabel: true, protoMasks: true };
+      const dyn = await engine.predict(model, bytes, opts);
+      const stat = await engine.predict(fixture('shapes3-seg.onnx'), bytes, opts);
+      expect(dyn.inputSize).toEqual({ width: 160, height: 160 });
+      expect(dyn.maskGrid).toEqual(stat.maskGrid);
+      expect(dyn.results.length).toBe(stat.results.length);
+      const strong = (p: typeof dyn) => p.results.filter((r) => r.confidence > 0.25).map((r) => [r.class, r.box!.x1, r.box!.y1, r.box!.x2, r.box!.y2]);
+      const a = strong(dyn);
+      const b = strong(stat);
+      expect(a.map((r) => r[0])).toEqual(b.map((r) => r[0]));
+      a.forEach((r, i) => r.slice(1).forEach((v, k) => expect(Math.abs(v - b[i][k + 1])).toBeLessThan(0.01)));
+    }
+  });
+
   it('still runs the full square when asked (rect: false), as a static export would', async () => {
     const bytes = readFileSync(path.join(fixture('test-images'), 'test_0003.png'));
     const p = await engine.predict(model, bytes, { imgsz: 160, rect: false });
