@@ -51,7 +51,7 @@ describe('trash sizes (issue 17: the total counted models twice)', () => {
 });
 
 describe('trash pages (keyset, ADR 0042)', () => {
-  it('pages of any size add up to the whole trash, newest deletion first, each with the totals; a bad cursor is a 400', async () => {
+  it('pages of any size add up to the whole trash, newest deletion first, the first with the totals; a bad cursor is a 400', async () => {
     const u = await buildUser(t.app);
     const h = { cookie: u.cookie };
     const del = async (url: string) => expect((await t.app.inject({ method: 'DELETE', url, headers: h })).statusCode).toBeLessThan(300);
@@ -71,8 +71,8 @@ describe('trash pages (keyset, ADR 0042)', () => {
       return res.json().data as {
         items: Array<{ id: string; name: string; deleted: string; bytes: number; parent: { name: string } | null }>;
         nextCursor: string | null;
-        count: number;
-        bytes: number;
+        count: number | null;
+        bytes: number | null;
       };
     };
     const whole = await page(100);
@@ -91,7 +91,7 @@ describe('trash pages (keyset, ADR 0042)', () => {
       for (let n = 0; n < 10; n++) {
         const got = await page(size, cursor);
         expect(got.items.length).toBeLessThanOrEqual(size);
-        expect({ count: got.count, bytes: got.bytes }).toEqual({ count: 8, bytes: whole.bytes });
+        expect({ count: got.count, bytes: got.bytes }).toEqual(cursor ? { count: null, bytes: null } : { count: 8, bytes: whole.bytes });
         seen.push(...got.items.map((i) => i.id));
         if (!got.nextCursor) break;
         cursor = got.nextCursor;

@@ -26,6 +26,14 @@ export const trashQuery = z.object({
   limit: z.coerce.number().int().min(1).max(TRASH_PAGE_MAX).default(50),
 });
 export type TrashQuery = z.input<typeof trashQuery>;
-/** One page of the trash, and what the whole trash holds: `count` items (models under their project included) of `bytes`. */
-export const trashPageSchema = z.object({ items: z.array(trashItemSchema), nextCursor: z.string().nullable(), count: z.number().int(), bytes: z.number() });
+/**
+ * One page of the trash; the first page (no cursor) also says what the whole trash holds: `count`
+ * items (models under their project included) of `bytes`; later pages answer null there.
+ */
+export const trashPageSchema = z.object({
+  items: z.array(trashItemSchema),
+  nextCursor: z.string().nullable(),
+  count: z.number().int().nullable(),
+  bytes: z.number().nullable(),
+});
 export type TrashPage = z.infer<typeof trashPageSchema>;

@@ -32,13 +32,18 @@ function decodeCursor(cursor: string): TrashAfter | null {
 export async function trashPage(ctx: AppContext, userId: string, q: { cursor?: string; limit: number }): Promise<TrashPage> {
   const after = q.cursor ? decodeCursor(q.cursor) : null;
   if (q.cursor && !after) throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
-  const [page, totals] = await Promise.all([itemsAfter(ctx, userId, after, q.limit + 1), trashRepository.totals(ctx.db, userId)]);
+  // The whole trash's count and bytes come with the first page only: they are aggregates over the
+  // whole trash, which the later pages (keyset reads of `limit + 1` rows) do not pay for again.
+  const [page, totals] = await Promise.all([
+    itemsAfter(ctx, userId, after, q.limit + 1),
+    after ? Promise.resolve({ count: null, bytes: null }) : trashRepository.totals(ctx.db, userId),
+  ]);
   const items = page.slice(0, q.limit);
   return { items, nextCursor: page.length > q.limit && items.length ? encodeCursor(items[items.length - 1]!) : null, ...totals };
 }
 
-/** Up to `limit` trashed items of the user after the cursor, newest deletion first, with sizes and parents. */
-async function itemsAfter(ctx: AppContext, userId: string, after: TrashAfter | null, limit: number): Promise<TrashItem[]> {
+/** Up to `limit` trashed items of the user after the cursor (exported for bench/keyset-pages.bench.ts), newest deletion first, with sizes and parents. */
+export async function itemsAfter(ctx: AppContext, userId: string, after: TrashAfter | null, limit: number): Promise<TrashItem[]> {
   const expires = (d: Date) => new Date(d.getTime() + RETENTION_MS).toISOString();
   const [ds, ps, ms] = await Promise.all([
     trashRepository.datasetsPage(ctx.db, userId, after, limit),

@@ -26,6 +26,6 @@ export const withoutItem = (data: InfiniteData<TrashPage, string | null> | undef
     ...data,
     pages: data.pages.map((p) => {
       const items = p.items.filter((i) => !(i.id === item.id && i.type === item.type));
-      return { ...p, items, count: p.count - (p.items.length - items.length) };
+      return { ...p, items, count: p.count === null ? null : p.count - (p.items.length - items.length) };
     }),
   };

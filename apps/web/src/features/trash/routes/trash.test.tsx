@@ -17,8 +17,8 @@ function setup(initial: TrashItem[], pageSize = 50) {
       return {
         items: page,
         nextCursor: from + pageSize < items.length ? String(from + pageSize) : null,
-        count: items.length,
-        bytes: items.filter((i) => !i.parent).reduce((s, i) => s + i.bytes, 0),
+        count: from === 0 ? items.length : null,
+        bytes: from === 0 ? items.filter((i) => !i.parent).reduce((s, i) => s + i.bytes, 0) : null,
       };
     },
     'POST /v1/trash/project/p1/restore': () => {

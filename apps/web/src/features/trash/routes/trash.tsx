@@ -26,11 +26,11 @@ export default function TrashPage() {
   const now = useNow(60_000);
   const [confirmDelete, setConfirmDelete] = useState<TrashItem | null>(null);
   const [confirmEmpty, setConfirmEmpty] = useState(false);
-  // Pages come newest deletion first; the count and size are the whole trash's, as of the latest page.
+  // Pages come newest deletion first; the first page says the whole trash's count and size.
   const pages = trash.data?.pages ?? [];
   const items = pages.flatMap((p) => p.items);
-  const count = pages.at(-1)?.count ?? 0;
-  const totalBytes = pages.at(-1)?.bytes ?? 0;
+  const count = pages[0]?.count ?? 0;
+  const totalBytes = pages[0]?.bytes ?? 0;
 
   const emptyButton = (
     <Button color="red" variant="light" leftSection={<IconTrashX size={16} />} disabled={count === 0} onClick={() => setConfirmEmpty(true)}>
