@@ -77,7 +77,7 @@ async function main() {
         body: body ? JSON.stringify(body) : undefined,
       });
       if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-      return (await res.json()).data;
+      return ((await res.json()) as { data: Record<string, unknown> }).data;
     };
     log(`signing up the owner, a passer-by and ${WATCHER_USERS} watchers…`);
     const owner = await signup('owner');
