@@ -1,6 +1,10 @@
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import yazl from 'yazl';
 import { ErrorCode, type DatasetEditKind, type ImageLabels } from '@sightline/contracts';
-import { parseLabelFile } from './processing/index.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../platform/db/client.js';
 import { storableJson } from '../../platform/db/storable.js';
@@ -9,7 +13,9 @@ import { newId } from '../../platform/ids.js';
 import { datasetsPolicy } from './datasets.policy.js';
 import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './datasets.repository.js';
 import { statsDelta, statsOf } from './datasets.edit-stats.js';
-import { dropBlobs, ownerKeyOf, putBlob, readImageBytes } from './datasets.image-source.js';
+import { dropBlobs, ownerKeyOf, putBlob, readImageBytes, sha256Of } from './datasets.image-source.js';
+import { assertStorage } from '../storage/usage.service.js';
+import { DEFAULT_PROCESSING_LIMITS, openArchive, parseLabelFile, processArchive, type DatasetTask } from './processing/index.js';
 
 /**
  * Edits of a dataset's working state (ADR 0037). Each runs in one transaction that locks the dataset
@@ -189,7 +195,6 @@ export async function copyImages(ctx: AppContext, userId: string, datasetId: str
       if (i < 0) i = classes.push(name) - 1;
       return i;
     };
-    const byId = new Map(rows.map((r) => [r.id, r]));
     const split = (r: DatasetImageRow) => body.split ?? r.split;
     const inserts: Array<Parameters<typeof datasetsRepository.insertImageRows>[1][number]> = [];
     for (const s of ['train', 'val', 'test']) {
@@ -203,7 +208,6 @@ export async function copyImages(ctx: AppContext, userId: string, datasetId: str
       group.forEach((r, i) => {
         const id = newId();
         const storageKey = sameDataset ? r.blobKey : blobOf.get(r.id)!;
-        if (!sameDataset) for (const b of [storageKey]) void b;
         inserts.push({
           ...r,
           id,
@@ -232,7 +236,6 @@ export async function copyImages(ctx: AppContext, userId: string, datasetId: str
       }
     }
     await datasetsRepository.insertImageRows(tx, inserts);
-    void byId;
     const changedClasses = classes.length !== classesOf(d).length;
     const stats = changedClasses
       ? statsOf(classes, [...(await datasetsRepository.allImages(tx, targetId))])
@@ -416,4 +419,178 @@ function poseShape(row: number[] | undefined): [number, number] | null {
   if (!row || row.length <= 5) return null;
   const rest = row.length - 5;
   return rest % 3 === 0 ? [rest / 3, 3] : [rest / 2, 2];
+}
+
+// ---- adding images -------------------------------------------------------------------------------------
+
+export type AddedFile = { filename: string; data: Buffer };
+const IMAGE_EXT = /\.(jpe?g|png|webp|bmp|tiff?|gif|heic|dng|mpo|pfm)$/i;
+
+/**
+ * Adds images to a split: single image files, `.txt` labels with the same stem, and zips of either
+ * (folders inside are ignored: pairs go by stem). They are checked by the upload's own processing
+ * (processArchive over a small YOLO archive written from them, with the dataset's class list), so the
+ * rules and the report are an upload's; what passes is stored content-addressed in the owner's blobs
+ * (bytes the owner has already cost nothing) and inserted in one edit.
+ */
+export async function addImages(
+  ctx: AppContext,
+  user: { id: string; plan: string },
+  datasetId: string,
+  input: { split: 'train' | 'val' | 'test'; className?: string; files: AddedFile[] },
+) {
+  const d = await editableDataset(ctx, user.id, datasetId);
+  const classes = classesOf(d);
+  const pairs = await collectPairs(input.files);
+  if (!pairs.size) throw errors.validation('files: send images (.jpg, .png, ...), their .txt labels, or zips of them');
+  const task = (d.task === 'semantic-segment' ? 'segment' : d.task) as DatasetTask;
+  if (task === 'classify' && (!input.className || !classes.includes(input.className)))
+    throw errors.validation(`className: name one of this dataset's classes (${classes.join(', ')})`);
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sl-add-'));
+  const archivePath = path.join(tmp, 'add.zip');
+  const found: Array<{ name: string; width: number | null; height: number | null; format: string | null; labels: number[][]; data: Buffer; sha256: string }> =
+    [];
+  let result: Awaited<ReturnType<typeof processArchive>>;
+  try {
+    await writeLayout(archivePath, task, classes, input.className ?? null, pairs);
+    result = await processArchive({
+      archivePath,
+      task,
+      concurrency: 2,
+      onImage: (img) => {
+        if (img.split !== 'train') return; // the val folder only holds a copy that ultralytics' layout asks for
+        const data = Buffer.from(img.data);
+        const labels = task === 'classify' ? [[classes.indexOf(input.className!)]] : img.labels;
+        found.push({ name: img.name, width: img.width, height: img.height, format: img.format, labels, data, sha256: sha256Of(data) });
+      },
+    });
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+  // Findings about the archive's shape (it has one split by construction) say nothing of these files.
+  const report = storableJson(withoutLayoutNotes(result.report));
+  if (!found.length) return { added: 0, report, seq: d.seq, classes, counts: { added: 0 }, imageIds: [] as string[] };
+
+  // Only bytes the owner does not hold yet count against the storage left.
+  const ownerKey = ownerKeyOf(d);
+  const held = new Set((await datasetsRepository.blobsByHash(ctx.db, ownerKey, [...new Set(found.map((f) => f.sha256))])).map((b) => b.sha256));
+  const fresh = new Map(found.filter((f) => !held.has(f.sha256)).map((f) => [f.sha256, f.data.length]));
+  await assertStorage(
+    ctx,
+    user,
+    [...fresh.values()].reduce((a, b) => a + b, 0),
+  );
+  const blobs = new Map<string, Awaited<ReturnType<typeof putBlob>>>();
+  for (const f of found) if (!blobs.has(f.sha256)) blobs.set(f.sha256, await putBlob(ctx, ownerKey, f.data, f.sha256));
+
+  const out = await runEdit(ctx, user.id, datasetId, 'images.add', async (tx, locked, seq) => {
+    const names = await freeNames(
+      tx,
+      datasetId,
+      input.split,
+      found.map((f) => f.name),
+    );
+    for (const b of blobs.values())
+      await datasetsRepository.ensureBlob(tx, { ownerKey: b.ownerKey, sha256: b.sha256, storageKey: b.storageKey, bytes: b.bytes });
+    const rows = found.map((f, i) => {
+      const id = newId();
+      return {
+        id,
+        imageId: id,
+        datasetId,
+        split: input.split,
+        name: names[i]!,
+        entryName: names[i]!,
+        width: f.width,
+        height: f.height,
+        format: f.format,
+        className: task === 'classify' ? input.className! : null,
+        labels: f.labels,
+        source: { dataOffset: 0, compressedSize: f.data.length, uncompressedSize: f.data.length, compressionMethod: 0, format: 'blob' },
+        thumbKey: null,
+        revFrom: seq,
+        sha256: f.sha256,
+        bytes: f.data.length,
+        blobKey: blobs.get(f.sha256)!.storageKey,
+      };
+    });
+    await datasetsRepository.insertImageRows(tx, rows);
+    return { counts: { added: rows.length }, imageIds: rows.map((r) => r.imageId), stats: statsDelta(locked.stats, classesOf(locked), [], rows) };
+  });
+  return { added: found.length, report, seq: out.seq, classes: out.classes, counts: out.counts, imageIds: out.imageIds ?? [] };
+}
+
+type Pair = { image?: { name: string; data: Buffer }; label?: Buffer };
+
+/** Images and labels by stem, from the files and from the entries of zips among them (folders ignored). */
+async function collectPairs(files: AddedFile[]) {
+  const pairs = new Map<string, Pair>();
+  const put = (name: string, data: Buffer) => {
+    const base = path.posix.basename(name.replace(/\\/g, '/'));
+    const { name: stem, ext } = path.parse(base);
+    if (!stem || base.startsWith('.')) return;
+    const p = pairs.get(stem) ?? {};
+    if (IMAGE_EXT.test(base)) p.image = { name: base, data };
+    else if (ext.toLowerCase() === '.txt') p.label = data;
+    else return;
+    pairs.set(stem, p);
+  };
+  for (const f of files) {
+    if (!/\.zip$/i.test(f.filename)) {
+      put(f.filename, f.data);
+      continue;
+    }
+    const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sl-addzip-'));
+    try {
+      const file = path.join(tmp, 'in.zip');
+      await fs.writeFile(file, f.data);
+      const archive = await openArchive(file);
+      try {
+        for (const e of archive.entries) {
+          if (e.isDirectory || e.isLink || e.encrypted || e.unsupported || !(IMAGE_EXT.test(e.name) || /\.txt$/i.test(e.name))) continue;
+          put(e.name, (await archive.readEntry(e, DEFAULT_PROCESSING_LIMITS.maxImageBytes)).data);
+        }
+      } finally {
+        await archive.close();
+      }
+    } catch (err) {
+      throw errors.validation(`${f.filename}: not a zip this server can read (${(err as Error).message})`);
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
+  }
+  for (const [stem, p] of pairs) if (!p.image) pairs.delete(stem); // a label without its image adds nothing
+  return pairs;
+}
+
+/** The pairs as the smallest archive the upload's processing reads: one split, the dataset's classes. */
+async function writeLayout(file: string, task: DatasetTask, classes: string[], className: string | null, pairs: Map<string, Pair>) {
+  const zip = new yazl.ZipFile();
+  for (const [stem, p] of pairs) {
+    if (task === 'classify') {
+      zip.addBuffer(p.image!.data, `train/${className}/${p.image!.name}`, { compress: false });
+      continue;
+    }
+    zip.addBuffer(p.image!.data, `images/train/${p.image!.name}`, { compress: false });
+    if (p.label) zip.addBuffer(p.label, `labels/train/${stem}.txt`);
+  }
+  if (task !== 'classify') {
+    const names = classes.map((c, i) => `  ${i}: ${JSON.stringify(c)}`).join('\n');
+    const first = [...pairs.values()][0]!.image!;
+    zip.addBuffer(first.data, `images/val/${first.name}`, { compress: false });
+    zip.addBuffer(Buffer.from(`train: images/train\nval: images/val\nnc: ${classes.length}\nnames:\n${names}\n`), 'data.yaml');
+  }
+  zip.end();
+  await pipeline(zip.outputStream, createWriteStream(file));
+}
+
+const LAYOUT_NOTES = new Set(['dataset/no-test', 'dataset/no-val', 'dataset/missing-val', 'yaml/no-val']);
+function withoutLayoutNotes<R extends { warnings: Array<{ code: string; file?: string }>; warningCount: number; countsByCode: Record<string, number> }>(
+  report: R,
+): R {
+  const drop = (w: { code: string; file?: string }) => LAYOUT_NOTES.has(w.code) || !!w.file?.startsWith('images/val/');
+  const dropped = report.warnings.filter(drop);
+  const countsByCode = { ...report.countsByCode };
+  for (const w of dropped) if (countsByCode[w.code] !== undefined && --countsByCode[w.code]! <= 0) delete countsByCode[w.code];
+  return { ...report, warnings: report.warnings.filter((w) => !drop(w)), warningCount: report.warningCount - dropped.length, countsByCode };
 }
