@@ -80,7 +80,7 @@ export const realtimeEventSchemas = {
   /** An edit of the working state (ADR 0037) took edit sequence number `seq`: pages of the dataset refetch. */
   'dataset.edited': z.object({ id: z.string(), seq: z.number(), kind: z.string(), counts: z.record(z.string(), z.number()) }),
   /** One image's labels were written (the labelling editor reloads it unless it wrote them). */
-  'dataset.labels.updated': z.object({ id: z.string(), imageId: z.string(), revision: z.number() }),
+  'dataset.relabelled': z.object({ id: z.string(), imageId: z.string(), revision: z.number() }),
   'model.created': modelEvent,
   /** Carries no model fields: the web app merges `.updated` payloads into its cached entity. */
   'model.updated': modelEvent,

@@ -37,7 +37,7 @@ export function registerDatasetsListeners(ctx: AppContext) {
     if (e.ownerId) await ctx.bus.publish(topics.userDatasets(e.ownerId), 'dataset.updated', { id, status: 'Ready' });
   });
   ctx.events.on('dataset.labels.updated', (e) =>
-    ctx.bus.publish(topics.dataset(e.data.datasetId), 'dataset.labels.updated', { id: e.data.datasetId, imageId: e.data.imageId, revision: e.data.revision }),
+    ctx.bus.publish(topics.dataset(e.data.datasetId), 'dataset.relabelled', { id: e.data.datasetId, imageId: e.data.imageId, revision: e.data.revision }),
   );
   ctx.events.on('dataset.progress', (e) => {
     const { datasetId: id, phase, done, total } = e.data;
