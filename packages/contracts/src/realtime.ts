@@ -77,6 +77,10 @@ export const realtimeEventSchemas = {
   /** Sent by the trash restore, which knows only the id. */
   'dataset.restored': z.object({ id: z.string(), status: z.string().optional() }),
   'dataset.progress': z.object({ id: z.string(), phase: z.string(), done: z.number(), total: z.number() }),
+  /** An edit of the working state (ADR 0037) took edit sequence number `seq`: pages of the dataset refetch. */
+  'dataset.edited': z.object({ id: z.string(), seq: z.number(), kind: z.string(), counts: z.record(z.string(), z.number()) }),
+  /** One image's labels were written (the labelling editor reloads it unless it wrote them). */
+  'dataset.relabelled': z.object({ id: z.string(), imageId: z.string(), revision: z.number() }),
   'model.created': modelEvent,
   /** Carries no model fields: the web app merges `.updated` payloads into its cached entity. */
   'model.updated': modelEvent,

@@ -36,6 +36,16 @@ export function registerAuditListeners(ctx: AppContext) {
   on('project.restored', (e) => item('item.restore', 'project', e.data.projectId, e.data.actorId));
   on('model.restored', (e) => item('item.restore', 'model', e.data.model.id, e.data.actorId));
   on('dataset.restored', (e) => item('item.restore', 'dataset', e.data.dataset.id, e.data.actorId));
+  // Edits of a dataset's images, classes and labels (ADR 0037).
+  on('dataset.edited', (e) =>
+    audit({
+      action: 'dataset.edit',
+      actor: { id: e.data.actorId },
+      target: { type: 'dataset', id: e.data.datasetId },
+      userId: null,
+      meta: { kind: e.data.kind, seq: e.data.seq, ...e.data.counts },
+    }),
+  );
 
   // teams
   const team = (action: AuditInput['action'], e: { data: { teamId: string; actorId: string } }, extra: Partial<AuditInput> = {}) =>

@@ -30,6 +30,15 @@ export function registerDatasetsListeners(ctx: AppContext) {
     if (status !== undefined) await publish('dataset.restored', e.ownerId, { id, status });
     else if (e.ownerId) await ctx.bus.publish(topics.userDatasets(e.ownerId), 'dataset.restored', { id }); // from the trash, which knows only the id
   });
+  // Edits (ADR 0037): the dataset's page hears what changed; its owner's list sees the new stats.
+  ctx.events.on('dataset.edited', async (e) => {
+    const { datasetId: id, seq, kind, counts } = e.data;
+    await ctx.bus.publish(topics.dataset(id), 'dataset.edited', { id, seq, kind, counts });
+    if (e.ownerId) await ctx.bus.publish(topics.userDatasets(e.ownerId), 'dataset.updated', { id, status: 'Ready' });
+  });
+  ctx.events.on('dataset.labels.updated', (e) =>
+    ctx.bus.publish(topics.dataset(e.data.datasetId), 'dataset.relabelled', { id: e.data.datasetId, imageId: e.data.imageId, revision: e.data.revision }),
+  );
   ctx.events.on('dataset.progress', (e) => {
     const { datasetId: id, phase, done, total } = e.data;
     return ctx.bus.publish(topics.dataset(id), 'dataset.progress', { id, phase, done, total });

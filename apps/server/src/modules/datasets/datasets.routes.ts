@@ -12,16 +12,30 @@ import {
   uploadTokenBody,
   uploadTokenResponse,
   datasetImagesPageSchema,
+  addImagesResultSchema,
+  copyImagesBody,
+  ErrorCode,
+  datasetEditResultSchema,
+  deleteClassBody,
+  deleteImagesBody,
+  imageLabelsSchema,
+  mergeClassesBody,
+  moveImagesBody,
+  putImageLabelsBody,
+  renameClassBody,
 } from '@sightline/contracts';
 import { requireUser } from '../../platform/http/auth-context.js';
-import { errors } from '../../platform/http/errors.js';
+import { AppError, errors } from '../../platform/http/errors.js';
 import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { tusRoutes } from '../../platform/uploads/tus.routes.js';
 import { releaseStorage, reserveResumable } from '../storage/reservations.service.js';
 import { reportToText } from './processing/index.js';
 import * as ds from './datasets.service.js';
+import * as edits from './datasets.edits.js';
 
 const idParams = z.object({ id: z.string().max(40) });
+/** Bytes one request may add to a dataset (files and zips together); larger sets go as a new archive. */
+const ADD_LIMIT_BYTES = 200 * 1024 * 1024;
 const one = z.object({ data: datasetSchema });
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -227,8 +241,9 @@ export async function datasetsRoutes(app: FastifyInstance) {
         params: idParams,
         querystring: z.object({
           split: z.enum(['train', 'val', 'test']).optional(),
-          offset: z.coerce.number().int().min(0).default(0),
+          offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
           limit: z.coerce.number().int().min(1).max(200).default(48),
+          cursor: z.string().max(2000).optional(),
         }),
         response: { 200: z.object({ data: datasetImagesPageSchema }), ...errorResponses },
       },
@@ -236,6 +251,79 @@ export async function datasetsRoutes(app: FastifyInstance) {
     async (req) => {
       return { data: await ds.listImages(ctx, viewer(req), req.params.id, req.query) };
     },
+  );
+
+  // ---- edits of the working state (ADR 0037): permission `update` of the matrix, one transaction each ----
+  const editResponse = { 200: z.object({ data: datasetEditResultSchema }), ...errorResponses };
+  const edit = <B extends z.ZodTypeAny>(url: string, body: B, run: (userId: string, id: string, body: z.infer<B>) => ReturnType<typeof edits.moveImages>) =>
+    r.post(url, { config: { auth: 'user' }, schema: { tags: ['datasets'], params: idParams, body, response: editResponse } }, async (req) => {
+      const out = await run(requireUser(req).user.id, req.params.id, req.body as z.infer<B>);
+      return { data: { seq: out.seq, classes: out.classes, counts: out.counts, ...(out.imageIds ? { imageIds: out.imageIds } : {}) } };
+    });
+  /**
+   * Adds images to a split: multipart `files` (images, `.txt` labels with the same stem, zips of them)
+   * and the field `split` (and `className` for classify). Checked with the upload's rules: the answer
+   * carries the same report as an upload.
+   */
+  r.post(
+    '/v1/datasets/:id/images',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['datasets'],
+        params: idParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: z.object({ data: addImagesResultSchema }), 413: errorResponses[400], ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { user } = requireUser(req);
+      await edits.editableDataset(ctx, user.id, req.params.id);
+      if (!req.isMultipart()) throw errors.validation('Send multipart/form-data with `files` and `split`');
+      const files: edits.AddedFile[] = [];
+      const fields: Record<string, string> = {};
+      let total = 0;
+      for await (const part of req.parts({ limits: { fileSize: ADD_LIMIT_BYTES, files: 1000 } })) {
+        if (part.type === 'file') {
+          const data = await part.toBuffer();
+          if (part.file.truncated) throw new AppError(413, ErrorCode.PayloadTooLarge, `Each file can be at most ${ADD_LIMIT_BYTES / 1024 ** 2} MB`);
+          total += data.length;
+          if (total > ADD_LIMIT_BYTES) throw new AppError(413, ErrorCode.PayloadTooLarge, `Add at most ${ADD_LIMIT_BYTES / 1024 ** 2} MB at once`);
+          files.push({ filename: part.filename, data });
+        } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+      }
+      const split = z.enum(['train', 'val', 'test']).safeParse(fields.split);
+      if (!split.success) throw errors.validation('split: train, val or test');
+      return { data: await edits.addImages(ctx, user, req.params.id, { split: split.data, className: fields.className, files }) };
+    },
+  );
+
+  edit('/v1/datasets/:id/images/move', moveImagesBody, (u, id, b) => edits.moveImages(ctx, u, id, b));
+  edit('/v1/datasets/:id/images/copy', copyImagesBody, (u, id, b) => edits.copyImages(ctx, u, id, b));
+  edit('/v1/datasets/:id/images/delete', deleteImagesBody, (u, id, b) => edits.deleteImages(ctx, u, id, b));
+  edit('/v1/datasets/:id/classes/rename', renameClassBody, (u, id, b) => edits.renameClass(ctx, u, id, b));
+  edit('/v1/datasets/:id/classes/merge', mergeClassesBody, (u, id, b) => edits.mergeClasses(ctx, u, id, b));
+  edit('/v1/datasets/:id/classes/delete', deleteClassBody, (u, id, b) => edits.deleteClass(ctx, u, id, b));
+
+  const labelParams = z.object({ id: z.string().max(40), imageId: z.string().max(40) });
+  r.get(
+    '/v1/datasets/:id/images/:imageId/labels',
+    { schema: { tags: ['datasets'], params: labelParams, response: { 200: z.object({ data: imageLabelsSchema }), ...errorResponses } } },
+    async (req) => ({ data: await edits.imageLabels(ctx, viewer(req), req.params.id, req.params.imageId) }),
+  );
+  /** 409 `error/labels-conflict` when `revision` is not the image's any more; `error.details.current` holds the labels now. */
+  r.put(
+    '/v1/datasets/:id/images/:imageId/labels',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['datasets'],
+        params: labelParams,
+        body: putImageLabelsBody,
+        response: { 200: z.object({ data: imageLabelsSchema }), ...errorResponses },
+      },
+    },
+    async (req) => ({ data: await edits.putImageLabels(ctx, requireUser(req).user.id, req.params.id, req.params.imageId, req.body) }),
   );
 
   /** An image behind its signed link (datasets.image-urls.ts): the original and its preview share it. */

@@ -1,8 +1,8 @@
-import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
-import { DEFAULT_PROCESSING_LIMITS, machineParallelism, makeThumbnail } from './processing/index.js';
+import { machineParallelism, makeThumbnail } from './processing/index.js';
+import { readImageBytes } from './datasets.image-source.js';
 import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './datasets.repository.js';
 
 /**
@@ -13,7 +13,7 @@ import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './dat
  *   per core (`machineParallelism`), and puts the images a person sees next — the following
  *   `READ_AHEAD` images in browse order that have none — behind it. The browser's next requests find
  *   their preview made or in the making and wait for it instead of starting their own.
- * - A worker reads the image's bytes out of the archive (a byte range, inflated when deflated), makes
+ * - A worker reads the image's bytes (datasets.image-source.ts: an archive range or a blob), makes
  *   the preview in one libvips pass with the JPEG shrunk on load in the DCT domain (`makeThumbnail`),
  *   stores it under the dataset's `thumbs/` folder and answers the requests waiting for it at once.
  * - Stored previews are recorded on their images in batches (one UPDATE for up to `RECORD_BATCH`),
@@ -37,7 +37,7 @@ const RECORD_BATCH = 128;
 
 /** The thumbnail of an image whose access the caller already checked; null when it cannot have one. */
 export async function thumbnailOf(ctx: AppContext, row: DatasetRow, image: DatasetImageRow): Promise<Thumbnail | null> {
-  if (!hasThumbnail(image) || !row.storageKey) return null;
+  if (!hasThumbnail(image) || (!row.storageKey && !image.blobKey)) return null;
   if (image.thumbKey) {
     const stored = await ctx.blobs.get(image.thumbKey).catch(() => null);
     if (stored) return { kind: 'stored', stream: stored.stream, bytes: stored.bytes };
@@ -136,7 +136,7 @@ async function make(job: Job): Promise<void> {
   const { ctx, row, image, key } = job;
   let data: Buffer | null = null;
   try {
-    data = await makeThumbnail(await readOriginal(ctx, row.storageKey!, image));
+    data = await makeThumbnail(await readImageBytes(ctx, row, image));
     await ctx.blobs.put(key, data, { contentType: 'image/jpeg' });
   } catch (err) {
     ctx.log.warn({ err, datasetId: row.id, imageId: image.id }, 'thumbnail could not be made');
@@ -192,24 +192,4 @@ export async function previewsSettled(): Promise<void> {
     flushAll();
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-/** An original image's bytes as they sit in the uploaded archive (no second copy): a byte range, inflated when the entry is deflated. */
-export async function openOriginal(ctx: AppContext, storageKey: string, image: Pick<DatasetImageRow, 'source'>): Promise<Readable> {
-  const { source } = image;
-  const { stream } = await ctx.blobs.get(storageKey, { start: source.dataOffset, end: source.dataOffset + source.compressedSize - 1 });
-  return source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
-}
-
-/** The image's bytes in memory for sharp, at most the size the processing limits allow. */
-async function readOriginal(ctx: AppContext, storageKey: string, image: DatasetImageRow): Promise<Buffer> {
-  if (image.source.uncompressedSize > DEFAULT_PROCESSING_LIMITS.maxImageBytes) throw new Error('image larger than the processing limit');
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of (await openOriginal(ctx, storageKey, image)) as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > image.source.uncompressedSize) throw new Error('image entry larger than recorded');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, bytes);
 }

@@ -7,7 +7,8 @@ export type ReservationRow = typeof storageReservations.$inferSelect;
 export const storageRepository = {
   /**
    * Bytes a user stores: datasets, model files and project images, trashed items included until
-   * purged. Items of a team count against the team's owner, with the team images. Live reservations
+   * purged, and the content-addressed image blobs of the user and their teams once each (ADR 0037).
+   * Items of a team count against the team's owner, with the team images. Live reservations
    * of uploads in flight count too (all but `excluding`, the caller's own).
    */
   usedBytes: async (db: Db, userId: string, now: Date = new Date(), excluding: string | null = null): Promise<number> => {
@@ -17,6 +18,8 @@ export const storageRepository = {
         (SELECT coalesce(sum(i.bytes), 0) FROM models i LEFT JOIN teams t ON t.id = i.team_id AND t.deleted_at IS NULL WHERE coalesce(t.owner_id, i.user_id) = ${userId}) +
         (SELECT coalesce(sum(i.image_bytes), 0) FROM projects i LEFT JOIN teams t ON t.id = i.team_id AND t.deleted_at IS NULL WHERE coalesce(t.owner_id, i.user_id) = ${userId}) +
         (SELECT coalesce(sum(image_bytes), 0) FROM teams WHERE owner_id = ${userId}) +
+        (SELECT coalesce(sum(b.bytes), 0) FROM dataset_blobs b WHERE b.owner_key = ${`u:${userId}`}
+           OR b.owner_key IN (SELECT 't:' || id FROM teams WHERE owner_id = ${userId} AND deleted_at IS NULL)) +
         (SELECT coalesce(sum(bytes), 0) FROM storage_reservations WHERE user_id = ${userId} AND expires_at > ${now.toISOString()}::timestamptz AND id <> ${excluding ?? ''}) AS used`);
     const row = (rows as unknown as { rows: Array<{ used: string | number }> }).rows[0];
     return Number(row?.used ?? 0);
