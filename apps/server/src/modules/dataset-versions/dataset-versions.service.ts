@@ -145,13 +145,20 @@ async function openImage(ctx: AppContext, dataset: DatasetRow, img: VersionImage
   return img.source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
 }
 
-export const versionZipName = (dataset: Pick<DatasetRow, 'slug'>, number: number) => `${dataset.slug}-v${number}.zip`;
+/**
+ * `<slug>-vN`: the zip's one top folder and its file name. A client extracts a dataset zip once per
+ * folder name and reuses the folder after, so each version needs its own (versions never change).
+ */
+export const versionRoot = (dataset: Pick<DatasetRow, 'slug'>, number: number) => `${dataset.slug}-v${number}`;
+export const versionZipName = (dataset: Pick<DatasetRow, 'slug'>, number: number) => `${versionRoot(dataset, number)}.zip`;
 
 /** The version as a YOLO zip (same content → same bytes), streamed: image bytes are read as the zip reaches them. */
 export function zipOfVersion(ctx: AppContext, dataset: DatasetRow, version: VersionRow, images: VersionImageRow[]) {
   // The zip's length is known up front when every image's is (archive entries carry theirs).
   const sized = images.map((i) => ({ ...i, bytes: i.bytes ?? (i.blobKey ? null : i.source.uncompressedSize) }));
-  const { stream, size } = versionZip(dataset.slug, dataset.task, version.classes, sized, (img) => openImage(ctx, dataset, img as VersionImageRow));
+  const { stream, size } = versionZip(versionRoot(dataset, version.number), dataset.task, version.classes, sized, (img) =>
+    openImage(ctx, dataset, img as VersionImageRow),
+  );
   return { stream, size, filename: versionZipName(dataset, version.number) };
 }
 
@@ -243,4 +250,9 @@ export async function versionImages(ctx: AppContext, dataset: DatasetRow, versio
 /** Lineage: the model (and its run) trained on this version. */
 export async function recordLineage(ctx: AppContext, modelId: string, version: VersionRow) {
   await repo.recordLineage(ctx.db, modelId, version.id);
+}
+
+/** Version numbers by version id (a model shows the version it trained on). */
+export async function versionNumbersOf(ctx: AppContext, ids: string[]) {
+  return repo.numbers(ctx.db, ids);
 }
