@@ -1,5 +1,3 @@
-import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
 import { ErrorCode, type DatasetDiff, type DatasetVersion, type DatasetVersionDetail, type DatasetVersionRef, type WebhookDataset } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
@@ -7,6 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { accessItem, allows, viewerFor } from '../access/index.js';
 import { datasetQueries, type DatasetRow } from '../datasets/index.js';
 import { datasetsPolicy } from '../datasets/datasets.policy.js';
+import { openImage } from '../datasets/datasets.image-source.js';
 import { diffStates, histogramOf } from './dataset-versions.diff.js';
 import { presentVersion } from './dataset-versions.presenter.js';
 import { datasetVersionsRepository as repo, type VersionImageRow, type VersionRow } from './dataset-versions.repository.js';
@@ -135,14 +134,6 @@ export async function diffVersions(ctx: AppContext, viewerId: string | null, dat
   const parts = diffStates({ rows: changed.from, classes: a.version.classes }, { rows: changed.to, classes: toClasses });
   const [hFrom, hTo] = await Promise.all([repo.histogramAt(ctx.db, dataset.id, a.version.seq), repo.histogramAt(ctx.db, dataset.id, toSeq)]);
   return { from, to, ...parts, histogram: { from: histogramOf(a.version.classes, hFrom), to: histogramOf(toClasses, hTo) } };
-}
-
-/** The bytes of one image of any revision: a range of the dataset's archive, or its content-addressed blob (ADR 0037). */
-async function openImage(ctx: AppContext, dataset: DatasetRow, img: VersionImageRow): Promise<Readable> {
-  if (img.blobKey) return (await ctx.blobs.get(img.blobKey)).stream;
-  if (!dataset.storageKey) throw errors.notFound('Image');
-  const { stream } = await ctx.blobs.get(dataset.storageKey, { start: img.source.dataOffset, end: img.source.dataOffset + img.source.compressedSize - 1 });
-  return img.source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
 }
 
 /**

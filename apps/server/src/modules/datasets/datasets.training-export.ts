@@ -85,7 +85,7 @@ export async function datasetImages(
   // Training reads the per-image store of processed datasets (dataset_images + the stable signed raw-image route).
   assertProcessed(dataset);
   const rows = await datasetsRepository.allImages(ctx.db, dataset.id);
-  const classes = (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
+  const classes = dataset.classes ?? (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
   if (rows.length && Array.isArray(classes)) return clientContent(ctx, dataset, classes.map(String), rows, baseUrl, access);
   throw errors.conflict(ErrorCode.DatasetNotReady, 'This dataset has no images to train on');
 }
@@ -98,7 +98,7 @@ export function clientContent(
   ctx: AppContext,
   dataset: DatasetRow,
   classNames: string[],
-  rows: Array<{ id: string; name: string; split: string; width: number | null; height: number | null; labels: LabelRow[] }>,
+  rows: Array<{ imageId: string; name: string; split: string; width: number | null; height: number | null; labels: LabelRow[] }>,
   baseUrl: string | null,
   access = linkVersionOf(dataset),
 ): { task: DatasetTask; classNames: string[]; images: DatasetImage[] } {
@@ -110,14 +110,15 @@ export function clientContent(
   return {
     task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
     classNames,
+    // The image's stable id (ADR 0037): the raw route serves its bytes, the same in every revision.
     images: rows.map((r) => ({
-      id: r.id,
+      id: r.imageId,
       name: r.name,
       split: r.split as Split,
       width: r.width,
       height: r.height,
       labels: r.labels,
-      url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.id, link, baseUrl) : null,
+      url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.imageId, link, baseUrl) : null,
     })),
   };
 }
