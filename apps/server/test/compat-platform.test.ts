@@ -135,7 +135,7 @@ describe('Platform protocol: recorded trace (ultralytics 8.4.60 composite, raw-H
         const location = String((res.headers as Record<string, string>).location);
         expect(location, why).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
         if (rec.target.includes('/datasets/')) {
-          expect(new URL(location).pathname).toMatch(/\/shapes3\.ndjson$/);
+          expect(new URL(location).pathname).toMatch(/\/shapes3\.v1\.ndjson$/);
           ndjsonUrl = location;
         } else {
           expect(new URL(location).pathname).toMatch(/\/run1-[A-Za-z0-9]{8}\.pt$/);
@@ -332,7 +332,7 @@ describe('Platform protocol: sequences of platform-protocol.md', () => {
     expect(sha256((await send(file.downloadUrl)).body)).toBe(sha256(bestPt));
     // Dataset, generation 2.
     const exp = await send(`${s.origin}/api/datasets/alice/shapes3/export`, { headers: { Authorization: `Bearer ${alice.key}` } });
-    expect(exp.json()).toMatchObject({ cached: false, downloadUrl: expect.stringMatching(/\/shapes3\.ndjson\?exp=/) });
+    expect(exp.json()).toMatchObject({ cached: false, downloadUrl: expect.stringMatching(/\/shapes3\.v1\.ndjson\?exp=/) });
     // NDJSON answers HEAD and Range (curl -C resume).
     const nd = exp.json().downloadUrl;
     const full = await send(nd);

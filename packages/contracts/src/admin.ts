@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   'item.delete',
   'item.restore',
   'item.share',
+  'dataset.version_save',
+  'dataset.version_delete',
+  'dataset.version_restore',
   /** an edit of a dataset's images or classes (ADR 0037) */
   'dataset.edit',
   'trash.empty',

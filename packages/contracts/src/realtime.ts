@@ -81,6 +81,9 @@ export const realtimeEventSchemas = {
   'dataset.edited': z.object({ id: z.string(), seq: z.number(), kind: z.string(), counts: z.record(z.string(), z.number()) }),
   /** One image's labels were written (the labelling editor reloads it unless it wrote them). */
   'dataset.relabelled': z.object({ id: z.string(), imageId: z.string(), revision: z.number() }),
+  /** On `dataset:<id>`: a version was saved, deleted or restored (ADR 0038); the Versions tab refetches. */
+  'dataset.version.saved': z.object({ id: z.string(), number: z.number().int() }),
+  'dataset.version.deleted': z.object({ id: z.string(), number: z.number().int() }),
   'model.created': modelEvent,
   /** Carries no model fields: the web app merges `.updated` payloads into its cached entity. */
   'model.updated': modelEvent,

@@ -114,6 +114,19 @@ export const datasetsRepository = {
     return { rows, total };
   },
   /** The working revision of an image (by its stable image id). */
+  /**
+   * The image's working revision, else its newest one: a saved version's links (ADR 0038) still reach
+   * an image deleted from the working state since (its bytes are the same in every revision).
+   */
+  imageOfAnyRevision: async (db: Db, datasetId: string, imageId: string) =>
+    (
+      await db
+        .select()
+        .from(datasetImages)
+        .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.imageId, imageId)))
+        .orderBy(sql`${datasetImages.revTo} IS NULL DESC`, desc(datasetImages.revFrom))
+        .limit(1)
+    )[0] ?? null,
   image: async (db: Db, datasetId: string, imageId: string) =>
     (
       await db

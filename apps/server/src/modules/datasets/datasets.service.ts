@@ -212,7 +212,7 @@ async function signedImage(ctx: AppContext, datasetId: string, imageId: string, 
     throw new AppError(403, ErrorCode.Forbidden, 'This image link is invalid or no longer grants access');
   }
   if (exp * 1000 <= ctx.clock.now().getTime()) throw new AppError(410, ErrorCode.Expired, 'This image link has expired');
-  const image = row.storageKey && !row.deletedAt ? await datasetsRepository.image(ctx.db, datasetId, imageId) : null;
+  const image = row.storageKey && !row.deletedAt ? await datasetsRepository.imageOfAnyRevision(ctx.db, datasetId, imageId) : null;
   if (!image) throw errors.notFound('Image');
   return { row, image };
 }

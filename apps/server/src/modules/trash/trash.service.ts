@@ -11,6 +11,7 @@ import { modelQueries, type ModelRow } from '../models/index.js';
 import { datasetQueries, type DatasetRow } from '../datasets/index.js';
 import { purgeDataset } from '../datasets/datasets.service.js';
 import { trashRepository, type TrashAfter } from './trash.repository.js';
+import { purgeVersion, restoreVersion, trashedVersions, versionsDeletedBefore } from '../dataset-versions/index.js';
 
 /** @deprecated import it from the datasets module (kept for callers not yet moved). */
 export { purgeDataset };
@@ -36,7 +37,9 @@ export async function trashPage(ctx: AppContext, userId: string, q: { cursor?: s
   // whole trash, which the later pages (keyset reads of `limit + 1` rows) do not pay for again.
   const [page, totals] = await Promise.all([
     itemsAfter(ctx, userId, after, q.limit + 1),
-    after ? Promise.resolve({ count: null, bytes: null }) : trashRepository.totals(ctx.db, userId),
+    after
+      ? Promise.resolve({ count: null, bytes: null })
+      : Promise.all([trashRepository.totals(ctx.db, userId), trashedVersions(ctx, userId)]).then(([t, vs]) => ({ ...t, count: t.count + vs.length })),
   ]);
   const items = page.slice(0, q.limit);
   return { items, nextCursor: page.length > q.limit && items.length ? encodeCursor(items[items.length - 1]!) : null, ...totals };
@@ -64,7 +67,23 @@ export async function itemsAfter(ctx: AppContext, userId: string, after: TrashAf
     trashRepository.bytesDeletedWith(ctx.db, projectIds),
     trashRepository.projectNames(ctx.db, parentIds),
   ]);
-  return rows.map(({ kind, row }): TrashItem => {
+  // Dataset versions (ADR 0038): few per user, read whole and cut at the cursor like the others.
+  const versions = (await trashedVersions(ctx, userId))
+    .filter(({ version: v }) => !after || v.deletedAt! < after.deleted || (v.deletedAt!.getTime() === after.deleted.getTime() && v.id < after.id))
+    .map(({ version: v, datasetName }): { deleted: Date; item: TrashItem } => ({
+      deleted: v.deletedAt!,
+      item: {
+        id: v.id,
+        type: 'datasetVersion',
+        name: `${datasetName} v${v.number}`,
+        deleted: v.deletedAt!.toISOString(),
+        expires: expires(v.deletedAt!),
+        // Their images are the dataset's, so a version frees no bytes of its own.
+        bytes: 0,
+        parent: { type: 'dataset', id: v.datasetId, name: datasetName },
+      },
+    }));
+  const items = rows.map(({ kind, row }): TrashItem => {
     const common = { id: row.id, name: row.name, deleted: row.deletedAt!.toISOString(), expires: expires(row.deletedAt!) };
     if (kind === 'dataset') return { ...common, type: 'dataset', bytes: row.bytes, parent: null };
     if (kind === 'project') return { ...common, type: 'project', bytes: row.imageBytes + (projectBytes.get(row.id) ?? 0), parent: null };
@@ -75,6 +94,11 @@ export async function itemsAfter(ctx: AppContext, userId: string, after: TrashAf
       parent: row.deletedWithProject && row.projectId ? { type: 'project', id: row.projectId, name: projectNames.get(row.projectId) ?? '' } : null,
     };
   });
+  if (!versions.length) return items;
+  return [...items.map((item) => ({ deleted: new Date(item.deleted), item })), ...versions]
+    .sort((a, b) => b.deleted.getTime() - a.deleted.getTime() || (a.item.id < b.item.id ? 1 : a.item.id > b.item.id ? -1 : 0))
+    .slice(0, limit)
+    .map((x) => x.item);
 }
 
 /** Every item of the user's trash, a page at a time (emptying the trash). */
@@ -94,6 +118,7 @@ export async function restoreItem(ctx: AppContext, userId: string, type: TrashIt
   // Projects and models are audited by their restore functions; the dataset is restored here.
   if (type === 'project') return void (await restoreProject(ctx, userId, id));
   if (type === 'model') return void (await restoreModel(ctx, userId, id));
+  if (type === 'datasetVersion') return void (await restoreVersion(ctx, userId, id));
   await datasetsPolicy.hidden(ctx, userId, await datasetQueries.byId(ctx.db, id), 'restore');
   await datasetQueries.update(ctx.db, id, { deletedAt: null });
   await ctx.events.emit('dataset.restored', userId, { dataset: { id }, actorId: userId });
@@ -112,6 +137,7 @@ export async function deleteProject(ctx: AppContext, userId: string, id: string,
 }
 
 export async function deleteForever(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {
+  if (type === 'datasetVersion') return void (await purgeVersion(ctx, userId, id));
   const row =
     type === 'dataset'
       ? await datasetsPolicy.hidden(ctx, userId, await datasetQueries.byId(ctx.db, id), 'delete')
@@ -145,6 +171,10 @@ export async function purgeExpired(ctx: AppContext) {
   }
   for (const m of await trashRepository.modelsDeletedBefore(ctx.db, cutoff)) {
     await purgeModel(ctx, m);
+    n += 1;
+  }
+  for (const v of await versionsDeletedBefore(ctx, cutoff)) {
+    await purgeVersion(ctx, null, v.id);
     n += 1;
   }
   for (const d of await trashRepository.datasetsDeletedBefore(ctx.db, cutoff)) {
