@@ -36,6 +36,25 @@ export function registerAuditListeners(ctx: AppContext) {
   on('project.restored', (e) => item('item.restore', 'project', e.data.projectId, e.data.actorId));
   on('model.restored', (e) => item('item.restore', 'model', e.data.model.id, e.data.actorId));
   on('dataset.restored', (e) => item('item.restore', 'dataset', e.data.dataset.id, e.data.actorId));
+  // labelling (ADR 0039): suggestions turned into labels or dropped
+  on('dataset.suggestions.accepted', (e) =>
+    audit({
+      action: 'dataset.suggestions_accept',
+      actor: { id: e.data.actorId },
+      target: { type: 'dataset', id: e.data.datasetId },
+      userId: null,
+      meta: { images: e.data.images.length, rows: e.data.rows },
+    }),
+  );
+  on('dataset.suggestions.rejected', (e) =>
+    audit({
+      action: 'dataset.suggestions_reject',
+      actor: { id: e.data.actorId },
+      target: { type: 'dataset', id: e.data.datasetId },
+      userId: null,
+      meta: { images: e.data.imageIds.length, rows: e.data.rows },
+    }),
+  );
 
   // teams
   const team = (action: AuditInput['action'], e: { data: { teamId: string; actorId: string } }, extra: Partial<AuditInput> = {}) =>
