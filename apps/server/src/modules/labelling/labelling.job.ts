@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { PermanentJobError, type JobHelpers } from '../../platform/jobs/job-queue.js';
-import { openOriginal } from '../datasets/datasets.thumbnails.js';
+import { readImageBytes } from '../datasets/datasets.image-source.js';
 import { toAppError } from '../inference/inference.service.js';
 import { loadModelForInference } from '../inference/inference.service.js';
 import type { InferenceEngine } from '../inference/index.js';
@@ -77,7 +77,7 @@ export async function runPrelabel(ctx: AppContext, engine: InferenceEngine, id: 
     };
     let stopped = false;
     const label = async (img: LabelImageRow) => {
-      const bytes = await readImage(ctx, dataset.storageKey!, img);
+      const bytes = await readImageBytes(ctx, dataset, img);
       const pred = await engine.predict(modelPath, bytes, { ...PREDICT, conf: job.conf });
       const out = predictionToLabels(pred, dataset.task, job.classMap, names, job.conf);
       if (out.rows.length || out.className) {
@@ -136,10 +136,4 @@ async function end(ctx: AppContext, id: string, patch: Partial<PrelabelJobRow>) 
   const row = await repo.updateActiveJob(ctx.db, id, { ...patch, finishedAt: ctx.clock.now() });
   if (row) await publishJob(ctx, row);
   return row;
-}
-
-async function readImage(ctx: AppContext, storageKey: string, img: LabelImageRow): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of (await openOriginal(ctx, storageKey, img)) as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }

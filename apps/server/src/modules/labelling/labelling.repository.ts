@@ -1,16 +1,18 @@
-import { and, asc, desc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { datasetImages, labelSuggestions, prelabelJobs } from '../../platform/db/schema.js';
 
 export type PrelabelJobRow = typeof prelabelJobs.$inferSelect;
 export type SuggestionRow = typeof labelSuggestions.$inferSelect;
-export type LabelImageRow = Pick<typeof datasetImages.$inferSelect, 'id' | 'split' | 'name' | 'width' | 'height' | 'source'>;
+export type LabelImageRow = Pick<typeof datasetImages.$inferSelect, 'id' | 'split' | 'name' | 'width' | 'height' | 'source' | 'blobKey'>;
 export type ReviewImageRow = typeof datasetImages.$inferSelect & { suggestions: number };
 
 const pending = eq(labelSuggestions.status, 'pending');
+/** The dataset's working state (ADR 0037): rows no edit has ended. Images are named by their stable image id. */
+const working = (datasetId: string) => and(eq(datasetImages.datasetId, datasetId), isNull(datasetImages.revTo));
 /** A pending suggestion exists for the image (the "with suggestions" filter, accept all). */
 const hasPending = (datasetId: string) =>
-  sql`EXISTS (SELECT 1 FROM ${labelSuggestions} s WHERE s.dataset_id = ${datasetId} AND s.image_id = dataset_images.id AND s.status = 'pending')`;
+  sql`EXISTS (SELECT 1 FROM ${labelSuggestions} s WHERE s.dataset_id = ${datasetId} AND s.image_id = dataset_images.image_id AND s.status = 'pending')`;
 
 /** Counts of an array column read back as numbers on both drivers. */
 const num = (v: unknown) => Number(v ?? 0);
@@ -34,22 +36,19 @@ export const labellingRepository = {
   imagesToLabel: (db: Db, datasetId: string, q: { split?: string | null; imageIds?: string[] | null }): Promise<LabelImageRow[]> =>
     db
       .select({
-        id: datasetImages.id,
+        id: datasetImages.imageId,
         split: datasetImages.split,
         name: datasetImages.name,
         width: datasetImages.width,
         height: datasetImages.height,
         source: datasetImages.source,
+        blobKey: datasetImages.blobKey,
       })
       .from(datasetImages)
       .where(
-        and(
-          eq(datasetImages.datasetId, datasetId),
-          q.split ? eq(datasetImages.split, q.split) : undefined,
-          q.imageIds ? inArray(datasetImages.id, q.imageIds) : undefined,
-        ),
+        and(working(datasetId), q.split ? eq(datasetImages.split, q.split) : undefined, q.imageIds ? inArray(datasetImages.imageId, q.imageIds) : undefined),
       )
-      .orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.id)),
+      .orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.imageId)),
   countImages: async (db: Db, datasetId: string, q: { split?: string | null; imageIds?: string[] | null }) =>
     num(
       (
@@ -58,9 +57,9 @@ export const labellingRepository = {
           .from(datasetImages)
           .where(
             and(
-              eq(datasetImages.datasetId, datasetId),
+              working(datasetId),
               q.split ? eq(datasetImages.split, q.split) : undefined,
-              q.imageIds ? inArray(datasetImages.id, q.imageIds) : undefined,
+              q.imageIds ? inArray(datasetImages.imageId, q.imageIds) : undefined,
             ),
           )
       )[0]?.n,
@@ -92,7 +91,10 @@ export const labellingRepository = {
     db
       .select({ s: labelSuggestions })
       .from(labelSuggestions)
-      .innerJoin(datasetImages, and(eq(datasetImages.datasetId, labelSuggestions.datasetId), eq(datasetImages.id, labelSuggestions.imageId)))
+      .innerJoin(
+        datasetImages,
+        and(eq(datasetImages.datasetId, labelSuggestions.datasetId), eq(datasetImages.imageId, labelSuggestions.imageId), isNull(datasetImages.revTo)),
+      )
       .where(
         and(
           eq(labelSuggestions.datasetId, datasetId),
@@ -115,31 +117,17 @@ export const labellingRepository = {
     await db.update(labelSuggestions).set({ labels, conf }).where(eq(labelSuggestions.id, id));
   },
 
-  /** Labels of these images as they are now, locked for the write that follows. */
-  imageLabels: (db: Db, datasetId: string, imageIds: string[]) =>
-    db
-      .select({ id: datasetImages.id, labels: datasetImages.labels, className: datasetImages.className })
-      .from(datasetImages)
-      .where(and(eq(datasetImages.datasetId, datasetId), inArray(datasetImages.id, imageIds)))
-      .for('update'),
-  setImageLabels: async (db: Db, datasetId: string, imageId: string, labels: number[][], className: string | null) => {
-    await db
-      .update(datasetImages)
-      .set({ labels, className })
-      .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId)));
-  },
-
   /** Label rows per dataset class id (detect/segment/pose) and images per class name (classify), with the unlabelled count. */
   classCounts: async (db: Db, datasetId: string) => {
     const rows = await db.execute(sql`
       SELECT (l.row ->> 0)::int AS cls, count(*) AS n
       FROM dataset_images i CROSS JOIN LATERAL jsonb_array_elements(i.labels) AS l(row)
-      WHERE i.dataset_id = ${datasetId} GROUP BY 1`);
+      WHERE i.dataset_id = ${datasetId} AND i.rev_to IS NULL GROUP BY 1`);
     const names = await db.execute(sql`
-      SELECT class_name AS name, count(*) AS n FROM dataset_images WHERE dataset_id = ${datasetId} AND class_name IS NOT NULL GROUP BY 1`);
+      SELECT class_name AS name, count(*) AS n FROM dataset_images WHERE dataset_id = ${datasetId} AND rev_to IS NULL AND class_name IS NOT NULL GROUP BY 1`);
     const totals = await db.execute(sql`
       SELECT count(*) AS images, count(*) FILTER (WHERE labels = '[]'::jsonb AND class_name IS NULL) AS unlabelled
-      FROM dataset_images WHERE dataset_id = ${datasetId}`);
+      FROM dataset_images WHERE dataset_id = ${datasetId} AND rev_to IS NULL`);
     const t = (totals as unknown as { rows: Array<{ images: unknown; unlabelled: unknown }> }).rows[0];
     return {
       byClass: (rows as unknown as { rows: Array<{ cls: unknown; n: unknown }> }).rows.map((r) => ({ cls: num(r.cls), n: num(r.n) })),
@@ -164,28 +152,28 @@ export const labellingRepository = {
       after?: { split: string; name: string; id: string };
     },
   ): Promise<ReviewImageRow[]> => {
-    const where: Array<SQL | undefined> = [eq(datasetImages.datasetId, datasetId), q.split ? eq(datasetImages.split, q.split) : undefined];
+    const where: Array<SQL | undefined> = [working(datasetId), q.split ? eq(datasetImages.split, q.split) : undefined];
     if (q.filter === 'unlabelled') where.push(sql`${datasetImages.labels} = '[]'::jsonb AND ${datasetImages.className} IS NULL`);
     if (q.filter === 'suggested') where.push(hasPending(datasetId));
-    if (q.filter === 'disagree') where.push(q.imageIds?.length ? inArray(datasetImages.id, q.imageIds) : sql`false`);
+    if (q.filter === 'disagree') where.push(q.imageIds?.length ? inArray(datasetImages.imageId, q.imageIds) : sql`false`);
     if (q.after) {
       const a = q.after;
       where.push(
         or(
           gt(datasetImages.split, a.split),
           and(eq(datasetImages.split, a.split), gt(datasetImages.name, a.name)),
-          and(eq(datasetImages.split, a.split), eq(datasetImages.name, a.name), gt(datasetImages.id, a.id)),
+          and(eq(datasetImages.split, a.split), eq(datasetImages.name, a.name), gt(datasetImages.imageId, a.id)),
         ),
       );
     }
     const rows = await db
       .select({
         image: datasetImages,
-        suggestions: sql<number>`(SELECT count(*) FROM ${labelSuggestions} s WHERE s.dataset_id = ${datasetId} AND s.image_id = dataset_images.id AND s.status = 'pending')`,
+        suggestions: sql<number>`(SELECT count(*) FROM ${labelSuggestions} s WHERE s.dataset_id = ${datasetId} AND s.image_id = dataset_images.image_id AND s.status = 'pending')`,
       })
       .from(datasetImages)
       .where(and(...where))
-      .orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.id))
+      .orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.imageId))
       .limit(q.limit);
     return rows.map((r) => ({ ...r.image, suggestions: num(r.suggestions) }));
   },

@@ -5,11 +5,12 @@ import { shortLinkExpiry } from '../../platform/http/signed-links.js';
 import { newId } from '../../platform/ids.js';
 import { linkVersionOf } from '../access/index.js';
 import { imageUrl, thumbnailUrl } from '../datasets/datasets.image-urls.js';
+import { appendImageLabels, classesOf } from '../datasets/datasets.edits.js';
 import { ownedDataset, readableDataset } from '../datasets/datasets.service.js';
 import { hasThumbnail } from '../datasets/datasets.thumbnails.js';
 import type { DatasetRow } from '../datasets/index.js';
 import { evaluationQueries } from '../evaluation/index.js';
-import { datasetClassNames, readableEvaluation } from '../evaluation/evaluation.service.js';
+import { readableEvaluation } from '../evaluation/evaluation.service.js';
 import { loadModelForInference } from '../inference/inference.service.js';
 import { canLabel, resolveClassMap } from './labelling.classes.js';
 import { presentJob, presentSuggestion } from './labelling.presenter.js';
@@ -17,8 +18,8 @@ import { labellingRepository as repo, type PrelabelJobRow, type SuggestionRow } 
 
 export const PRELABEL_QUEUE = 'labelling.prelabel';
 
-/** The dataset's class names by class id (the working class list once datasets keep one, ADR 0037). */
-export const classNamesOf = (dataset: DatasetRow) => datasetClassNames(dataset);
+/** The dataset's class names by class id: its working class list (ADR 0037). */
+export const classNamesOf = (dataset: DatasetRow) => classesOf(dataset);
 
 /** A dataset the caller may label (ADR 0039: `label` in the matrix): 404 unreadable, 403 not allowed. */
 export const labelableDataset = (ctx: AppContext, userId: string, id: string) => ownedDataset(ctx, userId, id, { action: 'label' });
@@ -177,31 +178,28 @@ export async function datasetClassCounts(ctx: AppContext, viewerId: string | nul
 export async function acceptSuggestions(ctx: AppContext, userId: string, datasetId: string, body: SuggestionActionBody) {
   const dataset = await labelableDataset(ctx, userId, datasetId);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const txCtx = { ...ctx, db: tx } as AppContext;
-    const picked = pick(await chosen(txCtx, dataset, body), body.indices);
-    const byImage = new Map<string, typeof picked>();
-    for (const p of picked) byImage.set(p.s.imageId, [...(byImage.get(p.s.imageId) ?? []), p]);
-    const images: Array<{ imageId: string; revision: number | null }> = [];
-    let rows = 0;
-    const ids = [...byImage.keys()];
-    for (let i = 0; i < ids.length; i += 500) {
-      const current = await repo.imageLabels(tx, dataset.id, ids.slice(i, i + 500));
-      for (const img of current) {
-        const parts = byImage.get(img.id)!;
-        const add = parts.flatMap((p) => p.take);
-        const cls = parts.find((p) => p.takeClass)?.s.className ?? null;
-        if (!add.length && !cls) continue;
-        await repo.setImageLabels(tx, dataset.id, img.id, [...img.labels, ...add], cls ?? img.className);
-        rows += add.length + (cls ? 1 : 0);
-        images.push({ imageId: img.id, revision: null });
+  let picked: ReturnType<typeof pick> = [];
+  const out = await appendImageLabels(
+    ctx,
+    userId,
+    dataset.id,
+    async (tx) => {
+      picked = pick(await chosen({ ...ctx, db: tx } as AppContext, dataset, body), body.indices);
+      const byImage = new Map<string, { imageId: string; labels: number[][]; className: string | null }>();
+      for (const p of picked) {
+        const a = byImage.get(p.s.imageId) ?? { imageId: p.s.imageId, labels: [], className: null };
+        a.labels.push(...p.take);
+        if (p.takeClass) a.className = p.s.className;
+        byImage.set(p.s.imageId, a);
       }
-    }
-    await settle(tx, picked, 'accepted', userId, now);
-    const counts = (await classCounts(txCtx, dataset)).counts;
-    await ctx.events.emit('dataset.suggestions.accepted', dataset.userId, { datasetId: dataset.id, actorId: userId, rows, images, counts });
-    return { images: images.length, rows, counts };
-  });
+      return [...byImage.values()];
+    },
+    (tx) => settle(tx, picked, 'accepted', userId, now),
+  );
+  const rows = picked.reduce((k, p) => k + p.take.length + (p.takeClass ? 1 : 0), 0);
+  const counts = (await classCounts(ctx, out.dataset)).counts;
+  await ctx.events.emit('dataset.suggestions.accepted', dataset.userId, { datasetId: dataset.id, actorId: userId, rows, images: out.images, counts });
+  return { images: out.images.length, rows, counts };
 }
 
 /** Reject: the chosen suggested rows are dropped; labels are not touched. */
@@ -267,18 +265,18 @@ export async function reviewImages(ctx: AppContext, viewerId: string | null, dat
   const link = { access: linkVersionOf(dataset), expiresAt: shortLinkExpiry(ctx.clock.now()) };
   return {
     results: page.map((i) => ({
-      id: i.id,
+      id: i.imageId,
       split: i.split,
       name: i.name,
       width: i.width,
       height: i.height,
       className: i.className,
       labels: i.labels,
-      thumbUrl: hasThumbnail(i) ? thumbnailUrl(ctx.secret, dataset.id, i.id, link) : null,
-      url: imageUrl(ctx.secret, dataset.id, i.id, link),
+      thumbUrl: hasThumbnail(i) ? thumbnailUrl(ctx.secret, dataset.id, i.imageId, link) : null,
+      url: imageUrl(ctx.secret, dataset.id, i.imageId, link),
       suggestions: i.suggestions,
     })),
-    nextCursor: more ? encodeCursor(page.at(-1)!) : null,
+    nextCursor: more ? encodeCursor({ ...page.at(-1)!, id: page.at(-1)!.imageId }) : null,
   };
 }
 
