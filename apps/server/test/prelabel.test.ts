@@ -108,7 +108,7 @@ describe('pre-labelling a 200-image split with the fixture detect model', () => 
     const job = (await req('GET', `/v1/datasets/${dataset}/prelabel/${queued.id}`, { cookie: owner.cookie })).json().data;
     expect(job).toMatchObject({ status: 'completed', done: 200, total: 200 });
     expect(job.suggested).toBeGreaterThan(150);
-    const progress = heard.filter((e) => e.topic === `dataset:${dataset}` && e.event === 'dataset.prelabel').map((e) => e.data);
+    const progress = heard.filter((e) => e.topic === `dataset:${dataset}` && e.event === 'prelabel.progress').map((e) => e.data);
     const running = progress.filter((p) => p.status === 'running').map((p) => p.done as number);
     console.log(`pre-labelling progress messages: ${progress.length} (running: ${running.join(', ')})`);
     expect(running.length).toBeGreaterThanOrEqual(3);
@@ -183,7 +183,7 @@ describe('pre-labelling a 200-image split with the fixture detect model', () => 
     expect(Object.values(countsAfter.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
       Object.values(countsBefore.counts as Record<string, number>).reduce((a, b) => a + b, 0) + job.boxes,
     );
-    const live = heard.filter((e) => e.topic === `dataset:${dataset}` && e.event === 'dataset.labels.updated');
+    const live = heard.filter((e) => e.topic === `dataset:${dataset}` && e.event === 'labels.updated');
     expect(live.at(-1)!.data).toMatchObject({ id: dataset, counts: countsAfter.counts });
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'dataset.suggestions_accept'));
     expect(audit.some((a) => a.targetId === dataset)).toBe(true);
