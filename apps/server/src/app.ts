@@ -37,6 +37,7 @@ import * as explore from './modules/explore/explore.module.js';
 import * as support from './modules/support/support.module.js';
 import * as notifications from './modules/notifications/notifications.module.js';
 import * as evaluation from './modules/evaluation/evaluation.module.js';
+import * as labelling from './modules/labelling/labelling.module.js';
 import * as links from './modules/links/links.module.js';
 
 export type { BuildOptions } from './bootstrap.js';
@@ -76,6 +77,7 @@ const MODULES: AppModule[] = [
   storage,
   inference,
   evaluation,
+  labelling,
   agents,
   exportsModule,
   billing,

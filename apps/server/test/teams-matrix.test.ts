@@ -250,7 +250,13 @@ const itemProbes = (collection: string): Partial<Record<Action, Probe>> => ({
 });
 
 const PROBES: Record<ObjectKind, Partial<Record<Action, Probe>>> = {
-  dataset: { ...itemProbes('datasets'), ...teamMoveProbes('dataset'), download: (c, i) => call(c, 'GET', `/v1/datasets/${i.id}/report`) },
+  dataset: {
+    ...itemProbes('datasets'),
+    ...teamMoveProbes('dataset'),
+    download: (c, i) => call(c, 'GET', `/v1/datasets/${i.id}/report`),
+    // labelling (ADR 0039): rejecting every pending suggestion changes nothing else
+    label: (c, i) => call(c, 'POST', `/v1/datasets/${i.id}/suggestions/reject`, { all: true }),
+  },
   project: {
     ...itemProbes('projects'),
     ...teamMoveProbes('project'),

@@ -47,6 +47,8 @@ export const AUDIT_ACTIONS = [
   'team.transfer',
   'team.item_add',
   'team.item_remove',
+  'dataset.suggestions_accept',
+  'dataset.suggestions_reject',
   'job.retry',
   'job.cancel',
   'admin.action',

@@ -142,6 +142,20 @@ export interface DomainEventCatalog {
     model: { id: string };
     dataset: { id: string };
   };
+  /** pre-labelling of a dataset with a model was queued (ADR 0039) */
+  'dataset.prelabel.started': { jobId: string; datasetId: string; modelId: string; actorId: string; total: number };
+  /** a pre-labelling job changed status or proposed for more images */
+  'dataset.prelabel.updated': { jobId: string; datasetId: string; status: string; done: number; total: number };
+  /** suggestions became labels (one write per image, revision + 1); `counts`: label rows per class name after it */
+  'dataset.suggestions.accepted': {
+    datasetId: string;
+    actorId: string;
+    rows: number;
+    images: Array<{ imageId: string; revision: number | null }>;
+    counts: Record<string, number>;
+  };
+  /** suggestions were dropped without touching labels */
+  'dataset.suggestions.rejected': { datasetId: string; actorId: string; rows: number; imageIds: string[] };
   /** a user asked the admins for a plan while billing is off (ADR 0030); the admins' bells count it */
   'support.upgradeRequested': { requestId: string; userId: string; username: string; plan: string };
   /** a notification record of the user was created or marked read (ADR 0028): the bell's count changed */

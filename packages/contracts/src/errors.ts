@@ -118,6 +118,11 @@ export const ErrorCode = {
   // evaluations (ADR 0035)
   NoCommonClasses: 'evaluation/no-common-classes',
   EmptySplit: 'evaluation/empty-split',
+  // model-assisted labelling (ADR 0039)
+  /** No model class goes to a dataset class (by name or the request's classMap): pre-labelling would propose nothing. */
+  NoClassMapped: 'labelling/no-class-mapped',
+  /** A classMap entry names a class the model or the dataset does not have. */
+  UnknownClass: 'labelling/unknown-class',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

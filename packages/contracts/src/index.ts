@@ -32,3 +32,4 @@ export * from './evaluation.js';
 export * from './support.js';
 export * from './explore.js';
 export * from './evaluations.js';
+export * from './labelling.js';

@@ -73,6 +73,18 @@ describe('permission matrix (spec §6, issue 11)', () => {
     for (const s of ['teamAdmin', 'teamMember', 'teamViewer'] as const) expect(can(s, 'team', 'team', 'transfer')).toBe(false);
   });
 
+  it('labelers (ADR 0039) label and read team datasets, read team projects and models, and change nothing else', () => {
+    expect(subjectForRole('labeler', 'dataset')).toBe('teamLabeler');
+    for (const v of ['team', 'unlisted', 'public'] as const) {
+      for (const a of ['read', 'list', 'label', 'predict', 'download'] as const) expect(can('teamLabeler', 'dataset', v, a)).toBe(true);
+      for (const a of WRITES) expect(can('teamLabeler', 'dataset', v, a)).toBe(false);
+      for (const k of ['project', 'model'] as const) for (const a of ACTIONS) expect(can('teamLabeler', k, v, a)).toBe(can('teamViewer', k, v, a));
+    }
+    // Who else labels: the owner, team admins and members; never viewers or others.
+    for (const s of ['owner', 'teamAdmin', 'teamMember'] as const) expect(can(s, 'dataset', 'team', 'label')).toBe(true);
+    for (const s of ['teamViewer', 'user', 'anonymous'] as const) for (const v of VISIBILITIES) expect(can(s, 'dataset', v, 'label')).toBe(false);
+  });
+
   it('visibility: a private item of a team is `team`', () => {
     expect(visibilityOf('private', 'T')).toBe('team');
     expect(visibilityOf('private', null)).toBe('private');

@@ -9,6 +9,7 @@ import type { Abilities, Privacy } from './common.js';
  *   owner       the item's owner (for a team: the team's creator/owner)
  *   teamAdmin   admin (or owner) of the team the item belongs to
  *   teamMember  member of that team
+ *   teamLabeler labeler of that team: labels and adds images of its datasets (ADR 0039), reads the rest
  *   teamViewer  read-only member of that team
  *   user        any other signed-in user (API keys act with their owner's rights)
  *   anonymous   signed out
@@ -17,7 +18,7 @@ import type { Abilities, Privacy } from './common.js';
  * that belongs to a team. A team item that is unlisted or public keeps its team rights for
  * members and is visible to everyone else as unlisted or public.
  */
-export const SUBJECTS = ['owner', 'teamAdmin', 'teamMember', 'teamViewer', 'user', 'anonymous'] as const;
+export const SUBJECTS = ['owner', 'teamAdmin', 'teamMember', 'teamLabeler', 'teamViewer', 'user', 'anonymous'] as const;
 export type Subject = (typeof SUBJECTS)[number];
 
 export const OBJECT_KINDS = ['dataset', 'project', 'model', 'team'] as const;
@@ -34,6 +35,9 @@ export type Visibility = (typeof VISIBILITIES)[number];
  *             owner's own items: owner or team admin
  *   transfer  anywhere its team has no say: into another team or into a project outside its team
  *             (a model), and a team's ownership: the owner only
+ * and one is about a dataset's content (ADR 0039):
+ *   label     a dataset's images and labels: edit labels, add images, pre-label with a model, accept
+ *             or reject suggestions; never delete the dataset or its versions (that is `delete`)
  */
 export const ACTIONS = [
   'read',
@@ -50,11 +54,12 @@ export const ACTIONS = [
   'download',
   'invite',
   'remove',
+  'label',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** Roles stored for team members. */
-export const TEAM_ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export const TEAM_ROLES = ['owner', 'admin', 'member', 'labeler', 'viewer'] as const;
 export type TeamMemberRole = (typeof TEAM_ROLES)[number];
 
 type Row = Readonly<Record<Visibility, readonly Action[]>>;
@@ -62,9 +67,11 @@ type Matrix = Readonly<Record<Subject, Readonly<Record<ObjectKind, Row>>>>;
 
 const NONE: readonly Action[] = [];
 /** Everything a team admin can do with a team's dataset, project or model: all but `transfer` (taking it where the team has no say). */
-const ITEM_ADMIN: readonly Action[] = ['read', 'list', 'update', 'share', 'move', 'delete', 'restore', 'train', 'export', 'predict', 'download'];
+const ITEM_ADMIN: readonly Action[] = ['read', 'list', 'update', 'share', 'move', 'delete', 'restore', 'train', 'export', 'predict', 'download', 'label'];
 /** Members work on team items, but neither share, move nor delete them. */
-const ITEM_MEMBER: readonly Action[] = ['read', 'list', 'update', 'train', 'export', 'predict', 'download'];
+const ITEM_MEMBER: readonly Action[] = ['read', 'list', 'update', 'train', 'export', 'predict', 'download', 'label'];
+/** Labelers label a team's datasets (and run its models to pre-label), read the rest, change nothing else. */
+const DATASET_LABELER: readonly Action[] = ['read', 'list', 'predict', 'download', 'label'];
 /** Read-only: look, run predictions, download. */
 const ITEM_READ: readonly Action[] = ['read', 'list', 'predict', 'download'];
 /** Unlisted: reachable by id (link), never listed. */
@@ -86,6 +93,7 @@ export const PERMISSIONS: Matrix = {
     team: teamRow(['read', 'list', 'update', 'share', 'restore', 'invite', 'remove']),
   },
   teamMember: { dataset: teamRow(ITEM_MEMBER), project: teamRow(ITEM_MEMBER), model: teamRow(ITEM_MEMBER), team: teamRow(['read', 'list']) },
+  teamLabeler: { dataset: teamRow(DATASET_LABELER), project: teamRow(ITEM_READ), model: teamRow(ITEM_READ), team: teamRow(['read', 'list']) },
   teamViewer: { dataset: teamRow(ITEM_READ), project: teamRow(ITEM_READ), model: teamRow(ITEM_READ), team: teamRow(['read', 'list']) },
   user: { dataset: othersRow, project: othersRow, model: othersRow, team: teamOthersRow },
   // Signed out reads what any user reads, and never writes.
@@ -107,7 +115,7 @@ export function visibilityOf(privacy: Privacy, teamId: string | null | undefined
  */
 export function subjectForRole(role: TeamMemberRole, kind: ObjectKind): Subject {
   if (role === 'owner') return kind === 'team' ? 'owner' : 'teamAdmin';
-  return role === 'admin' ? 'teamAdmin' : role === 'member' ? 'teamMember' : 'teamViewer';
+  return role === 'admin' ? 'teamAdmin' : role === 'member' ? 'teamMember' : role === 'labeler' ? 'teamLabeler' : 'teamViewer';
 }
 
 /** The `abilities` a response carries for this caller. */

@@ -84,6 +84,20 @@ export const realtimeEventSchemas = {
   /** On `dataset:<id>`: a version was saved, deleted or restored (ADR 0038); the Versions tab refetches. */
   'dataset.version.saved': z.object({ id: z.string(), number: z.number().int() }),
   'dataset.version.deleted': z.object({ id: z.string(), number: z.number().int() }),
+  /**
+   * Labels of the dataset changed (ADR 0039): one image (`imageId`, its new `revision`), or many at once
+   * (`imageId` null: refetch what is shown); `counts` are label rows per class name after the change.
+   */
+  'labels.updated': z.object({
+    id: z.string(),
+    imageId: z.string().nullable(),
+    revision: z.number().nullable(),
+    counts: z.record(z.string(), z.number()).optional(),
+  }),
+  /** Suggestions of these images changed (`imageIds` null: many, refetch). */
+  'suggestions.updated': z.object({ id: z.string(), imageIds: z.array(z.string()).nullable() }),
+  /** A pre-labelling job of the dataset moved: progress while it runs, then its final status. */
+  'prelabel.progress': z.object({ id: z.string(), jobId: z.string(), status: z.string(), done: z.number(), total: z.number() }),
   'model.created': modelEvent,
   /** Carries no model fields: the web app merges `.updated` payloads into its cached entity. */
   'model.updated': modelEvent,

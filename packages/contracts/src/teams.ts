@@ -8,7 +8,7 @@ export const TEAM_INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const teamRoleSchema = z.enum(TEAM_ROLES);
 /** Roles an invite may carry: ownership is transferred, never invited into. */
-export const inviteRoleSchema = z.enum(['admin', 'member', 'viewer']);
+export const inviteRoleSchema = z.enum(['admin', 'member', 'labeler', 'viewer']);
 export type InviteRole = z.infer<typeof inviteRoleSchema>;
 
 /** What the caller may do with a team (from the permission matrix; the SPA hides the rest). */

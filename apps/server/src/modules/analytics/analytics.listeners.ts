@@ -41,6 +41,11 @@ export function registerAnalyticsListeners(ctx: AppContext) {
       evaluationId: e.data.evaluationId,
     }),
   );
+  on('dataset.prelabel.started', (e) =>
+    track(ctx, e.data.actorId, 'prelabel_dataset', { datasetId: e.data.datasetId, modelId: e.data.modelId, jobId: e.data.jobId, images: e.data.total }),
+  );
+  on('dataset.suggestions.accepted', (e) => track(ctx, e.data.actorId, 'accept_suggestions', { datasetId: e.data.datasetId, rows: e.data.rows }));
+  on('dataset.suggestions.rejected', (e) => track(ctx, e.data.actorId, 'reject_suggestions', { datasetId: e.data.datasetId, rows: e.data.rows }));
   on('model.inferred', (e) => track(ctx, e.data.actorId, 'infer_model', { modelId: e.data.modelId, via: e.data.via }));
   on('export.requested', (e) => track(ctx, e.data.actorId, 'export_model', { modelId: e.data.modelId, format: e.data.format, auto: e.data.auto }));
 

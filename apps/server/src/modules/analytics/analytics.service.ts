@@ -14,6 +14,8 @@ export type AnalyticsEventName =
   | 'export_model'
   | 'infer_model'
   | 'evaluate_model'
+  | 'prelabel_dataset'
+  | `${'accept' | 'reject'}_suggestions`
   | 'empty_trash'
   | `${'create' | 'update' | 'delete' | 'leave' | 'transfer'}_team`
   | `${'send' | 'accept' | 'reject' | 'cancel'}_team_invite`

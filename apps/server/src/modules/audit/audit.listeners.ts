@@ -57,6 +57,25 @@ export function registerAuditListeners(ctx: AppContext) {
   on('dataset.version.saved', (e) => version('dataset.version_save', e.data.dataset, e.data.version, e.data.actorId, { auto: e.data.auto }));
   on('dataset.version.deleted', (e) => version('dataset.version_delete', e.data.dataset, e.data.version, e.data.actorId));
   on('dataset.version.restored', (e) => version('dataset.version_restore', e.data.dataset, e.data.version, e.data.actorId));
+  // labelling (ADR 0039): suggestions turned into labels or dropped
+  on('dataset.suggestions.accepted', (e) =>
+    audit({
+      action: 'dataset.suggestions_accept',
+      actor: { id: e.data.actorId },
+      target: { type: 'dataset', id: e.data.datasetId },
+      userId: null,
+      meta: { images: e.data.images.length, rows: e.data.rows },
+    }),
+  );
+  on('dataset.suggestions.rejected', (e) =>
+    audit({
+      action: 'dataset.suggestions_reject',
+      actor: { id: e.data.actorId },
+      target: { type: 'dataset', id: e.data.datasetId },
+      userId: null,
+      meta: { images: e.data.imageIds.length, rows: e.data.rows },
+    }),
+  );
 
   // teams
   const team = (action: AuditInput['action'], e: { data: { teamId: string; actorId: string } }, extra: Partial<AuditInput> = {}) =>

@@ -593,4 +593,45 @@ function withoutLayoutNotes<R extends { warnings: Array<{ code: string; file?: s
   const countsByCode = { ...report.countsByCode };
   for (const w of dropped) if (countsByCode[w.code] !== undefined && --countsByCode[w.code]! <= 0) delete countsByCode[w.code];
   return { ...report, warnings: report.warnings.filter((w) => !drop(w)), warningCount: report.warningCount - dropped.length, countsByCode };
+/**
+ * Accepted suggestions (ADR 0039): label rows added to each image's labels (classify: its class set),
+ * all in one edit, each image's revision + 1; `also` runs in the same transaction (the suggestions are
+ * marked there, so they and the labels change together). Needs `label` on the dataset.
+ */
+export async function appendImageLabels(
+  ctx: AppContext,
+  userId: string,
+  datasetId: string,
+  additions: (tx: Db) => Promise<Array<{ imageId: string; labels: number[][]; className: string | null }>>,
+  also: (tx: Db) => Promise<void>,
+) {
+  const d0 = await datasetsPolicy.act(ctx, userId, await datasetsRepository.byId(ctx.db, datasetId), 'label');
+  if (!d0.processedAt || d0.status !== 'Ready') throw errors.conflict(ErrorCode.DatasetNotReady, 'Edit a dataset once it is processed (Ready)');
+  const out = await runEdit(ctx, userId, datasetId, 'labels.update', async (tx, d, seq) => {
+    const adds = (await additions(tx)).filter((a) => a.labels.length || a.className);
+    const rows = new Map((await datasetsRepository.workingByImageIds(tx, datasetId, [...new Set(adds.map((a) => a.imageId))])).map((r) => [r.imageId, r]));
+    const changes: Array<{ row: DatasetImageRow; patch: Partial<DatasetImageRow> }> = [];
+    const images: Array<{ imageId: string; revision: number }> = [];
+    for (const a of adds) {
+      const row = rows.get(a.imageId);
+      if (!row) continue; // deleted since it was suggested
+      const revision = row.labelRev + 1;
+      changes.push({ row, patch: { labels: [...row.labels, ...a.labels], className: a.className ?? row.className, labelRev: revision } });
+      images.push({ imageId: a.imageId, revision });
+    }
+    await datasetsRepository.reviseImages(tx, d, seq, changes, newId);
+    await also(tx);
+    const classes = classesOf(d);
+    return {
+      counts: { relabelled: images.length },
+      stats: statsDelta(
+        d.stats,
+        classes,
+        changes.map((c) => c.row),
+        changes.map((c) => ({ split: c.row.split, labels: c.patch.labels!, className: c.patch.className ?? null })),
+      ),
+      result: images,
+    };
+  });
+  return { seq: out.seq, images: out.result, dataset: out.dataset };
 }

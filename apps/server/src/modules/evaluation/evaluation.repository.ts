@@ -9,6 +9,11 @@ export type MistakeRow = typeof evaluationMistakes.$inferSelect;
 export type EvalImageRow = Pick<typeof datasetImages.$inferSelect, 'id' | 'name' | 'width' | 'height' | 'labels' | 'className' | 'source' | 'blobKey'>;
 
 export const evaluationRepository = {
+  /** The images an evaluation's mistakes are on (bounded: the most confident mistakes per kind and class). */
+  mistakeImageIds: async (db: Db, evaluationId: string) =>
+    (await db.selectDistinct({ id: evaluationMistakes.imageId }).from(evaluationMistakes).where(eq(evaluationMistakes.evaluationId, evaluationId))).map(
+      (r) => r.id,
+    ),
   byId: async (db: Db, id: string) => (await db.select().from(evaluations).where(eq(evaluations.id, id)))[0] ?? null,
   insert: async (db: Db, row: EvaluationInsert) => (await db.insert(evaluations).values(row).returning())[0]!,
   update: async (db: Db, id: string, patch: Partial<EvaluationInsert>) =>

@@ -4,7 +4,7 @@ import { datasets, models, notifications, teamInvites, teams, users } from '../.
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export interface InviteState {
-  role: 'admin' | 'member' | 'viewer';
+  role: 'admin' | 'member' | 'labeler' | 'viewer';
   invitedBy: string;
   expiresAt: Date;
   pending: boolean;

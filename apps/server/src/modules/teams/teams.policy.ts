@@ -29,7 +29,7 @@ export function teamAbilities(viewer: Viewer, team: TeamRow): TeamAbilities {
     canInvite: allows(viewer, item, 'invite'),
     canRemove: allows(viewer, item, 'remove'),
     // Putting work into a team is writing to it: members and above; viewers only read.
-    canAddItems: member && role !== 'viewer',
+    canAddItems: member && role !== 'viewer' && role !== 'labeler',
     // The owner hands the team over before leaving (the last admin cannot leave).
     canLeave: member && team.ownerId !== viewer.userId,
   };

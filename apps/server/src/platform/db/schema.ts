@@ -32,3 +32,4 @@ export * from './schema/notifications.js';
 export * from './schema/support.js';
 export * from './schema/evaluation.js';
 export * from './schema/dataset-versions.js';
+export * from './schema/labelling.js';

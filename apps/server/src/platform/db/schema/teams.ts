@@ -15,7 +15,7 @@ export const teams = pgTable('teams', {
   deletedAt: ts('deleted_at'),
 });
 
-export type TeamRole = 'owner' | 'admin' | 'member' | 'viewer';
+export type TeamRole = 'owner' | 'admin' | 'member' | 'labeler' | 'viewer';
 export const teamMembers = pgTable(
   'team_members',
   {

@@ -4,7 +4,7 @@ import { createInviteBody, type InviteRole, type Team } from '@sightline/contrac
 import { useInviteMember } from '../api/invite-member';
 import { useTeamsT } from '../i18n';
 
-const ROLES: InviteRole[] = ['member', 'admin', 'viewer'];
+const ROLES: InviteRole[] = ['member', 'admin', 'labeler', 'viewer'];
 
 /** Invite by email with a role (member by default); the server mails the link. */
 export function InviteDialog({ team, opened, onClose }: { team: Team; opened: boolean; onClose: () => void }) {

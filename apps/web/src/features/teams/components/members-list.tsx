@@ -9,7 +9,7 @@ import { useRemoveFromTeam } from '../api/remove-from-team';
 import { useUpdateMemberRole } from '../api/update-member-role';
 import { useTeamsT } from '../i18n';
 
-const ASSIGNABLE: TeamMemberRole[] = ['admin', 'member', 'viewer'];
+const ASSIGNABLE: TeamMemberRole[] = ['admin', 'member', 'labeler', 'viewer'];
 
 /** Members with role and joined date; admins change roles and remove, the owner hands the team over. */
 export function MembersList({ team, members, me }: { team: Team; members: TeamMember[]; me: string }) {

@@ -13,7 +13,7 @@ import { TeamsTab } from './teams-tab';
 const section = doc.slice(doc.indexOf('## Team roles'));
 const rows = section
   .split('\n')
-  .filter((l) => /^\| (owner|admin|member|viewer|invited) \|/.test(l))
+  .filter((l) => /^\| (owner|admin|member|labeler|viewer|invited) \|/.test(l))
   .map((l) => {
     const cells = l
       .split('|')
@@ -26,7 +26,14 @@ const rows = section
     return { role: cells[0]!, spec: cells[1]!, edit: yes(2), delete: yes(3), invite: yes(4), addItems: yes(5), join: yes(6) };
   });
 
-const SUBJECT: Record<string, Subject> = { owner: 'owner', admin: 'teamAdmin', member: 'teamMember', viewer: 'teamViewer', invited: 'user' };
+const SUBJECT: Record<string, Subject> = {
+  owner: 'owner',
+  admin: 'teamAdmin',
+  member: 'teamMember',
+  labeler: 'teamLabeler',
+  viewer: 'teamViewer',
+  invited: 'user',
+};
 
 function teamAs(role: string): Team {
   const subject = SUBJECT[role]!;
@@ -47,7 +54,7 @@ function teamAs(role: string): Team {
       canShare: can(subject, 'team', 'team', 'share'),
       canInvite: can(subject, 'team', 'team', 'invite'),
       canRemove: can(subject, 'team', 'team', 'remove'),
-      canAddItems: !invited && role !== 'viewer',
+      canAddItems: !invited && role !== 'viewer' && role !== 'labeler',
       canLeave: !invited && role !== 'owner',
     },
   };
