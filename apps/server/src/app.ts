@@ -21,6 +21,7 @@ import * as training from './modules/training/training.module.js';
 import * as platformCompat from './compat/platform/platform.module.js';
 import * as compatFiles from './compat/files/files.module.js';
 import * as datasets from './modules/datasets/datasets.module.js';
+import * as datasetVersions from './modules/dataset-versions/dataset-versions.module.js';
 import * as activeJobs from './modules/active-jobs/active-jobs.module.js';
 import * as storage from './modules/storage/storage.module.js';
 import * as inference from './modules/inference/inference.module.js';
@@ -70,6 +71,7 @@ const MODULES: AppModule[] = [
   platformCompat,
   compatFiles,
   datasets,
+  datasetVersions,
   activeJobs,
   storage,
   inference,

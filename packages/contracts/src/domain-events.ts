@@ -60,6 +60,15 @@ export interface DomainEventCatalog {
   'dataset.processed': { dataset: WebhookDataset };
   /** webhook: processing ended with an error */
   'dataset.failed': { dataset: WebhookDataset; error: string | null };
+  /**
+   * webhook: a version of the dataset was saved (ADR 0038); `auto`: saved by the system (version 1 at
+   * Ready, a run on the working state, a Roboflow re-sync), `actorId` then the dataset's owner
+   */
+  'dataset.version.saved': { dataset: WebhookDataset; version: DatasetVersionRef; actorId: string; auto: boolean };
+  /** webhook: a version went to the trash */
+  'dataset.version.deleted': { dataset: WebhookDataset; version: DatasetVersionRef; actorId: string };
+  /** a version came back from the trash */
+  'dataset.version.restored': { dataset: WebhookDataset; version: DatasetVersionRef; actorId: string };
 
   'model.created': { model: ModelState; actorId: string };
   'model.updated': { model: ModelState; actorId: string };
@@ -144,5 +153,7 @@ export type DatasetState = { id: string; status: string };
 export type ModelState = { id: string; projectId: string | null };
 /** A model as webhook receivers see it. */
 export type ModelRef = { id: string; name: string; slug: string; projectId: string | null };
+/** A dataset version as webhook receivers see it (ADR 0038). */
+export type DatasetVersionRef = { id: string; number: number; note: string; images: number };
 /** A dataset as webhook receivers see it. */
 export type WebhookDataset = { id: string; name: string; slug: string; task: string; status: string };

@@ -12,6 +12,7 @@ export * from './projects.js';
 export * from './models.js';
 export * from './trash.js';
 export * from './datasets.js';
+export * from './dataset-versions.js';
 export * from './permissions.js';
 export * from './integrations.js';
 export * from './agents.js';

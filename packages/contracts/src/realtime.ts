@@ -77,6 +77,9 @@ export const realtimeEventSchemas = {
   /** Sent by the trash restore, which knows only the id. */
   'dataset.restored': z.object({ id: z.string(), status: z.string().optional() }),
   'dataset.progress': z.object({ id: z.string(), phase: z.string(), done: z.number(), total: z.number() }),
+  /** On `dataset:<id>`: a version was saved, deleted or restored (ADR 0038); the Versions tab refetches. */
+  'dataset.version.saved': z.object({ id: z.string(), number: z.number().int() }),
+  'dataset.version.deleted': z.object({ id: z.string(), number: z.number().int() }),
   'model.created': modelEvent,
   /** Carries no model fields: the web app merges `.updated` payloads into its cached entity. */
   'model.updated': modelEvent,

@@ -14,6 +14,8 @@ import type { DomainEventName } from './domain-events.js';
 export const WEBHOOK_EVENTS = [
   'dataset.processed',
   'dataset.failed',
+  'dataset.version.saved',
+  'dataset.version.deleted',
   'training.started',
   'training.epoch',
   'training.completed',

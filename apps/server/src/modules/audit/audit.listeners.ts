@@ -36,6 +36,17 @@ export function registerAuditListeners(ctx: AppContext) {
   on('project.restored', (e) => item('item.restore', 'project', e.data.projectId, e.data.actorId));
   on('model.restored', (e) => item('item.restore', 'model', e.data.model.id, e.data.actorId));
   on('dataset.restored', (e) => item('item.restore', 'dataset', e.data.dataset.id, e.data.actorId));
+  // dataset versions (ADR 0038)
+  const version = (
+    action: 'dataset.version_save' | 'dataset.version_delete' | 'dataset.version_restore',
+    d: { id: string },
+    v: { id: string; number: number },
+    actorId: string,
+    meta: Record<string, unknown> = {},
+  ) => audit({ action, actor: { id: actorId }, target: { type: 'dataset', id: d.id }, userId: null, meta: { version: v.number, versionId: v.id, ...meta } });
+  on('dataset.version.saved', (e) => version('dataset.version_save', e.data.dataset, e.data.version, e.data.actorId, { auto: e.data.auto }));
+  on('dataset.version.deleted', (e) => version('dataset.version_delete', e.data.dataset, e.data.version, e.data.actorId));
+  on('dataset.version.restored', (e) => version('dataset.version_restore', e.data.dataset, e.data.version, e.data.actorId));
 
   // teams
   const team = (action: AuditInput['action'], e: { data: { teamId: string; actorId: string } }, extra: Partial<AuditInput> = {}) =>

@@ -31,3 +31,4 @@ export * from './schema/audit.js';
 export * from './schema/notifications.js';
 export * from './schema/support.js';
 export * from './schema/evaluation.js';
+export * from './schema/dataset-versions.js';

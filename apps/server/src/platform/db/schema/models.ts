@@ -17,6 +17,8 @@ export const models = pgTable('models', {
   config: jsonb('config').$type<Record<string, unknown>>().notNull(),
   datasetId: text('dataset_id'),
   datasetName: text('dataset_name'),
+  /** The dataset version the model was trained on (migration 0030, ADR 0038). */
+  datasetVersionId: text('dataset_version_id'),
   architectureId: text('architecture_id'),
   architectureName: text('architecture_name'),
   parentId: text('parent_id'),

@@ -27,6 +27,8 @@ export const modelTraining = pgTable('model_training', {
   trainArgs: jsonb('train_args').$type<Record<string, unknown>>(),
   system: jsonb('system').$type<Record<string, unknown>>(),
   modelInfo: jsonb('model_info').$type<Record<string, unknown>>(),
+  /** The dataset version this run trained on (migration 0030, ADR 0038). */
+  datasetVersionId: text('dataset_version_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
