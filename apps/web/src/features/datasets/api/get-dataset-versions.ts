@@ -1,37 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DatasetVersion, DatasetVersionDetail } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 
-/**
- * A saved version of a dataset (ADR 0038): frozen images, labels, splits and class list at an edit sequence, with its
- * note. `models` are the models trained on it (given by `GET .../versions/:number`, and by the list where the server
- * adds them).
- */
-export interface DatasetVersion {
-  number: number;
-  note: string;
-  images: number;
-  classes: string[];
-  created: string;
-  author: { id: string | null; name: string | null } | null;
-  stats?: { train?: number; val?: number; test?: number } | null;
-  models?: VersionModel[];
-}
-export interface VersionModel {
-  id: string;
-  name: string;
-}
+export type { DatasetVersion, DatasetVersionDetail };
 
 export const datasetVersionsQueryKey = (id: string) => ['datasets', id, 'versions'] as const;
 
-/** GET /v1/datasets/{id}/versions: newest first. */
+/** GET /v1/datasets/{id}/versions (ADR 0038): newest first. */
 export const getDatasetVersions = (id: string, signal?: AbortSignal) => api.get<DatasetVersion[]>(`/v1/datasets/${encodeURIComponent(id)}/versions`, signal);
 
 export const useDatasetVersions = (id: string, enabled = true) =>
   useQuery(queryOptions({ queryKey: datasetVersionsQueryKey(id), queryFn: ({ signal }) => getDatasetVersions(id, signal), enabled }));
 
-/** GET /v1/datasets/{id}/versions/{number}: one version with the models trained on it. */
+/** GET /v1/datasets/{id}/versions/{number}: one version with the models trained on it that the caller may read. */
 export const getDatasetVersion = (id: string, number: number, signal?: AbortSignal) =>
-  api.get<DatasetVersion>(`/v1/datasets/${encodeURIComponent(id)}/versions/${number}`, signal);
+  api.get<DatasetVersionDetail>(`/v1/datasets/${encodeURIComponent(id)}/versions/${number}`, signal);
 
 export const useDatasetVersion = (id: string, number: number | null) =>
   useQuery({

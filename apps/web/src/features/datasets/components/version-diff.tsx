@@ -3,7 +3,7 @@ import { ActionIcon, Badge, Button, Center, Group, Loader, Paper, Select, Simple
 import { IconArrowRight, IconX } from '@tabler/icons-react';
 import type { Dataset, DatasetImage } from '@sightline/contracts';
 import { EChart } from '../../../components/echart';
-import { useDatasetDiff, type DatasetDiff, type DiffImage, type DiffSide } from '../api/get-dataset-diff';
+import { useDatasetDiff, type DatasetDiff, type DiffImage, type DiffPair, type DiffSide } from '../api/get-dataset-diff';
 import type { DatasetVersion } from '../api/get-dataset-versions';
 import { useDatasetsT } from '../i18n';
 import { ImageLightbox } from './image-lightbox';
@@ -46,18 +46,20 @@ export function VersionDiff({
 }: {
   dataset: Dataset;
   versions: DatasetVersion[];
-  from: DiffSide;
+  from: number;
   to: DiffSide;
-  onChange: (diff: { from: DiffSide; to: DiffSide } | null) => void;
+  onChange: (diff: DiffPair | null) => void;
 }) {
   const { t } = useDatasetsT();
   const query = useDatasetDiff(dataset.id, from, to);
   const diff = query.data;
   const sideName = (side: DiffSide) => (side === 'working' ? t('diff.working') : t('versions.number', { number: side }));
-  const options = [
-    { value: 'working', label: t('diff.working') },
-    ...versions.map((v) => ({ value: String(v.number), label: v.note ? `${t('versions.number', { number: v.number })} · ${v.note}` : sideName(v.number) })),
-  ];
+  const versionOptions = versions.map((v) => ({
+    value: String(v.number),
+    label: v.note ? `${t('versions.number', { number: v.number })} · ${v.note}` : sideName(v.number),
+  }));
+  // The older side is a version; the newer one a version or the working state.
+  const toOptions = [{ value: 'working', label: t('diff.working') }, ...versionOptions];
   const parse = (value: string | null): DiffSide | null => (value === null ? null : value === 'working' ? 'working' : Number(value));
   const classesOf = (side: DiffSide) =>
     side === 'working' ? (dataset.stats?.classes ?? []) : (versions.find((v) => v.number === side)?.classes ?? dataset.stats?.classes ?? []);
@@ -69,11 +71,11 @@ export function VersionDiff({
           <Group gap="xs" align="flex-end" wrap="wrap" style={{ flex: '1 1 280px' }}>
             <Select
               label={t('diff.from')}
-              data={options}
+              data={versionOptions}
               value={String(from)}
               onChange={(v) => {
                 const next = parse(v);
-                if (next !== null) onChange({ from: next, to });
+                if (typeof next === 'number') onChange({ from: next, to });
               }}
               allowDeselect={false}
               w={{ base: '100%', xs: 220 }}
@@ -82,7 +84,7 @@ export function VersionDiff({
             <IconArrowRight size={18} aria-hidden style={{ marginBottom: 9 }} />
             <Select
               label={t('diff.to')}
-              data={options}
+              data={toOptions}
               value={String(to)}
               onChange={(v) => {
                 const next = parse(v);

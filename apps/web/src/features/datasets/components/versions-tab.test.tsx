@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Dataset } from '@sightline/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -48,12 +48,16 @@ export function makeDataset(overrides: Partial<Dataset> = {}): Dataset {
 }
 
 const v = (number: number, extra: Partial<DatasetVersion> = {}): DatasetVersion => ({
+  id: `ver${number}`,
+  datasetId: ID,
   number,
   note: `note ${number}`,
   images: 4 + (number - 1) * 10,
+  splits: { train: 3 + (number - 1) * 10, val: 1, test: 0 },
   classes: number === 1 ? ['circle', 'square'] : ['disc', 'square'],
-  created: '2026-11-02T10:00:00.000Z',
-  author: { id: 'AbCdEfGhIjKlMnOpQrSt', name: 'ada' },
+  createdAt: '2026-11-02T10:00:00.000Z',
+  createdBy: { id: 'AbCdEfGhIjKlMnOpQrSt', username: 'ada' },
+  models: 0,
   ...extra,
 });
 
@@ -80,12 +84,16 @@ const DIFF: DatasetDiff = {
         [1, 0.3, 0.3, 0.1, 0.1],
         [0, 0.6, 0.6, 0.2, 0.2],
       ],
+      classBefore: null,
+      classAfter: null,
     },
   ],
   classesRenamed: [{ index: 0, from: 'circle', to: 'disc' }],
   classesAdded: [],
   classesRemoved: [],
   histogram: { from: { circle: 4, square: 2 }, to: { disc: 15, square: 3 } },
+  from: 1,
+  to: 2,
 };
 
 function renderPage(path: string, routes: Parameters<typeof fakeApi>[0], dataset = makeDataset()) {
@@ -103,8 +111,12 @@ describe('Versions tab', { timeout: 30_000 }, () => {
 
   it('lists versions newest first with note, author, images, the models trained on each and the zip link', async () => {
     renderPage(`/datasets/${ID}?tab=versions`, {
-      [`GET /v1/datasets/${ID}/versions`]: () => [v(2), v(1, { models: [] })],
-      [`GET /v1/datasets/${ID}/versions/2`]: () => v(2, { models: [{ id: 'M1', name: 'yolo11n night' }] }),
+      [`GET /v1/datasets/${ID}/versions`]: () => [v(2, { models: 1 }), v(1)],
+      [`GET /v1/datasets/${ID}/versions/2`]: () => ({
+        ...v(2, { models: 1 }),
+        modelList: [{ id: 'M1', name: 'yolo11n night', projectId: null }],
+        histogram: {},
+      }),
     });
     const cards = await screen.findAllByTestId('version-card', {}, { timeout: 8000 });
     expect(cards.map((c) => c.getAttribute('data-version'))).toEqual(['2', '1']);
@@ -119,17 +131,17 @@ describe('Versions tab', { timeout: 30_000 }, () => {
   });
 
   it('highlights the version a model page links to', async () => {
-    renderPage(`/datasets/${ID}?tab=versions&version=1`, { [`GET /v1/datasets/${ID}/versions`]: () => [v(2, { models: [] }), v(1, { models: [] })] });
+    renderPage(`/datasets/${ID}?tab=versions&version=1`, { [`GET /v1/datasets/${ID}/versions`]: () => [v(2), v(1)] });
     const highlighted = await screen.findByTestId('version-highlight', {}, { timeout: 8000 });
     expect(highlighted.closest('[data-testid=version-card]')).toHaveAttribute('data-version', '1');
   });
 
   it('saves a version with its note and reads the list again', async () => {
-    let versions = [v(1, { models: [] })];
+    let versions = [v(1)];
     const { calls } = renderPage(`/datasets/${ID}?tab=versions`, {
       [`GET /v1/datasets/${ID}/versions`]: () => versions,
       [`POST /v1/datasets/${ID}/versions`]: (body) => {
-        const saved = v(2, { note: (body as { note: string }).note, models: [] });
+        const saved = v(2, { note: (body as { note: string }).note });
         versions = [saved, ...versions];
         return saved;
       },
@@ -145,7 +157,7 @@ describe('Versions tab', { timeout: 30_000 }, () => {
   });
 
   it('moves a version to the trash after a confirmation', async () => {
-    let versions = [v(2, { models: [] }), v(1, { models: [] })];
+    let versions = [v(2), v(1)];
     const { calls } = renderPage(`/datasets/${ID}?tab=versions`, {
       [`GET /v1/datasets/${ID}/versions`]: () => versions,
       [`DELETE /v1/datasets/${ID}/versions/2`]: () => {
@@ -153,8 +165,8 @@ describe('Versions tab', { timeout: 30_000 }, () => {
         return { ok: true };
       },
     });
-    await userEvent.click(await screen.findByRole('button', { name: 'Actions of version 2' }, { timeout: 8000 }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Move to trash' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions of version 2' }, { timeout: 8000 }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Move to trash' }, { timeout: 5000 }));
     expect(await screen.findByText('Move version 2 to the trash?')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Move to trash' }));
     await waitFor(() => expect(screen.getAllByTestId('version-card')).toHaveLength(1));
@@ -164,19 +176,19 @@ describe('Versions tab', { timeout: 30_000 }, () => {
   it('a viewer without edit rights sees no Save version and no delete', async () => {
     renderPage(
       `/datasets/${ID}?tab=versions`,
-      { [`GET /v1/datasets/${ID}/versions`]: () => [v(1, { models: [] })] },
+      { [`GET /v1/datasets/${ID}/versions`]: () => [v(1)] },
       makeDataset({ abilities: { canEdit: false, canDelete: false, canShare: false } }),
     );
     await screen.findAllByTestId('version-card', {}, { timeout: 8000 });
     expect(screen.queryByTestId('save-version')).toBeNull();
-    await userEvent.click(screen.getByRole('button', { name: 'Actions of version 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Actions of version 1' }));
     expect(await screen.findByRole('menuitem', { name: 'Compare with the working state' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Move to trash' })).toBeNull();
   });
 
   it('the diff shows the added images, the move, labels before and after, the rename and both histograms', async () => {
     const { calls } = renderPage(`/datasets/${ID}?tab=versions&from=1&to=2`, {
-      [`GET /v1/datasets/${ID}/versions`]: () => [v(2, { models: [] }), v(1, { models: [] })],
+      [`GET /v1/datasets/${ID}/versions`]: () => [v(2), v(1)],
       [`GET /v1/datasets/${ID}/diff`]: () => DIFF,
     });
     const diff = await screen.findByTestId('version-diff', {}, { timeout: 8000 });
@@ -205,7 +217,7 @@ describe('Versions tab', { timeout: 30_000 }, () => {
 
   it('opens a label change in the lightbox with the boxes of each side', async () => {
     renderPage(`/datasets/${ID}?tab=versions&from=1&to=working`, {
-      [`GET /v1/datasets/${ID}/versions`]: () => [v(1, { models: [] })],
+      [`GET /v1/datasets/${ID}/versions`]: () => [v(1)],
       [`GET /v1/datasets/${ID}/diff`]: (_b, url) => {
         expect(url).toContain('from=1&to=working');
         return DIFF;
@@ -225,7 +237,7 @@ describe('Versions tab', { timeout: 30_000 }, () => {
 
   it('picking the sides of the diff asks the server for that pair', async () => {
     const { calls } = renderPage(`/datasets/${ID}?tab=versions`, {
-      [`GET /v1/datasets/${ID}/versions`]: () => [v(2, { models: [] }), v(1, { models: [] })],
+      [`GET /v1/datasets/${ID}/versions`]: () => [v(2), v(1)],
       [`GET /v1/datasets/${ID}/diff`]: () => ({ ...DIFF, added: [], moved: [], labelsChanged: [], classesRenamed: [], histogram: { from: {}, to: {} } }),
     });
     await userEvent.click(await screen.findByTestId('open-diff', {}, { timeout: 8000 }));
@@ -233,15 +245,15 @@ describe('Versions tab', { timeout: 30_000 }, () => {
     expect(calls.filter((c) => c.path.endsWith('/diff'))).toHaveLength(1);
   });
 
-  it('reads the versions again when an event of DATASET_REFRESH_EVENTS arrives on the dataset topic', async () => {
-    let versions = [v(1, { models: [] })];
+  it('reads the versions again when dataset.version.saved arrives on the dataset topic', async () => {
+    let versions = [v(1)];
     renderPage(`/datasets/${ID}?tab=versions`, { [`GET /v1/datasets/${ID}/versions`]: () => versions });
     await screen.findAllByTestId('version-card', {}, { timeout: 8000 });
     await waitFor(() => expect(realtime.subscribedTopics).toContain(`dataset:${ID}`));
-    versions = [v(2, { models: [] }), ...versions];
+    versions = [v(2), ...versions];
     act(() => {
       (realtime as unknown as { receive: (raw: string) => void }).receive(
-        JSON.stringify({ type: 'event', topic: `dataset:${ID}`, event: 'dataset.restored', data: { id: ID } }),
+        JSON.stringify({ type: 'event', topic: `dataset:${ID}`, event: 'dataset.version.saved', data: { id: ID, number: 2 } }),
       );
     });
     await waitFor(() => expect(screen.getAllByTestId('version-card')).toHaveLength(2));

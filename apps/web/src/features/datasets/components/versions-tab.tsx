@@ -3,7 +3,7 @@ import { ActionIcon, Anchor, Badge, Button, Center, Group, Loader, Menu, Modal, 
 import { IconDots, IconDownload, IconGitCompare, IconHistory, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { Dataset } from '@sightline/contracts';
+import { VERSION_NOTE_MAX, type Dataset } from '@sightline/contracts';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatDateTime } from '../../../lib/dates';
 import { notifications } from '../../../lib/notifications';
@@ -12,11 +12,9 @@ import { datasetQueryKey } from '../api/get-dataset';
 import { deleteDatasetVersion } from '../api/delete-dataset-version';
 import { datasetVersionDownloadUrl, useDatasetVersion, useDatasetVersions, type DatasetVersion } from '../api/get-dataset-versions';
 import { saveDatasetVersion } from '../api/save-dataset-version';
-import type { DiffSide } from '../api/get-dataset-diff';
+import type { DiffPair } from '../api/get-dataset-diff';
 import { useDatasetsT } from '../i18n';
 import { VersionDiff } from './version-diff';
-
-export const NOTE_MAX = 500;
 
 /**
  * The dataset page's Versions tab (ADR 0038): saved versions newest first (number, note, date, author, images, the models
@@ -31,8 +29,8 @@ export function VersionsTab({
 }: {
   dataset: Dataset;
   highlight: number | null;
-  diff: { from: DiffSide; to: DiffSide } | null;
-  onDiff: (diff: { from: DiffSide; to: DiffSide } | null) => void;
+  diff: DiffPair | null;
+  onDiff: (diff: DiffPair | null) => void;
 }) {
   const { t } = useDatasetsT();
   const query = useDatasetVersions(dataset.id);
@@ -88,7 +86,7 @@ export function VersionsTab({
               version={version}
               latest={version.number === latest}
               highlighted={version.number === highlight}
-              onCompare={(from, to) => onDiff({ from, to })}
+              onCompare={onDiff}
               onDelete={() => setDeleting(version)}
             />
           ))}
@@ -112,13 +110,13 @@ function VersionCard({
   version: DatasetVersion;
   latest: boolean;
   highlighted: boolean;
-  onCompare: (from: DiffSide, to: DiffSide) => void;
+  onCompare: (diff: DiffPair) => void;
   onDelete: () => void;
 }) {
   const { t } = useDatasetsT();
-  // The list may leave the models out; the version itself names them.
-  const detail = useDatasetVersion(dataset.id, version.models ? null : version.number);
-  const models = version.models ?? detail.data?.models ?? [];
+  // The list counts the models trained on a version; the version itself names them.
+  const detail = useDatasetVersion(dataset.id, version.models > 0 ? version.number : null);
+  const models = detail.data?.modelList ?? [];
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   useEffect(() => {
     if (highlighted && element) element.scrollIntoView?.({ block: 'center' });
@@ -162,18 +160,18 @@ function VersionCard({
           )}
           <Text size="xs" c="dimmed">
             {[
-              formatDateTime(version.created),
-              version.author?.name ? t('versions.by', { name: version.author.name }) : null,
+              formatDateTime(version.createdAt),
+              version.createdBy?.username ? t('versions.by', { name: version.createdBy.username }) : null,
               t('versions.images', { count: version.images, formatted: version.images.toLocaleString() }),
               t('versions.classes', { count: version.classes.length }),
             ]
               .filter(Boolean)
               .join(' · ')}
           </Text>
-          {models.length > 0 && (
+          {version.models > 0 && (
             <Group gap={6} wrap="wrap" data-testid="version-models">
               <Text size="xs" fw={600}>
-                {t('versions.models', { count: models.length })}
+                {t('versions.models', { count: version.models })}
               </Text>
               {models.map((m) => (
                 <Anchor key={m.id} component={Link} to={`/models/${m.id}`} size="xs">
@@ -204,11 +202,11 @@ function VersionCard({
               </ActionIcon>
             </Menu.Target>
             <Menu.Dropdown>
-              <Menu.Item leftSection={<IconGitCompare size={16} aria-hidden />} onClick={() => onCompare(version.number, 'working')}>
+              <Menu.Item leftSection={<IconGitCompare size={16} aria-hidden />} onClick={() => onCompare({ from: version.number, to: 'working' })}>
                 {t('versions.compareWorking')}
               </Menu.Item>
               {version.number > 1 && (
-                <Menu.Item leftSection={<IconGitCompare size={16} aria-hidden />} onClick={() => onCompare(version.number - 1, version.number)}>
+                <Menu.Item leftSection={<IconGitCompare size={16} aria-hidden />} onClick={() => onCompare({ from: version.number - 1, to: version.number })}>
                   {t('versions.comparePrevious')}
                 </Menu.Item>
               )}
@@ -261,7 +259,7 @@ function SaveVersionDialog({ dataset, opened, onClose, next }: { dataset: Datase
             placeholder={t('versions.notePlaceholder')}
             value={note}
             onChange={(e) => setNote(e.currentTarget.value)}
-            maxLength={NOTE_MAX}
+            maxLength={VERSION_NOTE_MAX}
             autosize
             minRows={2}
             maxRows={6}

@@ -14,7 +14,7 @@ import { DatasetHeader } from '../components/dataset-header';
 import { ImagesTab } from '../components/images-tab';
 import { OverviewTab } from '../components/overview-tab';
 import { ReportTab } from '../components/report-tab';
-import type { DiffSide } from '../api/get-dataset-diff';
+import type { DiffPair, DiffSide } from '../api/get-dataset-diff';
 import { VersionsTab } from '../components/versions-tab';
 import { useDatasetEditsRealtime } from '../hooks/use-dataset-edits-realtime';
 import { useDatasetRealtime } from '../hooks/use-dataset-realtime';
@@ -59,9 +59,9 @@ export default function DatasetContentPage() {
   const side = (value: string | null): DiffSide | null => (value === 'working' ? 'working' : value && /^\d+$/.test(value) ? Number(value) : null);
   const from = side(params.get('from'));
   const to = side(params.get('to'));
-  const diff = from !== null && to !== null ? { from, to } : null;
+  const diff: DiffPair | null = typeof from === 'number' && to !== null ? { from, to } : null;
   const highlight = side(params.get('version'));
-  const setDiff = (value: { from: DiffSide; to: DiffSide } | null) => {
+  const setDiff = (value: DiffPair | null) => {
     const next = new URLSearchParams(params);
     next.set('tab', 'versions');
     if (value) {
