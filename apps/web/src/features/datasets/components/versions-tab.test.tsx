@@ -1,6 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Dataset } from '@sightline/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi } from '../../../lib/test-factories';
 import { notifications } from '../../../lib/notifications';
@@ -9,43 +8,7 @@ import { makeUser, renderRoutes } from '../../../test/render';
 import type { DatasetDiff } from '../api/get-dataset-diff';
 import type { DatasetVersion } from '../api/get-dataset-versions';
 import DatasetContentPage from '../routes/dataset-content';
-
-const ID = 'DsVersions0000000001';
-
-export function makeDataset(overrides: Partial<Dataset> = {}): Dataset {
-  return {
-    id: ID,
-    slug: 'shapes',
-    dates: {
-      created: '2026-11-01T10:00:00.000Z',
-      updated: '2026-11-01T10:00:00.000Z',
-      archived: null,
-      deleted: null,
-      uploaded: '2026-11-01T10:00:00.000Z',
-      processed: '2026-11-01T10:01:00.000Z',
-      failed: null,
-    },
-    owner: { uid: 'AbCdEfGhIjKlMnOpQrSt', username: 'ada' },
-    meta: { name: 'shapes', description: '', privacy: 'private' },
-    status: 'Ready',
-    schemaVersion: 2,
-    provider: 'hub',
-    task: 'detect',
-    storage: { path: 'users/x/shapes.zip', filename: 'shapes.zip', bytes: 1000 },
-    image: null,
-    stats: { classes: ['circle', 'square'], classCount: 2, images: 4, train: 3, val: 1, test: 0 },
-    splitStats: null,
-    uploadJob: null,
-    error: null,
-    report: { errorCount: 0, warningCount: 0 },
-    team: { id: null, name: null },
-    roboflow: null,
-    previews: [],
-    progress: null,
-    abilities: { canEdit: true, canDelete: true, canShare: true },
-    ...overrides,
-  };
-}
+import { DATASET_ID as ID, makeDataset } from '../test-support';
 
 const v = (number: number, extra: Partial<DatasetVersion> = {}): DatasetVersion => ({
   id: `ver${number}`,
