@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   'dataset.version_save',
   'dataset.version_delete',
   'dataset.version_restore',
+  /** an edit of a dataset's images or classes (ADR 0037) */
+  'dataset.edit',
   'trash.empty',
   'team.delete',
   'team.invite',

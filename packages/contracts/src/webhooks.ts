@@ -16,6 +16,7 @@ export const WEBHOOK_EVENTS = [
   'dataset.failed',
   'dataset.version.saved',
   'dataset.version.deleted',
+  'dataset.edited',
   'training.started',
   'training.epoch',
   'training.completed',

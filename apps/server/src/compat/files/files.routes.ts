@@ -22,6 +22,16 @@ export async function compatFileRoutes(app: FastifyInstance) {
       const { datasetId, file } = req.params as { datasetId: string; file: string };
       const found = await training.clientDatasetFile(ctx, datasetId, file, baseUrlFor(ctx, req), access);
       if ('ndjson' in found) return sendBuffer(req, reply, found.ndjson, 'application/x-ndjson');
+      if ('zip' in found) {
+        // A version's zip is made as it is sent (ADR 0038): same content, same bytes, so a retried download gets the same file.
+        reply.header('content-type', 'application/zip');
+        if (found.size !== null) reply.header('content-length', found.size);
+        if (req.method === 'HEAD') {
+          found.zip.destroy();
+          return reply.send();
+        }
+        return reply.send(found.zip);
+      }
       return sendBlob(ctx, req, reply, found.zipKey, 'application/zip');
     },
   });

@@ -57,5 +57,9 @@ export function parseUploadPath(path: string): { modelId: string; mode: UploadMo
   return { modelId: modelId ?? '', mode: mode === 'a' ? 'a' : 'm', storedName: storedName ?? '' };
 }
 
-/** The signed NDJSON path a `ul://<owner>/datasets/<slug>` resolves to (platform-protocol §5.1/5.2). */
-export const datasetNdjsonPath = (dataset: { id: string; slug: string }) => `/v1/compat/datasets/${dataset.id}/${encodeURIComponent(dataset.slug)}.ndjson`;
+/**
+ * The signed NDJSON path a `ul://<owner>/datasets/<slug>[:vN]` resolves to (platform-protocol §5.1/5.2):
+ * one path per dataset version (ADR 0038), as the client caches a conversion by its URL's path.
+ */
+export const datasetNdjsonPath = (dataset: { id: string; slug: string; version: number }) =>
+  `/v1/compat/datasets/${dataset.id}/${encodeURIComponent(dataset.slug)}.v${dataset.version}.ndjson`;

@@ -126,6 +126,11 @@ export const datasetVersionsRepository = {
       .innerJoin(datasets, eq(datasets.id, datasetVersions.datasetId))
       .where(and(eq(datasets.userId, userId), isNotNull(datasetVersions.deletedAt), isNull(datasets.deletedAt))),
   deletedBefore: (db: Db, cutoff: Date) => db.select().from(datasetVersions).where(lt(datasetVersions.deletedAt, cutoff)),
+  numbers: async (db: Db, ids: string[]) => {
+    if (!ids.length) return new Map<string, number>();
+    const rows = await db.select({ id: datasetVersions.id, number: datasetVersions.number }).from(datasetVersions).where(inArray(datasetVersions.id, ids));
+    return new Map(rows.map((r) => [r.id, r.number]));
+  },
   usernames: async (db: Db, ids: string[]) => {
     if (!ids.length) return new Map<string, string>();
     const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids));

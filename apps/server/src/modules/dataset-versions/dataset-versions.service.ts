@@ -1,5 +1,3 @@
-import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
 import { ErrorCode, type DatasetDiff, type DatasetVersion, type DatasetVersionDetail, type DatasetVersionRef, type WebhookDataset } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
@@ -7,6 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { accessItem, allows, viewerFor } from '../access/index.js';
 import { datasetQueries, type DatasetRow } from '../datasets/index.js';
 import { datasetsPolicy } from '../datasets/datasets.policy.js';
+import { openImage } from '../datasets/datasets.image-source.js';
 import { diffStates, histogramOf } from './dataset-versions.diff.js';
 import { presentVersion } from './dataset-versions.presenter.js';
 import { datasetVersionsRepository as repo, type VersionImageRow, type VersionRow } from './dataset-versions.repository.js';
@@ -137,21 +136,20 @@ export async function diffVersions(ctx: AppContext, viewerId: string | null, dat
   return { from, to, ...parts, histogram: { from: histogramOf(a.version.classes, hFrom), to: histogramOf(toClasses, hTo) } };
 }
 
-/** The bytes of one image of any revision: a range of the dataset's archive, or its content-addressed blob (ADR 0037). */
-async function openImage(ctx: AppContext, dataset: DatasetRow, img: VersionImageRow): Promise<Readable> {
-  if (img.blobKey) return (await ctx.blobs.get(img.blobKey)).stream;
-  if (!dataset.storageKey) throw errors.notFound('Image');
-  const { stream } = await ctx.blobs.get(dataset.storageKey, { start: img.source.dataOffset, end: img.source.dataOffset + img.source.compressedSize - 1 });
-  return img.source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
-}
-
-export const versionZipName = (dataset: Pick<DatasetRow, 'slug'>, number: number) => `${dataset.slug}-v${number}.zip`;
+/**
+ * `<slug>-vN`: the zip's one top folder and its file name. A client extracts a dataset zip once per
+ * folder name and reuses the folder after, so each version needs its own (versions never change).
+ */
+export const versionRoot = (dataset: Pick<DatasetRow, 'slug'>, number: number) => `${dataset.slug}-v${number}`;
+export const versionZipName = (dataset: Pick<DatasetRow, 'slug'>, number: number) => `${versionRoot(dataset, number)}.zip`;
 
 /** The version as a YOLO zip (same content → same bytes), streamed: image bytes are read as the zip reaches them. */
 export function zipOfVersion(ctx: AppContext, dataset: DatasetRow, version: VersionRow, images: VersionImageRow[]) {
   // The zip's length is known up front when every image's is (archive entries carry theirs).
   const sized = images.map((i) => ({ ...i, bytes: i.bytes ?? (i.blobKey ? null : i.source.uncompressedSize) }));
-  const { stream, size } = versionZip(dataset.slug, dataset.task, version.classes, sized, (img) => openImage(ctx, dataset, img as VersionImageRow));
+  const { stream, size } = versionZip(versionRoot(dataset, version.number), dataset.task, version.classes, sized, (img) =>
+    openImage(ctx, dataset, img as VersionImageRow),
+  );
   return { stream, size, filename: versionZipName(dataset, version.number) };
 }
 
@@ -243,4 +241,9 @@ export async function versionImages(ctx: AppContext, dataset: DatasetRow, versio
 /** Lineage: the model (and its run) trained on this version. */
 export async function recordLineage(ctx: AppContext, modelId: string, version: VersionRow) {
   await repo.recordLineage(ctx.db, modelId, version.id);
+}
+
+/** Version numbers by version id (a model shows the version it trained on). */
+export async function versionNumbersOf(ctx: AppContext, ids: string[]) {
+  return repo.numbers(ctx.db, ids);
 }

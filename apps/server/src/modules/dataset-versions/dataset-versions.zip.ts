@@ -28,7 +28,7 @@ export function labelText(labels: number[][]): string {
 }
 
 export function dataYaml(classes: string[], splits: Set<string>): string {
-  const lines = ['path: .', 'train: images/train'];
+  const lines = ['train: images/train'];
   // ultralytics needs a val split; a dataset without one validates on train (the processing report warned).
   lines.push(`val: images/${splits.has('val') ? 'val' : 'train'}`);
   if (splits.has('test')) lines.push('test: images/test');

@@ -11,6 +11,7 @@ export {
   versionById,
   versionForClient,
   versionForWorkingRun,
+  versionNumbersOf,
   versionImages,
   versionsDeletedBefore,
   versionZipName,

@@ -32,24 +32,24 @@ function assertProcessed(dataset: DatasetRow) {
 }
 
 /** Unique, `.zip`-suffixed last path segment: the HUB client reuses any local file with the same name. */
-export function datasetZipName(dataset: DatasetRow): string {
+export function datasetZipName(dataset: DatasetRow, version?: number): string {
   const stem =
     (dataset.filename ?? dataset.slug)
       .replace(/\.(zip|tar|tar\.gz|tgz)$/i, '')
       .replace(/[^A-Za-z0-9.-]+/g, '-')
       .slice(0, 80) || 'dataset';
-  return `${dataset.id}-${stem}.zip`;
+  return `${dataset.id}-${stem}${version ? `-v${version}` : ''}.zip`;
 }
 
-export const datasetZipPath = (dataset: DatasetRow) => `/v1/compat/datasets/${dataset.id}/${datasetZipName(dataset)}`;
+export const datasetZipPath = (dataset: DatasetRow, version?: number) => `/v1/compat/datasets/${dataset.id}/${datasetZipName(dataset, version)}`;
 
 /**
  * The dataset URL handed to HUB clients (`data`, `train_args.data`). Signing is cheap; what it serves
  * is decided when the client fetches it (datasetZipKey), so reading a model never builds a zip.
  */
-export function datasetDownloadUrl(ctx: AppContext, dataset: DatasetRow, baseUrl: string): string {
+export function datasetDownloadUrl(ctx: AppContext, dataset: DatasetRow, baseUrl: string, version?: number): string {
   assertProcessed(dataset);
-  return signCompatUrl(ctx, baseUrl, datasetZipPath(dataset), undefined, linkVersionOf(dataset));
+  return signCompatUrl(ctx, baseUrl, datasetZipPath(dataset, version), undefined, linkVersionOf(dataset));
 }
 
 /** The blob behind datasetDownloadUrl: the normalized zip (one layout every client reads, built once and cached). */
@@ -84,45 +84,62 @@ export async function datasetImages(
 ): Promise<{ task: DatasetTask; classNames: string[]; images: DatasetImage[] }> {
   // Training reads the per-image store of processed datasets (dataset_images + the stable signed raw-image route).
   assertProcessed(dataset);
-  {
-    const rows = await datasetsRepository.allImages(ctx.db, dataset.id);
-    const classes = (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
-    if (rows.length && Array.isArray(classes)) {
-      // Training runs read images for days: client links last CLIENT_URL_TTL_MS, still bound to the dataset's access version.
-      // `access` is the compat link's when the NDJSON is served through one: its images keep that link's holder (ADR 0023).
-      // The expiry is rounded up to the hour, so the NDJSON's bytes stay the same between requests
-      // and a Range request (curl -C, a resumed download) continues the same file.
-      const link = { access, expiresAt: new Date(Math.ceil((ctx.clock.now().getTime() + CLIENT_URL_TTL_MS) / HOUR_MS) * HOUR_MS) };
-      return {
-        task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
-        classNames: classes.map(String),
-        images: rows.map((r) => ({
-          id: r.id,
-          name: r.name,
-          split: r.split as Split,
-          width: r.width,
-          height: r.height,
-          labels: r.labels,
-          url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.id, link, baseUrl) : null,
-        })),
-      };
-    }
-  }
+  const rows = await datasetsRepository.allImages(ctx.db, dataset.id);
+  const classes = dataset.classes ?? (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
+  if (rows.length && Array.isArray(classes)) return clientContent(ctx, dataset, classes.map(String), rows, baseUrl, access);
   throw errors.conflict(ErrorCode.DatasetNotReady, 'This dataset has no images to train on');
+}
+
+/**
+ * Image rows (of the working state or of a version, ADR 0038) as the clients read them: signed URLs
+ * whose path never changes, living CLIENT_URL_TTL_MS and bound to the dataset's access version.
+ */
+export function clientContent(
+  ctx: AppContext,
+  dataset: DatasetRow,
+  classNames: string[],
+  rows: Array<{ imageId: string; name: string; split: string; width: number | null; height: number | null; labels: LabelRow[] }>,
+  baseUrl: string | null,
+  access = linkVersionOf(dataset),
+): { task: DatasetTask; classNames: string[]; images: DatasetImage[] } {
+  // Training runs read images for days: client links last CLIENT_URL_TTL_MS, still bound to the dataset's access version.
+  // `access` is the compat link's when the NDJSON is served through one: its images keep that link's holder (ADR 0023).
+  // The expiry is rounded up to the hour, so the NDJSON's bytes stay the same between requests
+  // and a Range request (curl -C, a resumed download) continues the same file.
+  const link = { access, expiresAt: new Date(Math.ceil((ctx.clock.now().getTime() + CLIENT_URL_TTL_MS) / HOUR_MS) * HOUR_MS) };
+  return {
+    task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
+    classNames,
+    // The image's stable id (ADR 0037): the raw route serves its bytes, the same in every revision.
+    images: rows.map((r) => ({
+      id: r.imageId,
+      name: r.name,
+      split: r.split as Split,
+      width: r.width,
+      height: r.height,
+      labels: r.labels,
+      url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.imageId, link, baseUrl) : null,
+    })),
+  };
 }
 
 const ANNOTATION_KEY: Record<DatasetTask, string> = { detect: 'boxes', segment: 'segments', pose: 'pose', obb: 'obb', classify: 'classification' };
 
 /** The NDJSON of platform-protocol §5.4: a dataset line, then one line per image. */
 export async function datasetNdjson(ctx: AppContext, dataset: DatasetRow, baseUrl: string, access?: string): Promise<Buffer> {
-  const { task, classNames, images } = await datasetImages(ctx, dataset, baseUrl, access);
+  return ndjsonOf(dataset, await datasetImages(ctx, dataset, baseUrl, access), 1);
+}
+
+/** The NDJSON of some content of a dataset; `version` is the dataset version it holds (ADR 0038). */
+export function ndjsonOf(dataset: DatasetRow, content: { task: DatasetTask; classNames: string[]; images: DatasetImage[] }, version: number): Buffer {
+  const { task, classNames, images } = content;
   const header: Record<string, unknown> = {
     type: 'dataset',
     task,
     name: dataset.slug,
     description: dataset.description,
     class_names: Object.fromEntries(classNames.map((n, i) => [String(i), n])),
-    version: 1,
+    version,
     created_at: dataset.createdAt.toISOString(),
     updated_at: dataset.updatedAt.toISOString(),
   };

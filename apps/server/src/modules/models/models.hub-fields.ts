@@ -4,6 +4,7 @@ import { CLIENT_URL_TTL_MS } from '../../platform/http/signed-links.js';
 import { linkVersionOf, may } from '../access/index.js';
 import { datasetItem } from '../datasets/datasets.policy.js';
 import { datasetById, datasetDownloadUrl } from '../datasets/datasets.training-export.js';
+import { versionById, versionForClient, versionForWorkingRun } from '../dataset-versions/index.js';
 import { modelItem } from './models.policy.js';
 import { fileUrl } from './models.presenter.js';
 import { modelsRepository, type ModelFileRow, type ModelRow } from './models.repository.js';
@@ -41,10 +42,15 @@ export async function hubModelFields(ctx: AppContext, viewerId: string | null, r
   const dataset = row.datasetId ? await datasetById(ctx, row.datasetId) : null;
   // A dataset still without an archive has no URL yet; the client then says "Dataset may still be processing".
   // A public model may use a private dataset: its signed link goes only to those who may read the dataset.
-  const data =
-    dataset && !dataset.deletedAt && dataset.processedAt && (await may(ctx, viewerId, datasetItem(dataset), 'read'))
-      ? datasetDownloadUrl(ctx, dataset, baseUrl)
-      : null;
+  // The link names a version (ADR 0038): the one the model trained on, else the working state's (saved now when it changed since the newest).
+  const readable = dataset && !dataset.deletedAt && dataset.processedAt && (await may(ctx, viewerId, datasetItem(dataset), 'read')) ? dataset : null;
+  const pinned = readable && row.datasetVersionId ? await versionById(ctx, row.datasetVersionId) : null;
+  const version = !readable
+    ? null
+    : pinned && !pinned.deletedAt && pinned.datasetId === readable.id
+      ? pinned
+      : await (row.trainStart ? versionForClient(ctx, readable, null) : versionForWorkingRun(ctx, readable, row.name)).catch(() => null);
+  const data = readable ? datasetDownloadUrl(ctx, readable, baseUrl, version?.number) : null;
   const trained = row.hubStatus === 'trained';
   // A parent that is one of the viewer's readable, trained models starts from its best.pt.
   const parentBest = !trained && row.parentId ? await readableParentBest(ctx, viewerId, row.parentId) : null;

@@ -27,6 +27,8 @@ export interface ModelPresentation {
   username: string;
   projectName: string | null;
   files: ModelFileRow[];
+  /** The number of the dataset version it trained on (ADR 0038). */
+  datasetVersion?: number | null;
   secret: string;
   baseUrl: string;
   now: Date;
@@ -54,7 +56,14 @@ export function presentModel(row: ModelRow, p: ModelPresentation): Model {
     id: row.id,
     slug: row.slug,
     config,
-    dataset: { id: row.datasetId, name: row.datasetName, filepath: null, url: row.datasetId ? `/datasets/${row.datasetId}` : null, type: null, version: null },
+    dataset: {
+      id: row.datasetId,
+      name: row.datasetName,
+      filepath: null,
+      url: row.datasetId ? `/datasets/${row.datasetId}` : null,
+      type: null,
+      version: p.datasetVersion ?? null,
+    },
     lineage: {
       architecture: { id: row.architectureId, name: row.architectureName },
       parent: { id: row.parentId, name: row.parentName, path: row.parentPath, url: row.parentUrl },

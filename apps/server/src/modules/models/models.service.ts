@@ -12,6 +12,7 @@ import { datasetQueries } from '../datasets/index.js';
 import { ownerNames } from '../users/users.service.js';
 import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { hubModelFields } from './models.hub-fields.js';
+import { versionNumbersOf } from '../dataset-versions/index.js';
 import { modelItem, modelsPolicy } from './models.policy.js';
 import { presentModel, presentTraining } from './models.presenter.js';
 import { modelsRepository, type ModelRow } from './models.repository.js';
@@ -121,7 +122,8 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
   // One query per kind of related row for the whole page, sent together (no query per model).
   // A run started from a client records the dataset's id only: its name comes from the dataset.
   const unnamedDatasets = [...new Set(rows.filter((r) => r.datasetId && !r.datasetName).map((r) => r.datasetId!))];
-  const [files, owners, projectNames, trainingRows, abilities, datasetNames] = await Promise.all([
+  const versionIds = [...new Set(rows.map((r) => r.datasetVersionId).filter((x): x is string => Boolean(x)))];
+  const [files, owners, projectNames, trainingRows, abilities, datasetNames, versionNumbers] = await Promise.all([
     modelsRepository.files(ctx.db, ids),
     ownerNames(
       ctx,
@@ -135,12 +137,15 @@ export async function presentModels(ctx: AppContext, viewerId: string | null, ro
       rows.map((r) => modelItem(r)),
     ),
     datasetQueries.names(ctx.db, unnamedDatasets),
+    // The dataset version each model trained on (ADR 0038): the model page links to it.
+    versionNumbersOf(ctx, versionIds),
   ]);
   const now = ctx.clock.now();
   const training = new Map(trainingRows.map((t) => [t.modelId, presentTraining(t)]));
   return rows.map((r, i) =>
     presentModel(r.datasetId && !r.datasetName ? { ...r, datasetName: datasetNames.get(r.datasetId) ?? null } : r, {
       training: training.get(r.id) ?? null,
+      datasetVersion: r.datasetVersionId ? (versionNumbers.get(r.datasetVersionId) ?? null) : null,
       abilities: abilities[i]!,
       username: owners.get(r.userId) ?? '',
       projectName: r.projectId ? (projectNames.get(r.projectId) ?? null) : null,

@@ -1,8 +1,19 @@
-import { ErrorCode } from '@sightline/contracts';
+import type { Readable } from 'node:stream';
+import { ErrorCode, parseDatasetSegment } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { accessItem, itemLinkVersion, linkGrants, linkVersionOf } from '../access/index.js';
-import { datasetById, datasetBySlug, datasetNdjson, datasetZipKey, datasetZipName } from '../datasets/datasets.training-export.js';
+import {
+  clientContent,
+  datasetById,
+  datasetBySlug,
+  datasetNdjson,
+  datasetZipKey,
+  datasetZipName,
+  ndjsonOf,
+  type DatasetRow,
+} from '../datasets/datasets.training-export.js';
+import { versionForClient, versionImages, zipOfVersion, type VersionRow } from '../dataset-versions/index.js';
 import { fileUrl } from '../models/models.presenter.js';
 import { modelsPolicy } from '../models/models.policy.js';
 import { modelQueries } from '../models/index.js';
@@ -23,13 +34,30 @@ export async function accountCounts(ctx: AppContext, userId: string) {
 }
 
 /**
- * A processed dataset named by owner and slug that the viewer may read, with the access version its
- * links are bound to; 409 while it is processing (the "not ready" both clients understand).
+ * A processed dataset named by owner and the `ul://` segment (`slug` → the latest version, `slug:vN`
+ * → version N; ADR 0038) that the viewer may read, with the version and the access version its links
+ * are bound to; 409 while it is processing (the "not ready" both clients understand).
  */
-export async function readyDatasetBySlug(ctx: AppContext, viewerId: string | null, owner: string, slug: string) {
-  const dataset = await datasetBySlug(ctx, viewerId, owner, slug);
-  if (!dataset.storageKey) throw errors.conflict(ErrorCode.DatasetNotReady, 'Resource not ready: the dataset is still processing');
-  return { id: dataset.id, slug: dataset.slug, access: linkVersionOf(dataset) };
+export async function readyDatasetBySlug(ctx: AppContext, viewerId: string | null, owner: string, segment: string) {
+  const ref = parseDatasetSegment(segment);
+  if (!ref) throw errors.notFound('Dataset');
+  const dataset = await datasetBySlug(ctx, viewerId, owner, ref.slug);
+  if (!dataset.storageKey || !dataset.processedAt) throw errors.conflict(ErrorCode.DatasetNotReady, 'Resource not ready: the dataset is still processing');
+  const version = await versionForClient(ctx, dataset, ref.version);
+  return { id: dataset.id, slug: dataset.slug, version: version.number, access: linkVersionOf(dataset) };
+}
+
+/** The dataset and version a run names by `ul://<owner>/datasets/<segment>`, or null when it names none the user may read. */
+export async function runDatasetOf(
+  ctx: AppContext,
+  userId: string,
+  owner: string,
+  segment: string,
+): Promise<{ dataset: DatasetRow; version: VersionRow | null } | null> {
+  const ref = parseDatasetSegment(segment);
+  const dataset = ref ? await datasetBySlug(ctx, userId, owner, ref.slug).catch(() => null) : null;
+  if (!ref || !dataset) return null;
+  return { dataset, version: await versionForClient(ctx, dataset, ref.version).catch(() => null) };
 }
 
 /** A model named by owner, project and model slugs, its best weights and a signed URL for them (living `ttlMs`); 409 without weights. */
@@ -59,13 +87,26 @@ export async function clientDatasetFile(
   file: string,
   baseUrl: string,
   access: string | null,
-): Promise<{ ndjson: Buffer } | { zipKey: string }> {
+): Promise<{ ndjson: Buffer } | { zipKey: string } | { zip: Readable; size: number | null }> {
   const dataset = await datasetById(ctx, datasetId);
   if (!dataset || dataset.deletedAt) throw errors.notFound('Dataset');
   // The link was issued for the dataset's access state then and to one holder: a privacy or team change
   // since, or a holder that lost access (revoked key, removed member), revokes it (ADR 0014, 0023).
   if (!access || !(await linkGrants(ctx, accessItem('dataset', dataset), itemLinkVersion(dataset), access)))
     throw errors.forbidden('This download link no longer grants access: ask for a new one');
+  // Versioned files (ADR 0038): `<slug>.vN.ndjson` (Platform) and `<id>-<name>-vN.zip` (HUB); the unversioned names stay for links handed out before.
+  const versioned = file === datasetZipName(dataset) ? null : (/\.v(\d{1,9})\.ndjson$/.exec(file) ?? /-v(\d{1,9})\.zip$/.exec(file));
+  if (versioned) {
+    const version = await versionForClient(ctx, dataset, Number(versioned[1]));
+    if (file.endsWith('.ndjson')) {
+      const content = clientContent(ctx, dataset, version.classes, await versionImages(ctx, dataset, version), baseUrl, access);
+      if (!content.images.length) throw errors.conflict(ErrorCode.DatasetNotReady, 'This dataset version has no images to train on');
+      return { ndjson: ndjsonOf(dataset, content, version.number) };
+    }
+    if (file !== datasetZipName(dataset, version.number)) throw errors.notFound('File');
+    const zip = zipOfVersion(ctx, dataset, version, await versionImages(ctx, dataset, version));
+    return { zip: zip.stream, size: await zip.size };
+  }
   if (file.endsWith('.ndjson')) return { ndjson: await datasetNdjson(ctx, dataset, baseUrl, access) };
   if (file !== datasetZipName(dataset)) throw errors.notFound('File');
   return { zipKey: await datasetZipKey(ctx, dataset) };

@@ -2,7 +2,9 @@ import { isSafeName, UNSAFE_NAME_MESSAGE } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { datasetById, datasetBySlug } from '../datasets/datasets.training-export.js';
+import { datasetById } from '../datasets/datasets.training-export.js';
+import { recordLineage, versionForWorkingRun } from '../dataset-versions/index.js';
+import { runDatasetOf } from './training.downloads.js';
 import { createModel, ownedModel } from '../models/models.service.js';
 import { modelQueries, type ModelRow } from '../models/index.js';
 import { createProject } from '../projects/projects.service.js';
@@ -98,7 +100,11 @@ export async function touchRun(ctx: AppContext, model: ModelRow, protocol: Proto
         updatedAt: now,
       })) ?? current;
   }
-  if (!model.trainStart && current.trainStart) await ctx.events.emit('training.started', model.userId, { model: modelRef(model), protocol });
+  if (!model.trainStart && current.trainStart) {
+    // A HUB or cloud run of a model made with a dataset: it trains on the working state's version (ADR 0038).
+    if (!current.datasetVersionId) await recordRunVersion(ctx, current, null);
+    await ctx.events.emit('training.started', model.userId, { model: modelRef(model), protocol });
+  }
   // Timeout → Training is a status change pages show.
   if (applied.change?.from === 'timeout') await runChanged(ctx, current);
   return { model: current, run: applied.run };
@@ -133,6 +139,19 @@ export interface RunStart {
 }
 
 /**
+ * Lineage (ADR 0038): the version a run trains on goes on its model and its run. A run that named a
+ * version (or `ul://…/slug`, the latest) has it; a model made with a dataset and trained on its working
+ * state gets the newest version, saved now when the dataset changed since.
+ */
+async function recordRunVersion(ctx: AppContext, model: ModelRow, version: Awaited<ReturnType<typeof versionForWorkingRun>> | null) {
+  if (!version && model.datasetId) {
+    const dataset = await datasetById(ctx, model.datasetId);
+    if (dataset && !dataset.deletedAt && dataset.processedAt) version = await versionForWorkingRun(ctx, dataset, model.name).catch(() => null);
+  }
+  if (version) await recordLineage(ctx, model.id, version);
+}
+
+/**
  * A run starts: finds or creates the project and the model it reports into. A model made in the web
  * app (train dialog) and never reported to takes this run: the snippet the dialog shows names it
  * (`name=<model slug>`). Any other name, or a model that already ran, gets a new model with the next
@@ -143,7 +162,9 @@ export async function startRun(ctx: AppContext, userId: string, protocol: Protoc
   const runName = input.name.trim() || 'train';
   if (!isSafeName(runName)) throw errors.validation(`name: ${UNSAFE_NAME_MESSAGE}`);
   const args = input.trainArgs;
-  const dataset = input.dataset ? await datasetBySlug(ctx, userId, input.dataset.owner, input.dataset.slug).catch(() => null) : null;
+  // `ul://owner/datasets/slug[:vN]`: the dataset and the version the run reads (ADR 0038).
+  const named = input.dataset ? await runDatasetOf(ctx, userId, input.dataset.owner, input.dataset.slug) : null;
+  const dataset = named?.dataset ?? null;
   const runId = `run_${newId()}`;
   let model: ModelRow | null = await unstartedModel(ctx, userId, project.id, slugify(runName));
   if (model) {
@@ -189,6 +210,7 @@ export async function startRun(ctx: AppContext, userId: string, protocol: Protoc
       lastEventAt: ctx.clock.now(),
     },
   );
+  await recordRunVersion(ctx, model, named?.version ?? null);
   const touched = await touchRun(ctx, model, protocol);
   // Pages already open on this model (the train dialog's) move to Initializing/Training now.
   await runChanged(ctx, touched.model);

@@ -7,7 +7,7 @@ import { errorResponses, ok, okSchema } from '../../platform/http/schemas.js';
 import { projectDeleteRoute } from '../projects/projects.routes.js';
 import { deleteForever, deleteProject, emptyTrash, listTrash, restoreItem } from './trash.service.js';
 
-const itemParams = z.object({ type: z.enum(['dataset', 'project', 'model']), id: z.string().max(40) });
+const itemParams = z.object({ type: z.enum(['dataset', 'project', 'model', 'datasetVersion']), id: z.string().max(40) });
 
 export async function trashRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -11,6 +11,7 @@ import { modelQueries, type ModelRow } from '../models/index.js';
 import { datasetQueries, type DatasetRow } from '../datasets/index.js';
 import { purgeDataset } from '../datasets/datasets.service.js';
 import { trashRepository } from './trash.repository.js';
+import { purgeVersion, restoreVersion, trashedVersions, versionsDeletedBefore } from '../dataset-versions/index.js';
 
 /** @deprecated import it from the datasets module (kept for callers not yet moved). */
 export { purgeDataset };
@@ -25,6 +26,7 @@ export async function listTrash(ctx: AppContext, userId: string): Promise<TrashI
   const projectBytes = new Map<string, number>();
   // A project's size counts the models that went (and come back) with it; a model deleted on its own is its own row.
   for (const m of ms) if (m.projectId && m.deletedWithProject) projectBytes.set(m.projectId, (projectBytes.get(m.projectId) ?? 0) + m.bytes);
+  const vs = await trashedVersions(ctx, userId);
   const projectNames = new Map(ps.map((p) => [p.id, p.name]));
   const items: TrashItem[] = [
     ...ds.map((d) => ({
@@ -54,6 +56,16 @@ export async function listTrash(ctx: AppContext, userId: string): Promise<TrashI
       bytes: m.bytes,
       parent: m.deletedWithProject && m.projectId ? { type: 'project' as const, id: m.projectId, name: projectNames.get(m.projectId) ?? '' } : null,
     })),
+    // Dataset versions (ADR 0038): their images are the dataset's, so a version frees no bytes of its own.
+    ...vs.map(({ version: v, datasetName }) => ({
+      id: v.id,
+      type: 'datasetVersion' as const,
+      name: `${datasetName} v${v.number}`,
+      deleted: v.deletedAt!.toISOString(),
+      expires: expires(v.deletedAt!),
+      bytes: 0,
+      parent: { type: 'dataset' as const, id: v.datasetId, name: datasetName },
+    })),
   ];
   return items.sort((a, b) => b.deleted.localeCompare(a.deleted));
 }
@@ -62,6 +74,7 @@ export async function restoreItem(ctx: AppContext, userId: string, type: TrashIt
   // Projects and models are audited by their restore functions; the dataset is restored here.
   if (type === 'project') return void (await restoreProject(ctx, userId, id));
   if (type === 'model') return void (await restoreModel(ctx, userId, id));
+  if (type === 'datasetVersion') return void (await restoreVersion(ctx, userId, id));
   await datasetsPolicy.hidden(ctx, userId, await datasetQueries.byId(ctx.db, id), 'restore');
   await datasetQueries.update(ctx.db, id, { deletedAt: null });
   await ctx.events.emit('dataset.restored', userId, { dataset: { id }, actorId: userId });
@@ -80,6 +93,7 @@ export async function deleteProject(ctx: AppContext, userId: string, id: string,
 }
 
 export async function deleteForever(ctx: AppContext, userId: string, type: TrashItem['type'], id: string) {
+  if (type === 'datasetVersion') return void (await purgeVersion(ctx, userId, id));
   const row =
     type === 'dataset'
       ? await datasetsPolicy.hidden(ctx, userId, await datasetQueries.byId(ctx.db, id), 'delete')
@@ -113,6 +127,10 @@ export async function purgeExpired(ctx: AppContext) {
   }
   for (const m of await trashRepository.modelsDeletedBefore(ctx.db, cutoff)) {
     await purgeModel(ctx, m);
+    n += 1;
+  }
+  for (const v of await versionsDeletedBefore(ctx, cutoff)) {
+    await purgeVersion(ctx, null, v.id);
     n += 1;
   }
   for (const d of await trashRepository.datasetsDeletedBefore(ctx.db, cutoff)) {

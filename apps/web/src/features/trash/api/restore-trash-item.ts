@@ -12,6 +12,7 @@ const FAILED: Record<TrashItem['type'], () => string> = {
   dataset: () => Messages.unableRestoreDataset,
   model: () => Messages.unableRestoreModel,
   project: () => tTrash('restoreProjectFailed'),
+  datasetVersion: () => tTrash('restoreVersionFailed'),
 };
 
 /** Spec §8 messages, with the server's reason when the user can act on it (restore the project first). */

@@ -6,6 +6,7 @@ import { datasetKeys, modelKeys, projectKeys, trashKeys } from '../../../lib/que
 export function refreshAfter(queryClient: QueryClient, type: TrashItem['type'] | 'all'): Promise<unknown> {
   const lists = {
     dataset: [datasetKeys.all],
+    datasetVersion: [datasetKeys.all],
     project: [projectKeys.all, modelKeys.all],
     model: [modelKeys.all, projectKeys.all],
     all: [datasetKeys.all, projectKeys.all, modelKeys.all],

@@ -1,14 +1,16 @@
 import { ActionIcon, Anchor, Button, Group, Paper, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconCube, IconDatabase, IconFolder, IconRestore, IconTrashX } from '@tabler/icons-react';
+import { IconCube, IconDatabase, IconFolder, IconRestore, IconTrashX, IconVersions } from '@tabler/icons-react';
 import { BREAKPOINT_MOBILE, type TrashItem } from '@sightline/contracts';
 import { Link } from 'react-router';
 import { FileSize } from '../../../components/file-size';
 import { formatDate, formatDateTime, formatRelative } from '../../../lib/dates';
 import { useTrashT } from '../i18n';
 
-const ICONS = { dataset: IconDatabase, project: IconFolder, model: IconCube } as const;
-const PATHS = { dataset: '/datasets/', project: '/projects/', model: '/models/' } as const;
+const ICONS = { dataset: IconDatabase, project: IconFolder, model: IconCube, datasetVersion: IconVersions } as const;
+const PATHS = { dataset: '/datasets/', project: '/projects/', model: '/models/', datasetVersion: '/datasets/' } as const;
+/** Where an item's link goes: a dataset version opens its dataset (ADR 0038). */
+const linkTo = (item: TrashItem) => `${PATHS[item.type]}${item.type === 'datasetVersion' && item.parent ? item.parent.id : item.id}`;
 
 export interface TrashTableProps {
   items: TrashItem[];
@@ -36,15 +38,7 @@ function TrashCards({ items, now, busyKey, onRestore, onDelete }: TrashTableProp
                 <Icon size={16} />
               </ThemeIcon>
               <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-                <Anchor
-                  component={Link}
-                  to={`${PATHS[item.type]}${item.id}`}
-                  fw={500}
-                  size="sm"
-                  lineClamp={2}
-                  style={{ overflowWrap: 'anywhere' }}
-                  data-testid="trash-name"
-                >
+                <Anchor component={Link} to={linkTo(item)} fw={500} size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }} data-testid="trash-name">
                   {item.name}
                 </Anchor>
                 <Text size="xs" c="dimmed">
@@ -121,14 +115,7 @@ function WideTrashTable({ items, now, busyKey, onRestore, onDelete }: TrashTable
                       <Icon size={16} />
                     </ThemeIcon>
                     <div style={{ minWidth: 0 }}>
-                      <Anchor
-                        component={Link}
-                        to={`${PATHS[item.type]}${item.id}`}
-                        fw={500}
-                        size="sm"
-                        style={{ wordBreak: 'break-all' }}
-                        data-testid="trash-name"
-                      >
+                      <Anchor component={Link} to={linkTo(item)} fw={500} size="sm" style={{ wordBreak: 'break-all' }} data-testid="trash-name">
                         {item.name}
                       </Anchor>
                       {item.parent && (
