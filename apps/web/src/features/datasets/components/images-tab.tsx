@@ -1,11 +1,28 @@
 import { useEffect, useState } from 'react';
-import { Badge, Center, Group, Pagination, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { IconPhotoOff } from '@tabler/icons-react';
+import {
+  Badge,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Pagination,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconCategory, IconPhotoOff, IconPhotoPlus, IconSelect } from '@tabler/icons-react';
 import type { Dataset, DatasetImage } from '@sightline/contracts';
 import type { Split } from '@sightline/contracts/dataset-layout';
 import { useDatasetImages } from '../api/get-dataset-images';
 import { useDatasetsT } from '../i18n';
+import { AddImagesDialog } from './add-images-dialog';
+import { ClassesDialog } from './classes-dialog';
 import { ImageLightbox } from './image-lightbox';
+import { SelectionBar } from './selection-bar';
 import { LabelOverlay } from './label-overlay';
 import classes from './images-tab.module.css';
 
@@ -18,12 +35,15 @@ export function ImageTile({
   classNames,
   showSplit,
   onOpen,
+  selected,
 }: {
   image: DatasetImage;
   task: string;
   classNames: string[];
   showSplit: boolean;
   onOpen: () => void;
+  /** In selection mode: whether the image is picked (a click toggles it instead of opening the lightbox). */
+  selected?: boolean;
 }) {
   const { t } = useDatasetsT();
   const [loaded, setLoaded] = useState(false);
@@ -31,7 +51,14 @@ export function ImageTile({
   const [failed, setFailed] = useState(false);
   const ratio = image.width && image.height ? image.width / image.height : 1;
   return (
-    <UnstyledButton className={classes.tile} onClick={onOpen} aria-label={t('images.open', { name: image.name })} data-testid="image-tile">
+    <UnstyledButton
+      className={classes.tile}
+      onClick={onOpen}
+      aria-label={selected === undefined ? t('images.open', { name: image.name }) : t('select.toggle', { name: image.name })}
+      aria-pressed={selected}
+      data-testid="image-tile"
+      data-selected={selected || undefined}
+    >
       <div className={classes.frame}>
         {image.thumbUrl && !failed ? (
           <div className={classes.fit} style={{ aspectRatio: ratio, ...(ratio >= 1 ? { width: '100%' } : { height: '100%' }) }}>
@@ -63,6 +90,7 @@ export function ImageTile({
             {t(`splits.${image.split}`, { defaultValue: image.split })}
           </Badge>
         )}
+        {selected !== undefined && <Checkbox checked={selected} readOnly tabIndex={-1} aria-hidden className={classes.check} size="sm" />}
       </div>
       <Text size="xs" px={8} py={6} truncate title={image.name}>
         {image.name}
@@ -77,6 +105,11 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
   const [split, setSplit] = useState<'all' | Split>('all');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [adding, setAdding] = useState(false);
+  const [editingClasses, setEditingClasses] = useState(false);
+  const canEdit = dataset.abilities.canEdit;
   const stats = dataset.stats;
   const counts: Record<'all' | Split, number> = { all: stats?.images ?? 0, train: stats?.train ?? 0, val: stats?.val ?? 0, test: stats?.test ?? 0 };
   const query = useDatasetImages(
@@ -90,6 +123,17 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
   const classNames = stats?.classes ?? [];
 
   useEffect(() => setPage(1), [split]);
+  const toggle = (id: string) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const stopSelecting = () => {
+    setSelecting(false);
+    setSelected(new Set());
+  };
 
   const splitOptions = (['all', ...SPLITS] as const)
     .filter((s) => s === 'all' || counts[s] > 0)
@@ -97,6 +141,41 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
 
   return (
     <Stack gap="md">
+      {canEdit && (
+        <Group gap="xs" wrap="wrap" data-testid="image-edit-actions">
+          <Button size="xs" leftSection={<IconPhotoPlus size={14} aria-hidden />} onClick={() => setAdding(true)} data-testid="add-images">
+            {t('images.add')}
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconCategory size={14} aria-hidden />}
+            onClick={() => setEditingClasses(true)}
+            data-testid="edit-classes"
+          >
+            {t('images.classes')}
+          </Button>
+          {!selecting && (
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconSelect size={14} aria-hidden />}
+              onClick={() => setSelecting(true)}
+              data-testid="select-images"
+            >
+              {t('images.select')}
+            </Button>
+          )}
+        </Group>
+      )}
+      {selecting && (
+        <SelectionBar
+          dataset={dataset}
+          selected={[...selected]}
+          onSelectPage={() => setSelected((prev) => new Set([...prev, ...results.map((r) => r.id)]))}
+          onClear={stopSelecting}
+        />
+      )}
       <Group justify="space-between" wrap="wrap" gap="sm">
         <SegmentedControl
           value={split}
@@ -124,7 +203,15 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
       ) : (
         <SimpleGrid cols={{ base: 2, xs: 3, sm: 4, lg: 6 }} spacing="sm" data-testid="image-grid" style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
           {results.map((image, i) => (
-            <ImageTile key={image.id} image={image} task={dataset.task} classNames={classNames} showSplit={split === 'all'} onOpen={() => setOpen(i)} />
+            <ImageTile
+              key={image.id}
+              image={image}
+              task={dataset.task}
+              classNames={classNames}
+              showSplit={split === 'all'}
+              onOpen={() => (selecting ? toggle(image.id) : setOpen(i))}
+              selected={selecting ? selected.has(image.id) : undefined}
+            />
           ))}
         </SimpleGrid>
       )}
@@ -140,6 +227,8 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
         </Center>
       )}
       <ImageLightbox images={results} index={open} onIndex={setOpen} task={dataset.task} classNames={classNames} />
+      {canEdit && <AddImagesDialog dataset={dataset} opened={adding} onClose={() => setAdding(false)} />}
+      {canEdit && <ClassesDialog dataset={dataset} opened={editingClasses} onClose={() => setEditingClasses(false)} />}
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertTriangle, IconChartBar, IconDatabaseOff, IconPhoto } from '@tabler/icons-react';
+import { IconAlertTriangle, IconChartBar, IconDatabaseOff, IconHistory, IconPhoto } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageLoader } from '../../../components/page-loader';
@@ -14,11 +14,14 @@ import { DatasetHeader } from '../components/dataset-header';
 import { ImagesTab } from '../components/images-tab';
 import { OverviewTab } from '../components/overview-tab';
 import { ReportTab } from '../components/report-tab';
+import type { DiffPair, DiffSide } from '../api/get-dataset-diff';
+import { VersionsTab } from '../components/versions-tab';
+import { useDatasetEditsRealtime } from '../hooks/use-dataset-edits-realtime';
 import { useDatasetRealtime } from '../hooks/use-dataset-realtime';
 import { useUploadsLeaveNotice } from '../hooks/use-uploads-leave-notice';
 import { useDatasetsT } from '../i18n';
 
-const TABS = ['images', 'overview', 'errors'] as const;
+const TABS = ['images', 'overview', 'versions', 'errors'] as const;
 const POLLED = ['Uploading', 'Loading', 'Retrying'];
 type Tab = (typeof TABS)[number];
 
@@ -37,6 +40,7 @@ export default function DatasetContentPage() {
   const query = useDataset(id, { refetchInterval: (q) => (POLLED.includes(q.state.data?.status ?? '') ? (realtimeOpen ? 10_000 : 3000) : false) });
   const dataset = query.data;
   useDatasetRealtime(dataset);
+  useDatasetEditsRealtime(dataset?.id, !!dataset?.dates.processed);
   const upload = useResumableUpload(id);
   useUploadsLeaveNotice(`/datasets/${id}`);
 
@@ -47,6 +51,26 @@ export default function DatasetContentPage() {
     const next = new URLSearchParams(params);
     if (!value || value === fallback) next.delete('tab');
     else next.set('tab', value);
+    if (value !== 'versions') for (const key of ['version', 'from', 'to']) next.delete(key);
+    setParams(next, { replace: true });
+  };
+  // The Versions tab keeps its diff in the address (?from=1&to=working), so that a diff can be linked; ?version=N is the
+  // version a model page links to.
+  const side = (value: string | null): DiffSide | null => (value === 'working' ? 'working' : value && /^\d+$/.test(value) ? Number(value) : null);
+  const from = side(params.get('from'));
+  const to = side(params.get('to'));
+  const diff: DiffPair | null = typeof from === 'number' && to !== null ? { from, to } : null;
+  const highlight = side(params.get('version'));
+  const setDiff = (value: DiffPair | null) => {
+    const next = new URLSearchParams(params);
+    next.set('tab', 'versions');
+    if (value) {
+      next.set('from', String(value.from));
+      next.set('to', String(value.to));
+    } else {
+      next.delete('from');
+      next.delete('to');
+    }
     setParams(next, { replace: true });
   };
 
@@ -111,6 +135,9 @@ export default function DatasetContentPage() {
           <Tabs.Tab value="overview" leftSection={<IconChartBar size={16} aria-hidden />}>
             {t('content.tabOverview')}
           </Tabs.Tab>
+          <Tabs.Tab value="versions" leftSection={<IconHistory size={16} aria-hidden />} data-testid="tab-versions">
+            {t('content.tabVersions')}
+          </Tabs.Tab>
           <Tabs.Tab
             value="errors"
             leftSection={<IconAlertTriangle size={16} aria-hidden />}
@@ -130,6 +157,13 @@ export default function DatasetContentPage() {
         </Tabs.Panel>
         <Tabs.Panel value="overview" pt="md">
           {processed ? <OverviewTab dataset={dataset} /> : <NotReady status={dataset.status} />}
+        </Tabs.Panel>
+        <Tabs.Panel value="versions" pt="md">
+          {processed ? (
+            <VersionsTab dataset={dataset} highlight={typeof highlight === 'number' ? highlight : null} diff={diff} onDiff={setDiff} />
+          ) : (
+            <NotReady status={dataset.status} />
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="errors" pt="md">
           <ReportTab dataset={dataset} />

@@ -164,6 +164,21 @@ export function ModelOverview({ model }: { model: Model }) {
                   (model.dataset.name ?? dash)
                 ),
               ],
+              // The version it learned from (ADR 0038): its card on the dataset's Versions tab lists the models trained on it.
+              [
+                t('dataset.version'),
+                model.dataset.id && model.dataset.version ? (
+                  <Anchor
+                    component={Link}
+                    to={`/datasets/${model.dataset.id}?tab=versions&version=${model.dataset.version}`}
+                    data-testid="dataset-version-link"
+                  >
+                    {t('dataset.versionNumber', { number: model.dataset.version })}
+                  </Anchor>
+                ) : (
+                  dash
+                ),
+              ],
             ]}
           />
         </Section>

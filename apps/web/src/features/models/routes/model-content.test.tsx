@@ -18,7 +18,7 @@ const uploaded = makeModel({
   totals: { bytes: 12_800 },
   files: [{ kind: 'onnx', name: 'shapes3-detect.onnx', bytes: 12_800, epoch: null, created: '2026-01-01T10:00:00.000Z', url: '/v1/files/signed' }],
   lineage: { architecture: { id: 'yolo11n', name: 'YOLO11n' }, parent: { id: 'mParent000000000001', name: 'base', path: null, url: null } },
-  dataset: { id: 'd1', name: 'coco8', filepath: null, url: '/datasets/d1', type: null, version: null },
+  dataset: { id: 'd1', name: 'coco8', filepath: null, url: '/datasets/d1', type: null, version: 3 },
   train: { start: '2026-01-01T09:00:00.000Z', end: '2026-01-01T10:00:00.000Z' },
   status: 'trained',
 });
@@ -48,6 +48,9 @@ describe('model page', () => {
     expect(screen.getByRole('link', { name: 'Download shapes3-detect.onnx' })).toHaveAttribute('href', '/v1/files/signed');
     expect(screen.getByTestId('lineage-parent')).toHaveAttribute('href', '/models/mParent000000000001');
     expect(screen.getByTestId('dataset-link')).toHaveAttribute('href', '/datasets/d1');
+    // The version it trained on (ADR 0038), highlighted on the dataset's Versions tab.
+    expect(screen.getByTestId('dataset-version-link')).toHaveAttribute('href', '/datasets/d1?tab=versions&version=3');
+    expect(screen.getByTestId('dataset-version-link')).toHaveTextContent('Version 3');
     expect(within(screen.getByTestId('model-config')).getByText('Auto (-1)')).toBeInTheDocument();
   });
 
