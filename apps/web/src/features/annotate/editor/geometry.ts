@@ -56,6 +56,9 @@ export type Shape =
   | { kind: 'box'; cls: number; x: number; y: number; w: number; h: number; keypoints: Keypoint[] }
   | { kind: 'polygon'; cls: number; points: Array<[number, number]> };
 
+/** A shape as drawn, before it takes the current class. */
+export type DrawnShape = Shape extends infer S ? (S extends Shape ? Omit<S, 'cls'> : never) : never;
+
 /** The box spanned by two corners, inside the image. */
 export function boxFromCorners(a: Point, b: Point, w: number, h: number): { x: number; y: number; w: number; h: number } {
   const p = clampPoint(a, w, h);
