@@ -50,7 +50,17 @@ function serve(task = 'detect', total = 120) {
   const labels = new Map<string, ImageLabels>();
   const current = (id: string) => labels.get(id) ?? { imageId: id, revision: 1, labels: [], className: null };
   const pagesAsked: number[] = [];
+  /** Pending suggestions per image (H5's store): accepting appends them to the labels, revision + 1. */
+  const suggestions = new Map<string, number[][]>();
   const api = fakeApi({
+    'POST /v1/datasets/d1/suggestions/accept': (body) => {
+      for (const id of (body as { imageIds: string[] }).imageIds) {
+        const cur = current(id);
+        labels.set(id, { ...cur, revision: cur.revision + 1, labels: [...cur.labels, ...(suggestions.get(id) ?? []).map((r) => r.slice(0, 5))] });
+        suggestions.delete(id);
+      }
+      return { accepted: 1 };
+    },
     'GET /v1/datasets/d1': () => dataset(task),
     'GET /v1/datasets/d1/images': (_b, url) => {
       const q = new URL(url, 'http://x').searchParams;
@@ -62,6 +72,11 @@ function serve(task = 'detect', total = 120) {
   });
   const fetch = vi.fn(async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    const sm = url.match(/^\/v1\/datasets\/d1\/images\/([^/]+)\/suggestions$/);
+    if (sm) {
+      const rows = suggestions.get(decodeURIComponent(sm[1]!));
+      return Response.json({ data: rows ? [{ id: 's1', status: 'pending', labels: rows }] : [] });
+    }
     const m = url.match(/^\/v1\/datasets\/d1\/images\/([^/]+)\/labels$/);
     if (m) {
       const id = decodeURIComponent(m[1]!);
@@ -81,6 +96,7 @@ function serve(task = 'detect', total = 120) {
     api,
     labels,
     pagesAsked,
+    suggestions,
     other: (id: string, rows: number[][]) => labels.set(id, { ...current(id), revision: current(id).revision + 1, labels: rows }),
   };
 }
@@ -232,6 +248,19 @@ describe('annotate page (ADR 0040)', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 50001 of 100000');
     expect(new Set(server.pagesAsked).size).toBeLessThanOrEqual(3);
     expect(server.pagesAsked).toContain(50_000);
+  });
+
+  it('shows suggestions dashed and apart from the labels; A accepts them into the labels', async () => {
+    const server = serve();
+    server.suggestions.set('img0', [[2, 0.5, 0.5, 0.5, 0.5, 0.91]]);
+    renderRoutes(routes, { path: '/datasets/d1/annotate', user: makeUser() });
+    await screen.findByTestId('suggestions-bar');
+    expect(screen.getAllByTestId('suggestion')).toHaveLength(1);
+    expect(screen.queryAllByTestId('label')).toHaveLength(0);
+    key('a');
+    await waitFor(() => expect(boxes()).toEqual([['triangle', 100, 75, 200, 150]]));
+    expect(server.labels.get('img0')).toMatchObject({ revision: 2, labels: [[2, 0.5, 0.5, 0.5, 0.5]] });
+    await waitFor(() => expect(screen.queryByTestId('suggestions-bar')).toBeNull());
   });
 
   it('tells a viewer without edit rights that they cannot label', async () => {

@@ -19,12 +19,17 @@ import {
   IconZoomOut,
 } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { topics } from '@sightline/contracts';
 import { useMediaQuery } from '@mantine/hooks';
 import { useDataset } from '../../datasets';
 import { PageLoader } from '../../../components/page-loader';
 import { isApiError } from '../../../lib/api-client';
+import { notifyError } from '../../../lib/notify-error';
+import { realtime } from '../../../lib/realtime';
 import { classColor } from '../../../lib/class-colors';
-import { getImageLabels, imageLabelsQueryKey, useImageLabels } from '../api/get-image-labels';
+import { getImageLabels, imageLabelsQueryKey, imageLabelsQueryOptions, useImageLabels } from '../api/get-image-labels';
+import { suggestionsQueryKey, useSuggestions } from '../api/get-suggestions';
+import { reviewSuggestions } from '../api/review-suggestions';
 import { IMAGE_PAGE_SIZE, useImagePages } from '../api/get-image-page';
 import { putImageLabels } from '../api/put-image-labels';
 import { ConflictDialog } from '../components/conflict-dialog';
@@ -147,10 +152,17 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   const [hist, setHist] = useState<History<Doc> & { imageId?: string }>(createHistory<Doc>({ shapes: [], className: null }));
   const server = labelsQuery.data;
   useEffect(() => {
-    if (!image || !server || server.imageId !== image.id || hist.imageId === image.id || !width || !height) return;
+    if (!image || !server || server.imageId !== image.id || !width || !height) return;
     const local = queue.get(image.id);
-    setHist({ ...createHistory(docOf(local?.labels ?? server.labels, local ? local.className : server.className)), imageId: image.id });
-  }, [image, server, hist.imageId, queue, docOf, width, height]);
+    if (hist.imageId !== image.id) {
+      setHist({ ...createHistory(docOf(local?.labels ?? server.labels, local ? local.className : server.className)), imageId: image.id });
+      return;
+    }
+    // Someone else saved this image (realtime) and nothing of ours waits: their labels replace ours on screen.
+    // Our own saves come back equal to what is shown and change nothing (the undo history stays).
+    if (!local && !sameLabels(shapesToRows(hist.present.shapes, task, width, height), server.labels, hist.present.className, server.className))
+      setHist({ ...createHistory(docOf(server.labels, server.className)), imageId: image.id });
+  }, [image, server]); // eslint-disable-line react-hooks/exhaustive-deps
   const ready = !!image && hist.imageId === image.id;
   const doc = hist.present;
 
@@ -268,6 +280,8 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
     else if (key === 'g' && task === 'segment') setTool('polygon');
     else if (key === 'k' && task === 'pose') setTool('keypoint');
     else if (key === 'v') setTool('select');
+    else if (key === 'a') void review('accept', e.shiftKey);
+    else if (key === 'r') void review('reject');
     else if (key === 'enter') canvas.current?.closePolygon();
     else if (key === 'escape') {
       canvas.current?.cancelDraft();
@@ -286,6 +300,38 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
       window.removeEventListener('keyup', up);
     };
   }, []);
+
+  // Others viewing the dataset: a save of theirs refreshes that image's labels here.
+  useEffect(
+    () =>
+      realtime.subscribe(topics.dataset(datasetId), (message) => {
+        const { event, data } = message as { event: string; data?: { imageId?: string } };
+        if (event === 'dataset.labels.updated' && data?.imageId) {
+          void queryClient.invalidateQueries({ queryKey: imageLabelsQueryKey(datasetId, data.imageId) });
+          void queryClient.invalidateQueries({ queryKey: suggestionsQueryKey(datasetId, data.imageId) });
+        }
+      }),
+    [datasetId, queryClient],
+  );
+
+  // Suggestions of a model are drawn dashed, apart from the labels, until accepted (A) or rejected (R).
+  const suggestionsQuery = useSuggestions(datasetId, image?.id, task);
+  const suggestionRows = (suggestionsQuery.data ?? []).flatMap((s) => s.rows);
+  const suggestedShapes = width && height ? rowsToShapes(suggestionRows, task, width, height) : [];
+  const review = async (action: 'accept' | 'reject', all = false) => {
+    if (!image || (!all && suggestionRows.length === 0)) return;
+    try {
+      // Ours first: accepting writes labels on top of the revision our edits made.
+      await queue.flushAll();
+      await reviewSuggestions(datasetId, action, all ? { all: true } : { imageIds: [image.id] });
+      const fresh = await queryClient.fetchQuery({ ...imageLabelsQueryOptions(datasetId, image.id), staleTime: 0 });
+      if (!queue.get(image.id)) setHist({ ...createHistory(docOf(fresh.labels, fresh.className)), imageId: image.id });
+      await queryClient.invalidateQueries({ queryKey: ['datasets', datasetId, 'suggestions'] });
+      if (all) await queryClient.invalidateQueries({ queryKey: ['datasets', datasetId, 'labels'] });
+    } catch (error) {
+      notifyError(error);
+    }
+  };
 
   const entry = image ? queue.get(image.id) : undefined;
   const resolve = async (choice: 'mine' | 'theirs') => {
@@ -424,6 +470,25 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
           </Text>
         )}
       </Group>
+      {suggestionRows.length > 0 && (
+        <Group gap="xs" data-testid="suggestions-bar">
+          <Text size="sm">{t('suggestions.count', { count: suggestionRows.length })}</Text>
+          {task === 'classify' && (
+            <Text size="sm" fw={600}>
+              {suggestionRows.map((r) => classNames[r[0] ?? 0] ?? String(r[0])).join(', ')}
+            </Text>
+          )}
+          <Button size="compact-sm" onClick={() => void review('accept')}>
+            {t('suggestions.accept')}
+          </Button>
+          <Button size="compact-sm" variant="default" onClick={() => void review('reject')}>
+            {t('suggestions.reject')}
+          </Button>
+          <Button size="compact-sm" variant="light" onClick={() => void review('accept', true)}>
+            {t('suggestions.acceptAll')}
+          </Button>
+        </Group>
+      )}
       <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: wide ? 'row' : 'column', gap: 8 }}>
         <Paper withBorder style={{ flex: 1, minHeight: 240, overflow: 'hidden', position: 'relative' }}>
           {total === 0 && pageQueries.every((q) => q.isSuccess) ? (
@@ -450,7 +515,7 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
               width={width}
               height={height}
               shapes={doc.shapes}
-              suggestions={[]}
+              suggestions={suggestedShapes}
               selected={selected}
               tool={tool}
               showLabels={showLabels}
@@ -497,3 +562,6 @@ const Tip = ({ label, children }: { label: string; children: React.ReactNode }) 
     {children}
   </Tooltip>
 );
+
+const sameLabels = (a: number[][], b: number[][], ca: string | null, cb: string | null) =>
+  ca === cb && a.length === b.length && a.every((row, i) => row.length === b[i]!.length && row.every((v, k) => Math.abs(v - b[i]![k]!) < 1e-9));
