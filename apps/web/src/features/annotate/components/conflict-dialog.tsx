@@ -14,7 +14,7 @@ export function ConflictDialog({
   url: string;
   task: string;
   classNames: string[];
-  onResolve(choice: 'mine' | 'theirs'): void;
+  onResolve(choice: 'mine' | 'both' | 'theirs'): void;
 }) {
   const { t } = useAnnotateT();
   const theirs = entry?.theirs;
@@ -55,7 +55,10 @@ export function ConflictDialog({
             <Button variant="default" onClick={() => onResolve('theirs')}>
               {t('conflict.takeTheirs')}
             </Button>
-            <Button onClick={() => onResolve('mine')}>{t('conflict.keepMine')}</Button>
+            <Button variant="default" onClick={() => onResolve('mine')}>
+              {t('conflict.keepMine')}
+            </Button>
+            <Button onClick={() => onResolve('both')}>{t('conflict.keepBoth')}</Button>
           </Group>
         </Stack>
       )}

@@ -108,6 +108,29 @@ describe('save queue (ADR 0040)', () => {
     expect(queue.get('img')).toBeUndefined();
   });
 
+  it('keep both sends their labels plus mine on top of their revision', async () => {
+    const { queue, server, timers } = setup();
+    server.otherSaves([[3, 0.3, 0.3, 0.3, 0.3]]);
+    queue.edit(
+      'img',
+      1,
+      [
+        [0, 0.5, 0.5, 0.5, 0.5],
+        [3, 0.3, 0.3, 0.3, 0.3],
+      ],
+      null,
+    );
+    await timers.fire();
+    await queue.resolve('img', 'both');
+    expect(server.images.get('img')).toMatchObject({
+      revision: 3,
+      labels: [
+        [3, 0.3, 0.3, 0.3, 0.3],
+        [0, 0.5, 0.5, 0.5, 0.5],
+      ],
+    });
+  });
+
   it('take theirs drops mine and hands the server version to the editor', async () => {
     const { queue, server, timers, saved } = setup();
     server.otherSaves([[3, 0.3, 0.3, 0.3, 0.3]]);

@@ -97,8 +97,11 @@ export class SaveQueue {
     );
   }
 
-  /** After a conflict: keep mine (sent on top of the server's revision) or take theirs (mine dropped). */
-  async resolve(imageId: string, choice: 'mine' | 'theirs'): Promise<void> {
+  /**
+   * After a conflict: keep mine (sent on top of the server's revision), keep both (theirs plus my labels they lack,
+   * sent on top) or take theirs (mine dropped).
+   */
+  async resolve(imageId: string, choice: 'mine' | 'both' | 'theirs'): Promise<void> {
     const entry = this.entries.get(imageId);
     if (!entry?.theirs) return;
     if (choice === 'theirs') {
@@ -108,7 +111,8 @@ export class SaveQueue {
       this.deps.onChange?.();
       return;
     }
-    this.entries.set(imageId, { ...entry, baseRevision: entry.theirs.revision, theirs: undefined, status: 'pending' });
+    const labels = choice === 'both' ? mergeLabels(entry.theirs.labels, entry.labels) : entry.labels;
+    this.entries.set(imageId, { ...entry, labels, baseRevision: entry.theirs.revision, theirs: undefined, status: 'pending' });
     this.persist();
     await this.send(imageId);
   }
@@ -209,3 +213,7 @@ export class SaveQueue {
     }
   }
 }
+
+const sameRow = (a: number[], b: number[]) => a.length === b.length && a.every((v, i) => Math.abs(v - b[i]!) < 1e-9);
+/** Their labels, then each of mine they do not have already. */
+export const mergeLabels = (theirs: number[][], mine: number[][]): number[][] => [...theirs, ...mine.filter((row) => !theirs.some((t) => sameRow(t, row)))];

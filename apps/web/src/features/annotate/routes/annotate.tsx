@@ -334,11 +334,15 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   };
 
   const entry = image ? queue.get(image.id) : undefined;
-  const resolve = async (choice: 'mine' | 'theirs') => {
+  const resolve = async (choice: 'mine' | 'both' | 'theirs') => {
     if (!image || !entry?.theirs) return;
     const theirs = entry.theirs;
     await queue.resolve(image.id, choice);
     if (choice === 'theirs') setHist({ ...createHistory(docOf(theirs.labels, theirs.className)), imageId: image.id });
+    if (choice === 'both') {
+      const merged = queryClient.getQueryData<ImageLabels>(imageLabelsQueryKey(datasetId, image.id));
+      if (merged) setHist({ ...createHistory(docOf(merged.labels, merged.className)), imageId: image.id });
+    }
   };
 
   const tools: Array<{ tool: Tool; icon: React.ReactNode; label: string; tasks: string[] }> = [
