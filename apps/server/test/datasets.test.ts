@@ -330,7 +330,7 @@ describe('normalized zip for training clients', () => {
     expect((await processNow(u.cookie, d.id)).status).toBe('Ready');
     const row = (await datasetsRepository.byId(t.app.ctx.db, d.id))!;
     const first = await ensureNormalizedZip(t.app.ctx, row);
-    expect(first.key).toMatch(/normalized\/\d+-robo-flow\.zip$/);
+    expect(first.key).toMatch(/normalized\/\d+-\d+-robo-flow\.zip$/);
     const again = await ensureNormalizedZip(t.app.ctx, row);
     expect(again).toEqual(first);
     const local = t.app.ctx.blobs.localPath!(first.key)!;

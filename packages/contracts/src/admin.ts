@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'item.delete',
   'item.restore',
   'item.share',
+  /** an edit of a dataset's images or classes (ADR 0037) */
+  'dataset.edit',
   'trash.empty',
   'team.delete',
   'team.invite',

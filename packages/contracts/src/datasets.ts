@@ -131,9 +131,14 @@ export const datasetImageSchema = z.object({
   labels: z.array(z.array(z.number())),
   thumbUrl: z.string().nullable(),
   url: z.string(),
+  /** Revision of the image's labels (ADR 0037): a label PUT names the one it read. */
+  labelRevision: z.number().optional(),
+  /** Hex SHA-256 of the image bytes (null for images processed before ADR 0037). */
+  sha256: z.string().nullable().optional(),
 });
 export type DatasetImage = z.infer<typeof datasetImageSchema>;
-export const datasetImagesPageSchema = z.object({ results: z.array(datasetImageSchema), total: z.number() });
+/** A page of a dataset's images; `nextCursor` continues it (keyset paging, opaque), null at the end. */
+export const datasetImagesPageSchema = z.object({ results: z.array(datasetImageSchema), total: z.number(), nextCursor: z.string().nullable().optional() });
 export type DatasetImagesPage = z.infer<typeof datasetImagesPageSchema>;
 
 /** `GET /v1/users/me/storage`: bytes of the plan, used and left. */
@@ -172,3 +177,42 @@ export type ProcessingJob = z.infer<typeof processingJobSchema>;
 /** `GET /v1/active-jobs`: the caller's uploads in flight and dataset processing. */
 export const activeJobsSchema = z.object({ uploads: z.array(serverUploadSchema), processing: z.array(processingJobSchema) });
 export type ActiveJobs = z.infer<typeof activeJobsSchema>;
+
+// ---- edits of a dataset's working state (ADR 0037) ---------------------------------------------------
+
+const SPLIT = z.enum(['train', 'val', 'test']);
+const imageIds = z.array(z.string().min(1).max(40)).min(1).max(1000);
+/** A class named by its index in the class list or by its name. */
+const classRef = z.union([z.number().int().min(0).max(100_000), z.string().trim().min(1).max(200)]);
+const className = z.string().trim().min(1).max(200);
+
+export const moveImagesBody = z.object({ imageIds, split: SPLIT });
+export const copyImagesBody = z.object({ imageIds, split: SPLIT.optional(), datasetId: z.string().min(1).max(40).optional() });
+export const deleteImagesBody = z.object({ imageIds });
+export const renameClassBody = z.object({ from: classRef, to: className });
+export const mergeClassesBody = z.object({ from: z.array(classRef).min(1).max(1000), into: classRef });
+export const deleteClassBody = z.object({ class: classRef, labels: z.literal('remove').default('remove') });
+/** What an edit answers: the dataset's new edit sequence number, its class list and what changed. */
+export const datasetEditResultSchema = z.object({
+  seq: z.number(),
+  classes: z.array(z.string()),
+  counts: z.record(z.string(), z.number()),
+  /** Stable ids of images the edit created (add, copy). */
+  imageIds: z.array(z.string()).optional(),
+});
+export type DatasetEditResult = z.infer<typeof datasetEditResultSchema>;
+export const addImagesResultSchema = datasetEditResultSchema.extend({ added: z.number(), report: datasetReportSchema });
+
+/** One image's labels with their revision (the labelling editor reads and writes these). */
+export const imageLabelsSchema = z.object({
+  imageId: z.string(),
+  revision: z.number(),
+  labels: z.array(z.array(z.number())),
+  className: z.string().nullable(),
+});
+export type ImageLabels = z.infer<typeof imageLabelsSchema>;
+export const putImageLabelsBody = z.object({
+  revision: z.number().int().min(0),
+  labels: z.array(z.array(z.number().finite()).min(1).max(10_000)).max(10_000),
+  className: z.string().trim().min(1).max(200).nullable().optional(),
+});

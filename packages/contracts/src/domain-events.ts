@@ -56,6 +56,10 @@ export interface DomainEventCatalog {
   'dataset.restored': { dataset: { id: string; status?: string }; actorId: string };
   /** processing advanced (not a business change: realtime only, emitted without waiting) */
   'dataset.progress': { datasetId: string; phase: string; done: number; total: number };
+  /** an edit of a dataset's working state (ADR 0037) took edit sequence number `seq`; a webhook event */
+  'dataset.edited': { datasetId: string; seq: number; kind: DatasetEditKind; counts: Record<string, number>; actorId: string };
+  /** one image's labels were written (revision is the new label revision) */
+  'dataset.labels.updated': { datasetId: string; imageId: string; revision: number; seq: number; actorId: string };
   /** webhook: processing ended with a ready dataset */
   'dataset.processed': { dataset: WebhookDataset };
   /** webhook: processing ended with an error */
@@ -138,6 +142,9 @@ export interface DomainEventCatalog {
 export type DomainEventName = keyof DomainEventCatalog;
 export type DomainEventData<N extends DomainEventName> = DomainEventCatalog[N];
 
+/** The edits of a dataset's working state (ADR 0037). */
+export type DatasetEditKind =
+  'images.add' | 'images.move' | 'images.copy' | 'images.delete' | 'classes.rename' | 'classes.merge' | 'classes.delete' | 'labels.update';
 /** A dataset's id and processing status (what its realtime messages carry). */
 export type DatasetState = { id: string; status: string };
 /** A model's id and project (what its realtime messages carry). */

@@ -39,6 +39,8 @@ export const ErrorCode = {
   FeatureDisabled: 'error/feature-disabled',
   DatasetNotReady: 'error/dataset-not-ready',
   DatasetProcessed: 'error/dataset-processed',
+  /** A label write named a revision that is no longer the image's (ADR 0037): the answer carries the current labels. */
+  LabelsConflict: 'error/labels-conflict',
   ModelNotReady: 'error/model-not-ready',
   InvalidImage: 'error/invalid-image',
   /** An image sent as SVG that is not an SVG document (spec §8 'Loaded file is not valid SVG'). */

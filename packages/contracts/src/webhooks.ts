@@ -14,6 +14,7 @@ import type { DomainEventName } from './domain-events.js';
 export const WEBHOOK_EVENTS = [
   'dataset.processed',
   'dataset.failed',
+  'dataset.edited',
   'training.started',
   'training.epoch',
   'training.completed',

@@ -1,18 +1,20 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { ErrorCode } from '@sightline/contracts';
-import zlib from 'node:zlib';
 import yazl from 'yazl';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './datasets.repository.js';
+import { openImage } from './datasets.image-source.js';
 
 const PAGE = 1000;
 const building = new Map<string, Promise<{ key: string; bytes: number }>>();
 
 /** File name of the normalized archive: `<slug>.zip` holding `<slug>/data.yaml`, as HUB clients expect. */
 export const normalizedZipName = (row: DatasetRow) => `${row.slug}.zip`;
-const normalizedKey = (row: DatasetRow) => `${blobKeys.datasetNormalized(row.userId, row.id)}${row.processedAt!.getTime()}-${normalizedZipName(row)}`;
+// The edit sequence is part of the name (ADR 0037): an edit makes the next download build again.
+const normalizedKey = (row: DatasetRow) =>
+  `${blobKeys.datasetNormalized(row.userId, row.id)}${row.processedAt!.getTime()}-${row.seq}-${normalizedZipName(row)}`;
 
 /**
  * The dataset in the one layout every ultralytics client accepts, whatever the user uploaded
@@ -37,21 +39,23 @@ async function build(ctx: AppContext, row: DatasetRow, key: string) {
   // Older normalized copies of this dataset are dropped first.
   await ctx.blobs.deletePrefix(blobKeys.datasetNormalized(row.userId, row.id));
   const stats = row.stats as { summary?: { classes?: string[] } } | null;
-  const classes = stats?.summary?.classes ?? [];
+  const classes = row.classes ?? stats?.summary?.classes ?? [];
   const stem = row.slug;
   const zip = new yazl.ZipFile();
   const splitsSeen = new Set<string>();
 
   // Pages of the index are read as the zip is written, so memory does not grow with the dataset.
   const addImages = async () => {
-    for (let offset = 0; ; offset += PAGE) {
-      const { rows } = await datasetsRepository.images(ctx.db, row.id, { offset, limit: PAGE });
+    for (let after: { split: string; name: string; imageId: string } | null = null; ;) {
+      const { rows } = await datasetsRepository.images(ctx.db, row.id, { after, limit: PAGE, total: false });
       if (rows.length === 0) break;
+      const last = rows.at(-1)!;
+      after = { split: last.split, name: last.name, imageId: last.imageId };
       for (const img of rows) {
         splitsSeen.add(img.split);
         const folder = row.task === 'classify' ? `${stem}/${img.split}/${img.className ?? 'unknown'}` : `${stem}/images/${img.split}`;
         zip.addReadStreamLazy(`${folder}/${img.name}`, { compress: false }, (cb) => {
-          originalBytes(ctx, row.storageKey!, img).then(
+          openImage(ctx, row, img).then(
             (s) => cb(null, s),
             (err: Error) => cb(err, undefined as unknown as Readable),
           );
@@ -70,11 +74,6 @@ async function build(ctx: AppContext, row: DatasetRow, key: string) {
   zip.outputStream.pipe(out);
   const [, put] = await Promise.all([addImages(), ctx.blobs.put(key, out, { contentType: 'application/zip' })]);
   return { key, bytes: put.bytes };
-}
-
-async function originalBytes(ctx: AppContext, archiveKey: string, img: DatasetImageRow): Promise<Readable> {
-  const { stream } = await ctx.blobs.get(archiveKey, { start: img.source.dataOffset, end: img.source.dataOffset + img.source.compressedSize - 1 });
-  return img.source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
 }
 
 /** YOLO label text from the stored rows (`cls x y …`, normalized coordinates). */

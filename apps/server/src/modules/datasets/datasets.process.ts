@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { newId } from '../../platform/ids.js';
 import { processArchive, type DatasetTask } from './processing/index.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { datasetsRepository } from './datasets.repository.js';
+import { dropBlobs } from './datasets.image-source.js';
 
 const BATCH = 200;
 type ImageInsert = Parameters<typeof datasetsRepository.insertImages>[1][number];
@@ -27,7 +29,7 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
     onFailed: async (job, error) => {
       const row = await datasetsRepository.byId(ctx.db, String(job.payload.datasetId));
       if (!row || row.deletedAt || row.status === 'Ready' || row.status === 'Failed') return;
-      await datasetsRepository.clearImages(ctx.db, row.id);
+      await dropBlobs(ctx, await datasetsRepository.clearImages(ctx.db, row.id));
       const now = ctx.clock.now();
       const updated = await datasetsRepository.update(ctx.db, row.id, {
         status: 'Failed',
@@ -48,7 +50,12 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   const thumbPrefix = blobKeys.datasetThumbs(row.userId, row.id);
   // Every write of the results goes through helpers.fenced (ADR 0025): an attempt that lost its lease
   // (its instance stalled past it while another took the job over) writes nothing more.
-  await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id));
+  // The new archive's images start a new revision (ADR 0037): a version saved before never sees them.
+  const { seq, gone } = await helpers.fenced(async (tx) => {
+    const gone = await datasetsRepository.clearImages(tx, row.id);
+    return { seq: (await datasetsRepository.nextSeq(tx, row.id, {})).seq, gone };
+  });
+  await dropBlobs(ctx, gone);
   await ctx.blobs.deletePrefix(thumbPrefix);
 
   let archivePath = ctx.blobs.localPath?.(row.storageKey) ?? null;
@@ -81,8 +88,14 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
         reportProgress(ctx, helpers, row.id, p.phase, p.done, p.total);
       },
       onImage: async (img) => {
+        const id = newId();
         pending.push({
-          id: newId(),
+          id,
+          imageId: id,
+          revFrom: seq,
+          // Content address of the bytes (ADR 0037): edits and copies dedupe by it, diffs compare it.
+          sha256: createHash('sha256').update(img.data).digest('hex'),
+          bytes: img.data.length,
           datasetId: row.id,
           split: img.split,
           name: img.name,
@@ -119,13 +132,14 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
           failedAt: null,
           error: null,
           stats: storableJson(result.stats),
+          classes: result.stats ? storableJson(result.stats.summary.classes) : null,
           report: storableJson(result.report),
           updatedAt: now,
         }),
       );
       await emitOutcome(ctx, updated!);
     } else {
-      await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id));
+      await dropBlobs(ctx, await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id)));
       await ctx.blobs.deletePrefix(thumbPrefix);
       const first = result.fatal ?? result.report.errors[0];
       const updated = await helpers.fenced((tx) =>
@@ -146,7 +160,10 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   } catch (err) {
     // Lost the lease: the images belong to the attempt that holds the job now.
     if (isLeaseLost(err)) throw err;
-    await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id)).catch(() => undefined);
+    await helpers
+      .fenced((tx) => datasetsRepository.clearImages(tx, row.id))
+      .then((keys) => dropBlobs(ctx, keys))
+      .catch(() => undefined);
     // The queue stores the error and, on the last attempt, calls onFailed (dataset Failed). A failure
     // of the processing code itself on this archive (not I/O, not the database) would fail the same
     // way again: no retry for it.

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { inTeamsOf } from '../access/index.js';
-import { datasetImages, datasets, users } from '../../platform/db/schema.js';
+import { datasetBlobs, datasetImages, datasets, users } from '../../platform/db/schema.js';
 
 export type DatasetRow = typeof datasets.$inferSelect;
 export type DatasetImageRow = typeof datasetImages.$inferSelect;
@@ -81,54 +81,75 @@ export const datasetsRepository = {
     return { rows, total };
   },
 
-  images: async (db: Db, datasetId: string, opts: { split?: string; offset: number; limit: number }) => {
-    const where = and(eq(datasetImages.datasetId, datasetId), opts.split ? eq(datasetImages.split, opts.split) : undefined);
+  /**
+   * A page of the working state (ADR 0037) in browse order (split, name, image id): keyset-paged after
+   * `after` when given (the cursor), else from `offset` (older clients).
+   */
+  images: async (
+    db: Db,
+    datasetId: string,
+    opts: { split?: string; offset?: number; limit: number; after?: { split: string; name: string; imageId: string } | null; total?: boolean },
+  ) => {
+    const where = and(working(datasetId), opts.split ? eq(datasetImages.split, opts.split) : undefined);
+    const a = opts.after;
+    const page = a ? and(where, sql`(${datasetImages.split}, ${datasetImages.name}, ${datasetImages.imageId}) > (${a.split}, ${a.name}, ${a.imageId})`) : where;
     const rows = await db
       .select()
       .from(datasetImages)
-      .where(where)
-      .orderBy(asc(datasetImages.split), asc(datasetImages.name))
-      .offset(opts.offset)
+      .where(page)
+      .orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.imageId))
+      .offset(a ? 0 : (opts.offset ?? 0))
       .limit(opts.limit);
-    const total = Number(
-      (
-        await db
-          .select({ n: sql<number>`count(*)` })
-          .from(datasetImages)
-          .where(where)
-      )[0]?.n ?? 0,
-    );
+    const total =
+      opts.total === false
+        ? -1
+        : Number(
+            (
+              await db
+                .select({ n: sql<number>`count(*)` })
+                .from(datasetImages)
+                .where(where)
+            )[0]?.n ?? 0,
+          );
     return { rows, total };
   },
+  /** The working revision of an image (by its stable image id). */
   image: async (db: Db, datasetId: string, imageId: string) =>
     (
       await db
         .select()
         .from(datasetImages)
-        .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId)))
+        .where(and(working(datasetId), eq(datasetImages.imageId, imageId)))
         .limit(1)
     )[0] ?? null,
-  clearImages: async (db: Db, datasetId: string) => db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)),
+  /**
+   * Removes every row of the dataset (processing starts over, or the dataset is purged): the blobs
+   * they pointed at lose those references; answers the storage keys of blobs no row points at any more.
+   */
+  clearImages: async (db: Db, datasetId: string) => {
+    const gone = await db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)).returning({ blobKey: datasetImages.blobKey });
+    return datasetsRepository.dropBlobRefs(db, countKeys(gone.map((g) => g.blobKey)));
+  },
   insertImages: async (db: Db, rows: Array<typeof datasetImages.$inferInsert>) => (rows.length ? db.insert(datasetImages).values(rows) : undefined),
-  /** Records an image's thumbnail (made on first view); false when the image is gone (reprocessed, purged). */
-  setThumbKey: async (db: Db, datasetId: string, imageId: string, key: string) =>
+  /** Records an image revision's thumbnail (made on first view); false when the revision is gone (reprocessed, edited, purged). */
+  setThumbKey: async (db: Db, datasetId: string, rowId: string, key: string) =>
     (
       await db
         .update(datasetImages)
         .set({ thumbKey: key })
-        .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, imageId)))
+        .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.id, rowId)))
         .returning({ id: datasetImages.id })
     ).length > 0,
-  /** The first `n` images (browse order) of each dataset, in one query: one index range per dataset (LATERAL). */
+  /** The first `n` images (browse order) of each dataset's working state, in one query: one index range per dataset (LATERAL). */
   previewsOf: async (db: Db, datasetIds: string[], n: number) => {
     if (!datasetIds.length) return [];
     const res = await db.execute(sql`
-      SELECT d.id AS dataset_id, i.id, i.format FROM (VALUES ${sql.join(
+      SELECT d.id AS dataset_id, i.image_id AS id, i.format FROM (VALUES ${sql.join(
         datasetIds.map((id) => sql`(${id})`),
         sql`, `,
       )}) AS d(id)
-      CROSS JOIN LATERAL (SELECT id, format, split, name FROM dataset_images WHERE dataset_id = d.id ORDER BY split, name LIMIT ${n}) i
-      ORDER BY d.id, i.split, i.name`);
+      CROSS JOIN LATERAL (SELECT image_id, format, split, name FROM dataset_images WHERE dataset_id = d.id AND rev_to IS NULL ORDER BY split, name, image_id LIMIT ${n}) i
+      ORDER BY d.id, i.split, i.name, i.image_id`);
     return (res as unknown as { rows: Array<{ dataset_id: string; id: string; format: string | null }> }).rows.map((r) => ({
       datasetId: r.dataset_id,
       id: r.id,
@@ -146,9 +167,9 @@ export const datasetsRepository = {
         .where(and(eq(users.username, username), eq(datasets.slug, slug), isNull(users.deletedAt)))
         .limit(1)
     )[0]?.d ?? null,
-  /** Every image of a dataset, in the order training clients list them. */
+  /** Every image of a dataset's working state, in the order training clients list them. */
   allImages: async (db: Db, datasetId: string) =>
-    db.select().from(datasetImages).where(eq(datasetImages.datasetId, datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name)),
+    db.select().from(datasetImages).where(working(datasetId)).orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.imageId)),
   remove: async (db: Db, id: string) => {
     await db.delete(datasets).where(eq(datasets.id, id));
   },
@@ -168,4 +189,157 @@ export const datasetsRepository = {
             .where(and(inArray(datasets.id, ids), isNull(datasets.deletedAt), inArray(datasets.status, ['Initiating', 'Uploading'])))
         ).map((r) => r.id)
       : [],
+  // ---- edits (ADR 0037): one transaction that locks the dataset row and takes seq + 1 ----------------
+
+  /** Locks the dataset row for an edit (SELECT ... FOR UPDATE): edits of one dataset run one at a time. */
+  lockForEdit: async (tx: Db, id: string) => (await tx.select().from(datasets).where(eq(datasets.id, id)).for('update').limit(1))[0] ?? null,
+  /** Takes the next edit sequence number and applies the dataset's new class list / stats in the same update. */
+  nextSeq: async (tx: Db, id: string, patch: Partial<typeof datasets.$inferInsert>) =>
+    (
+      await tx
+        .update(datasets)
+        .set({ ...patch, seq: sql`${datasets.seq} + 1` })
+        .where(eq(datasets.id, id))
+        .returning()
+    )[0]!,
+  /** Working rows of these images (stable image ids). */
+  workingByImageIds: async (db: Db, datasetId: string, imageIds: string[]) =>
+    imageIds.length
+      ? db
+          .select()
+          .from(datasetImages)
+          .where(and(working(datasetId), inArray(datasetImages.imageId, imageIds)))
+      : [],
+  /** Names taken in a split of the working state, among these names. */
+  namesTaken: async (db: Db, datasetId: string, split: string, names: string[]) =>
+    names.length
+      ? new Set(
+          (
+            await db
+              .select({ name: datasetImages.name })
+              .from(datasetImages)
+              .where(and(working(datasetId), eq(datasetImages.split, split), inArray(datasetImages.name, names)))
+          ).map((r) => r.name),
+        )
+      : new Set<string>(),
+  /**
+   * Changes working rows at edit `seq`. A row no version can see (rev_from > frozenSeq) changes in
+   * place; an older one is ended (rev_to = seq) and a new revision of the image (same image id, new
+   * row id) takes its place, pointing at the same blob (one more reference).
+   */
+  reviseImages: async (
+    tx: Db,
+    d: { id: string; frozenSeq: number },
+    seq: number,
+    changes: Array<{ row: DatasetImageRow; patch: Partial<typeof datasetImages.$inferInsert> }>,
+    newId: () => string,
+  ) => {
+    const inPlace = changes.filter((c) => c.row.revFrom > d.frozenSeq);
+    const replaced = changes.filter((c) => c.row.revFrom <= d.frozenSeq);
+    for (const c of inPlace)
+      await tx
+        .update(datasetImages)
+        .set({ ...c.patch, revFrom: seq })
+        .where(eq(datasetImages.id, c.row.id));
+    if (replaced.length) {
+      await tx
+        .update(datasetImages)
+        .set({ revTo: seq })
+        .where(
+          inArray(
+            datasetImages.id,
+            replaced.map((c) => c.row.id),
+          ),
+        );
+      await insertChunked(
+        tx,
+        replaced.map((c) => ({ ...c.row, ...c.patch, id: newId(), revFrom: seq, revTo: null })),
+      );
+      await datasetsRepository.addBlobRefs(tx, countKeys(replaced.map((c) => c.row.blobKey)));
+    }
+  },
+  /** Ends working rows at edit `seq` (deleted in place when no version sees them); answers blob keys left without references. */
+  endImages: async (tx: Db, d: { id: string; frozenSeq: number }, seq: number, rows: DatasetImageRow[]) => {
+    const unseen = rows.filter((r) => r.revFrom > d.frozenSeq);
+    const seen = rows.filter((r) => r.revFrom <= d.frozenSeq);
+    if (seen.length)
+      await tx
+        .update(datasetImages)
+        .set({ revTo: seq })
+        .where(
+          inArray(
+            datasetImages.id,
+            seen.map((r) => r.id),
+          ),
+        );
+    if (!unseen.length) return [];
+    await tx.delete(datasetImages).where(
+      inArray(
+        datasetImages.id,
+        unseen.map((r) => r.id),
+      ),
+    );
+    return datasetsRepository.dropBlobRefs(tx, countKeys(unseen.map((r) => r.blobKey)));
+  },
+  /** Inserts new image rows (the caller already holds their blobs: see addBlobRefs). */
+  insertImageRows: async (tx: Db, rows: Array<typeof datasetImages.$inferInsert>) => {
+    await insertChunked(tx, rows);
+    await datasetsRepository.addBlobRefs(tx, countKeys(rows.map((r) => r.blobKey ?? null)));
+  },
+
+  // ---- content-addressed blobs (ADR 0037) ------------------------------------------------------------
+
+  blobsByHash: async (db: Db, ownerKey: string, hashes: string[]) =>
+    hashes.length
+      ? db
+          .select()
+          .from(datasetBlobs)
+          .where(and(eq(datasetBlobs.ownerKey, ownerKey), inArray(datasetBlobs.sha256, hashes)))
+      : [],
+  /** Records a blob (no reference yet) unless the owner has it already; true when this call recorded it. */
+  ensureBlob: async (tx: Db, row: { ownerKey: string; sha256: string; storageKey: string; bytes: number }) =>
+    (await tx.insert(datasetBlobs).values(row).onConflictDoNothing().returning({ k: datasetBlobs.storageKey })).length > 0,
+  addBlobRefs: async (tx: Db, counts: Map<string, number>) => {
+    for (const [key, n] of counts)
+      await tx
+        .update(datasetBlobs)
+        .set({ refs: sql`${datasetBlobs.refs} + ${n}` })
+        .where(eq(datasetBlobs.storageKey, key));
+  },
+  /** Takes references away; blobs left with none are deleted, their storage keys answered (the caller deletes the bytes after commit). */
+  dropBlobRefs: async (tx: Db, counts: Map<string, number>) => {
+    if (!counts.size) return [] as string[];
+    for (const [key, n] of counts)
+      await tx
+        .update(datasetBlobs)
+        .set({ refs: sql`${datasetBlobs.refs} - ${n}` })
+        .where(eq(datasetBlobs.storageKey, key));
+    return (
+      await tx
+        .delete(datasetBlobs)
+        .where(and(inArray(datasetBlobs.storageKey, [...counts.keys()]), lte(datasetBlobs.refs, 0)))
+        .returning({ key: datasetBlobs.storageKey })
+    ).map((r) => r.key);
+  },
+  /** Of these storage keys, those a blob row names again (a new upload of the same bytes since): their bytes stay. */
+  blobKeysInUse: async (db: Db, keys: string[]) =>
+    new Set(
+      keys.length ? (await db.select({ key: datasetBlobs.storageKey }).from(datasetBlobs).where(inArray(datasetBlobs.storageKey, keys))).map((r) => r.key) : [],
+    ),
+  blob: async (db: Db, storageKey: string) => (await db.select().from(datasetBlobs).where(eq(datasetBlobs.storageKey, storageKey)).limit(1))[0] ?? null,
 };
+
+/** The working state of a dataset (ADR 0037): its rows that no edit has ended. */
+function working(datasetId: string) {
+  return and(eq(datasetImages.datasetId, datasetId), isNull(datasetImages.revTo))!;
+}
+
+function countKeys(keys: Array<string | null>) {
+  const counts = new Map<string, number>();
+  for (const k of keys) if (k) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return counts;
+}
+
+async function insertChunked(tx: Db, rows: Array<typeof datasetImages.$inferInsert>) {
+  for (let i = 0; i < rows.length; i += 500) await tx.insert(datasetImages).values(rows.slice(i, i + 500));
+}

@@ -227,8 +227,9 @@ export async function datasetsRoutes(app: FastifyInstance) {
         params: idParams,
         querystring: z.object({
           split: z.enum(['train', 'val', 'test']).optional(),
-          offset: z.coerce.number().int().min(0).default(0),
+          offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
           limit: z.coerce.number().int().min(1).max(200).default(48),
+          cursor: z.string().max(2000).optional(),
         }),
         response: { 200: z.object({ data: datasetImagesPageSchema }), ...errorResponses },
       },

@@ -15,10 +15,11 @@ import { nextFreeSlug, slugify } from '../projects/slugs.js';
 import { userQueries } from '../users/index.js';
 import { assertStorage, storageRemaining } from '../storage/usage.service.js';
 import { imageUrl, thumbnailUrl, verifyImageSignature } from './datasets.image-urls.js';
-import { hasThumbnail, openOriginal, thumbnailOf } from './datasets.thumbnails.js';
+import { hasThumbnail, thumbnailOf } from './datasets.thumbnails.js';
 import { datasetItem, datasetsPolicy } from './datasets.policy.js';
 import { presentDataset } from './datasets.presenter.js';
 import { datasetsRepository, type DatasetRow } from './datasets.repository.js';
+import { dropBlobs, imageByteSize, openImage } from './datasets.image-source.js';
 
 export const PROCESS_QUEUE = 'dataset.process';
 const ARCHIVE_EXT = /\.(zip|tar|tar\.gz|tgz)$/i;
@@ -132,25 +133,42 @@ export async function listDatasets(
   return { results: await presentDatasets(ctx, viewerId, rows), total, lastRecordId: rows.at(-1)?.id ?? null };
 }
 
-/** The image browser: a page of a readable dataset's images with thumbnail and original URLs. */
-export async function listImages(ctx: AppContext, viewerId: string | null, id: string, q: { split?: string; offset: number; limit: number }) {
+/** The image browser: a page of a readable dataset's working state (ADR 0037), keyset-paged by an opaque cursor. */
+export async function listImages(ctx: AppContext, viewerId: string | null, id: string, q: { split?: string; offset?: number; limit: number; cursor?: string }) {
   const row = await readableDataset(ctx, viewerId, id);
-  const { rows, total } = await datasetsRepository.images(ctx.db, row.id, q);
+  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const { rows, total } = await datasetsRepository.images(ctx.db, row.id, { split: q.split, offset: q.offset, limit: q.limit, after });
   const link = { access: linkVersionOf(row), expiresAt: shortLinkExpiry(ctx.clock.now()) };
+  const last = rows.at(-1);
   return {
     results: rows.map((i) => ({
-      id: i.id,
+      id: i.imageId,
       split: i.split,
       name: i.name,
       width: i.width,
       height: i.height,
       className: i.className,
       labels: i.labels,
-      thumbUrl: hasThumbnail(i) ? thumbnailUrl(ctx.secret, i.datasetId, i.id, link) : null,
-      url: imageUrl(ctx.secret, i.datasetId, i.id, link),
+      labelRevision: i.labelRev,
+      sha256: i.sha256,
+      thumbUrl: hasThumbnail(i) ? thumbnailUrl(ctx.secret, i.datasetId, i.imageId, link) : null,
+      url: imageUrl(ctx.secret, i.datasetId, i.imageId, link),
     })),
     total,
+    nextCursor: last && rows.length === q.limit ? encodeCursor({ split: last.split, name: last.name, imageId: last.imageId }) : null,
   };
+}
+
+type Cursor = { split: string; name: string; imageId: string };
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.split, c.name, c.imageId])).toString('base64url');
+function decodeCursor(raw: string): Cursor {
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64url').toString()) as unknown;
+    if (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'string')) return { split: v[0], name: v[1], imageId: v[2] };
+  } catch {
+    // falls through to the 400 below
+  }
+  throw errors.validation('cursor: not a cursor this API gave out');
 }
 
 /**
@@ -159,7 +177,7 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
  */
 export async function rawImage(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
   const { row, image } = await signedImage(ctx, datasetId, imageId, q);
-  return { name: image.name, bytes: image.source.uncompressedSize, open: () => openOriginal(ctx, row.storageKey!, image) };
+  return { name: image.name, bytes: imageByteSize(image), open: () => openImage(ctx, row, image) };
 }
 
 /** An image's 256 px preview behind the same signed link as its original, made on first view and kept. */
@@ -334,10 +352,18 @@ export async function activeJobs(ctx: AppContext, userId: string) {
   };
 }
 
-/** Permanent removal: the row and every blob under the dataset's prefix. */
+/**
+ * Permanent removal: the row, every blob under the dataset's prefix, and one reference per image row
+ * to the content-addressed blobs (ADR 0037), whose bytes go when no row of any dataset points at them.
+ */
 export async function purgeDataset(ctx: AppContext, row: DatasetRow) {
   await ctx.blobs.deletePrefix(blobKeys.datasetPrefix(row.userId, row.id));
-  await datasetsRepository.remove(ctx.db, row.id);
+  const gone = await ctx.db.transaction(async (tx) => {
+    const keys = await datasetsRepository.clearImages(tx, row.id);
+    await datasetsRepository.remove(tx, row.id);
+    return keys;
+  });
+  await dropBlobs(ctx, gone);
 }
 
 export async function archiveDownloadUrl(ctx: AppContext, row: DatasetRow, baseUrl: string) {

@@ -1,15 +1,14 @@
-import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
-import { DEFAULT_PROCESSING_LIMITS, machineParallelism, makeThumbnail } from './processing/index.js';
+import { machineParallelism, makeThumbnail } from './processing/index.js';
+import { readImageBytes } from './datasets.image-source.js';
 import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './datasets.repository.js';
 
 /**
  * Thumbnails are made lazily, on first view, and cached (issue 18: "or lazily on first view, cached").
  * A dataset is Ready after checks and statistics; nobody waits for 5,000 previews of which a person
- * looks at a page. The first request for an image's thumbnail reads its bytes out of the archive (a
- * byte range, inflated when deflated), makes a 256 px JPEG with sharp, stores it under the dataset's
+ * looks at a page. The first request for an image's thumbnail reads its bytes (datasets.image-source.ts), makes a 256 px JPEG with sharp, stores it under the dataset's
  * `thumbs/` folder and records its key; later requests stream the stored file. One sharp call in flight
  * per core, whatever the number of requests; two requests for the same image make it once.
  */
@@ -23,7 +22,7 @@ export type Thumbnail = { kind: 'stored'; stream: Readable; bytes: number } | { 
 
 /** The thumbnail of an image whose access the caller already checked; null when it cannot have one. */
 export async function thumbnailOf(ctx: AppContext, row: DatasetRow, image: DatasetImageRow): Promise<Thumbnail | null> {
-  if (!hasThumbnail(image) || !row.storageKey) return null;
+  if (!hasThumbnail(image) || (!row.storageKey && !image.blobKey)) return null;
   if (image.thumbKey) {
     const stored = await ctx.blobs.get(image.thumbKey).catch(() => null);
     if (stored) return { kind: 'stored', stream: stored.stream, bytes: stored.bytes };
@@ -43,7 +42,7 @@ const making = new Map<string, Promise<Buffer | null>>();
 
 async function makeAndStore(ctx: AppContext, row: DatasetRow, image: DatasetImageRow, key: string): Promise<Buffer | null> {
   const data = await sharpSlots
-    .run(async () => makeThumbnail(await readOriginal(ctx, row.storageKey!, image)))
+    .run(async () => makeThumbnail(await readImageBytes(ctx, row, image)))
     .catch((err: unknown) => {
       ctx.log.warn({ err, datasetId: row.id, imageId: image.id }, 'thumbnail could not be made');
       return null;
@@ -53,26 +52,6 @@ async function makeAndStore(ctx: AppContext, row: DatasetRow, image: DatasetImag
   // A reprocess meanwhile replaced the images (new ids): this file belongs to nobody, so it goes.
   if (!(await datasetsRepository.setThumbKey(ctx.db, row.id, image.id, key))) await ctx.blobs.delete(key).catch(() => undefined);
   return data;
-}
-
-/** An original image's bytes as they sit in the uploaded archive (no second copy): a byte range, inflated when the entry is deflated. */
-export async function openOriginal(ctx: AppContext, storageKey: string, image: Pick<DatasetImageRow, 'source'>): Promise<Readable> {
-  const { source } = image;
-  const { stream } = await ctx.blobs.get(storageKey, { start: source.dataOffset, end: source.dataOffset + source.compressedSize - 1 });
-  return source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
-}
-
-/** The image's bytes in memory for sharp, at most the size the processing limits allow. */
-async function readOriginal(ctx: AppContext, storageKey: string, image: DatasetImageRow): Promise<Buffer> {
-  if (image.source.uncompressedSize > DEFAULT_PROCESSING_LIMITS.maxImageBytes) throw new Error('image larger than the processing limit');
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of (await openOriginal(ctx, storageKey, image)) as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > image.source.uncompressedSize) throw new Error('image entry larger than recorded');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, bytes);
 }
 
 /** At most `size` calls at once; the rest wait in order. */

@@ -86,7 +86,7 @@ export async function datasetImages(
   assertProcessed(dataset);
   {
     const rows = await datasetsRepository.allImages(ctx.db, dataset.id);
-    const classes = (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
+    const classes = dataset.classes ?? (dataset.stats as { summary?: { classes?: unknown } } | null)?.summary?.classes;
     if (rows.length && Array.isArray(classes)) {
       // Training runs read images for days: client links last CLIENT_URL_TTL_MS, still bound to the dataset's access version.
       // `access` is the compat link's when the NDJSON is served through one: its images keep that link's holder (ADR 0023).
@@ -97,13 +97,13 @@ export async function datasetImages(
         task: (dataset.task === 'semantic-segment' ? 'segment' : dataset.task) as DatasetTask,
         classNames: classes.map(String),
         images: rows.map((r) => ({
-          id: r.id,
+          id: r.imageId,
           name: r.name,
           split: r.split as Split,
           width: r.width,
           height: r.height,
           labels: r.labels,
-          url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.id, link, baseUrl) : null,
+          url: baseUrl ? imageUrl(ctx.secret, dataset.id, r.imageId, link, baseUrl) : null,
         })),
       };
     }

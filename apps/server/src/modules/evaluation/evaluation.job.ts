@@ -2,7 +2,7 @@ import { ErrorCode, EVALUATION_MISTAKES_PER_CLASS, type EvalResult, type Evaluat
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { PermanentJobError, type JobHelpers } from '../../platform/jobs/job-queue.js';
-import { openOriginal } from '../datasets/datasets.thumbnails.js';
+import { readImageBytes } from '../datasets/datasets.image-source.js';
 import { readableDataset } from '../datasets/datasets.service.js';
 import { onnxPathFor } from '../inference/inference.service.js';
 import type { InferenceEngine, Prediction } from '../inference/index.js';
@@ -169,7 +169,7 @@ export async function runEvaluation(ctx: AppContext, engine: InferenceEngine, id
         while (!stopped && next < images.length) {
           if (helpers?.signal.aborted) throw new Cancelled();
           const img = images[next++]!;
-          const bytes = await readImage(ctx, dataset.storageKey!, img);
+          const bytes = await readImageBytes(ctx, dataset, img);
           const pred = await engine.predict(modelPath, bytes, predictOptions);
           if (stopped) return;
           score(img, pred);
@@ -237,10 +237,4 @@ async function announce(ctx: AppContext, row: EvaluationRow, ownerId: string, me
     model: { id: row.modelId },
     dataset: { id: row.datasetId },
   });
-}
-
-async function readImage(ctx: AppContext, storageKey: string, img: EvalImageRow): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of (await openOriginal(ctx, storageKey, img)) as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }

@@ -5,7 +5,8 @@ import { datasetImages, evaluationMistakes, evaluations, modelFiles, models } fr
 export type EvaluationRow = typeof evaluations.$inferSelect;
 export type EvaluationInsert = typeof evaluations.$inferInsert;
 export type MistakeRow = typeof evaluationMistakes.$inferSelect;
-export type EvalImageRow = Pick<typeof datasetImages.$inferSelect, 'id' | 'name' | 'width' | 'height' | 'labels' | 'className' | 'source'>;
+/** `id` is the image's stable id (ADR 0037), the one image links and the image browser use. */
+export type EvalImageRow = Pick<typeof datasetImages.$inferSelect, 'id' | 'name' | 'width' | 'height' | 'labels' | 'className' | 'source' | 'blobKey'>;
 
 export const evaluationRepository = {
   byId: async (db: Db, id: string) => (await db.select().from(evaluations).where(eq(evaluations.id, id)))[0] ?? null,
@@ -68,37 +69,39 @@ export const evaluationRepository = {
     )[0] ?? null,
 
   /**
-   * The split's content in one value: every image id with its labels and class. Processing again
-   * (a new upload) makes new image ids, so any change to the images or labels changes it.
+   * The split's content in one value: every image revision of the working state (ADR 0037) with its
+   * labels and class. Processing again or an edit makes new revisions, so any change to the images or
+   * labels changes it.
    */
   splitHash: async (db: Db, datasetId: string, split: string) => {
     const res = await db.execute(sql`
       SELECT count(*)::int AS n,
              coalesce(md5(string_agg(id || ':' || labels::text || ':' || coalesce(class_name, ''), ',' ORDER BY id)), '') AS h
-      FROM dataset_images WHERE dataset_id = ${datasetId} AND split = ${split}`);
+      FROM dataset_images WHERE dataset_id = ${datasetId} AND split = ${split} AND rev_to IS NULL`);
     const row = (res as unknown as { rows: Array<{ n: number; h: string }> }).rows[0]!;
     return { images: Number(row.n), hash: row.h };
   },
   splitImages: (db: Db, datasetId: string, split: string): Promise<EvalImageRow[]> =>
     db
       .select({
-        id: datasetImages.id,
+        id: datasetImages.imageId,
         name: datasetImages.name,
         width: datasetImages.width,
         height: datasetImages.height,
         labels: datasetImages.labels,
         className: datasetImages.className,
         source: datasetImages.source,
+        blobKey: datasetImages.blobKey,
       })
       .from(datasetImages)
-      .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.split, split)))
-      .orderBy(asc(datasetImages.name), asc(datasetImages.id)),
+      .where(and(eq(datasetImages.datasetId, datasetId), eq(datasetImages.split, split), isNull(datasetImages.revTo)))
+      .orderBy(asc(datasetImages.name), asc(datasetImages.imageId)),
   imagesByIds: (db: Db, datasetId: string, ids: string[]) =>
     ids.length
       ? db
           .select()
           .from(datasetImages)
-          .where(and(eq(datasetImages.datasetId, datasetId), inArray(datasetImages.id, ids)))
+          .where(and(eq(datasetImages.datasetId, datasetId), inArray(datasetImages.imageId, ids), isNull(datasetImages.revTo)))
       : Promise.resolve([]),
 
   insertMistakes: async (db: Db, rows: MistakeRow[]) => {

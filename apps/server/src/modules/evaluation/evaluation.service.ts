@@ -165,7 +165,7 @@ export async function evaluationMistakes(
 ) {
   const { row, model, dataset } = await readableEvaluation(ctx, viewerId, id);
   const mistakes = await repo.mistakes(ctx.db, row.id, q.kind, q.classId, q.limit);
-  const images = new Map((await repo.imagesByIds(ctx.db, dataset.id, [...new Set(mistakes.map((m) => m.imageId))])).map((i) => [i.id, i]));
+  const images = new Map((await repo.imagesByIds(ctx.db, dataset.id, [...new Set(mistakes.map((m) => m.imageId))])).map((i) => [i.imageId, i]));
   const link = { access: linkVersionOf(dataset), expiresAt: shortLinkExpiry(ctx.clock.now()) };
   const classNames = (row.result?.names as string[] | undefined) ?? model.names;
   return {
@@ -182,15 +182,15 @@ export async function evaluationMistakes(
           prediction: m.prediction,
           label: m.label,
           image: {
-            id: i.id,
+            id: i.imageId,
             split: i.split,
             name: i.name,
             width: i.width,
             height: i.height,
             className: i.className,
             labels: i.labels,
-            thumbUrl: hasThumbnail(i) ? thumbnailUrl(ctx.secret, dataset.id, i.id, link) : null,
-            url: imageUrl(ctx.secret, dataset.id, i.id, link),
+            thumbUrl: hasThumbnail(i) ? thumbnailUrl(ctx.secret, dataset.id, i.imageId, link) : null,
+            url: imageUrl(ctx.secret, dataset.id, i.imageId, link),
           },
         },
       ];

@@ -17,6 +17,8 @@ export const blobKeys = {
   projectImage: (uid: string, projectId: string) => `${user(uid)}/projects/${projectId}`,
   teamImage: (uid: string, teamId: string) => `${user(uid)}/teams/${teamId}`,
   profileImage: (uid: string, file: string) => `${user(uid)}/profile/${file}`,
+  /** Content-addressed image bytes of one owner (ADR 0037): `blobs/{u:uid|t:teamId}/sha256/{aa}/{hash}`. */
+  datasetBlob: (ownerKey: string, sha256: string) => `blobs/${ownerKey}/sha256/${sha256.slice(0, 2)}/${sha256}`,
 
   /** `users/{uid}/datasets/{id}/{file}` (one file directly in the dataset's folder), else null. */
   parseDatasetFile(key: string): { uid: string; datasetId: string; file: string } | null {

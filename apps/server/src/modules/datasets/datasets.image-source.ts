@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../../context.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
+import { DEFAULT_PROCESSING_LIMITS } from './processing/index.js';
+import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './datasets.repository.js';
+
+/**
+ * Where an image's bytes are (ADR 0037), spelled once: a row whose `blob_key` is NULL is a byte range
+ * of its dataset's uploaded archive (`source`, inflated when deflated); any other row names a
+ * content-addressed blob of its owner. The raw route, thumbnails, exports, training and evaluation
+ * read images only through here.
+ */
+export type ImageSource = Pick<DatasetImageRow, 'source' | 'blobKey'>;
+
+/** A stream of the image's bytes. */
+export async function openImage(ctx: AppContext, dataset: Pick<DatasetRow, 'storageKey'>, image: ImageSource): Promise<Readable> {
+  if (image.blobKey) return (await ctx.blobs.get(image.blobKey)).stream;
+  if (!dataset.storageKey) throw new Error('the dataset has no archive');
+  const { source } = image;
+  const { stream } = await ctx.blobs.get(dataset.storageKey, { start: source.dataOffset, end: source.dataOffset + source.compressedSize - 1 });
+  return source.compressionMethod === 8 ? stream.pipe(zlib.createInflateRaw()) : stream;
+}
+
+/** The image's bytes in memory, at most the size the processing limits allow. */
+export async function readImageBytes(ctx: AppContext, dataset: Pick<DatasetRow, 'storageKey'>, image: ImageSource): Promise<Buffer> {
+  const limit = Math.min(DEFAULT_PROCESSING_LIMITS.maxImageBytes, image.blobKey ? Infinity : image.source.uncompressedSize);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of (await openImage(ctx, dataset, image)) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) throw new Error('image larger than recorded or than the processing limit');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, bytes);
+}
+
+/** The image's size in bytes without reading them. */
+export const imageByteSize = (image: Pick<DatasetImageRow, 'source' | 'bytes'>) => image.bytes ?? image.source.uncompressedSize;
+
+/** Blobs are content-addressed within one owner: the team of a team dataset, else its user. Never across owners. */
+export const ownerKeyOf = (dataset: Pick<DatasetRow, 'userId' | 'teamId'>) => (dataset.teamId ? `t:${dataset.teamId}` : `u:${dataset.userId}`);
+
+export const sha256Of = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * Stores bytes under the owner's content address unless the owner has them already; answers the blob
+ * (no reference yet: the rows that point at it add theirs in the edit's transaction) and whether
+ * bytes were written.
+ */
+export async function putBlob(ctx: AppContext, ownerKey: string, data: Buffer, sha256 = sha256Of(data)) {
+  const storageKey = blobKeys.datasetBlob(ownerKey, sha256);
+  const known = (await datasetsRepository.blobsByHash(ctx.db, ownerKey, [sha256]))[0];
+  const stored = known ? await ctx.blobs.head(storageKey) : null;
+  if (!stored) await ctx.blobs.put(storageKey, data, { contentLength: data.length });
+  return { ownerKey, sha256, storageKey, bytes: data.length, written: !stored };
+}
+
+/** Deletes the bytes of blobs that lost their last reference, unless a blob row names the key again meanwhile. */
+export async function dropBlobs(ctx: AppContext, keys: string[]) {
+  if (!keys.length) return;
+  const again = await datasetsRepository.blobKeysInUse(ctx.db, keys);
+  await Promise.all(keys.filter((k) => !again.has(k)).map((k) => ctx.blobs.delete(k).catch(() => undefined)));
+}
