@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { ImageLabels } from '../editor/save-queue';
+import type { ImageLabels } from '@sightline/contracts';
 
 /** `GET /v1/datasets/:id/images/:imageId/labels`: one image's labels with the revision a save must name. */
 export const getImageLabels = (datasetId: string, imageId: string, signal?: AbortSignal) =>

@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api-client';
-import type { ImageLabels } from '../editor/save-queue';
+import type { ImageLabels } from '@sightline/contracts';
 
 /**
  * `PUT /v1/datasets/:id/images/:imageId/labels` with the revision the labels were edited from; a newer revision on

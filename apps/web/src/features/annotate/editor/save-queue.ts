@@ -5,12 +5,9 @@
  * Unsent edits live in storage (localStorage) from the first keystroke, so a closed tab or a server that is
  * down loses nothing: they are sent again when the page comes back or the network returns.
  */
-export interface ImageLabels {
-  imageId: string;
-  revision: number;
-  labels: number[][];
-  className: string | null;
-}
+import type { ImageLabels } from '@sightline/contracts';
+
+export type { ImageLabels };
 export type SaveFailure = 'conflict' | 'offline' | 'invalid';
 export type EntryStatus = 'pending' | 'saving' | 'offline' | 'conflict' | 'invalid';
 export interface Entry {

@@ -19,7 +19,7 @@ import {
   IconZoomOut,
 } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { topics } from '@sightline/contracts';
+import { ErrorCode, topics } from '@sightline/contracts';
 import { useMediaQuery } from '@mantine/hooks';
 import { useDataset } from '../../datasets';
 import { PageLoader } from '../../../components/page-loader';
@@ -115,7 +115,7 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
         put: (imageId, body) => putImageLabels(datasetId, imageId, body),
         get: (imageId) => getImageLabels(datasetId, imageId),
         classify: (error) =>
-          isApiError(error) && error.status === 409
+          isApiError(error) && (error.code === ErrorCode.LabelsConflict || error.status === 409)
             ? { kind: 'conflict' }
             : isApiError(error) && (error.isNetworkError || error.status >= 500 || error.status === 408 || error.status === 429)
               ? { kind: 'offline' }
