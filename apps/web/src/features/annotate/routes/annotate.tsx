@@ -102,7 +102,14 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   );
   const pageQueries = useImagePages(datasetId, pages);
   const byPage = new Map(pages.map((p, k) => [p, pageQueries[k]?.data]));
-  const total = pageQueries.find((q) => q.data)?.data?.total ?? 0;
+  // A server that leaves `total` out (keyset pages) still tells how far the loaded pages reach.
+  const total = Math.max(
+    0,
+    ...pages.map((p, k) => {
+      const d = pageQueries[k]?.data;
+      return d ? Math.max(d.total ?? 0, p * IMAGE_PAGE_SIZE + d.results.length + (d.nextCursor ? 1 : 0)) : 0;
+    }),
+  );
   const imageAt = (i: number) => byPage.get(Math.floor(i / IMAGE_PAGE_SIZE))?.results[i % IMAGE_PAGE_SIZE];
   const requested = params.get('image');
   const image = imageAt(index);
@@ -141,8 +148,10 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
     };
   }, [queue]);
 
-  const width = image?.width ?? 0;
-  const height = image?.height ?? 0;
+  // Images processed without their size recorded are measured from the bytes once.
+  const natural = useNaturalSize(image && (!image.width || !image.height) ? image.url : undefined);
+  const width = image?.width || natural?.w || 0;
+  const height = image?.height || natural?.h || 0;
   const docOf = useCallback(
     (labels: number[][], className: string | null): Doc => ({ shapes: rowsToShapes(labels, task, width, height), className }),
     [task, width, height],
@@ -569,3 +578,17 @@ const Tip = ({ label, children }: { label: string; children: React.ReactNode }) 
 
 const sameLabels = (a: number[][], b: number[][], ca: string | null, cb: string | null) =>
   ca === cb && a.length === b.length && a.every((row, i) => row.length === b[i]!.length && row.every((v, k) => Math.abs(v - b[i]![k]!) < 1e-9));
+
+function useNaturalSize(url: string | undefined) {
+  const [size, setSize] = useState<{ url: string; w: number; h: number } | null>(null);
+  useEffect(() => {
+    if (!url) return;
+    const img = new Image();
+    img.onload = () => setSize({ url, w: img.naturalWidth, h: img.naturalHeight });
+    img.src = url;
+    return () => {
+      img.onload = null;
+    };
+  }, [url]);
+  return size && size.url === url ? size : null;
+}
