@@ -15,6 +15,7 @@ export const ROUTE_PATHS = {
   team: '/teams/:id',
   'datasets-index': '/datasets',
   'dataset-content': '/datasets/:id',
+  'dataset-annotate': '/datasets/:id/annotate',
   'roboflow-dataset': '/integrations/roboflow/datasets/:id',
   models: '/models',
   'model-content': '/models/:id',

@@ -62,6 +62,8 @@ export const routes: RouteObject[] = [
               { id: 'projects', path: p('projects'), element: page(() => import('../features/projects/routes/projects-index')) },
               { id: 'team', path: p('team'), element: page(() => import('../features/teams/routes/team-content')) },
               { id: 'datasets-index', path: p('datasets-index'), element: page(() => import('../features/datasets/routes/datasets-index')) },
+              // The annotation editor (ADR 0040) edits labels: signed in only.
+              { id: 'dataset-annotate', path: p('dataset-annotate'), element: page(() => import('../features/annotate/routes/annotate')) },
               { id: 'roboflow-dataset', path: p('roboflow-dataset'), element: page(() => import('../features/integrations/routes/roboflow-dataset')) },
               { id: 'models', path: p('models'), element: page(() => import('../features/models/routes/models-index')) },
               { id: 'trash', path: p('trash'), element: page(() => import('../features/trash/routes/trash')) },

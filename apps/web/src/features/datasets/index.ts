@@ -5,3 +5,5 @@ export { datasetsList } from './stores/datasets-list';
 export { ImageLightbox } from './components/image-lightbox';
 export type { PredictionBox } from './components/label-overlay';
 export { getDatasets } from './api/get-datasets';
+/** The annotation editor reads the dataset (task, classes, abilities) through the same query and cache. */
+export { useDataset } from './api/get-dataset';

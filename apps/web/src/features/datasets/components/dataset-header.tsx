@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { ActionIcon, Avatar, Button, Group, Menu, Paper, Progress, SimpleGrid, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconArchive, IconDatabase, IconDots, IconDownload, IconPencil, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconArchive, IconDatabase, IconDots, IconDownload, IconPencil, IconRefresh, IconTrash, IconVectorTriangle } from '@tabler/icons-react';
 import { formatBytes, type Dataset } from '@sightline/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { ArchivedNotice, useArchiveToggle } from '../../../components/archive-controls';
 import { ItemTitle } from '../../../components/item-title';
 import { PrivacyBadge } from '../../../components/privacy-badge';
@@ -115,6 +115,17 @@ export function DatasetHeader({ dataset }: { dataset: Dataset }) {
                 data-testid="retry"
               >
                 {t('header.retry')}
+              </Button>
+            )}
+            {canEdit && dataset.status === 'Ready' && (
+              <Button
+                component={Link}
+                to={`/datasets/${encodeURIComponent(dataset.id)}/annotate`}
+                variant="default"
+                leftSection={<IconVectorTriangle size={16} aria-hidden />}
+                data-testid="annotate"
+              >
+                {t('header.annotate')}
               </Button>
             )}
             {dataset.storage.path && (

@@ -1,0 +1,223 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { createVerifiedUser } from '../support/api';
+import { uploadDatasetViaApi } from '../support/dataset-upload';
+
+/** The annotation editor (ADR 0040) against the real server: labels saved per image with revisions (ADR 0037). */
+const SHAPES = path.resolve(import.meta.dirname, '../../../shared/fixtures/models/shapes3.zip');
+const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
+fs.mkdirSync(SHOTS, { recursive: true });
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `annotate-${name}.png`) });
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+type Labels = { revision: number; labels: number[][] };
+
+async function userWithDataset(browser: Browser, task: string, viewport: { width: number; height: number }, touch = false) {
+  const context = await browser.newContext({ viewport, hasTouch: touch, isMobile: touch });
+  const page = await context.newPage();
+  const user = await createVerifiedUser(page.request, 'annotate');
+  expect((await page.request.post('/v1/auth/signin', { data: { email: user.email, password: user.password } })).status()).toBe(200);
+  const me = (await (await page.request.get('/v1/users/me')).json()).data;
+  const id = await uploadDatasetViaApi(page.request, me.id, `Annotate ${task}`, task, 'shapes3.zip', fs.readFileSync(SHAPES));
+  await expect.poll(async () => (await (await page.request.get(`/v1/datasets/${id}`)).json()).data.status, { timeout: 90_000 }).toBe('Ready');
+  return { context, page, id, user };
+}
+
+/** The canvas's view (data attributes of the one transform) and its place on the page: image pixels → page pixels. */
+async function viewOf(page: Page) {
+  const svg = page.getByTestId('annotate-canvas');
+  const rect = (await svg.boundingBox())!;
+  const [scale, tx, ty] = await Promise.all(['data-scale', 'data-tx', 'data-ty'].map(async (a) => Number(await svg.getAttribute(a))));
+  return {
+    toPage: (x: number, y: number) => ({ x: rect.x + tx! + x * scale!, y: rect.y + ty! + y * scale! }),
+    toImage: (px: number, py: number) => ({ x: (px - rect.x - tx!) / scale!, y: (py - rect.y - ty!) / scale! }),
+  };
+}
+
+async function openEditor(page: Page, id: string) {
+  await page.goto(`/datasets/${id}`);
+  await page.getByTestId('annotate').click();
+  await expect(page).toHaveURL(new RegExp(`/datasets/${id}/annotate`));
+  await expect(page.getByTestId('annotate-canvas')).toBeVisible();
+  // Wait for the image and the fitted view.
+  await expect.poll(async () => Number(await page.getByTestId('annotate-canvas').getAttribute('data-tx'))).not.toBe(0);
+}
+
+const drawnBoxes = (page: Page) =>
+  page.getByTestId('label').evaluateAll((gs) =>
+    gs.map((g) => ({
+      cls: Number(g.getAttribute('data-cls')),
+      x: Number(g.getAttribute('data-x')),
+      y: Number(g.getAttribute('data-y')),
+      w: Number(g.getAttribute('data-w')),
+      h: Number(g.getAttribute('data-h')),
+    })),
+  );
+
+function expectClose(actual: Box & { cls: number }, expected: Box & { cls: number }) {
+  expect(actual.cls).toBe(expected.cls);
+  for (const k of ['x', 'y', 'w', 'h'] as const) expect(Math.abs(actual[k] - expected[k]), `${k}: ${actual[k]} vs ${expected[k]}`).toBeLessThanOrEqual(0.5);
+}
+
+async function currentLabels(page: Page, id: string): Promise<Labels & { imageId: string }> {
+  const imageId = new URL(page.url()).searchParams.get('image')!;
+  return { imageId, ...((await (await page.request.get(`/v1/datasets/${id}/images/${imageId}/labels`)).json()).data as Labels) };
+}
+
+for (const device of [
+  { name: '1440', viewport: { width: 1440, height: 1000 }, touch: false },
+  { name: 'tablet', viewport: { width: 1024, height: 1366 }, touch: true },
+]) {
+  test(`draws 3 boxes, changes a class, undoes and redoes, and finds them exactly after a reload (${device.name})`, async ({ browser }) => {
+    test.setTimeout(180_000);
+    const { context, page, id } = await userWithDataset(browser, 'detect', device.viewport, device.touch);
+    await openEditor(page, id);
+    const before = (await drawnBoxes(page)).length;
+    const view = await viewOf(page);
+    const cdp = device.touch ? await context.newCDPSession(page) : null;
+
+    /** A drag between two image points, by mouse or by one finger (touch events become pointer events). */
+    const drag = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
+      const a = view.toPage(from.x, from.y);
+      const b = view.toPage(to.x, to.y);
+      if (cdp) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: a.x, y: a.y }] });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }] });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: b.x, y: b.y }] });
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      } else {
+        await page.mouse.move(a.x, a.y);
+        await page.mouse.down();
+        await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2);
+        await page.mouse.move(b.x, b.y);
+        await page.mouse.up();
+      }
+      // What the browser delivered, in image pixels (page coordinates are whole CSS pixels or fractions of them).
+      const p = view.toImage(a.x, a.y);
+      const q = view.toImage(b.x, b.y);
+      return { x: Math.min(p.x, q.x), y: Math.min(p.y, q.y), w: Math.abs(p.x - q.x), h: Math.abs(p.y - q.y) };
+    };
+
+    // Box 1 (class 1 "circle"? the dataset's first class), box 2 after picking class 2 with its number key.
+    const b1 = await drag({ x: 20, y: 30 }, { x: 140, y: 110 });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('2');
+    const b2 = await drag({ x: 300, y: 200 }, { x: 200, y: 150 });
+    // Box 3 drawn, then moved and grown with the keys (Shift+arrow 10 px, Alt+arrow resizes by 1 px).
+    const b3raw = await drag({ x: 400, y: 60 }, { x: 450, y: 100 });
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Alt+ArrowRight');
+    await page.keyboard.press('Alt+ArrowRight');
+    const b3 = { ...b3raw, x: b3raw.x + 10, y: b3raw.y + 1, w: b3raw.w + 2 };
+    // The third box's class changed to 3, undone, redone.
+    await page.keyboard.press('3');
+    await page.keyboard.press('Control+z');
+    expect((await drawnBoxes(page)).at(-1)!.cls).toBe(1);
+    await page.keyboard.press('Control+Shift+Z');
+    const expected = [
+      { cls: 0, ...b1 },
+      { cls: 1, ...b2 },
+      { cls: 2, ...b3 },
+    ];
+    const drawn = (await drawnBoxes(page)).slice(before);
+    expect(drawn).toHaveLength(3);
+    drawn.forEach((d, i) => expectClose(d, expected[i]!));
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+    await shot(page, `boxes-${device.name}`);
+
+    await page.reload();
+    await expect(page.getByTestId('annotate-canvas')).toBeVisible();
+    await expect.poll(async () => (await drawnBoxes(page)).length).toBe(before + 3);
+    (await drawnBoxes(page)).slice(before).forEach((d, i) => expectClose(d, expected[i]!));
+    // And the server holds the same boxes, normalised.
+    const saved = await currentLabels(page, id);
+    const size = await page
+      .getByTestId('annotate-view')
+      .locator('image')
+      .evaluate((img) => ({ w: Number(img.getAttribute('width')), h: Number(img.getAttribute('height')) }));
+    saved.labels
+      .slice(before)
+      .forEach(([cls, cx, cy, w, h], i) =>
+        expectClose({ cls: cls!, x: (cx! - w! / 2) * size.w, y: (cy! - h! / 2) * size.h, w: w! * size.w, h: h! * size.h }, expected[i]!),
+      );
+    await context.close();
+  });
+}
+
+test('draws a polygon on a segment dataset', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { context, page, id } = await userWithDataset(browser, 'segment', { width: 1440, height: 1000 });
+  await openEditor(page, id);
+  const before = await page.getByTestId('label').count();
+  const view = await viewOf(page);
+  const points = [
+    [50, 50],
+    [250, 60],
+    [180, 220],
+  ] as const;
+  for (const [x, y] of points) await page.mouse.click(view.toPage(x, y).x, view.toPage(x, y).y);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('label')).toHaveCount(before + 1);
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  await shot(page, 'polygon');
+  const saved = await currentLabels(page, id);
+  const size = await page
+    .getByTestId('annotate-view')
+    .locator('image')
+    .evaluate((img) => ({ w: Number(img.getAttribute('width')), h: Number(img.getAttribute('height')) }));
+  const row = saved.labels.at(-1)!;
+  expect(row).toHaveLength(7);
+  points.forEach(([x, y], i) => {
+    expect(Math.abs(row[1 + 2 * i]! * size.w - x)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(row[2 + 2 * i]! * size.h - y)).toBeLessThanOrEqual(0.5);
+  });
+  await context.close();
+});
+
+test('two browser contexts editing the same image see the conflict and lose nothing', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const a = await userWithDataset(browser, 'detect', { width: 1440, height: 1000 });
+  // The same user in a second browser (another device): its own cookies, the same dataset.
+  const other = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const b = await other.newPage();
+  expect((await b.request.post('/v1/auth/signin', { data: { email: a.user.email, password: a.user.password } })).status()).toBe(200);
+  await openEditor(a.page, a.id);
+  await openEditor(b, a.id);
+  const before = await a.page.getByTestId('label').count();
+
+  const dragIn = async (page: Page, from: [number, number], to: [number, number]) => {
+    const view = await viewOf(page);
+    const p = view.toPage(...from);
+    const q = view.toPage(...to);
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    await page.mouse.move(q.x, q.y);
+    await page.mouse.up();
+  };
+  await dragIn(a.page, [20, 20], [80, 80]);
+  await expect(a.page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  // B still shows revision 1 and draws its own box: the save is refused and both versions are shown.
+  await dragIn(b, [300, 200], [380, 260]);
+  const dialog = b.getByTestId('labels-conflict');
+  await expect(dialog).toBeVisible();
+  await expect(b.getByTestId('conflict-theirs')).toContainText(`${before + 1} labels`);
+  await expect(b.getByTestId('conflict-mine')).toContainText(`${before + 1} labels`);
+  await shot(b, 'conflict');
+  // Nothing was overwritten while the dialog is open.
+  expect((await currentLabels(a.page, a.id)).labels).toHaveLength(before + 1);
+  await b.getByRole('button', { name: 'Keep both' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(b.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  const merged = await currentLabels(b, a.id);
+  expect(merged.labels).toHaveLength(before + 2);
+  await expect(b.getByTestId('label')).toHaveCount(before + 2);
+  await other.close();
+  await a.context.close();
+});
