@@ -593,6 +593,8 @@ function withoutLayoutNotes<R extends { warnings: Array<{ code: string; file?: s
   const countsByCode = { ...report.countsByCode };
   for (const w of dropped) if (countsByCode[w.code] !== undefined && --countsByCode[w.code]! <= 0) delete countsByCode[w.code];
   return { ...report, warnings: report.warnings.filter((w) => !drop(w)), warningCount: report.warningCount - dropped.length, countsByCode };
+}
+
 /**
  * Accepted suggestions (ADR 0039): label rows added to each image's labels (classify: its class set),
  * all in one edit, each image's revision + 1; `also` runs in the same transaction (the suggestions are
