@@ -39,8 +39,9 @@ type EditOutcome = {
 };
 
 /** The dataset an edit may change: 404 unless readable, 403 unless the matrix gives `update` (team members included). */
-export async function editableDataset(ctx: AppContext, userId: string, id: string) {
-  const row = await datasetsPolicy.act(ctx, userId, await datasetsRepository.byId(ctx.db, id), 'update');
+/** The dataset, Ready, if the user may make this edit: `label` (labels and added images, the labeler role of ADR 0039) or `update` (the rest). */
+export async function editableDataset(ctx: AppContext, userId: string, id: string, action: 'update' | 'label' = 'update') {
+  const row = await datasetsPolicy.act(ctx, userId, await datasetsRepository.byId(ctx.db, id), action);
   if (!row.processedAt || row.status !== 'Ready') throw errors.conflict(ErrorCode.DatasetNotReady, 'Edit a dataset once it is processed (Ready)');
   return row;
 }
@@ -371,7 +372,7 @@ export async function putImageLabels(
   imageId: string,
   body: { revision: number; labels: number[][]; className?: string | null },
 ) {
-  await editableDataset(ctx, userId, datasetId);
+  await editableDataset(ctx, userId, datasetId, 'label');
   const out = await runEdit(ctx, userId, datasetId, 'labels.update', async (tx, d, seq) => {
     const row = await datasetsRepository.image(tx, datasetId, imageId);
     if (!row) throw errors.notFound('Image');
@@ -439,7 +440,7 @@ export async function addImages(
   datasetId: string,
   input: { split: 'train' | 'val' | 'test'; className?: string; files: AddedFile[] },
 ) {
-  const d = await editableDataset(ctx, user.id, datasetId);
+  const d = await editableDataset(ctx, user.id, datasetId, 'label');
   const classes = classesOf(d);
   const pairs = await collectPairs(input.files);
   if (!pairs.size) throw errors.validation('files: send images (.jpg, .png, ...), their .txt labels, or zips of them');

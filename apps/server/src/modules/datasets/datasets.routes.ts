@@ -278,7 +278,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { user } = requireUser(req);
-      await edits.editableDataset(ctx, user.id, req.params.id);
+      await edits.editableDataset(ctx, user.id, req.params.id, 'label');
       if (!req.isMultipart()) throw errors.validation('Send multipart/form-data with `files` and `split`');
       const files: edits.AddedFile[] = [];
       const fields: Record<string, string> = {};
