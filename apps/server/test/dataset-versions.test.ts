@@ -184,7 +184,9 @@ describe('dataset versions (ADR 0038)', () => {
     expect(res.statusCode).toBe(404);
 
     res = await t.app.inject({ method: 'GET', url: '/v1/trash', headers: as });
-    const item = (res.json().data as Array<{ id: string; type: string; name: string }>).find((i) => i.type === 'datasetVersion');
+    const page = res.json().data as { items: Array<{ id: string; type: string; name: string }>; count: number };
+    expect(page.count).toBe(page.items.length);
+    const item = page.items.find((i) => i.type === 'datasetVersion');
     expect(item?.name).toBe('shapes-t v2');
     res = await t.app.inject({ method: 'POST', url: `/v1/trash/datasetVersion/${item!.id}/restore`, headers: as });
     expect(res.statusCode, res.body).toBeLessThan(300);
