@@ -12,8 +12,11 @@ export const SUGGESTION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
 /** Images one request may name (the current image, a selection); a whole split is named by `split`. */
 export const PRELABEL_MAX_IMAGE_IDS = 1000;
-/** Review filters of the image list (ADR 0039); `disagree` takes an evaluation's label mistakes. */
-export const REVIEW_FILTERS = ['unlabelled', 'suggested', 'disagree'] as const;
+/**
+ * Review filters of the image list (ADR 0039); `disagree` takes an evaluation's label mistakes, `changed-since`
+ * the images whose working revision is newer than version `since` (ADR 0038: rev_from > that version's seq).
+ */
+export const REVIEW_FILTERS = ['unlabelled', 'suggested', 'changed-since', 'disagree'] as const;
 export type ReviewFilter = (typeof REVIEW_FILTERS)[number];
 export const REVIEW_PAGE_MAX = 200;
 
@@ -105,6 +108,8 @@ export const reviewQuerySchema = z.object({
   split: split.optional(),
   /** disagree: the evaluation whose label mistakes name the images. */
   evaluationId: id.optional(),
+  /** changed-since: the version number (of this dataset) the images changed after. */
+  since: z.coerce.number().int().min(1).max(1_000_000).optional(),
   limit: z.coerce.number().int().min(1).max(REVIEW_PAGE_MAX).default(50),
   cursor: z.string().max(400).optional(),
 });

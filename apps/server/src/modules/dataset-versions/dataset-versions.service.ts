@@ -230,6 +230,12 @@ export async function versionForWorkingRun(ctx: AppContext, dataset: DatasetRow,
   return saveAutoVersion(ctx, dataset, `Saved for training ${modelName}`.slice(0, 1000));
 }
 
+/** A version of the dataset by its number, not in the trash (the review filter "changed since version N", ADR 0039). */
+export async function liveVersionByNumber(ctx: AppContext, datasetId: string, number: number) {
+  const version = await repo.byNumber(ctx.db, datasetId, number);
+  return version && !version.deletedAt ? version : null;
+}
+
 export async function versionById(ctx: AppContext, id: string) {
   return repo.byId(ctx.db, id);
 }

@@ -4,6 +4,7 @@
  */
 export type { VersionRow, VersionImageRow } from './dataset-versions.repository.js';
 export {
+  liveVersionByNumber,
   purgeVersion,
   recordLineage,
   restoreVersion,

@@ -145,9 +145,11 @@ export const labellingRepository = {
     db: Db,
     datasetId: string,
     q: {
-      filter: 'unlabelled' | 'suggested' | 'disagree';
+      filter: 'unlabelled' | 'suggested' | 'changed-since' | 'disagree';
       split?: string;
       imageIds?: string[];
+      /** changed-since: the seq of the version; rows made by a later edit are newer than it. */
+      sinceSeq?: number;
       limit: number;
       after?: { split: string; name: string; id: string };
     },
@@ -155,6 +157,7 @@ export const labellingRepository = {
     const where: Array<SQL | undefined> = [working(datasetId), q.split ? eq(datasetImages.split, q.split) : undefined];
     if (q.filter === 'unlabelled') where.push(sql`${datasetImages.labels} = '[]'::jsonb AND ${datasetImages.className} IS NULL`);
     if (q.filter === 'suggested') where.push(hasPending(datasetId));
+    if (q.filter === 'changed-since') where.push(gt(datasetImages.revFrom, q.sinceSeq ?? Number.MAX_SAFE_INTEGER));
     if (q.filter === 'disagree') where.push(q.imageIds?.length ? inArray(datasetImages.imageId, q.imageIds) : sql`false`);
     if (q.after) {
       const a = q.after;

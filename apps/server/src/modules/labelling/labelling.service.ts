@@ -8,6 +8,7 @@ import { imageUrl, thumbnailUrl } from '../datasets/datasets.image-urls.js';
 import { appendImageLabels, classesOf } from '../datasets/datasets.edits.js';
 import { ownedDataset, readableDataset } from '../datasets/datasets.service.js';
 import { hasThumbnail } from '../datasets/datasets.thumbnails.js';
+import { liveVersionByNumber } from '../dataset-versions/index.js';
 import type { DatasetRow } from '../datasets/index.js';
 import { evaluationQueries } from '../evaluation/index.js';
 import { readableEvaluation } from '../evaluation/evaluation.service.js';
@@ -241,8 +242,9 @@ function decodeCursor(s: string): Cursor {
 
 /**
  * Review filters of the image list (ADR 0039), keyset-paged in browse order: unlabelled images,
- * images with pending suggestions, and images where the model and the labels disagree (the label
- * mistakes of an evaluation of this dataset).
+ * images with pending suggestions, images changed since version N (their working revision came
+ * after that version's seq, ADR 0038), and images where the model and the labels disagree (the
+ * label mistakes of an evaluation of this dataset).
  */
 export async function reviewImages(ctx: AppContext, viewerId: string | null, datasetId: string, q: ReviewQuery) {
   const dataset = await readableDataset(ctx, viewerId, datasetId);
@@ -253,10 +255,18 @@ export async function reviewImages(ctx: AppContext, viewerId: string | null, dat
     if (row.datasetId !== dataset.id) throw new AppError(422, ErrorCode.Validation, 'That evaluation was made on another dataset.', { field: 'evaluationId' });
     imageIds = await evaluationQueries.mistakeImageIds(ctx.db, row.id);
   }
+  let sinceSeq: number | undefined;
+  if (q.filter === 'changed-since') {
+    if (q.since === undefined) throw new AppError(422, ErrorCode.Validation, 'Name the version the images changed after (since).', { field: 'since' });
+    const version = await liveVersionByNumber(ctx, dataset.id, q.since);
+    if (!version) throw errors.notFound(`Version ${q.since} of this dataset`);
+    sinceSeq = version.seq;
+  }
   const rows = await repo.review(ctx.db, dataset.id, {
     filter: q.filter,
     ...(q.split ? { split: q.split } : {}),
     ...(imageIds ? { imageIds } : {}),
+    ...(sinceSeq !== undefined ? { sinceSeq } : {}),
     limit: q.limit + 1,
     ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
   });
