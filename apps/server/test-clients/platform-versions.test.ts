@@ -59,7 +59,9 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
     v2.names = ds.names.map((n) => (n === 'red_square' ? 'red_box' : n));
     v2.train = v1.train - 4;
     v2.val = v1.val;
-    expect(saved.data.images).toBe(v2.train + v2.val);
+    expect(saved.data).toMatchObject({ images: v2.train + v2.val, classes: v2.names });
+    const still = (await u.api('GET', `/v1/datasets/${ds.id}/versions/1`)).data;
+    expect(still).toMatchObject({ images: 20, classes: v1.names, splits: { train: v1.train, val: v1.val } });
   });
 
   /** One epoch of the real client on `data`; answers the model it reported into, the names in its best.pt and its output. */
