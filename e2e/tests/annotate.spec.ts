@@ -83,7 +83,8 @@ async function openEditor(page: Page, id: string) {
   await page.goto(`/datasets/${id}`);
   await page.getByTestId('annotate').click();
   await expect(page).toHaveURL(new RegExp(`/datasets/${id}/annotate`));
-  await expect(page.getByTestId('annotate-canvas')).toBeVisible();
+  // The first image and its labels (a shared machine can be slow on a first visit).
+  await expect(page.getByTestId('annotate-canvas')).toBeVisible({ timeout: 30_000 });
   // Wait for the image and the fitted view.
   await expect.poll(async () => Number(await page.getByTestId('annotate-canvas').getAttribute('data-tx'))).not.toBe(0);
 }
@@ -174,7 +175,7 @@ for (const device of [
     await shot(page, `boxes-${device.name}`);
 
     await page.reload();
-    await expect(page.getByTestId('annotate-canvas')).toBeVisible();
+    await expect(page.getByTestId('annotate-canvas')).toBeVisible({ timeout: 30_000 });
     await expect.poll(async () => (await drawnBoxes(page)).length).toBe(before + 3);
     (await drawnBoxes(page)).slice(before).forEach((d, i) => expectClose(d, expected[i]!));
     // And the server holds the same boxes, normalised.
