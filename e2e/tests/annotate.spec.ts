@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { createVerifiedUser } from '../support/api';
@@ -8,6 +10,35 @@ import { uploadDatasetViaApi } from '../support/dataset-upload';
 const SHAPES = path.resolve(import.meta.dirname, '../../../shared/fixtures/models/shapes3.zip');
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
+
+/**
+ * A real segment archive: shapes3 with each box written as its four-corner polygon (shapes3.zip itself holds
+ * detect rows, which a segment dataset refuses). Built with Python's zipfile, the one archiver on the machine.
+ */
+function segmentArchive(): Buffer {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'annotate-seg-')), 'shapes3-seg.zip');
+  const script = [
+    'import sys, zipfile',
+    'src, dst = sys.argv[1], sys.argv[2]',
+    'with zipfile.ZipFile(src) as a, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as b:',
+    '    for info in a.infolist():',
+    '        data = a.read(info)',
+    '        if "/labels/" in info.filename and info.filename.endswith(".txt"):',
+    '            rows = []',
+    '            for line in data.decode().split("\\n"):',
+    '                p = line.split()',
+    '                if len(p) != 5: continue',
+    '                c, x, y, w, h = p[0], *map(float, p[1:])',
+    '                x1, y1, x2, y2 = x - w / 2, y - h / 2, x + w / 2, y + h / 2',
+    '                rows.append(" ".join([c] + ["%.6f" % v for v in (x1, y1, x2, y1, x2, y2, x1, y2)]))',
+    '            data = ("\\n".join(rows) + "\\n").encode()',
+    '        elif info.filename.endswith("data.yaml"):',
+    '            data = data.replace(b"detection, YOLO xywh", b"segmentation, YOLO polygon")',
+    '        b.writestr(info, data)',
+  ].join('\n');
+  execFileSync('/usr/bin/python3', ['-c', script, SHAPES, out]);
+  return fs.readFileSync(out);
+}
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `annotate-${name}.png`) });
 
 interface Box {
@@ -24,7 +55,8 @@ async function userWithDataset(browser: Browser, task: string, viewport: { width
   const user = await createVerifiedUser(page.request, 'annotate');
   expect((await page.request.post('/v1/auth/signin', { data: { email: user.email, password: user.password } })).status()).toBe(200);
   const me = (await (await page.request.get('/v1/users/me')).json()).data;
-  const id = await uploadDatasetViaApi(page.request, me.id, `Annotate ${task}`, task, 'shapes3.zip', fs.readFileSync(SHAPES));
+  const archive = task === 'segment' ? segmentArchive() : fs.readFileSync(SHAPES);
+  const id = await uploadDatasetViaApi(page.request, me.id, `Annotate ${task}`, task, `shapes3-${task}.zip`, archive);
   await expect.poll(async () => (await (await page.request.get(`/v1/datasets/${id}`)).json()).data.status, { timeout: 90_000 }).toBe('Ready');
   return { context, page, id, user };
 }
@@ -40,11 +72,19 @@ async function viewOf(page: Page) {
   };
 }
 
+/** The image's size in pixels (shapes3's images are 120 to 320 px: points of the tests are fractions of it). */
+const imageSize = (page: Page) =>
+  page
+    .getByTestId('annotate-view')
+    .locator('image')
+    .evaluate((img) => ({ w: Number(img.getAttribute('width')), h: Number(img.getAttribute('height')) }));
+
 async function openEditor(page: Page, id: string) {
   await page.goto(`/datasets/${id}`);
   await page.getByTestId('annotate').click();
   await expect(page).toHaveURL(new RegExp(`/datasets/${id}/annotate`));
-  await expect(page.getByTestId('annotate-canvas')).toBeVisible();
+  // The first image and its labels (a shared machine can be slow on a first visit).
+  await expect(page.getByTestId('annotate-canvas')).toBeVisible({ timeout: 30_000 });
   // Wait for the image and the fitted view.
   await expect.poll(async () => Number(await page.getByTestId('annotate-canvas').getAttribute('data-tx'))).not.toBe(0);
 }
@@ -80,6 +120,8 @@ for (const device of [
     await openEditor(page, id);
     const before = (await drawnBoxes(page)).length;
     const view = await viewOf(page);
+    const size = await imageSize(page);
+    const at = (fx: number, fy: number) => ({ x: fx * size.w, y: fy * size.h });
     const cdp = device.touch ? await context.newCDPSession(page) : null;
 
     /** A drag between two image points, by mouse or by one finger (touch events become pointer events). */
@@ -105,12 +147,12 @@ for (const device of [
     };
 
     // Box 1 (class 1 "circle"? the dataset's first class), box 2 after picking class 2 with its number key.
-    const b1 = await drag({ x: 20, y: 30 }, { x: 140, y: 110 });
+    const b1 = await drag(at(0.1, 0.15), at(0.45, 0.4));
     await page.keyboard.press('Escape');
     await page.keyboard.press('2');
-    const b2 = await drag({ x: 300, y: 200 }, { x: 200, y: 150 });
+    const b2 = await drag(at(0.85, 0.8), at(0.55, 0.55));
     // Box 3 drawn, then moved and grown with the keys (Shift+arrow 10 px, Alt+arrow resizes by 1 px).
-    const b3raw = await drag({ x: 400, y: 60 }, { x: 450, y: 100 });
+    const b3raw = await drag(at(0.55, 0.1), at(0.7, 0.3));
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Alt+ArrowRight');
@@ -133,15 +175,11 @@ for (const device of [
     await shot(page, `boxes-${device.name}`);
 
     await page.reload();
-    await expect(page.getByTestId('annotate-canvas')).toBeVisible();
+    await expect(page.getByTestId('annotate-canvas')).toBeVisible({ timeout: 30_000 });
     await expect.poll(async () => (await drawnBoxes(page)).length).toBe(before + 3);
     (await drawnBoxes(page)).slice(before).forEach((d, i) => expectClose(d, expected[i]!));
     // And the server holds the same boxes, normalised.
     const saved = await currentLabels(page, id);
-    const size = await page
-      .getByTestId('annotate-view')
-      .locator('image')
-      .evaluate((img) => ({ w: Number(img.getAttribute('width')), h: Number(img.getAttribute('height')) }));
     saved.labels
       .slice(before)
       .forEach(([cls, cx, cy, w, h], i) =>
@@ -157,21 +195,18 @@ test('draws a polygon on a segment dataset', async ({ browser }) => {
   await openEditor(page, id);
   const before = await page.getByTestId('label').count();
   const view = await viewOf(page);
+  const size = await imageSize(page);
   const points = [
-    [50, 50],
-    [250, 60],
-    [180, 220],
-  ] as const;
+    [0.1, 0.1],
+    [0.7, 0.15],
+    [0.5, 0.8],
+  ].map(([fx, fy]) => [fx! * size.w, fy! * size.h] as const);
   for (const [x, y] of points) await page.mouse.click(view.toPage(x, y).x, view.toPage(x, y).y);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('label')).toHaveCount(before + 1);
   await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
   await shot(page, 'polygon');
   const saved = await currentLabels(page, id);
-  const size = await page
-    .getByTestId('annotate-view')
-    .locator('image')
-    .evaluate((img) => ({ w: Number(img.getAttribute('width')), h: Number(img.getAttribute('height')) }));
   const row = saved.labels.at(-1)!;
   expect(row).toHaveLength(7);
   points.forEach(([x, y], i) => {
@@ -194,17 +229,23 @@ test('two browser contexts editing the same image see the conflict and lose noth
 
   const dragIn = async (page: Page, from: [number, number], to: [number, number]) => {
     const view = await viewOf(page);
-    const p = view.toPage(...from);
-    const q = view.toPage(...to);
+    const size = await imageSize(page);
+    const p = view.toPage(from[0] * size.w, from[1] * size.h);
+    const q = view.toPage(to[0] * size.w, to[1] * size.h);
     await page.mouse.move(p.x, p.y);
     await page.mouse.down();
     await page.mouse.move(q.x, q.y);
     await page.mouse.up();
   };
-  await dragIn(a.page, [20, 20], [80, 80]);
+  // B edits while its network is down: the edit waits in the browser (offline), on top of revision 1.
+  await other.setOffline(true);
+  await dragIn(b, [0.55, 0.6], [0.9, 0.9]);
+  await expect(b.getByTestId('save-state')).toHaveAttribute('data-state', 'offline');
+  // A saves meanwhile: revision 2.
+  await dragIn(a.page, [0.1, 0.1], [0.4, 0.4]);
   await expect(a.page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
-  // B still shows revision 1 and draws its own box: the save is refused and both versions are shown.
-  await dragIn(b, [300, 200], [380, 260]);
+  // B is back: its save names revision 1 and is refused; both versions are shown.
+  await other.setOffline(false);
   const dialog = b.getByTestId('labels-conflict');
   await expect(dialog).toBeVisible();
   await expect(b.getByTestId('conflict-theirs')).toContainText(`${before + 1} labels`);

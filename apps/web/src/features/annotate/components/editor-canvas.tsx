@@ -185,7 +185,9 @@ export function EditorCanvas(props: Props) {
       return;
     }
     if (drag.kind === 'box') {
-      const b = boxFromCorners(drag.start, drag.end, width, height);
+      // The release point ends the box: a touch's last move may arrive only with its pointerup (coalesced).
+      const end = e.type === 'pointerup' ? clampPoint(imagePoint(local(e)), width, height) : drag.end;
+      const b = boxFromCorners(drag.start, end, width, height);
       // A click (under 3 screen pixels) is not a box.
       if (b.w * view.scale >= 3 && b.h * view.scale >= 3) props.onAdd({ kind: 'box', ...b, keypoints: [] });
     }

@@ -314,10 +314,18 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   useEffect(
     () =>
       realtime.subscribe(topics.dataset(datasetId), (message) => {
-        const { event, data } = message as { event: string; data?: { imageId?: string } };
-        if (event === 'dataset.labels.updated' && data?.imageId) {
-          void queryClient.invalidateQueries({ queryKey: imageLabelsQueryKey(datasetId, data.imageId) });
-          void queryClient.invalidateQueries({ queryKey: suggestionsQueryKey(datasetId, data.imageId) });
+        // Names of packages/contracts/src/realtime.ts: `dataset.relabelled` (an edit, ADR 0037), `labels.updated` and
+        // `suggestions.updated` (labelling, ADR 0039); a null image means many images changed.
+        const { event, data } = message as { event: string; data?: { imageId?: string | null; imageIds?: string[] | null } };
+        if (event === 'dataset.relabelled' || event === 'labels.updated') {
+          const ids = data?.imageId ? [data.imageId] : null;
+          if (!ids) void queryClient.invalidateQueries({ queryKey: ['datasets', datasetId, 'labels'] });
+          for (const imageId of ids ?? []) void queryClient.invalidateQueries({ queryKey: imageLabelsQueryKey(datasetId, imageId) });
+        }
+        if (event === 'suggestions.updated' || event === 'labels.updated') {
+          const ids = data?.imageIds ?? (data?.imageId ? [data.imageId] : null);
+          if (!ids) void queryClient.invalidateQueries({ queryKey: ['datasets', datasetId, 'suggestions'] });
+          for (const imageId of ids ?? []) void queryClient.invalidateQueries({ queryKey: suggestionsQueryKey(datasetId, imageId) });
         }
       }),
     [datasetId, queryClient],
