@@ -2,17 +2,17 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import type { DatasetDiff, DatasetVersion, DatasetVersionDetail } from '@sightline/contracts';
-import { createTestApp, type TestApp } from './support/harness.js';
+import { createTestApp, multipart, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
 import { shapes3Dataset, userWithKey } from './support/wire.js';
-import { copyImages, renameClass } from '../src/modules/datasets/datasets.edits.js';
+import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
 
 /**
  * Dataset versions (ADR 0038) through the API on a small real dataset (shapes3, processed by the
- * real job): version 1 at Ready, 10 images added (copies: the edit API's add route is not merged yet)
+ * real job): version 1 at Ready, 10 new images added through `POST /v1/datasets/:id/images` (ADR 0037)
  * and a class renamed, version 2 saved; both zips download and version 1's bytes do not change; the
- * diff names exactly the 10 added images and the rename; no image bytes were copied; `ul://…/slug:vN`
- * and the latest.
+ * diff names exactly the 10 added images and the rename; image blob bytes grew by the 10 images' bytes
+ * only (saving a version copies nothing); `ul://…/slug:vN` and the latest.
  */
 
 let t: TestApp;
@@ -44,7 +44,7 @@ async function blobBytes() {
 }
 
 describe('dataset versions (ADR 0038)', () => {
-  it('v1 at Ready; 10 images copied in + a class renamed, save v2: both zips, v1 unchanged, the diff, blob bytes, ul:// versions', async () => {
+  it('v1 at Ready; 10 new images added through the add route + a class renamed, save v2: both zips, v1 unchanged, the diff, blob bytes, ul:// versions', async () => {
     const u = await userWithKey(t, 'versioner');
     const ds = await shapes3Dataset(t, u.user.id, 'shapes-v');
     const as = { cookie: u.cookie };
@@ -67,15 +67,22 @@ describe('dataset versions (ADR 0038)', () => {
     expect(names1.filter((n) => n.startsWith('shapes-v-v1/images/'))).toHaveLength(v1.images);
 
     const blobsBefore = await blobBytes();
-    // 10 images more: copies of 10 train images into val (new images, the same bytes; ADR 0037), and a class renamed.
-    res = await get(`/v1/datasets/${ds.id}/images?split=train&limit=10`);
+    // 10 new images (bytes nowhere else in the dataset) with labels, added to val through the real multipart route; a class renamed.
+    const added = await Promise.all(Array.from({ length: 10 }, (_, i) => makeImage('png', 48, 40, 200 + i * 5)));
+    const addedBytes = added.reduce((n, b) => n + b.length, 0);
+    const entries = added.flatMap((data, i) => [
+      { name: `new${i}.png`, data },
+      { name: `new${i}.txt`, data: `${i % 3} 0.5 0.5 0.25 0.25\n` },
+    ]);
+    const objects = 10;
+    const mp = multipart({ split: 'val' }, { field: 'files', filename: 'ten.zip', content: buildZip(entries), contentType: 'application/zip' });
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/images`, headers: { ...as, ...mp.headers }, payload: mp.payload });
     expect(res.statusCode, res.body).toBe(200);
-    const picked = res.json().data.results as Array<{ id: string; labels: number[][] }>;
-    const sources = picked.map((i) => i.id);
-    const objects = picked.reduce((n, i) => n + i.labels.length, 0);
-    expect(sources).toHaveLength(10);
-    await copyImages(t.app.ctx, u.user.id, ds.id, { imageIds: sources, split: 'val' });
-    await renameClass(t.app.ctx, u.user.id, ds.id, { from: 1, to: 'green_disc' });
+    expect(res.json().data).toMatchObject({ added: 10, report: { leftOutCount: 0 } });
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/classes/rename`, headers: as, payload: { from: 1, to: 'green_disc' } });
+    expect(res.statusCode, res.body).toBe(200);
+    // Adding stored exactly the 10 images' bytes, once each (content-addressed blobs, ADR 0037).
+    expect((await blobBytes()) - blobsBefore).toBe(addedBytes);
 
     res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: { note: 'ten more' } });
     expect(res.statusCode, res.body).toBe(201);
@@ -83,8 +90,8 @@ describe('dataset versions (ADR 0038)', () => {
     expect(v2).toMatchObject({ number: 2, note: 'ten more', images: v1.images + 10, classes: ['red_square', 'green_disc', 'blue_triangle'] });
     expect(v2.createdBy?.username).toBe('versioner');
 
-    // Copies and versions cost no image bytes: nothing of the archive was copied, saving copied nothing.
-    expect((await blobBytes()) - blobsBefore).toBe(0);
+    // Saving the version copied no image bytes: blob bytes grew by the 10 images only.
+    expect((await blobBytes()) - blobsBefore).toBe(addedBytes);
 
     // Version 1's zip is the same bytes as before; version 2's holds the 10 images and the renamed class.
     res = await get(`/v1/datasets/${ds.id}/versions/1/download`);
@@ -99,7 +106,8 @@ describe('dataset versions (ADR 0038)', () => {
     expect(res.statusCode, res.body).toBe(200);
     const diff = res.json().data as DatasetDiff;
     expect(diff.added).toHaveLength(10);
-    expect(diff.added.every((i) => i.split === 'val' && !sources.includes(i.id))).toBe(true);
+    expect(diff.added.map((i) => i.name).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `new${i}.png`).sort());
+    expect(diff.added.every((i) => i.split === 'val')).toBe(true);
     for (const i of diff.added) expect(names2).toContain(`shapes-v-v2/images/val/${i.name}`);
     expect(diff.removed).toEqual([]);
     expect(diff.moved).toEqual([]);
@@ -110,7 +118,7 @@ describe('dataset versions (ADR 0038)', () => {
     expect(Object.keys(diff.histogram.from)).toEqual(['red_square', 'green_circle', 'blue_triangle']);
     expect(Object.keys(diff.histogram.to)).toEqual(['red_square', 'green_disc', 'blue_triangle']);
     const total = (h: Record<string, number>) => Object.values(h).reduce((a, b) => a + b, 0);
-    // The histogram counts objects: the copies brought theirs.
+    // The histogram counts objects: the 10 added images brought one each.
     expect(total(diff.histogram.to) - total(diff.histogram.from)).toBe(objects);
     // Against the working state (nothing changed since v2): empty.
     res = await get(`/v1/datasets/${ds.id}/diff?from=2&to=working`);
@@ -184,7 +192,7 @@ describe('dataset versions (ADR 0038)', () => {
     expect(res.statusCode).toBe(404);
 
     res = await t.app.inject({ method: 'GET', url: '/v1/trash', headers: as });
-    const item = (res.json().data as Array<{ id: string; type: string; name: string }>).find((i) => i.type === 'datasetVersion');
+    const item = (res.json().data.items as Array<{ id: string; type: string; name: string }>).find((i) => i.type === 'datasetVersion');
     expect(item?.name).toBe('shapes-t v2');
     res = await t.app.inject({ method: 'POST', url: `/v1/trash/datasetVersion/${item!.id}/restore`, headers: as });
     expect(res.statusCode, res.body).toBeLessThan(300);
@@ -193,5 +201,54 @@ describe('dataset versions (ADR 0038)', () => {
     // A new version never reuses a number.
     res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: {} });
     expect(res.json().data.number).toBe(3);
+  }, 300_000);
+
+  it('processing again ends the rows older versions see instead of deleting them (ADR 0038): v1 and v2 zips unchanged, a new version', async () => {
+    const u = await userWithKey(t, 'reprocessor');
+    const ds = await shapes3Dataset(t, u.user.id, 'shapes-r');
+    const as = { cookie: u.cookie };
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: as });
+    const added = await Promise.all(Array.from({ length: 3 }, (_, i) => makeImage('png', 44, 36, 120 + i * 7)));
+    const mp = multipart(
+      { split: 'train' },
+      { field: 'files', filename: 'three.zip', content: buildZip(added.map((data, i) => ({ name: `r${i}.png`, data }))), contentType: 'application/zip' },
+    );
+    let res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/images`, headers: { ...as, ...mp.headers }, payload: mp.payload });
+    expect(res.statusCode, res.body).toBe(200);
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: { note: 'three more' } });
+    expect(res.statusCode, res.body).toBe(201);
+    const v1 = (await get(`/v1/datasets/${ds.id}/versions/1/download`)).rawPayload;
+    const v2 = (await get(`/v1/datasets/${ds.id}/versions/2/download`)).rawPayload;
+    const images2 = (await zipNames(v2)).filter((n) => n.startsWith('shapes-r-v2/images/'));
+    const blobsBefore = await blobBytes();
+
+    // The same archive processed again: the working state is the archive's images, and nothing a version sees is lost.
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/process`, headers: as });
+    expect(res.statusCode, res.body).toBe(202);
+    await t.app.ctx.jobs.drain();
+    res = await get(`/v1/datasets/${ds.id}`);
+    expect(res.json().data.status).toBe('Ready');
+    res = await get(`/v1/datasets/${ds.id}/versions`);
+    const list = res.json().data as DatasetVersion[];
+    expect(list.map((v) => [v.number, v.note])).toEqual([
+      [3, 'Processed again'],
+      [2, 'three more'],
+      [1, 'Version 1'],
+    ]);
+    expect(list[0]!.images).toBe(list[2]!.images);
+    expect(list[1]!.images).toBe(list[2]!.images + 3);
+    expect((await get(`/v1/datasets/${ds.id}/versions/1/download`)).rawPayload.equals(v1)).toBe(true);
+    const again2 = (await get(`/v1/datasets/${ds.id}/versions/2/download`)).rawPayload;
+    expect(again2.equals(v2)).toBe(true);
+    expect((await zipNames(again2)).filter((n) => n.startsWith('shapes-r-v2/images/'))).toEqual(images2);
+    // Version 2 still holds the 3 added images, so their blobs keep their bytes.
+    expect(await blobBytes()).toBe(blobsBefore);
+    res = await get(`/v1/datasets/${ds.id}/diff?from=2&to=3`);
+    expect(res.statusCode, res.body).toBe(200);
+    const diff = res.json().data as DatasetDiff;
+    // Processing gives every image a new identity: the diff removes version 2's images (the 3 added among them) and adds the archive's.
+    expect(diff.removed).toHaveLength(list[1]!.images);
+    expect(diff.removed.map((i) => i.name)).toEqual(expect.arrayContaining(['r0.png', 'r1.png', 'r2.png']));
+    expect(diff.added).toHaveLength(list[0]!.images);
   }, 300_000);
 });
