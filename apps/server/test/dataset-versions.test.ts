@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import type { DatasetDiff, DatasetVersion, DatasetVersionDetail } from '@sightline/contracts';
 import { createTestApp, multipart, type TestApp } from './support/harness.js';
-import { buildUser } from './support/factories.js';
+import { buildTeam, buildUser } from './support/factories.js';
+import { users } from '../src/platform/db/schema.js';
 import { shapes3Dataset, userWithKey } from './support/wire.js';
 import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
 
@@ -31,6 +32,28 @@ function zipNames(buf: Buffer): Promise<string[]> {
       zip.on('entry', (e: yauzl.Entry) => {
         out.push(e.fileName);
         zip.readEntry();
+      });
+      zip.on('end', () => resolve(out));
+      zip.readEntry();
+    }),
+  );
+}
+
+function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on('entry', (e: yauzl.Entry) => {
+        zip.openReadStream(e, (error, stream) => {
+          if (error || !stream) return reject(error);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(e.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
       });
       zip.on('end', () => resolve(out));
       zip.readEntry();
@@ -250,5 +273,86 @@ describe('dataset versions (ADR 0038)', () => {
     expect(diff.removed).toHaveLength(list[1]!.images);
     expect(diff.removed.map((i) => i.name)).toEqual(expect.arrayContaining(['r0.png', 'r1.png', 'r2.png']));
     expect(diff.added).toHaveLength(list[0]!.images);
+  }, 300_000);
+
+  it("two users of a team edit the same dataset in parallel and save versions: no edit lost, every version's labels fit its class list", async () => {
+    const owner = await userWithKey(t, 'concowner');
+    await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
+    const member = await buildUser(t.app);
+    const team = await buildTeam(t.app, owner.cookie, { meta: { name: 'Editors' } });
+    const ok = async (cookie: string, method: 'POST' | 'GET', url: string, payload?: object) => {
+      const r = await t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
+      expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
+      return r;
+    };
+    await ok(owner.cookie, 'POST', `/v1/teams/${team.id}/invites`, { email: member.email, role: 'member' });
+    await ok(member.cookie, 'POST', `/api_v1/teams/${team.id}/invite/accept`);
+    const ds = await shapes3Dataset(t, owner.user.id, 'shapes-c');
+    await ok(owner.cookie, 'POST', `/v1/teams/${team.id}/items`, { kind: 'dataset', id: ds.id });
+    const v1 = ((await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/versions`)).json().data as DatasetVersion[])[0]!;
+    const train = ((await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/images?split=train&limit=8`)).json().data.results as Array<{ id: string }>).map(
+      (i) => i.id,
+    );
+    const add = async (cookie: string, split: string, hue: number) => {
+      const entries = (await Promise.all([0, 1, 2, 3, 4].map((k) => makeImage('png', 36, 30, hue + k * 3)))).flatMap((data, k) => [
+        { name: `c${hue}-${k}.png`, data },
+        { name: `c${hue}-${k}.txt`, data: `0 0.5 0.5 0.2 0.2\n0 0.3 0.3 0.1 0.1\n` }, // class 0 exists in every state of this test
+      ]);
+      const mp = multipart({ split }, { field: 'files', filename: 'five.zip', content: buildZip(entries), contentType: 'application/zip' });
+      return t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/images`, headers: { cookie, ...mp.headers }, payload: mp.payload });
+    };
+    const post = (cookie: string, url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}${url}`, headers: { cookie }, payload });
+    const results = await Promise.all([
+      add(owner.cookie, 'val', 60),
+      add(member.cookie, 'test', 90),
+      post(owner.cookie, '/images/move', { imageIds: train.slice(0, 3), split: 'test' }),
+      post(member.cookie, '/images/delete', { imageIds: train.slice(3, 6) }),
+      post(owner.cookie, '/classes/rename', { from: 'red_square', to: 'red_box' }),
+      post(member.cookie, '/classes/rename', { from: 'blue_triangle', to: 'blue_wedge' }),
+      post(owner.cookie, '/versions', { note: 'owner mid-edit' }),
+      post(member.cookie, '/versions', { note: 'member mid-edit' }),
+      post(member.cookie, '/classes/delete', { class: 'green_circle', labels: 'remove' }),
+      post(owner.cookie, '/images/move', { imageIds: train.slice(6, 8), split: 'val' }),
+    ]);
+    for (const r of results) expect(r.statusCode, r.body).toBeLessThan(300);
+    expect(results.slice(0, 2).map((r) => r.json().data.added)).toEqual([5, 5]);
+
+    // No edit lost: 10 added, 3 deleted, 5 moved, two renames and a class delete, in the working state.
+    const last = (await post(owner.cookie, '/versions', { note: 'after' })).json().data as DatasetVersion;
+    expect(last.images).toBe(v1.images + 10 - 3);
+    expect(last.classes).toEqual(['red_box', 'blue_wedge']);
+    const all: Array<{ id: string; split: string; name: string }> = [];
+    for (let cursor = ''; ;) {
+      const p = (await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/images?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).json().data;
+      all.push(...p.results);
+      if (!p.nextCursor) break;
+      cursor = p.nextCursor;
+    }
+    expect(all).toHaveLength(last.images);
+    const byId = new Map(all.map((i) => [i.id, i]));
+    for (const id of train.slice(3, 6)) expect(byId.has(id)).toBe(false);
+    for (const id of train.slice(0, 3)) expect(byId.get(id)?.split).toBe('test');
+    for (const id of train.slice(6, 8)) expect(byId.get(id)?.split).toBe('val');
+    expect([...byId.values()].filter((i) => i.name.startsWith('c60-') && i.split === 'val')).toHaveLength(5);
+    expect([...byId.values()].filter((i) => i.name.startsWith('c90-') && i.split === 'test')).toHaveLength(5);
+
+    // Every version: its zip's data.yaml names its class list, and every label row's class is an index into it.
+    const versions = (await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/versions`)).json().data as DatasetVersion[];
+    expect(versions.map((v) => v.number)).toEqual([4, 3, 2, 1]);
+    for (const v of versions) {
+      const zip = await zipEntries((await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/versions/${v.number}/download`)).rawPayload);
+      const yaml = zip.get(`shapes-c-v${v.number}/data.yaml`)!.toString();
+      expect(yaml).toContain(`nc: ${v.classes.length}`);
+      v.classes.forEach((c, i) => expect(yaml).toContain(`  ${i}: ${JSON.stringify(c)}`));
+      const labelFiles = [...zip.entries()].filter(([n]) => n.includes('/labels/') && n.endsWith('.txt'));
+      expect(labelFiles.length).toBeGreaterThan(0);
+      for (const [n, buf] of labelFiles)
+        for (const line of buf.toString().split('\n').filter(Boolean)) {
+          const cls = Number(line.split(' ')[0]);
+          expect(Number.isInteger(cls) && cls >= 0 && cls < v.classes.length, `${n}: ${line} (v${v.number} ${v.classes.join(',')})`).toBe(true);
+        }
+      expect([...zip.keys()].filter((k) => k.includes('/images/'))).toHaveLength(v.images);
+    }
   }, 300_000);
 });
