@@ -1,18 +1,19 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import type { DatasetDiff, DatasetVersion, DatasetVersionDetail } from '@sightline/contracts';
-import { createTestApp, type TestApp } from './support/harness.js';
-import { buildUser } from './support/factories.js';
+import { createTestApp, multipart, type TestApp } from './support/harness.js';
+import { buildTeam, buildUser } from './support/factories.js';
+import { users } from '../src/platform/db/schema.js';
 import { shapes3Dataset, userWithKey } from './support/wire.js';
-import { copyImages, renameClass } from '../src/modules/datasets/datasets.edits.js';
+import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
 
 /**
  * Dataset versions (ADR 0038) through the API on a small real dataset (shapes3, processed by the
- * real job): version 1 at Ready, 10 images added (copies: the edit API's add route is not merged yet)
+ * real job): version 1 at Ready, 10 new images added through `POST /v1/datasets/:id/images` (ADR 0037)
  * and a class renamed, version 2 saved; both zips download and version 1's bytes do not change; the
- * diff names exactly the 10 added images and the rename; no image bytes were copied; `ul://…/slug:vN`
- * and the latest.
+ * diff names exactly the 10 added images and the rename; image blob bytes grew by the 10 images' bytes
+ * only (saving a version copies nothing); `ul://…/slug:vN` and the latest.
  */
 
 let t: TestApp;
@@ -38,13 +39,35 @@ function zipNames(buf: Buffer): Promise<string[]> {
   );
 }
 
+function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) =>
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out = new Map<string, Buffer>();
+      zip.on('entry', (e: yauzl.Entry) => {
+        zip.openReadStream(e, (error, stream) => {
+          if (error || !stream) return reject(error);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out.set(e.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.readEntry();
+    }),
+  );
+}
+
 async function blobBytes() {
   const res = await t.database.db.execute(sql`SELECT coalesce(sum(bytes), 0)::bigint AS n FROM dataset_blobs`);
   return Number((res as unknown as { rows: Array<{ n: string | number }> }).rows[0]!.n);
 }
 
 describe('dataset versions (ADR 0038)', () => {
-  it('v1 at Ready; 10 images copied in + a class renamed, save v2: both zips, v1 unchanged, the diff, blob bytes, ul:// versions', async () => {
+  it('v1 at Ready; 10 new images added through the add route + a class renamed, save v2: both zips, v1 unchanged, the diff, blob bytes, ul:// versions', async () => {
     const u = await userWithKey(t, 'versioner');
     const ds = await shapes3Dataset(t, u.user.id, 'shapes-v');
     const as = { cookie: u.cookie };
@@ -67,15 +90,22 @@ describe('dataset versions (ADR 0038)', () => {
     expect(names1.filter((n) => n.startsWith('shapes-v-v1/images/'))).toHaveLength(v1.images);
 
     const blobsBefore = await blobBytes();
-    // 10 images more: copies of 10 train images into val (new images, the same bytes; ADR 0037), and a class renamed.
-    res = await get(`/v1/datasets/${ds.id}/images?split=train&limit=10`);
+    // 10 new images (bytes nowhere else in the dataset) with labels, added to val through the real multipart route; a class renamed.
+    const added = await Promise.all(Array.from({ length: 10 }, (_, i) => makeImage('png', 48, 40, 200 + i * 5)));
+    const addedBytes = added.reduce((n, b) => n + b.length, 0);
+    const entries = added.flatMap((data, i) => [
+      { name: `new${i}.png`, data },
+      { name: `new${i}.txt`, data: `${i % 3} 0.5 0.5 0.25 0.25\n` },
+    ]);
+    const objects = 10;
+    const mp = multipart({ split: 'val' }, { field: 'files', filename: 'ten.zip', content: buildZip(entries), contentType: 'application/zip' });
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/images`, headers: { ...as, ...mp.headers }, payload: mp.payload });
     expect(res.statusCode, res.body).toBe(200);
-    const picked = res.json().data.results as Array<{ id: string; labels: number[][] }>;
-    const sources = picked.map((i) => i.id);
-    const objects = picked.reduce((n, i) => n + i.labels.length, 0);
-    expect(sources).toHaveLength(10);
-    await copyImages(t.app.ctx, u.user.id, ds.id, { imageIds: sources, split: 'val' });
-    await renameClass(t.app.ctx, u.user.id, ds.id, { from: 1, to: 'green_disc' });
+    expect(res.json().data).toMatchObject({ added: 10, report: { leftOutCount: 0 } });
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/classes/rename`, headers: as, payload: { from: 1, to: 'green_disc' } });
+    expect(res.statusCode, res.body).toBe(200);
+    // Adding stored exactly the 10 images' bytes, once each (content-addressed blobs, ADR 0037).
+    expect((await blobBytes()) - blobsBefore).toBe(addedBytes);
 
     res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: { note: 'ten more' } });
     expect(res.statusCode, res.body).toBe(201);
@@ -83,8 +113,8 @@ describe('dataset versions (ADR 0038)', () => {
     expect(v2).toMatchObject({ number: 2, note: 'ten more', images: v1.images + 10, classes: ['red_square', 'green_disc', 'blue_triangle'] });
     expect(v2.createdBy?.username).toBe('versioner');
 
-    // Copies and versions cost no image bytes: nothing of the archive was copied, saving copied nothing.
-    expect((await blobBytes()) - blobsBefore).toBe(0);
+    // Saving the version copied no image bytes: blob bytes grew by the 10 images only.
+    expect((await blobBytes()) - blobsBefore).toBe(addedBytes);
 
     // Version 1's zip is the same bytes as before; version 2's holds the 10 images and the renamed class.
     res = await get(`/v1/datasets/${ds.id}/versions/1/download`);
@@ -99,7 +129,8 @@ describe('dataset versions (ADR 0038)', () => {
     expect(res.statusCode, res.body).toBe(200);
     const diff = res.json().data as DatasetDiff;
     expect(diff.added).toHaveLength(10);
-    expect(diff.added.every((i) => i.split === 'val' && !sources.includes(i.id))).toBe(true);
+    expect(diff.added.map((i) => i.name).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `new${i}.png`).sort());
+    expect(diff.added.every((i) => i.split === 'val')).toBe(true);
     for (const i of diff.added) expect(names2).toContain(`shapes-v-v2/images/val/${i.name}`);
     expect(diff.removed).toEqual([]);
     expect(diff.moved).toEqual([]);
@@ -110,7 +141,7 @@ describe('dataset versions (ADR 0038)', () => {
     expect(Object.keys(diff.histogram.from)).toEqual(['red_square', 'green_circle', 'blue_triangle']);
     expect(Object.keys(diff.histogram.to)).toEqual(['red_square', 'green_disc', 'blue_triangle']);
     const total = (h: Record<string, number>) => Object.values(h).reduce((a, b) => a + b, 0);
-    // The histogram counts objects: the copies brought theirs.
+    // The histogram counts objects: the 10 added images brought one each.
     expect(total(diff.histogram.to) - total(diff.histogram.from)).toBe(objects);
     // Against the working state (nothing changed since v2): empty.
     res = await get(`/v1/datasets/${ds.id}/diff?from=2&to=working`);
@@ -195,5 +226,135 @@ describe('dataset versions (ADR 0038)', () => {
     // A new version never reuses a number.
     res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: {} });
     expect(res.json().data.number).toBe(3);
+  }, 300_000);
+
+  it('processing again ends the rows older versions see instead of deleting them (ADR 0038): v1 and v2 zips unchanged, a new version', async () => {
+    const u = await userWithKey(t, 'reprocessor');
+    const ds = await shapes3Dataset(t, u.user.id, 'shapes-r');
+    const as = { cookie: u.cookie };
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: as });
+    const added = await Promise.all(Array.from({ length: 3 }, (_, i) => makeImage('png', 44, 36, 120 + i * 7)));
+    const mp = multipart(
+      { split: 'train' },
+      { field: 'files', filename: 'three.zip', content: buildZip(added.map((data, i) => ({ name: `r${i}.png`, data }))), contentType: 'application/zip' },
+    );
+    let res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/images`, headers: { ...as, ...mp.headers }, payload: mp.payload });
+    expect(res.statusCode, res.body).toBe(200);
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/versions`, headers: as, payload: { note: 'three more' } });
+    expect(res.statusCode, res.body).toBe(201);
+    const v1 = (await get(`/v1/datasets/${ds.id}/versions/1/download`)).rawPayload;
+    const v2 = (await get(`/v1/datasets/${ds.id}/versions/2/download`)).rawPayload;
+    const images2 = (await zipNames(v2)).filter((n) => n.startsWith('shapes-r-v2/images/'));
+    const blobsBefore = await blobBytes();
+
+    // The same archive processed again: the working state is the archive's images, and nothing a version sees is lost.
+    res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/process`, headers: as });
+    expect(res.statusCode, res.body).toBe(202);
+    await t.app.ctx.jobs.drain();
+    res = await get(`/v1/datasets/${ds.id}`);
+    expect(res.json().data.status).toBe('Ready');
+    res = await get(`/v1/datasets/${ds.id}/versions`);
+    const list = res.json().data as DatasetVersion[];
+    expect(list.map((v) => [v.number, v.note])).toEqual([
+      [3, 'Processed again'],
+      [2, 'three more'],
+      [1, 'Version 1'],
+    ]);
+    expect(list[0]!.images).toBe(list[2]!.images);
+    expect(list[1]!.images).toBe(list[2]!.images + 3);
+    expect((await get(`/v1/datasets/${ds.id}/versions/1/download`)).rawPayload.equals(v1)).toBe(true);
+    const again2 = (await get(`/v1/datasets/${ds.id}/versions/2/download`)).rawPayload;
+    expect(again2.equals(v2)).toBe(true);
+    expect((await zipNames(again2)).filter((n) => n.startsWith('shapes-r-v2/images/'))).toEqual(images2);
+    // Version 2 still holds the 3 added images, so their blobs keep their bytes.
+    expect(await blobBytes()).toBe(blobsBefore);
+    res = await get(`/v1/datasets/${ds.id}/diff?from=2&to=3`);
+    expect(res.statusCode, res.body).toBe(200);
+    const diff = res.json().data as DatasetDiff;
+    // Processing gives every image a new identity: the diff removes version 2's images (the 3 added among them) and adds the archive's.
+    expect(diff.removed).toHaveLength(list[1]!.images);
+    expect(diff.removed.map((i) => i.name)).toEqual(expect.arrayContaining(['r0.png', 'r1.png', 'r2.png']));
+    expect(diff.added).toHaveLength(list[0]!.images);
+  }, 300_000);
+
+  it("two users of a team edit the same dataset in parallel and save versions: no edit lost, every version's labels fit its class list", async () => {
+    const owner = await userWithKey(t, 'concowner');
+    await t.database.db.update(users).set({ plan: 'pro' }).where(eq(users.id, owner.user.id));
+    const member = await buildUser(t.app);
+    const team = await buildTeam(t.app, owner.cookie, { meta: { name: 'Editors' } });
+    const ok = async (cookie: string, method: 'POST' | 'GET', url: string, payload?: object) => {
+      const r = await t.app.inject({ method, url, headers: { cookie }, payload: payload as never });
+      expect(r.statusCode, `${method} ${url}: ${r.body}`).toBeLessThan(300);
+      return r;
+    };
+    await ok(owner.cookie, 'POST', `/v1/teams/${team.id}/invites`, { email: member.email, role: 'member' });
+    await ok(member.cookie, 'POST', `/api_v1/teams/${team.id}/invite/accept`);
+    const ds = await shapes3Dataset(t, owner.user.id, 'shapes-c');
+    await ok(owner.cookie, 'POST', `/v1/teams/${team.id}/items`, { kind: 'dataset', id: ds.id });
+    const v1 = ((await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/versions`)).json().data as DatasetVersion[])[0]!;
+    const train = ((await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/images?split=train&limit=8`)).json().data.results as Array<{ id: string }>).map(
+      (i) => i.id,
+    );
+    const add = async (cookie: string, split: string, hue: number) => {
+      const entries = (await Promise.all([0, 1, 2, 3, 4].map((k) => makeImage('png', 36, 30, hue + k * 3)))).flatMap((data, k) => [
+        { name: `c${hue}-${k}.png`, data },
+        { name: `c${hue}-${k}.txt`, data: `0 0.5 0.5 0.2 0.2\n0 0.3 0.3 0.1 0.1\n` }, // class 0 exists in every state of this test
+      ]);
+      const mp = multipart({ split }, { field: 'files', filename: 'five.zip', content: buildZip(entries), contentType: 'application/zip' });
+      return t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/images`, headers: { cookie, ...mp.headers }, payload: mp.payload });
+    };
+    const post = (cookie: string, url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}${url}`, headers: { cookie }, payload });
+    const results = await Promise.all([
+      add(owner.cookie, 'val', 60),
+      add(member.cookie, 'test', 90),
+      post(owner.cookie, '/images/move', { imageIds: train.slice(0, 3), split: 'test' }),
+      post(member.cookie, '/images/delete', { imageIds: train.slice(3, 6) }),
+      post(owner.cookie, '/classes/rename', { from: 'red_square', to: 'red_box' }),
+      post(member.cookie, '/classes/rename', { from: 'blue_triangle', to: 'blue_wedge' }),
+      post(owner.cookie, '/versions', { note: 'owner mid-edit' }),
+      post(member.cookie, '/versions', { note: 'member mid-edit' }),
+      post(member.cookie, '/classes/delete', { class: 'green_circle', labels: 'remove' }),
+      post(owner.cookie, '/images/move', { imageIds: train.slice(6, 8), split: 'val' }),
+    ]);
+    for (const r of results) expect(r.statusCode, r.body).toBeLessThan(300);
+    expect(results.slice(0, 2).map((r) => r.json().data.added)).toEqual([5, 5]);
+
+    // No edit lost: 10 added, 3 deleted, 5 moved, two renames and a class delete, in the working state.
+    const last = (await post(owner.cookie, '/versions', { note: 'after' })).json().data as DatasetVersion;
+    expect(last.images).toBe(v1.images + 10 - 3);
+    expect(last.classes).toEqual(['red_box', 'blue_wedge']);
+    const all: Array<{ id: string; split: string; name: string }> = [];
+    for (let cursor = ''; ;) {
+      const p = (await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/images?limit=200${cursor ? `&cursor=${cursor}` : ''}`)).json().data;
+      all.push(...p.results);
+      if (!p.nextCursor) break;
+      cursor = p.nextCursor;
+    }
+    expect(all).toHaveLength(last.images);
+    const byId = new Map(all.map((i) => [i.id, i]));
+    for (const id of train.slice(3, 6)) expect(byId.has(id)).toBe(false);
+    for (const id of train.slice(0, 3)) expect(byId.get(id)?.split).toBe('test');
+    for (const id of train.slice(6, 8)) expect(byId.get(id)?.split).toBe('val');
+    expect([...byId.values()].filter((i) => i.name.startsWith('c60-') && i.split === 'val')).toHaveLength(5);
+    expect([...byId.values()].filter((i) => i.name.startsWith('c90-') && i.split === 'test')).toHaveLength(5);
+
+    // Every version: its zip's data.yaml names its class list, and every label row's class is an index into it.
+    const versions = (await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/versions`)).json().data as DatasetVersion[];
+    expect(versions.map((v) => v.number)).toEqual([4, 3, 2, 1]);
+    for (const v of versions) {
+      const zip = await zipEntries((await ok(owner.cookie, 'GET', `/v1/datasets/${ds.id}/versions/${v.number}/download`)).rawPayload);
+      const yaml = zip.get(`shapes-c-v${v.number}/data.yaml`)!.toString();
+      expect(yaml).toContain(`nc: ${v.classes.length}`);
+      v.classes.forEach((c, i) => expect(yaml).toContain(`  ${i}: ${JSON.stringify(c)}`));
+      const labelFiles = [...zip.entries()].filter(([n]) => n.includes('/labels/') && n.endsWith('.txt'));
+      expect(labelFiles.length).toBeGreaterThan(0);
+      for (const [n, buf] of labelFiles)
+        for (const line of buf.toString().split('\n').filter(Boolean)) {
+          const cls = Number(line.split(' ')[0]);
+          expect(Number.isInteger(cls) && cls >= 0 && cls < v.classes.length, `${n}: ${line} (v${v.number} ${v.classes.join(',')})`).toBe(true);
+        }
+      expect([...zip.keys()].filter((k) => k.includes('/images/'))).toHaveLength(v.images);
+    }
   }, 300_000);
 });

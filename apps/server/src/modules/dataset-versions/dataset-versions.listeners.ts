@@ -21,6 +21,8 @@ export function registerDatasetVersionsListeners(ctx: AppContext) {
   ctx.events.on('dataset.processed', async (e) => {
     const dataset = await datasetQueries.byId(ctx.db, e.data.dataset.id);
     if (!dataset || dataset.deletedAt || !dataset.processedAt) return;
-    await saveAutoVersion(ctx, dataset, dataset.provider === 'roboflow' ? 'Synced from Roboflow' : 'Version 1', { always: dataset.provider === 'roboflow' });
+    // Processed again (a new archive): the older versions keep their rows (ADR 0038), the new state is a new version.
+    const note = (hasVersions: boolean) => (dataset.provider === 'roboflow' ? 'Synced from Roboflow' : hasVersions ? 'Processed again' : 'Version 1');
+    await saveAutoVersion(ctx, dataset, note, { always: dataset.provider === 'roboflow' });
   });
 }

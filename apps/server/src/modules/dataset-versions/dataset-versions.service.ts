@@ -71,11 +71,16 @@ export async function saveVersion(ctx: AppContext, userId: string, datasetId: st
  * dataset is processed again), a run on the working state. Skipped when the newest version already
  * holds the working state (no edit since), unless `always`.
  */
-export async function saveAutoVersion(ctx: AppContext, dataset: DatasetRow, note: string, opts: { always?: boolean } = {}): Promise<VersionRow> {
+export async function saveAutoVersion(
+  ctx: AppContext,
+  dataset: DatasetRow,
+  note: string | ((hasVersions: boolean) => string),
+  opts: { always?: boolean } = {},
+): Promise<VersionRow> {
   const latest = await repo.latest(ctx.db, dataset.id);
   const state = await repo.datasetSeq(ctx.db, dataset.id);
   if (latest && !opts.always && state && latest.seq === state.seq) return latest;
-  return saveAt(ctx, dataset, dataset.userId, note, true);
+  return saveAt(ctx, dataset, dataset.userId, typeof note === 'string' ? note : note(Boolean(latest)), true);
 }
 
 async function present(ctx: AppContext, rows: VersionRow[]): Promise<DatasetVersion[]> {

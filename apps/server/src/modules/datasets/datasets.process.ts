@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ErrorCode } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../platform/db/client.js';
 import { isLeaseLost, PermanentJobError, type JobRow } from '../../platform/jobs/job-queue.js';
 import { storableJson, storableText } from '../../platform/db/storable.js';
 import { newId } from '../../platform/ids.js';
@@ -29,7 +30,7 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
     onFailed: async (job, error) => {
       const row = await datasetsRepository.byId(ctx.db, String(job.payload.datasetId));
       if (!row || row.deletedAt || row.status === 'Ready' || row.status === 'Failed') return;
-      await dropBlobs(ctx, await datasetsRepository.clearImages(ctx.db, row.id));
+      await dropBlobs(ctx, await ctx.db.transaction(async (tx) => retire(tx, row.id)));
       const now = ctx.clock.now();
       const updated = await datasetsRepository.update(ctx.db, row.id, {
         status: 'Failed',
@@ -43,6 +44,11 @@ export function registerDatasetProcessing(ctx: AppContext, queue: string) {
   });
 }
 
+/** A failed run leaves no working rows: those it made go, those a version sees are ended (ADR 0038). */
+async function retire(tx: Db, datasetId: string) {
+  return datasetsRepository.retireImages(tx, datasetId, (await datasetsRepository.nextSeq(tx, datasetId, {})).seq);
+}
+
 async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   const datasetId = String(job.payload.datasetId);
   const row = await datasetsRepository.byId(ctx.db, datasetId);
@@ -50,10 +56,11 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
   const thumbPrefix = blobKeys.datasetThumbs(row.userId, row.id);
   // Every write of the results goes through helpers.fenced (ADR 0025): an attempt that lost its lease
   // (its instance stalled past it while another took the job over) writes nothing more.
-  // The new archive's images start a new revision (ADR 0037): a version saved before never sees them.
+  // The new archive's images start a new revision (ADR 0037): a version saved before never sees them,
+  // and the rows it sees are ended at that revision, not deleted (ADR 0038: reprocessing keeps versions).
   const { seq, gone } = await helpers.fenced(async (tx) => {
-    const gone = await datasetsRepository.clearImages(tx, row.id);
-    return { seq: (await datasetsRepository.nextSeq(tx, row.id, {})).seq, gone };
+    const seq = (await datasetsRepository.nextSeq(tx, row.id, {})).seq;
+    return { seq, gone: await datasetsRepository.retireImages(tx, row.id, seq) };
   });
   await dropBlobs(ctx, gone);
   await ctx.blobs.deletePrefix(thumbPrefix);
@@ -139,7 +146,7 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
       );
       await emitOutcome(ctx, updated!);
     } else {
-      await dropBlobs(ctx, await helpers.fenced((tx) => datasetsRepository.clearImages(tx, row.id)));
+      await dropBlobs(ctx, await helpers.fenced((tx) => retire(tx, row.id)));
       await ctx.blobs.deletePrefix(thumbPrefix);
       const first = result.fatal ?? result.report.errors[0];
       const updated = await helpers.fenced((tx) =>
@@ -161,7 +168,7 @@ async function processDataset(ctx: AppContext, job: JobRow, helpers: Helpers) {
     // Lost the lease: the images belong to the attempt that holds the job now.
     if (isLeaseLost(err)) throw err;
     await helpers
-      .fenced((tx) => datasetsRepository.clearImages(tx, row.id))
+      .fenced((tx) => retire(tx, row.id))
       .then((keys) => dropBlobs(ctx, keys))
       .catch(() => undefined);
     // The queue stores the error and, on the last attempt, calls onFailed (dataset Failed). A failure

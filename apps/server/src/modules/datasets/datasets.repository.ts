@@ -143,6 +143,25 @@ export const datasetsRepository = {
     const gone = await db.delete(datasetImages).where(eq(datasetImages.datasetId, datasetId)).returning({ blobKey: datasetImages.blobKey });
     return datasetsRepository.dropBlobRefs(db, countKeys(gone.map((g) => g.blobKey)));
   },
+  /**
+   * Processing starts over (ADR 0038, reprocessing keeps versions): rows a saved version sees
+   * (rev_from <= frozen_seq) are ended at edit `seq` instead of deleted, so every older version keeps
+   * its images and labels; rows no version sees are deleted and lose their blob references. Answers
+   * the storage keys of blobs no row points at any more.
+   */
+  retireImages: async (tx: Db, datasetId: string, seq: number) => {
+    const frozen = sql`(SELECT frozen_seq FROM datasets WHERE id = ${datasetId})`;
+    await tx
+      .update(datasetImages)
+      // Their previews go with the dataset's preview folder: made again on first view.
+      .set({ revTo: seq, thumbKey: null })
+      .where(and(eq(datasetImages.datasetId, datasetId), isNull(datasetImages.revTo), sql`${datasetImages.revFrom} <= ${frozen}`));
+    const gone = await tx
+      .delete(datasetImages)
+      .where(and(eq(datasetImages.datasetId, datasetId), sql`${datasetImages.revFrom} > ${frozen}`))
+      .returning({ blobKey: datasetImages.blobKey });
+    return datasetsRepository.dropBlobRefs(tx, countKeys(gone.map((g) => g.blobKey)));
+  },
   insertImages: async (db: Db, rows: Array<typeof datasetImages.$inferInsert>) => (rows.length ? db.insert(datasetImages).values(rows) : undefined),
   /**
    * Records many images' previews in one statement (ADR 0043: made ahead, recorded in batches); the ids
