@@ -88,7 +88,8 @@ for (const { width, height } of [
     await expect.poll(async () => (await (await page.request.get(`/v1/datasets/${id}/versions`)).json()).data?.length, { timeout: 30_000 }).toBe(1);
 
     await page.goto(`/datasets/${id}`);
-    await expect(page.getByTestId('image-tile')).toHaveCount(3);
+    // The first page of a fresh server makes its previews on first view: give it time on a shared machine.
+    await expect(page.getByTestId('image-tile')).toHaveCount(3, { timeout: 30_000 });
 
     // Add three labelled images to train, as files: the same report as an upload.
     await page.getByTestId('add-images').click();
@@ -145,7 +146,7 @@ for (const { width, height } of [
     // The same page in the dark theme.
     await page.evaluate(() => localStorage.setItem('sightline.color-scheme', 'dark'));
     await page.reload();
-    await expect(page.getByTestId('diff-added').getByTestId('diff-tile')).toHaveCount(3);
+    await expect(page.getByTestId('diff-added').getByTestId('diff-tile')).toHaveCount(3, { timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, `dataset-versions-${width}-diff-dark.png`), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
   });

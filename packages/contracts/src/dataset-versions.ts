@@ -38,8 +38,22 @@ export const datasetVersionDetailSchema = datasetVersionSchema.extend({
 });
 export type DatasetVersionDetail = z.infer<typeof datasetVersionDetailSchema>;
 
-/** An image as a diff names it: its stable id (across revisions), file name and split. */
-export const diffImageSchema = z.object({ id: z.string(), name: z.string(), split: z.string() });
+/**
+ * An image as a diff names it: its stable id (across revisions), file name and split; and what a tile draws: its
+ * signed preview and original links (they resolve the image's newest revision, so an image that left the working
+ * state still shows), its size and the labels of the side it is listed on (YOLO rows; classify: the class name).
+ */
+export const diffImageSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  split: z.string(),
+  width: z.number().int().nullable().optional(),
+  height: z.number().int().nullable().optional(),
+  labels: z.array(z.array(z.number())).optional(),
+  className: z.string().nullable().optional(),
+  thumbUrl: z.string().nullable().optional(),
+  url: z.string().optional(),
+});
 export type DiffImage = z.infer<typeof diffImageSchema>;
 
 export const datasetDiffQuery = z.object({

@@ -13,9 +13,20 @@ export interface DiffRow {
   labels: number[][];
   className: string | null;
   sha256: string | null;
+  width?: number | null;
+  height?: number | null;
 }
 
-const ref = (r: DiffRow): DiffImage => ({ id: r.imageId, name: r.name, split: r.split });
+/** The image as the diff lists it: its place, size and the labels of this side (the service adds the signed links). */
+const ref = (r: DiffRow): DiffImage => ({
+  id: r.imageId,
+  name: r.name,
+  split: r.split,
+  width: r.width ?? null,
+  height: r.height ?? null,
+  labels: r.labels,
+  className: r.className,
+});
 const byPlace = (a: DiffImage, b: DiffImage) => a.split.localeCompare(b.split) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
 
 /** Class list changes by index: a name that changed in place (and is neither side's other name) is a rename. */

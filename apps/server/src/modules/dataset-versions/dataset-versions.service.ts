@@ -1,11 +1,22 @@
-import { ErrorCode, type DatasetDiff, type DatasetVersion, type DatasetVersionDetail, type DatasetVersionRef, type WebhookDataset } from '@sightline/contracts';
+import {
+  ErrorCode,
+  type DatasetDiff,
+  type DiffImage,
+  type DatasetVersion,
+  type DatasetVersionDetail,
+  type DatasetVersionRef,
+  type WebhookDataset,
+} from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { accessItem, allows, viewerFor } from '../access/index.js';
+import { shortLinkExpiry } from '../../platform/http/signed-links.js';
+import { accessItem, allows, linkVersionOf, viewerFor } from '../access/index.js';
 import { datasetQueries, type DatasetRow } from '../datasets/index.js';
 import { datasetsPolicy } from '../datasets/datasets.policy.js';
 import { openImage } from '../datasets/datasets.image-source.js';
+import { imageUrl, thumbnailUrl } from '../datasets/datasets.image-urls.js';
+import { hasThumbnail } from '../datasets/datasets.thumbnails.js';
 import { diffStates, histogramOf } from './dataset-versions.diff.js';
 import { presentVersion } from './dataset-versions.presenter.js';
 import { datasetVersionsRepository as repo, type VersionImageRow, type VersionRow } from './dataset-versions.repository.js';
@@ -138,7 +149,25 @@ export async function diffVersions(ctx: AppContext, viewerId: string | null, dat
   const changed = await repo.changedBetween(ctx.db, dataset.id, a.version.seq, toSeq);
   const parts = diffStates({ rows: changed.from, classes: a.version.classes }, { rows: changed.to, classes: toClasses });
   const [hFrom, hTo] = await Promise.all([repo.histogramAt(ctx.db, dataset.id, a.version.seq), repo.histogramAt(ctx.db, dataset.id, toSeq)]);
-  return { from, to, ...parts, histogram: { from: histogramOf(a.version.classes, hFrom), to: histogramOf(toClasses, hTo) } };
+  // Each listed image gets the signed links the image browser gives (same signature, same expiry): the raw and
+  // thumbnail routes resolve an image's newest revision, so an image removed from the working state still shows.
+  const link = { access: linkVersionOf(dataset), expiresAt: shortLinkExpiry(ctx.clock.now()) };
+  const formats = new Map([...changed.from, ...changed.to].map((r) => [r.imageId, r.format]));
+  const linked = (image: DiffImage): DiffImage => ({
+    ...image,
+    thumbUrl: hasThumbnail({ format: formats.get(image.id) ?? null }) ? thumbnailUrl(ctx.secret, dataset.id, image.id, link) : null,
+    url: imageUrl(ctx.secret, dataset.id, image.id, link),
+  });
+  return {
+    from,
+    to,
+    ...parts,
+    added: parts.added.map(linked),
+    removed: parts.removed.map(linked),
+    moved: parts.moved.map((m) => ({ ...m, image: linked(m.image) })),
+    labelsChanged: parts.labelsChanged.map((c) => ({ ...c, image: linked(c.image) })),
+    histogram: { from: histogramOf(a.version.classes, hFrom), to: histogramOf(toClasses, hTo) },
+  };
 }
 
 /**
