@@ -82,8 +82,8 @@ export const realtimeEventSchemas = {
   /** One image's labels were written (the labelling editor reloads it unless it wrote them). */
   'dataset.relabelled': z.object({ id: z.string(), imageId: z.string(), revision: z.number() }),
   /** On `dataset:<id>`: a version was saved, deleted or restored (ADR 0038); the Versions tab refetches. */
-  'dataset.version.saved': z.object({ id: z.string(), number: z.number().int() }),
-  'dataset.version.deleted': z.object({ id: z.string(), number: z.number().int() }),
+  'version.saved': z.object({ id: z.string(), number: z.number().int() }),
+  'version.deleted': z.object({ id: z.string(), number: z.number().int() }),
   /**
    * Labels of the dataset changed (ADR 0039): one image (`imageId`, its new `revision`), or many at once
    * (`imageId` null: refetch what is shown); `counts` are label rows per class name after the change.

@@ -10,13 +10,13 @@ import { saveAutoVersion } from './dataset-versions.service.js';
  */
 export function registerDatasetVersionsListeners(ctx: AppContext) {
   ctx.events.on('dataset.version.saved', (e) =>
-    ctx.bus.publish(topics.dataset(e.data.dataset.id), 'dataset.version.saved', { id: e.data.dataset.id, number: e.data.version.number }),
+    ctx.bus.publish(topics.dataset(e.data.dataset.id), 'version.saved', { id: e.data.dataset.id, number: e.data.version.number }),
   );
   ctx.events.on('dataset.version.deleted', (e) =>
-    ctx.bus.publish(topics.dataset(e.data.dataset.id), 'dataset.version.deleted', { id: e.data.dataset.id, number: e.data.version.number }),
+    ctx.bus.publish(topics.dataset(e.data.dataset.id), 'version.deleted', { id: e.data.dataset.id, number: e.data.version.number }),
   );
   ctx.events.on('dataset.version.restored', (e) =>
-    ctx.bus.publish(topics.dataset(e.data.dataset.id), 'dataset.version.saved', { id: e.data.dataset.id, number: e.data.version.number }),
+    ctx.bus.publish(topics.dataset(e.data.dataset.id), 'version.saved', { id: e.data.dataset.id, number: e.data.version.number }),
   );
   ctx.events.on('dataset.processed', async (e) => {
     const dataset = await datasetQueries.byId(ctx.db, e.data.dataset.id);

@@ -208,7 +208,7 @@ describe('Versions tab', { timeout: 30_000 }, () => {
     expect(calls.filter((c) => c.path.endsWith('/diff'))).toHaveLength(1);
   });
 
-  it('reads the versions again when dataset.version.saved arrives on the dataset topic', async () => {
+  it('reads the versions again when version.saved arrives on the dataset topic', async () => {
     let versions = [v(1)];
     renderPage(`/datasets/${ID}?tab=versions`, { [`GET /v1/datasets/${ID}/versions`]: () => versions });
     await screen.findAllByTestId('version-card', {}, { timeout: 8000 });
@@ -216,7 +216,7 @@ describe('Versions tab', { timeout: 30_000 }, () => {
     versions = [v(2), ...versions];
     act(() => {
       (realtime as unknown as { receive: (raw: string) => void }).receive(
-        JSON.stringify({ type: 'event', topic: `dataset:${ID}`, event: 'dataset.version.saved', data: { id: ID, number: 2 } }),
+        JSON.stringify({ type: 'event', topic: `dataset:${ID}`, event: 'version.saved', data: { id: ID, number: 2 } }),
       );
     });
     await waitFor(() => expect(screen.getAllByTestId('version-card')).toHaveLength(2));

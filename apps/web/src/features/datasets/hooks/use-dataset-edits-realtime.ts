@@ -5,7 +5,7 @@ import { realtime } from '../../../lib/realtime';
 import { datasetQueryKey } from '../api/get-dataset';
 
 /** Events on `dataset:<id>` after which the page reads the dataset, its images, versions and diffs again (ADR 0037, 0038). */
-export const DATASET_REFRESH_EVENTS: ReadonlySet<string> = new Set(['dataset.edited', 'dataset.version.saved', 'dataset.version.deleted', 'dataset.restored']);
+export const DATASET_REFRESH_EVENTS: ReadonlySet<string> = new Set(['dataset.edited', 'version.saved', 'version.deleted', 'dataset.restored']);
 
 /**
  * A processed dataset's page stays current while others edit it: an edit or a saved or deleted version (another tab,
