@@ -19,7 +19,12 @@ describe('dataset diff (ADR 0038)', () => {
     );
     expect(d.added.map((i) => i.id)).toEqual(['d']);
     expect(d.removed.map((i) => i.id)).toEqual(['b']);
-    expect(d.moved).toEqual([{ image: { id: 'a', name: 'a.jpg', split: 'val' }, fromSplit: 'train', toSplit: 'val' }]);
+    expect(d.moved).toHaveLength(1);
+    expect(d.moved[0]).toMatchObject({
+      image: { id: 'a', name: 'a.jpg', split: 'val', labels: [[0, 0.5, 0.5, 0.1, 0.1]] },
+      fromSplit: 'train',
+      toSplit: 'val',
+    });
     expect(d.labelsChanged).toHaveLength(1);
     expect(d.labelsChanged[0]).toMatchObject({ image: { id: 'c' }, before: [[1, 0.2, 0.2, 0.1, 0.1]], after: [[0, 0.2, 0.2, 0.1, 0.1]] });
   });

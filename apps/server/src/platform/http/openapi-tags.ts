@@ -9,6 +9,8 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
   { name: 'users', description: 'Your account and profile' },
   { name: 'api-keys', description: 'API keys for the ultralytics clients and scripts' },
   { name: 'datasets', description: 'Datasets: upload, processing, images and labels' },
+  { name: 'dataset-versions', description: 'Numbered versions of a dataset: save, download, diff, trash (ADR 0038)' },
+  { name: 'labelling', description: 'Pre-labelling with a model, suggestions and review filters (ADR 0039)' },
   { name: 'projects', description: 'Projects and their models' },
   { name: 'models', description: 'Models, weights and files' },
   { name: 'training', description: 'Training runs and their progress' },
