@@ -167,7 +167,6 @@ describe('pre-labelling a 200-image split with the fixture detect model', () => 
     const accepted = await req('POST', `/v1/datasets/${dataset}/suggestions/accept`, { cookie: owner.cookie }, { all: true, split: 'train' });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json().data).toMatchObject({ images: job.suggested, rows: job.boxes });
-    stop2();
     const after = await allImages(owner, dataset);
     for (const img of after) {
       const was = before.find((b) => b.id === img.id)!;
@@ -183,8 +182,11 @@ describe('pre-labelling a 200-image split with the fixture detect model', () => 
     expect(Object.values(countsAfter.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
       Object.values(countsBefore.counts as Record<string, number>).reduce((a, b) => a + b, 0) + job.boxes,
     );
-    const live = heard.filter((e) => e.topic === `dataset:${dataset}` && e.event === 'labels.updated');
-    expect(live.at(-1)!.data).toMatchObject({ id: dataset, counts: countsAfter.counts });
+    // On PostgreSQL the bus delivers through LISTEN/NOTIFY, after the answer: wait for it (10 s at most).
+    const live = () => heard.filter((e) => e.topic === `dataset:${dataset}` && e.event === 'labels.updated');
+    for (let waited = 0; !live().length && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    stop2();
+    expect(live().at(-1)!.data).toMatchObject({ id: dataset, counts: countsAfter.counts });
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'dataset.suggestions_accept'));
     expect(audit.some((a) => a.targetId === dataset)).toBe(true);
     expect((await req('GET', `/v1/datasets/${dataset}/review?filter=suggested`, { cookie: owner.cookie })).json().data.results).toEqual([]);
