@@ -8,6 +8,10 @@ import { users } from '../src/platform/db/schema.js';
 import { shapes3Dataset, userWithKey } from './support/wire.js';
 import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
 import { deleteImages } from '../src/modules/datasets/datasets.edits.js';
+import { Readable } from 'node:stream';
+import { finishUpload, purgeDataset } from '../src/modules/datasets/datasets.service.js';
+import { yoloEntries } from '../src/modules/datasets/processing/test-archives.js';
+import { datasetsRepository } from '../src/modules/datasets/datasets.repository.js';
 
 /**
  * Dataset versions (ADR 0038) through the API on a small real dataset (shapes3, processed by the
@@ -292,6 +296,89 @@ describe('dataset versions (ADR 0038)', () => {
     expect(diff.removed).toHaveLength(list[1]!.images);
     expect(diff.removed.map((i) => i.name)).toEqual(expect.arrayContaining(['r0.png', 'r1.png', 'r2.png']));
     expect(diff.added).toHaveLength(list[0]!.images);
+  }, 300_000);
+
+  it('a new archive replaces the file (ADR 0044): v1 images move to blobs first; v1 zip byte-identical, its images and previews serve, refs exact through purge', async () => {
+    const u = await userWithKey(t, 'rearchiver');
+    const ds = await shapes3Dataset(t, u.user.id, 'shapes-n');
+    const as = { cookie: u.cookie };
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: as });
+    const owner = `u:${u.user.id}`;
+    const zip1 = (await get(`/v1/datasets/${ds.id}/versions/1/download`)).rawPayload;
+    const entries1 = await zipEntries(zip1);
+    const v1Images = [...entries1.keys()].filter((n) => n.startsWith('shapes-n-v1/images/'));
+    // Every blob's reference count is the number of revisions pointing at it (ADR 0037), and no revision reads an archive.
+    const refsExact = async () => {
+      const res = await t.database.db.execute(sql`
+        SELECT b.storage_key, b.refs, (SELECT count(*) FROM dataset_images i WHERE i.blob_key = b.storage_key)::int AS n
+        FROM dataset_blobs b WHERE b.owner_key = ${owner}`);
+      const rows = (res as unknown as { rows: Array<{ storage_key: string; refs: number; n: number }> }).rows;
+      for (const r of rows) expect(Number(r.refs), r.storage_key).toBe(r.n);
+      return rows.length;
+    };
+    expect(await refsExact()).toBe(0);
+
+    // The new archive lands at the same path as the old one (the harshest case: the file is overwritten in place).
+    const fresh = await Promise.all([0, 1].map((k) => makeImage('png', 40, 32, 300 + k * 11)));
+    const archive = buildZip(
+      await yoloEntries({
+        yaml: 'train: images/train\nval: images/val\nnames: [red_square, green_circle, blue_triangle]\n',
+        images: [
+          { split: 'train', name: 'n0.png', image: fresh[0], label: '0 0.5 0.5 0.2 0.2\n' },
+          { split: 'val', name: 'n1.png', image: fresh[1], label: '1 0.5 0.5 0.2 0.2\n' },
+        ],
+      }),
+    );
+    await finishUpload(t.app.ctx, {
+      id: 'rearchive-upload',
+      uid: u.user.id,
+      path: ds.storageKey,
+      filename: 'shapes3.zip',
+      bytes: archive.length,
+      open: () => Readable.from([archive]),
+    });
+    expect((await t.app.ctx.blobs.head(ds.storageKey))?.bytes).toBe(archive.length);
+    // No revision reads the archive any more; one blob per distinct image content of version 1.
+    expect(await datasetsRepository.archiveBacked(t.database.db, ds.id)).toEqual([]);
+    const distinct = new Set([...v1Images].map((n) => entries1.get(n)!.toString('base64'))).size;
+    expect(await refsExact()).toBe(distinct);
+    expect((await get(`/v1/datasets/${ds.id}/versions/1/download`)).rawPayload.equals(zip1)).toBe(true);
+
+    let res = await t.app.inject({ method: 'POST', url: `/v1/datasets/${ds.id}/process`, headers: as });
+    expect(res.statusCode, res.body).toBe(202);
+    await t.app.ctx.jobs.drain();
+    expect((await get(`/v1/datasets/${ds.id}`)).json().data.status).toBe('Ready');
+    expect((await get(`/v1/datasets/${ds.id}/versions/1/download`)).rawPayload.equals(zip1)).toBe(true);
+    const zip2 = await zipEntries((await get(`/v1/datasets/${ds.id}/versions/2/download`)).rawPayload);
+    expect([...zip2.keys()].filter((n) => n.startsWith('shapes-n-v2/images/')).sort()).toEqual([
+      'shapes-n-v2/images/train/n0.png',
+      'shapes-n-v2/images/val/n1.png',
+    ]);
+    expect(zip2.get('shapes-n-v2/images/train/n0.png')!.equals(fresh[0]!)).toBe(true);
+
+    // Version 1's images (now only in version 1) serve their original bytes and their previews.
+    res = await get(`/v1/datasets/${ds.id}/diff?from=1&to=2`);
+    const diff = res.json().data as DatasetDiff;
+    expect(diff.removed).toHaveLength(v1Images.length);
+    expect(diff.added.map((i) => i.name).sort()).toEqual(['n0.png', 'n1.png']);
+    for (const img of diff.removed.slice(0, 5)) {
+      const raw = await t.app.inject({ method: 'GET', url: img.url! });
+      expect(raw.statusCode).toBe(200);
+      expect(raw.rawPayload.equals(entries1.get(`shapes-n-v1/images/${img.split}/${img.name}`)!)).toBe(true);
+      const thumb = await t.app.inject({ method: 'GET', url: img.thumbUrl! });
+      expect(thumb.statusCode).toBe(200);
+      expect(thumb.headers['content-type']).toMatch(/^image\//);
+    }
+    await refsExact();
+
+    // Purging the dataset takes every reference away: no blob row and no blob bytes of the owner stay.
+    const keys = (await t.database.db.execute(sql`SELECT storage_key FROM dataset_blobs WHERE owner_key = ${owner}`)) as unknown as {
+      rows: Array<{ storage_key: string }>;
+    };
+    expect(keys.rows.length).toBeGreaterThan(0);
+    await purgeDataset(t.app.ctx, (await datasetsRepository.byId(t.database.db, ds.id))!);
+    expect(await refsExact()).toBe(0);
+    for (const k of keys.rows) expect(await t.app.ctx.blobs.head(k.storage_key)).toBeNull();
   }, 300_000);
 
   it("two users of a team edit the same dataset in parallel and save versions: no edit lost, every version's labels fit its class list", async () => {

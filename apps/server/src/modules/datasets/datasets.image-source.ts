@@ -63,3 +63,52 @@ export async function dropBlobs(ctx: AppContext, keys: string[]) {
   const again = await datasetsRepository.blobKeysInUse(ctx.db, keys);
   await Promise.all(keys.filter((k) => !again.has(k)).map((k) => ctx.blobs.delete(k).catch(() => undefined)));
 }
+
+/**
+ * A new archive is about to replace the dataset's file (ADR 0044): every revision still read from the
+ * old one (the working state's, a saved or trashed version's) must first move to the owner's
+ * content-addressed blobs, or its byte range would name bytes of the new file. `plan` reads no image:
+ * it answers the rows and the bytes the move writes (contents the owner does not hold yet), for the
+ * storage check of the upload.
+ */
+export async function planArchiveRelease(ctx: AppContext, dataset: DatasetRow) {
+  const rows = dataset.storageKey ? await datasetsRepository.archiveBacked(ctx.db, dataset.id) : [];
+  const hashes = [...new Set(rows.map((r) => r.sha256).filter((h): h is string => h !== null))];
+  const held = new Set((await datasetsRepository.blobsByHash(ctx.db, ownerKeyOf(dataset), hashes)).map((b) => b.sha256));
+  const size = new Map<string, number>();
+  let unhashed = 0;
+  for (const r of rows) {
+    if (r.sha256 === null) unhashed += imageByteSize(r);
+    else if (!held.has(r.sha256)) size.set(r.sha256, imageByteSize(r));
+  }
+  return { rows, freshBytes: unhashed + [...size.values()].reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Moves the planned rows to blobs (ADR 0044): each distinct content is read once from the archive still
+ * in place and stored unless the owner holds it, then one transaction under the dataset's edit lock
+ * points the rows at their blobs (one reference each). No edit sequence is taken: the content, labels
+ * and places of every revision stay as they were, so version zips keep their bytes.
+ */
+export async function releaseArchive(ctx: AppContext, dataset: DatasetRow, rows: DatasetImageRow[]) {
+  if (!rows.length) return 0;
+  const ownerKey = ownerKeyOf(dataset);
+  const byContent = new Map<string, Awaited<ReturnType<typeof putBlob>>>();
+  const planned: Array<{ id: string; sha256: string; bytes: number; key: string }> = [];
+  for (const r of rows) {
+    let blob = r.sha256 ? byContent.get(r.sha256) : undefined;
+    if (!blob) {
+      const data = await readImageBytes(ctx, dataset, r);
+      const sha256 = sha256Of(data);
+      if (r.sha256 && r.sha256 !== sha256) throw new Error(`image ${r.imageId}: the archive no longer holds the bytes recorded for it`);
+      blob = byContent.get(sha256) ?? (await putBlob(ctx, ownerKey, data, sha256));
+      byContent.set(sha256, blob);
+    }
+    planned.push({ id: r.id, sha256: blob.sha256, bytes: blob.bytes, key: blob.storageKey });
+  }
+  return ctx.db.transaction(async (tx) => {
+    await datasetsRepository.lockForEdit(tx, dataset.id);
+    for (const b of byContent.values()) await datasetsRepository.ensureBlob(tx, { ownerKey, sha256: b.sha256, storageKey: b.storageKey, bytes: b.bytes });
+    return datasetsRepository.pointAtBlobs(tx, dataset.id, planned);
+  });
+}

@@ -298,15 +298,11 @@ export const datasetsRepository = {
         .set({ ...c.patch, revFrom: seq })
         .where(eq(datasetImages.id, c.row.id));
     if (replaced.length) {
-      await tx
-        .update(datasetImages)
-        .set({ revTo: seq })
-        .where(
-          inArray(
-            datasetImages.id,
-            replaced.map((c) => c.row.id),
-          ),
-        );
+      await endRows(
+        tx,
+        replaced.map((c) => c.row.id),
+        seq,
+      );
       await insertChunked(
         tx,
         replaced.map((c) => ({ ...c.row, ...c.patch, id: newId(), revFrom: seq, revTo: null })),
@@ -317,17 +313,11 @@ export const datasetsRepository = {
   /** Ends working rows at edit `seq` (deleted in place when no version sees them); answers blob keys left without references. */
   endImages: async (tx: Db, d: { id: string; frozenSeq: number }, seq: number, rows: DatasetImageRow[]) => {
     const unseen = rows.filter((r) => r.revFrom > d.frozenSeq);
-    const seen = rows.filter((r) => r.revFrom <= d.frozenSeq);
-    if (seen.length)
-      await tx
-        .update(datasetImages)
-        .set({ revTo: seq })
-        .where(
-          inArray(
-            datasetImages.id,
-            seen.map((r) => r.id),
-          ),
-        );
+    await endRows(
+      tx,
+      rows.filter((r) => r.revFrom <= d.frozenSeq).map((r) => r.id),
+      seq,
+    );
     if (!unseen.length) return [];
     await tx.delete(datasetImages).where(
       inArray(
@@ -341,6 +331,34 @@ export const datasetsRepository = {
   insertImageRows: async (tx: Db, rows: Array<typeof datasetImages.$inferInsert>) => {
     await insertChunked(tx, rows);
     await datasetsRepository.addBlobRefs(tx, countKeys(rows.map((r) => r.blobKey ?? null)));
+  },
+
+  /** Every revision still read from the dataset's archive (`blob_key` NULL), working or not (ADR 0044). */
+  archiveBacked: async (db: Db, datasetId: string) =>
+    db
+      .select()
+      .from(datasetImages)
+      .where(and(eq(datasetImages.datasetId, datasetId), isNull(datasetImages.blobKey))),
+  /**
+   * Points revisions that are still read from the archive at content-addressed blobs (ADR 0044), each
+   * row one more reference of its blob; a row that meanwhile got a blob is left as it is. The caller
+   * holds the dataset's edit lock and has recorded the blobs (ensureBlob).
+   */
+  pointAtBlobs: async (tx: Db, datasetId: string, rows: Array<{ id: string; sha256: string; bytes: number; key: string }>) => {
+    const keys: string[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const res = await tx.execute(sql`
+        UPDATE dataset_images SET blob_key = v.key, sha256 = v.sha, bytes = v.bytes::bigint
+        FROM (VALUES ${sql.join(
+          rows.slice(i, i + 500).map((r) => sql`(${r.id}, ${r.sha256}, ${r.bytes}, ${r.key})`),
+          sql`, `,
+        )}) AS v(id, sha, bytes, key)
+        WHERE dataset_images.id = v.id AND dataset_images.dataset_id = ${datasetId} AND dataset_images.blob_key IS NULL
+        RETURNING dataset_images.blob_key`);
+      keys.push(...(res as unknown as { rows: Array<{ blob_key: string }> }).rows.map((r) => r.blob_key));
+    }
+    await datasetsRepository.addBlobRefs(tx, countKeys(keys));
+    return keys.length;
   },
 
   // ---- content-addressed blobs (ADR 0037) ------------------------------------------------------------
@@ -384,6 +402,11 @@ export const datasetsRepository = {
     ),
   blob: async (db: Db, storageKey: string) => (await db.select().from(datasetBlobs).where(eq(datasetBlobs.storageKey, storageKey)).limit(1))[0] ?? null,
 };
+
+/** Ends these revisions at edit `seq` (ADR 0037): the versions saved before it keep seeing them, the working state no longer does. */
+async function endRows(tx: Db, ids: string[], seq: number) {
+  if (ids.length) await tx.update(datasetImages).set({ revTo: seq }).where(inArray(datasetImages.id, ids));
+}
 
 /** The working state of a dataset (ADR 0037): its rows that no edit has ended. */
 function working(datasetId: string) {

@@ -19,7 +19,7 @@ import { hasThumbnail, thumbnailOf } from './datasets.thumbnails.js';
 import { datasetItem, datasetsPolicy } from './datasets.policy.js';
 import { presentDataset } from './datasets.presenter.js';
 import { datasetsRepository, type DatasetRow } from './datasets.repository.js';
-import { dropBlobs, imageByteSize, openImage } from './datasets.image-source.js';
+import { dropBlobs, imageByteSize, openImage, planArchiveRelease, releaseArchive } from './datasets.image-source.js';
 
 export const PROCESS_QUEUE = 'dataset.process';
 const ARCHIVE_EXT = /\.(zip|tar|tar\.gz|tgz)$/i;
@@ -284,9 +284,12 @@ export async function finishUpload(ctx: AppContext, upload: FinishedUpload) {
   const datasetId = blobKeys.datasetIdOf(upload.path);
   const row = await datasetsPolicy.hidden(ctx, upload.uid, datasetId ? await datasetsRepository.byId(ctx.db, datasetId) : null, 'update');
   const user = { id: upload.uid, plan: (await userQueries.byId(ctx.db, upload.uid))?.plan ?? 'free' };
-  // The archive replaces any previous one, so only the difference has to fit.
+  // The archive replaces any previous one, so only the difference has to fit, plus the images the
+  // revisions still read from the old archive, which move to content-addressed blobs first (ADR 0044).
+  const release = await planArchiveRelease(ctx, row);
   const { remaining } = await storageRemaining(ctx, user, upload.id); // besides the upload's own reservation
-  if (upload.bytes - row.bytes > remaining) throw errors.insufficientStorage(remaining, upload.bytes);
+  if (upload.bytes - row.bytes + release.freshBytes > remaining) throw errors.insufficientStorage(remaining, upload.bytes + release.freshBytes);
+  await releaseArchive(ctx, row, release.rows);
   await ctx.blobs.put(upload.path, upload.open(), { contentLength: upload.bytes });
   if (row.storageKey && row.storageKey !== upload.path) await ctx.blobs.delete(row.storageKey).catch(() => undefined);
   const updated = await datasetsRepository.update(ctx.db, row.id, {
