@@ -56,6 +56,43 @@ describe('dataset diff (ADR 0038)', () => {
     expect(d.labelsChanged.map((c) => [c.image.id, c.classBefore, c.classAfter])).toEqual([['b', 'cat', 'hound']]);
   });
 
+  it('an image processed again (new id, same bytes) is matched by content hash: unchanged, moved or relabelled, never removed + added', () => {
+    const box = [[0, 0.5, 0.5, 0.1, 0.1]];
+    const again = (r: DiffRow, imageId: string, patch: Partial<DiffRow> = {}): DiffRow => ({ ...r, imageId, ...patch });
+    const a = row('a', 'train', box);
+    const b = row('b', 'train', box);
+    const c = row('c', 'val', box);
+    const gone = row('g', 'val');
+    const d = diffStates(
+      { rows: [a, b, c, gone], classes: ['cat'] },
+      {
+        rows: [
+          again(a, 'a2'),
+          again(b, 'b2', { split: 'val' }),
+          again(c, 'c2', { labels: [[0, 0.4, 0.4, 0.1, 0.1]] }),
+          // Same name as the removed one, other bytes: not the same image.
+          { ...gone, imageId: 'g2', sha256: 'hother' },
+        ],
+        classes: ['cat'],
+      },
+    );
+    expect(d.removed.map((i) => i.id)).toEqual(['g']);
+    expect(d.added.map((i) => i.id)).toEqual(['g2']);
+    expect(d.moved.map((m) => [m.image.id, m.fromSplit, m.toSplit])).toEqual([['b2', 'train', 'val']]);
+    expect(d.labelsChanged.map((l) => l.image.id)).toEqual(['c2']);
+    // Two copies of one content on each side pair by place first; one more copy is an addition.
+    const dup = (id: string, split: string, name: string): DiffRow => ({ imageId: id, name, split, labels: [], className: null, sha256: 'hsame' });
+    const e = diffStates(
+      { rows: [dup('p', 'train', 'x.jpg'), dup('q', 'val', 'y.jpg')], classes: [] },
+      { rows: [dup('q2', 'val', 'y.jpg'), dup('p2', 'train', 'x.jpg'), dup('r2', 'test', 'z.jpg')], classes: [] },
+    );
+    expect([e.removed, e.moved, e.labelsChanged]).toEqual([[], [], []]);
+    expect(e.added.map((i) => i.id)).toEqual(['r2']);
+    // Rows without a hash never pair.
+    const f = diffStates({ rows: [{ ...a, sha256: null }], classes: ['cat'] }, { rows: [{ ...a, imageId: 'a3', sha256: null }], classes: ['cat'] });
+    expect([f.removed.length, f.added.length]).toEqual([1, 1]);
+  });
+
   it('histogram by class name, classes without objects at 0', () => {
     expect(
       histogramOf(['cat', 'dog', 'eel'], {
