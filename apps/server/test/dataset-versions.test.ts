@@ -225,6 +225,10 @@ describe('dataset versions (ADR 0038)', () => {
     // The model links to the version it trained on.
     res = await t.app.inject({ method: 'GET', url: `/v1/models/${modelId}`, headers: as });
     expect(res.json().data.dataset).toMatchObject({ id: ds.id, version: 1 });
+    // The project's models carry it too: the project compare charts group by it.
+    res = await t.app.inject({ method: 'GET', url: `/v1/projects/${res.json().data.project.id}/models`, headers: as });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json().data as Array<{ id: string; dataset: { version: number | null } }>).map((m) => [m.id, m.dataset.version])).toEqual([[modelId, 1]]);
 
     res = await t.app.inject({ method: 'DELETE', url: `/v1/datasets/${ds.id}/versions/2`, headers: { cookie: other.cookie } });
     expect(res.statusCode).toBe(404);

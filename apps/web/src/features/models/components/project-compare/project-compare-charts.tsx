@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Chip, Group, MultiSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Chip, Group, MultiSelect, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueries } from '@tanstack/react-query';
 import { modelStatus, type Model } from '@sightline/contracts';
 import { useTranslation } from 'react-i18next';
@@ -25,9 +25,49 @@ export function seriesNames(models: Array<Pick<Model, 'id' | 'slug' | 'meta'>>):
   return new Map(models.map((m) => [m.id, (counts.get(m.meta.name) ?? 0) > 1 ? `${m.meta.name} (${m.slug})` : m.meta.name]));
 }
 
+export type CompareGrouping = 'model' | 'version';
+
+/** A group of the compare charts: one colour and one chip for its models. */
+export interface CompareGroup {
+  key: string;
+  /** What the chip says: the model's name, or the dataset version (ADR 0038) the models trained on. */
+  label:
+    { kind: 'model'; name: string } | { kind: 'version'; dataset: string; version: number } | { kind: 'noVersion'; dataset: string } | { kind: 'noDataset' };
+  color: string;
+  modelIds: string[];
+}
+
 /**
- * A project's models on shared charts, one chart per metric, one line per model. Models can be
- * hidden and shown with the chips or the chart legends (kept in step across charts).
+ * The chips and colours of the compare charts: one group per model, or one per dataset version the
+ * models trained on (models carry their dataset version, ADR 0038), in the models' order; a model
+ * without a recorded version groups with its dataset's other unversioned runs, or with no dataset.
+ */
+export function compareGroups(models: Array<Pick<Model, 'id' | 'slug' | 'meta' | 'dataset'>>, grouping: CompareGrouping): CompareGroup[] {
+  const names = seriesNames(models);
+  const groups = new Map<string, Omit<CompareGroup, 'color'>>();
+  for (const m of models) {
+    const d = m.dataset;
+    const key = grouping === 'model' ? m.id : d.id ? `${d.id}:${d.version ?? ''}` : '';
+    const label: CompareGroup['label'] =
+      grouping === 'model'
+        ? { kind: 'model', name: names.get(m.id)! }
+        : !d.id
+          ? { kind: 'noDataset' }
+          : d.version === null
+            ? { kind: 'noVersion', dataset: d.name ?? d.id }
+            : { kind: 'version', dataset: d.name ?? d.id, version: d.version };
+    const g = groups.get(key) ?? { key, label, modelIds: [] };
+    g.modelIds.push(m.id);
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g, i) => ({ ...g, color: COLORS[i % COLORS.length]! }));
+}
+
+/**
+ * A project's models on shared charts, one chart per metric, one line per model. Grouped by model
+ * (a colour and a chip each) or by the dataset version they trained on (one colour and one chip per
+ * version, ADR 0038). Models can be hidden and shown with the chips or the chart legends (kept in
+ * step across charts).
  */
 export function ProjectCompareCharts({ projectId, models }: { projectId: string; models: Model[] }) {
   const { t } = useTranslation(TRAINING_NS);
@@ -39,8 +79,18 @@ export function ProjectCompareCharts({ projectId, models }: { projectId: string;
     })),
     combine: combineRows,
   });
+  const [grouping, setGrouping] = useState<CompareGrouping>('model');
+  const groups = useMemo(() => compareGroups(reported, grouping), [reported, grouping]);
+  const groupLabel = (g: CompareGroup) =>
+    g.label.kind === 'model'
+      ? g.label.name
+      : g.label.kind === 'version'
+        ? t('compare.versionGroup', { dataset: g.label.dataset, version: g.label.version, count: g.modelIds.length })
+        : g.label.kind === 'noVersion'
+          ? t('compare.noVersionGroup', { dataset: g.label.dataset, count: g.modelIds.length })
+          : t('compare.noDatasetGroup', { count: g.modelIds.length });
   const names = useMemo(() => seriesNames(reported), [reported]);
-  const colors = useMemo(() => new Map(reported.map((m, i) => [m.id, COLORS[i % COLORS.length]!])), [reported]);
+  const colors = useMemo(() => new Map(groups.flatMap((g) => g.modelIds.map((id) => [id, g.color] as const))), [groups]);
   const keys = useMemo(() => comparableKeys(rows), [rows]);
   const [picked, setPicked] = useState<string[] | null>(null);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
@@ -82,6 +132,22 @@ export function ProjectCompareCharts({ projectId, models }: { projectId: string;
         <Title order={3} fz="md">
           {t('compare.title')}
         </Title>
+        <Stack gap={2}>
+          <Text size="sm" fw={500} id={`compare-group-${projectId}`}>
+            {t('compare.groupBy')}
+          </Text>
+          <SegmentedControl
+            size="xs"
+            aria-labelledby={`compare-group-${projectId}`}
+            value={grouping}
+            onChange={(v) => setGrouping(v as CompareGrouping)}
+            data={[
+              { value: 'model', label: t('compare.groupModel') },
+              { value: 'version', label: t('compare.groupVersion') },
+            ]}
+            data-testid="compare-group-by"
+          />
+        </Stack>
         <MultiSelect
           label={t('compare.metrics')}
           data={keys.map((k) => ({ value: k, label: metricTitle(k) }))}
@@ -92,25 +158,28 @@ export function ProjectCompareCharts({ projectId, models }: { projectId: string;
           clearable={false}
         />
       </Group>
-      <Group gap={6} role="group" aria-label={t('compare.models')}>
-        {reported.map((m) => (
+      <Group gap={6} role="group" aria-label={grouping === 'model' ? t('compare.models') : t('compare.versions')}>
+        {groups.map((g) => (
           <Chip
-            key={m.id}
+            key={g.key}
             size="xs"
-            checked={!hidden.has(m.id)}
-            color={colors.get(m.id)}
+            checked={g.modelIds.some((id) => !hidden.has(id))}
+            color={g.color}
             variant="outline"
             onChange={(on) =>
               setHidden((h) => {
                 const next = new Set(h);
-                if (on) next.delete(m.id);
-                else next.add(m.id);
+                for (const id of g.modelIds) {
+                  if (on) next.delete(id);
+                  else next.add(id);
+                }
                 return next;
               })
             }
             data-testid="compare-model-toggle"
+            data-models={g.modelIds.length}
           >
-            {names.get(m.id)}
+            {groupLabel(g)}
           </Chip>
         ))}
       </Group>
