@@ -262,3 +262,73 @@ test('two browser contexts editing the same image see the conflict and lose noth
   await other.close();
   await a.context.close();
 });
+
+test('the review filter lists unlabelled images and images changed since a version; the class counts follow a box drawn', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { context, page, id } = await userWithDataset(browser, 'detect', { width: 1440, height: 1000 });
+  // Version 1 is saved at Ready (ADR 0038); two images lose their labels after it, through the editor's revisioned write.
+  await expect
+    .poll(async () => ((await (await page.request.get(`/v1/datasets/${id}/versions`)).json()).data as unknown[]).length, { timeout: 30_000 })
+    .toBeGreaterThan(0);
+  const images = (await (await page.request.get(`/v1/datasets/${id}/images?limit=200`)).json()).data.results as Array<{
+    id: string;
+    name: string;
+    labels: number[][];
+  }>;
+  const cleared = images.filter((i) => i.labels.length).slice(1, 3);
+  expect(cleared).toHaveLength(2);
+  for (const img of cleared) {
+    const read = (await (await page.request.get(`/v1/datasets/${id}/images/${img.id}/labels`)).json()).data as Labels;
+    expect((await page.request.put(`/v1/datasets/${id}/images/${img.id}/labels`, { data: { revision: read.revision, labels: [] } })).status()).toBe(200);
+  }
+  const serverCounts = async () =>
+    (await (await page.request.get(`/v1/datasets/${id}/class-counts`)).json()).data as { counts: Record<string, number>; unlabelled: number };
+  const before = await serverCounts();
+  await openEditor(page, id);
+
+  // The counts beside the class buttons are the server's.
+  const shownCounts = () =>
+    page.getByTestId('class-count').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-class'), Number(e.textContent)])));
+  await expect.poll(shownCounts).toEqual(before.counts);
+
+  const choose = async (option: string) => {
+    await page.getByRole('combobox', { name: 'Show images' }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+  await choose('Unlabelled');
+  await expect(page).toHaveURL(/filter=unlabelled/);
+  await expect(page.getByTestId('annotate-position')).toHaveText(`Image 1 of ${before.unlabelled}`);
+  await expect(page.getByTestId('annotate-image-row')).toHaveCount(before.unlabelled);
+  const rowNames = await page.getByTestId('annotate-image-row').allInnerTexts();
+  for (const img of cleared) expect(rowNames.some((r) => r.includes(img.name))).toBe(true);
+  await expect(page.getByTestId('annotate-canvas')).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => Number(await page.getByTestId('annotate-canvas').getAttribute('data-tx'))).not.toBe(0);
+  await expect(page.getByTestId('label')).toHaveCount(0);
+
+  // A box drawn on the first unlabelled image (the first class): its count goes up by one once saved.
+  const view = await viewOf(page);
+  const size = await imageSize(page);
+  const a = view.toPage(0.2 * size.w, 0.2 * size.h);
+  const b = view.toPage(0.6 * size.w, 0.7 * size.h);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y);
+  await page.mouse.up();
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  const first = Object.keys(before.counts)[0]!;
+  await expect.poll(shownCounts).toEqual({ ...before.counts, [first]: before.counts[first]! + 1 });
+  expect((await serverCounts()).counts[first]).toBe(before.counts[first]! + 1);
+  await expect(page.getByTestId('review-summary')).toContainText(`${before.unlabelled - 1} unlabelled`);
+  await shot(page, 'review-unlabelled');
+
+  // Changed since version 1: the two images edited after it (one of them also drawn on now), nothing else.
+  await choose('Changed since version…');
+  await expect(page).toHaveURL(/filter=changed-since&since=1/);
+  await expect(page.getByTestId('annotate-position')).toHaveText('Image 1 of 2');
+  const changed = await page.getByTestId('annotate-image-row').allInnerTexts();
+  expect(changed).toHaveLength(2);
+  for (const img of cleared) expect(changed.some((r) => r.includes(img.name))).toBe(true);
+  await choose('All images');
+  await expect(page.getByTestId('annotate-position')).toHaveText(`Image 1 of ${images.length}`);
+  await context.close();
+});
