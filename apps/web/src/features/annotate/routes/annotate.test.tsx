@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Dataset, DatasetImage } from '@sightline/contracts';
 import { fakeApi } from '../../../lib/test-factories';
@@ -320,6 +320,8 @@ describe('annotate page (ADR 0040)', { timeout: 30_000 }, () => {
     draw(10, 20, 110, 70);
     await act(() => vi.advanceTimersByTimeAsync(1000));
     await waitFor(() => expect(counts()).toEqual({ circle: 1, square: 0, triangle: 0 }));
+    // The list's row of the current image says what the editor holds, not what the filter's page said.
+    expect(screen.getAllByTestId('annotate-image-row').find((r) => r.dataset.current)).toHaveTextContent('1 object');
     // All images again: the dataset's pages, not the filter's.
     fireEvent.click(screen.getByRole('combobox', { name: 'Show images' }));
     fireEvent.click(await screen.findByRole('option', { name: 'All images', hidden: true }));
@@ -333,10 +335,12 @@ describe('annotate page (ADR 0040)', { timeout: 30_000 }, () => {
     server.classSuggestions.set('img1', { className: 'square', conf: 0.6 });
     const { router } = renderRoutes(routes, { path: '/datasets/d1/annotate', user: makeUser() });
     expect(await screen.findByTestId('suggested-class')).toHaveTextContent('Suggested class: triangle (0.87)');
-    expect(screen.getByRole('button', { name: /triangle/ })).toHaveAttribute('data-suggested', 'true');
+    expect(within(screen.getByTestId('annotate-classes')).getByRole('button', { name: /triangle/ })).toHaveAttribute('data-suggested', 'true');
     key('a');
     await waitFor(() => expect(server.labels.get('img0')).toMatchObject({ revision: 2, className: 'triangle' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: /triangle/ })).toHaveAttribute('aria-pressed', 'true'));
+    await waitFor(() =>
+      expect(within(screen.getByTestId('annotate-classes')).getByRole('button', { name: /triangle/ })).toHaveAttribute('aria-pressed', 'true'),
+    );
     await waitFor(() => expect(screen.queryByTestId('suggestions-bar')).toBeNull());
     key('n');
     await waitFor(() => expect(router.state.location.search).toContain('image=img1'));

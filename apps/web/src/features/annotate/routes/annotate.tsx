@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ActionIcon, Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -205,6 +205,19 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   const ready = !!image && hist.imageId === image.id;
   const doc = hist.present;
 
+  // Where the editor starts on the page: the notices above it vary, and the editor fills the window below them.
+  const stackRef = useRef<HTMLDivElement>(null);
+  const [top, setTop] = useState(120);
+  useLayoutEffect(() => {
+    const el = stackRef.current;
+    if (!el) return;
+    const measure = () => setTop(Math.max(0, Math.round(el.getBoundingClientRect().top + window.scrollY)));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(document.body);
+    return () => ro.disconnect();
+  }, []);
+
   const [selected, setSelected] = useState(-1);
   const [tool, setTool] = useState<Tool>(task === 'segment' ? 'polygon' : task === 'classify' ? 'select' : 'box');
   const [cls, setCls] = useState(0);
@@ -410,6 +423,12 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
     }
   };
 
+  // The list's row of the current image tells what the editor holds now, not what its page said when it was read.
+  const listImageAt = (i: number) =>
+    i === index && image && ready && width && height
+      ? { ...image, labels: shapesToRows(doc.shapes, task, width, height), className: doc.className }
+      : imageAt(i);
+
   const tools: Array<{ tool: Tool; icon: React.ReactNode; label: string; tasks: string[] }> = [
     { tool: 'select', icon: <IconHandStop size={18} />, label: t('tools.select'), tasks: ['detect', 'segment', 'pose'] },
     { tool: 'box', icon: <IconSquare size={18} />, label: t('tools.box'), tasks: ['detect', 'pose'] },
@@ -419,7 +438,10 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   const classList = classNames.length ? classNames : ['0'];
 
   return (
-    <Stack gap="xs" style={{ height: 'calc(100dvh - 120px)', minHeight: 420 }} data-testid="annotate-page">
+    // Wide screens fit the editor in the window below what the layout puts above it (a notice, the header), beside its list; on a phone the controls wrap above a canvas of most of
+    // the screen's height, the list below it, and the page scrolls (a canvas squeezed into what the controls leave is
+    // too small to draw on).
+    <Stack ref={stackRef} gap="xs" style={wide ? { height: `calc(100dvh - ${top + 16}px)`, minHeight: 420 } : undefined} data-testid="annotate-page">
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           {back}
@@ -578,8 +600,11 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
           </Button>
         </Group>
       )}
-      <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: wide ? 'row' : 'column', gap: 8 }}>
-        <Paper withBorder style={{ flex: 1, minHeight: 240, overflow: 'hidden', position: 'relative' }}>
+      <div style={{ flex: wide ? 1 : 'none', minHeight: 0, display: 'flex', flexDirection: wide ? 'row' : 'column', gap: 8 }}>
+        <Paper
+          withBorder
+          style={{ ...(wide ? { flex: 1, minHeight: 240 } : { flex: 'none', height: 'min(58dvh, 560px)' }), overflow: 'hidden', position: 'relative' }}
+        >
           {total === 0 && listDone ? (
             <Text p="md" data-testid="annotate-empty">
               {selection ? t('review.none') : t('noImages')}
@@ -634,7 +659,7 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
           )}
         </Paper>
         <Paper withBorder style={{ width: wide ? 280 : '100%', height: wide ? '100%' : 180, flex: 'none' }} aria-label={t('images')}>
-          <ImageList total={total} imageAt={imageAt} current={index} onPick={go} onRange={setListRange} />
+          <ImageList total={total} imageAt={listImageAt} current={index} onPick={go} onRange={setListRange} />
         </Paper>
       </div>
       <ConflictDialog
