@@ -188,6 +188,17 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
     // The dataset the client converted out of the NDJSON (its data.yaml under the home's datasets/), then the zip.
     const converted = newestFile(path.join(home.dir, 'datasets'), 'data.yaml');
     expect(converted, out.slice(-2000)).toBeTruthy();
+    // Image by image, the label files the client wrote from the NDJSON (`<imageId>_<name>`) are the edited labels.
+    const root = path.dirname(converted!);
+    for (const img of images) {
+      const file = path.join(root, 'labels', img.split, `${stem(`${img.id}_${img.name}`)}.txt`);
+      const rows = fs.existsSync(file) ? parseLabels(fs.readFileSync(file, 'utf8')) : [];
+      expect(rows.length, file).toBe(img.labels.length);
+      rows.forEach((r, k) => {
+        expect(r[0]).toBe(img.labels[k]![0]);
+        r.slice(1).forEach((v, j) => expect(Math.abs(v - img.labels[k]![j + 1]!)).toBeLessThanOrEqual(1e-6));
+      });
+    }
     const stats = await runClient(platform!, `$PY ${q(path.join(PY_DIR, 'label_stats.py'))} ${q(converted!)} ${q(zipPath)}`, { home, timeoutMs: 120_000 });
     expect(stats.code, stats.stderr.slice(-3000)).toBe(0);
     const seen = stats.stdout
