@@ -329,6 +329,17 @@ describe('annotate page (ADR 0040)', { timeout: 30_000 }, () => {
     expect(router.state.location.search).not.toContain('filter=');
   });
 
+  it('opened from an evaluation’s mistakes, lists the images where the model and the labels disagree', async () => {
+    const server = serve('detect', 100);
+    renderRoutes(routes, { path: '/datasets/d1/annotate?filter=disagree&evaluation=ev1', user: makeUser() });
+    await waitFor(() => expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 1 of 15'));
+    expect(server.reviewAsked).toHaveLength(1);
+    expect(new URL(server.reviewAsked[0]!, 'http://x').searchParams.get('evaluationId')).toBe('ev1');
+    expect(new URL(server.reviewAsked[0]!, 'http://x').searchParams.get('filter')).toBe('disagree');
+    expect(server.pagesAsked).toEqual([]);
+    expect(screen.getByRole('combobox', { name: 'Show images' })).toHaveValue('Model and labels disagree');
+  });
+
   it('shows the class a model suggests for a classify image; A accepts it as the image class, R rejects it', async () => {
     const server = serve('classify');
     server.classSuggestions.set('img0', { className: 'triangle', conf: 0.87 });
