@@ -332,3 +332,64 @@ test('the review filter lists unlabelled images and images changed since a versi
   await expect(page.getByTestId('annotate-position')).toHaveText(`Image 1 of ${images.length}`);
   await context.close();
 });
+
+test('a classify image shows the class a model suggests; A makes it the image class', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const user = await createVerifiedUser(page.request, 'annotatecls');
+  expect((await page.request.post('/v1/auth/signin', { data: { email: user.email, password: user.password } })).status()).toBe(200);
+  const me = (await (await page.request.get('/v1/users/me')).json()).data;
+  const fixtures = path.dirname(SHAPES);
+  const id = await uploadDatasetViaApi(
+    page.request,
+    me.id,
+    'Annotate classify',
+    'classify',
+    'shapes3-cls.zip',
+    fs.readFileSync(path.join(fixtures, 'shapes3-cls.zip')),
+  );
+  await expect.poll(async () => (await (await page.request.get(`/v1/datasets/${id}`)).json()).data.status, { timeout: 90_000 }).toBe('Ready');
+  const upload = await page.request.post('/v1/models/upload', {
+    multipart: {
+      model_name: 'shapes3 classifier',
+      project_name: 'Annotate classify',
+      file: { name: 'shapes3-cls.onnx', mimeType: 'application/octet-stream', buffer: fs.readFileSync(path.join(fixtures, 'shapes3-cls.onnx')) },
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const modelId = (await upload.json()).data.id as string;
+  const names = (await (await page.request.get(`/v1/datasets/${id}`)).json()).data.stats.classes as string[];
+  const first = (await (await page.request.get(`/v1/datasets/${id}/images?limit=1`)).json()).data.results[0] as { id: string };
+
+  // Pre-label the first image (ADR 0039), then give it another class than the model's, so accepting changes it.
+  const job = await page.request.post(`/v1/datasets/${id}/prelabel`, { data: { modelId, imageIds: [first.id], conf: 0.01 } });
+  expect(job.status(), await job.text()).toBe(202);
+  const jobId = (await job.json()).data.id as string;
+  await expect
+    .poll(async () => (await (await page.request.get(`/v1/datasets/${id}/prelabel/${jobId}`)).json()).data.status, { timeout: 60_000 })
+    .toBe('completed');
+  const suggestion = (await (await page.request.get(`/v1/datasets/${id}/images/${first.id}/suggestions`)).json()).data.suggestions[0] as { className: string };
+  expect(names).toContain(suggestion.className);
+  const other = names.find((n) => n !== suggestion.className)!;
+  const read = (await (await page.request.get(`/v1/datasets/${id}/images/${first.id}/labels`)).json()).data as Labels;
+  expect(
+    (await page.request.put(`/v1/datasets/${id}/images/${first.id}/labels`, { data: { revision: read.revision, labels: [], className: other } })).status(),
+  ).toBe(200);
+
+  await page.goto(`/datasets/${id}/annotate?i=0&image=${first.id}`);
+  await expect(page.getByTestId('suggested-class')).toContainText(`Suggested class: ${suggestion.className}`, { timeout: 30_000 });
+  const classes = page.getByTestId('annotate-classes');
+  await expect(classes.getByRole('button', { name: new RegExp(suggestion.className) })).toHaveAttribute('data-suggested', 'true');
+  await expect(classes.getByRole('button', { name: new RegExp(other) })).toHaveAttribute('aria-pressed', 'true');
+  // Nothing scrolls sideways on a phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, 'classify-suggestion-390');
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('suggestions-bar')).toBeHidden();
+  await expect(classes.getByRole('button', { name: new RegExp(suggestion.className) })).toHaveAttribute('aria-pressed', 'true');
+  await expect
+    .poll(async () => (await (await page.request.get(`/v1/datasets/${id}/images/${first.id}/labels`)).json()).data.className)
+    .toBe(suggestion.className);
+  await context.close();
+});
