@@ -80,7 +80,7 @@ export default function AnnotatePage() {
   if (query.isPending) return <PageLoader />;
   if (!dataset) return <Alert color="red">{isApiError(query.error) ? query.error.message : t('loadFailed')}</Alert>;
   const back = (
-    <Anchor component={Link} to={`/datasets/${encodeURIComponent(id)}`} size="sm">
+    <Anchor component={Link} to={`/datasets/${encodeURIComponent(id)}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
       {t('back')}
     </Anchor>
   );
