@@ -262,3 +262,134 @@ test('two browser contexts editing the same image see the conflict and lose noth
   await other.close();
   await a.context.close();
 });
+
+test('the review filter lists unlabelled images and images changed since a version; the class counts follow a box drawn', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { context, page, id } = await userWithDataset(browser, 'detect', { width: 1440, height: 1000 });
+  // Version 1 is saved at Ready (ADR 0038); two images lose their labels after it, through the editor's revisioned write.
+  await expect
+    .poll(async () => ((await (await page.request.get(`/v1/datasets/${id}/versions`)).json()).data as unknown[]).length, { timeout: 30_000 })
+    .toBeGreaterThan(0);
+  const images = (await (await page.request.get(`/v1/datasets/${id}/images?limit=200`)).json()).data.results as Array<{
+    id: string;
+    name: string;
+    labels: number[][];
+  }>;
+  const cleared = images.filter((i) => i.labels.length).slice(1, 3);
+  expect(cleared).toHaveLength(2);
+  for (const img of cleared) {
+    const read = (await (await page.request.get(`/v1/datasets/${id}/images/${img.id}/labels`)).json()).data as Labels;
+    expect((await page.request.put(`/v1/datasets/${id}/images/${img.id}/labels`, { data: { revision: read.revision, labels: [] } })).status()).toBe(200);
+  }
+  const serverCounts = async () =>
+    (await (await page.request.get(`/v1/datasets/${id}/class-counts`)).json()).data as { counts: Record<string, number>; unlabelled: number };
+  const before = await serverCounts();
+  await openEditor(page, id);
+
+  // The counts beside the class buttons are the server's.
+  const shownCounts = () =>
+    page.getByTestId('class-count').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-class'), Number(e.textContent)])));
+  await expect.poll(shownCounts).toEqual(before.counts);
+
+  const choose = async (option: string) => {
+    await page.getByRole('combobox', { name: 'Show images' }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+  await choose('Unlabelled');
+  await expect(page).toHaveURL(/filter=unlabelled/);
+  await expect(page.getByTestId('annotate-position')).toHaveText(`Image 1 of ${before.unlabelled}`);
+  await expect(page.getByTestId('annotate-image-row')).toHaveCount(before.unlabelled);
+  const rowNames = await page.getByTestId('annotate-image-row').allInnerTexts();
+  for (const img of cleared) expect(rowNames.some((r) => r.includes(img.name))).toBe(true);
+  await expect(page.getByTestId('annotate-canvas')).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => Number(await page.getByTestId('annotate-canvas').getAttribute('data-tx'))).not.toBe(0);
+  await expect(page.getByTestId('label')).toHaveCount(0);
+
+  // A box drawn on the first unlabelled image (the first class): its count goes up by one once saved.
+  const view = await viewOf(page);
+  const size = await imageSize(page);
+  const a = view.toPage(0.2 * size.w, 0.2 * size.h);
+  const b = view.toPage(0.6 * size.w, 0.7 * size.h);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y);
+  await page.mouse.up();
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-state', 'saved');
+  const first = Object.keys(before.counts)[0]!;
+  await expect.poll(shownCounts).toEqual({ ...before.counts, [first]: before.counts[first]! + 1 });
+  expect((await serverCounts()).counts[first]).toBe(before.counts[first]! + 1);
+  await expect(page.getByTestId('review-summary')).toContainText(`${before.unlabelled - 1} unlabelled`);
+  await shot(page, 'review-unlabelled');
+
+  // Changed since version 1: the two images edited after it (one of them also drawn on now), nothing else.
+  await choose('Changed since version…');
+  await expect(page).toHaveURL(/filter=changed-since&since=1/);
+  await expect(page.getByTestId('annotate-position')).toHaveText('Image 1 of 2');
+  const changed = await page.getByTestId('annotate-image-row').allInnerTexts();
+  expect(changed).toHaveLength(2);
+  for (const img of cleared) expect(changed.some((r) => r.includes(img.name))).toBe(true);
+  await choose('All images');
+  await expect(page.getByTestId('annotate-position')).toHaveText(`Image 1 of ${images.length}`);
+  await context.close();
+});
+
+test('a classify image shows the class a model suggests; A makes it the image class', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const user = await createVerifiedUser(page.request, 'annotatecls');
+  expect((await page.request.post('/v1/auth/signin', { data: { email: user.email, password: user.password } })).status()).toBe(200);
+  const me = (await (await page.request.get('/v1/users/me')).json()).data;
+  const fixtures = path.dirname(SHAPES);
+  const id = await uploadDatasetViaApi(
+    page.request,
+    me.id,
+    'Annotate classify',
+    'classify',
+    'shapes3-cls.zip',
+    fs.readFileSync(path.join(fixtures, 'shapes3-cls.zip')),
+  );
+  await expect.poll(async () => (await (await page.request.get(`/v1/datasets/${id}`)).json()).data.status, { timeout: 90_000 }).toBe('Ready');
+  const upload = await page.request.post('/v1/models/upload', {
+    multipart: {
+      model_name: 'shapes3 classifier',
+      project_name: 'Annotate classify',
+      file: { name: 'shapes3-cls.onnx', mimeType: 'application/octet-stream', buffer: fs.readFileSync(path.join(fixtures, 'shapes3-cls.onnx')) },
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const modelId = (await upload.json()).data.id as string;
+  const names = (await (await page.request.get(`/v1/datasets/${id}`)).json()).data.stats.classes as string[];
+  const first = (await (await page.request.get(`/v1/datasets/${id}/images?limit=1`)).json()).data.results[0] as { id: string };
+
+  // Pre-label the first image (ADR 0039), then give it another class than the model's, so accepting changes it.
+  const job = await page.request.post(`/v1/datasets/${id}/prelabel`, { data: { modelId, imageIds: [first.id], conf: 0.01 } });
+  expect(job.status(), await job.text()).toBe(202);
+  const jobId = (await job.json()).data.id as string;
+  await expect
+    .poll(async () => (await (await page.request.get(`/v1/datasets/${id}/prelabel/${jobId}`)).json()).data.status, { timeout: 60_000 })
+    .toBe('completed');
+  const suggestion = (await (await page.request.get(`/v1/datasets/${id}/images/${first.id}/suggestions`)).json()).data.suggestions[0] as { className: string };
+  expect(names).toContain(suggestion.className);
+  const other = names.find((n) => n !== suggestion.className)!;
+  const read = (await (await page.request.get(`/v1/datasets/${id}/images/${first.id}/labels`)).json()).data as Labels;
+  expect(
+    (await page.request.put(`/v1/datasets/${id}/images/${first.id}/labels`, { data: { revision: read.revision, labels: [], className: other } })).status(),
+  ).toBe(200);
+
+  await page.goto(`/datasets/${id}/annotate?i=0&image=${first.id}`);
+  await expect(page.getByTestId('suggested-class')).toContainText(`Suggested class: ${suggestion.className}`, { timeout: 30_000 });
+  const classes = page.getByTestId('annotate-classes');
+  await expect(classes.getByRole('button', { name: new RegExp(suggestion.className) })).toHaveAttribute('data-suggested', 'true');
+  await expect(classes.getByRole('button', { name: new RegExp(other) })).toHaveAttribute('aria-pressed', 'true');
+  // Nothing scrolls sideways on a phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, 'classify-suggestion-390');
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('suggestions-bar')).toBeHidden();
+  await expect(classes.getByRole('button', { name: new RegExp(suggestion.className) })).toHaveAttribute('aria-pressed', 'true');
+  await expect
+    .poll(async () => (await (await page.request.get(`/v1/datasets/${id}/images/${first.id}/labels`)).json()).data.className)
+    .toBe(suggestion.className);
+  await context.close();
+});

@@ -7,3 +7,5 @@ export type { PredictionBox } from './components/label-overlay';
 export { getDatasets } from './api/get-datasets';
 /** The annotation editor reads the dataset (task, classes, abilities) through the same query and cache. */
 export { useDataset } from './api/get-dataset';
+/** The editor's "changed since version N" filter lists the dataset's versions. */
+export { useDatasetVersions } from './api/get-dataset-versions';

@@ -7,12 +7,15 @@ export interface Suggestion {
   /** YOLO rows as labels are (normalised), without the confidence. */
   rows: number[][];
   conf: number[];
+  /** Classify: the proposed class of the whole image (its confidence is `conf[0]`); rows are empty then. */
+  className: string | null;
 }
 interface WireSuggestion {
   id: string;
   labels?: Array<number[] | { row?: number[]; conf?: number }>;
   rows?: number[][];
   conf?: number[] | number;
+  className?: string | null;
   status?: string;
 }
 
@@ -37,9 +40,11 @@ export function readSuggestions(data: unknown, task: string): Suggestion[] {
         rows.push(split.row);
         conf.push(split.conf ?? (typeof s.conf === 'number' ? s.conf : Array.isArray(s.conf) ? s.conf[rows.length - 1] : undefined) ?? 1);
       }
-      return { id: s.id, rows, conf };
+      const className = s.className ?? null;
+      if (className && !rows.length) conf.push(Array.isArray(s.conf) ? (s.conf[0] ?? 1) : (s.conf ?? 1));
+      return { id: s.id, rows, conf, className };
     })
-    .filter((s) => s.rows.length > 0);
+    .filter((s) => s.rows.length > 0 || s.className !== null);
 }
 
 export const suggestionsQueryKey = (datasetId: string, imageId: string) => ['datasets', datasetId, 'suggestions', imageId] as const;

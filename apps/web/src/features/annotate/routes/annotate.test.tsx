@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Dataset, DatasetImage } from '@sightline/contracts';
 import { fakeApi } from '../../../lib/test-factories';
@@ -52,14 +52,44 @@ function serve(task = 'detect', total = 120) {
   const pagesAsked: number[] = [];
   /** Pending suggestions per image (H5's store): accepting appends them to the labels, revision + 1. */
   const suggestions = new Map<string, number[][]>();
+  /** Classify: the class a model proposes for an image. */
+  const classSuggestions = new Map<string, { className: string; conf: number }>();
+  const reviewAsked: string[] = [];
   const api = fakeApi({
     'POST /v1/datasets/d1/suggestions/accept': (body) => {
       for (const id of (body as { imageIds: string[] }).imageIds) {
         const cur = current(id);
-        labels.set(id, { ...cur, revision: cur.revision + 1, labels: [...cur.labels, ...(suggestions.get(id) ?? []).map((r) => r.slice(0, 5))] });
+        labels.set(id, {
+          ...cur,
+          revision: cur.revision + 1,
+          labels: [...cur.labels, ...(suggestions.get(id) ?? []).map((r) => r.slice(0, 5))],
+          className: classSuggestions.get(id)?.className ?? cur.className,
+        });
         suggestions.delete(id);
+        classSuggestions.delete(id);
       }
       return { accepted: 1 };
+    },
+    'POST /v1/datasets/d1/suggestions/reject': (body) => {
+      for (const id of (body as { imageIds: string[] }).imageIds) {
+        suggestions.delete(id);
+        classSuggestions.delete(id);
+      }
+      return { images: 1, rows: 1, counts: {} };
+    },
+    // The review filter (ADR 0039): every 7th image is unlabelled, in keyset pages of `limit`.
+    'GET /v1/datasets/d1/review': (_b, url) => {
+      reviewAsked.push(url);
+      const q = new URL(url, 'http://x').searchParams;
+      const all = Array.from({ length: total }, (_, i) => i).filter((i) => i % 7 === 0);
+      const start = q.get('cursor') ? Number(q.get('cursor')) : 0;
+      const page = all.slice(start, start + Number(q.get('limit')));
+      return { results: page.map((i) => ({ ...image(i), suggestions: 0 })), nextCursor: start + page.length < all.length ? String(start + page.length) : null };
+    },
+    'GET /v1/datasets/d1/class-counts': () => {
+      const counts: Record<string, number> = { circle: 0, square: 0, triangle: 0 };
+      for (const l of labels.values()) for (const r of l.labels) counts[['circle', 'square', 'triangle'][r[0]!]!]! += 1;
+      return { counts, images: total, unlabelled: total - labels.size };
     },
     'GET /v1/datasets/d1': () => dataset(task),
     'GET /v1/datasets/d1/images': (_b, url) => {
@@ -75,6 +105,8 @@ function serve(task = 'detect', total = 120) {
     const sm = url.match(/^\/v1\/datasets\/d1\/images\/([^/]+)\/suggestions$/);
     if (sm) {
       const rows = suggestions.get(decodeURIComponent(sm[1]!));
+      const cls = classSuggestions.get(decodeURIComponent(sm[1]!));
+      if (cls) return Response.json({ data: { suggestions: [{ id: 's2', status: 'pending', labels: [], conf: [cls.conf], className: cls.className }] } });
       return Response.json({ data: rows ? [{ id: 's1', status: 'pending', labels: rows }] : [] });
     }
     const m = url.match(/^\/v1\/datasets\/d1\/images\/([^/]+)\/labels$/);
@@ -97,6 +129,8 @@ function serve(task = 'detect', total = 120) {
     labels,
     pagesAsked,
     suggestions,
+    classSuggestions,
+    reviewAsked,
     other: (id: string, rows: number[][]) => labels.set(id, { ...current(id), revision: current(id).revision + 1, labels: rows }),
   };
 }
@@ -261,6 +295,70 @@ describe('annotate page (ADR 0040)', { timeout: 30_000 }, () => {
     await waitFor(() => expect(boxes()).toEqual([['triangle', 100, 75, 200, 150]]));
     expect(server.labels.get('img0')).toMatchObject({ revision: 2, labels: [[2, 0.5, 0.5, 0.5, 0.5]] });
     await waitFor(() => expect(screen.queryByTestId('suggestions-bar')).toBeNull());
+  });
+
+  it('the review filter lists only the images it selects, a page at a time, and the class counts follow a save', async () => {
+    const server = serve('detect', 1000);
+    const { router } = renderRoutes(routes, { path: '/datasets/d1/annotate', user: makeUser() });
+    await screen.findByTestId('annotate-canvas');
+    await waitFor(() => expect(screen.getByTestId('review-summary')).toHaveTextContent('Dataset: 1000 images, 1000 unlabelled'));
+    const counts = () => Object.fromEntries(screen.queryAllByTestId('class-count').map((e) => [e.dataset.class, Number(e.textContent)]));
+    expect(counts()).toEqual({ circle: 0, square: 0, triangle: 0 });
+    fireEvent.click(screen.getByRole('combobox', { name: 'Show images' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Unlabelled', hidden: true }));
+    await waitFor(() => expect(router.state.location.search).toContain('filter=unlabelled'));
+    // 143 of 1000 images (every 7th): the first page of 50, the position says more follow.
+    await waitFor(() => expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 1 of 50+'));
+    expect(server.pagesAsked).toEqual([0]);
+    await waitFor(() => expect(router.state.location.search).toContain('image=img0'));
+    key('n');
+    await waitFor(() => expect(router.state.location.search).toContain('image=img7'));
+    expect(server.reviewAsked[0]).toContain('filter=unlabelled');
+    expect(server.reviewAsked[0]).toContain('limit=50');
+    // A box drawn and saved: the counts beside the classes read the server again.
+    await screen.findByTestId('annotate-canvas');
+    draw(10, 20, 110, 70);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() => expect(counts()).toEqual({ circle: 1, square: 0, triangle: 0 }));
+    // The list's row of the current image says what the editor holds, not what the filter's page said.
+    expect(screen.getAllByTestId('annotate-image-row').find((r) => r.dataset.current)).toHaveTextContent('1 object');
+    // All images again: the dataset's pages, not the filter's.
+    fireEvent.click(screen.getByRole('combobox', { name: 'Show images' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'All images', hidden: true }));
+    await waitFor(() => expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 1 of 1000'));
+    expect(router.state.location.search).not.toContain('filter=');
+  });
+
+  it('opened from an evaluation’s mistakes, lists the images where the model and the labels disagree', async () => {
+    const server = serve('detect', 100);
+    renderRoutes(routes, { path: '/datasets/d1/annotate?filter=disagree&evaluation=ev1', user: makeUser() });
+    await waitFor(() => expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 1 of 15'));
+    expect(server.reviewAsked).toHaveLength(1);
+    expect(new URL(server.reviewAsked[0]!, 'http://x').searchParams.get('evaluationId')).toBe('ev1');
+    expect(new URL(server.reviewAsked[0]!, 'http://x').searchParams.get('filter')).toBe('disagree');
+    expect(server.pagesAsked).toEqual([]);
+    expect(screen.getByRole('combobox', { name: 'Show images' })).toHaveValue('Model and labels disagree');
+  });
+
+  it('shows the class a model suggests for a classify image; A accepts it as the image class, R rejects it', async () => {
+    const server = serve('classify');
+    server.classSuggestions.set('img0', { className: 'triangle', conf: 0.87 });
+    server.classSuggestions.set('img1', { className: 'square', conf: 0.6 });
+    const { router } = renderRoutes(routes, { path: '/datasets/d1/annotate', user: makeUser() });
+    expect(await screen.findByTestId('suggested-class')).toHaveTextContent('Suggested class: triangle (0.87)');
+    expect(within(screen.getByTestId('annotate-classes')).getByRole('button', { name: /triangle/ })).toHaveAttribute('data-suggested', 'true');
+    key('a');
+    await waitFor(() => expect(server.labels.get('img0')).toMatchObject({ revision: 2, className: 'triangle' }));
+    await waitFor(() =>
+      expect(within(screen.getByTestId('annotate-classes')).getByRole('button', { name: /triangle/ })).toHaveAttribute('aria-pressed', 'true'),
+    );
+    await waitFor(() => expect(screen.queryByTestId('suggestions-bar')).toBeNull());
+    key('n');
+    await waitFor(() => expect(router.state.location.search).toContain('image=img1'));
+    expect(await screen.findByTestId('suggested-class')).toHaveTextContent('square');
+    fireEvent.click(screen.getByRole('button', { name: 'Reject (R)' }));
+    await waitFor(() => expect(screen.queryByTestId('suggestions-bar')).toBeNull());
+    expect(server.labels.get('img1')).toBeUndefined();
   });
 
   it('tells a viewer without edit rights that they cannot label', async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { ActionIcon, Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -19,7 +19,7 @@ import {
   IconZoomOut,
 } from '@tabler/icons-react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ErrorCode, topics } from '@sightline/contracts';
+import { ErrorCode, REVIEW_FILTERS, topics, type ReviewFilter as Filter } from '@sightline/contracts';
 import { useMediaQuery } from '@mantine/hooks';
 import { useDataset } from '../../datasets';
 import { PageLoader } from '../../../components/page-loader';
@@ -31,10 +31,13 @@ import { getImageLabels, imageLabelsQueryKey, imageLabelsQueryOptions, useImageL
 import { suggestionsQueryKey, useSuggestions } from '../api/get-suggestions';
 import { reviewSuggestions } from '../api/review-suggestions';
 import { IMAGE_PAGE_SIZE, useImagePages } from '../api/get-image-page';
+import { classCountsQueryKey, useClassCounts } from '../api/get-class-counts';
+import { isComplete, useReviewPages, type ReviewSelection } from '../api/get-review-page';
 import { putImageLabels } from '../api/put-image-labels';
 import { ConflictDialog } from '../components/conflict-dialog';
 import { EditorCanvas, type CanvasHandle, type Tool } from '../components/editor-canvas';
 import { ImageList } from '../components/image-list';
+import { ReviewFilter } from '../components/review-filter';
 import { SaveIndicator } from '../components/save-indicator';
 import { keypointCount, moveShape, type DrawnShape, rowsToShapes, shapesToRows, type Keypoint, type Point, type Shape } from '../editor/geometry';
 import { createHistory, pushHistory, redo, undo, type History } from '../editor/history';
@@ -48,6 +51,15 @@ interface Doc {
   className: string | null;
 }
 
+/** The review filter named by the URL (`?filter=unlabelled|suggested|changed-since&since=N|disagree&evaluation=ID`), or none. */
+function readSelection(params: URLSearchParams): ReviewSelection | null {
+  const filter = params.get('filter');
+  if (!filter || !(REVIEW_FILTERS as readonly string[]).includes(filter)) return null;
+  const since = Number(params.get('since')) || undefined;
+  const evaluationId = params.get('evaluation') || undefined;
+  return { filter: filter as Filter, ...(since ? { since } : {}), ...(evaluationId && filter === 'disagree' ? { evaluationId } : {}) };
+}
+
 const browserStorage = () => {
   try {
     return window.localStorage;
@@ -57,7 +69,7 @@ const browserStorage = () => {
 };
 
 /**
- * /datasets/:id/annotate[?image=<imageId>&i=<index>] — the annotation editor (ADR 0040). Labels are edited in image
+ * /datasets/:id/annotate[?image=<imageId>&i=<index>&filter=…] (the review filter: readSelection) — the annotation editor (ADR 0040). Labels are edited in image
  * pixels and saved per image with the revision they came from; nothing here loads more than the pages in view.
  */
 export default function AnnotatePage() {
@@ -68,7 +80,7 @@ export default function AnnotatePage() {
   if (query.isPending) return <PageLoader />;
   if (!dataset) return <Alert color="red">{isApiError(query.error) ? query.error.message : t('loadFailed')}</Alert>;
   const back = (
-    <Anchor component={Link} to={`/datasets/${encodeURIComponent(id)}`} size="sm">
+    <Anchor component={Link} to={`/datasets/${encodeURIComponent(id)}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
       {t('back')}
     </Anchor>
   );
@@ -100,17 +112,32 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
     () => [...new Set([Math.floor(index / IMAGE_PAGE_SIZE), ...pagesFor(listRange, IMAGE_PAGE_SIZE)])].sort((a, b) => a - b),
     [index, listRange],
   );
-  const pageQueries = useImagePages(datasetId, pages);
+  // A review filter lists its images in keyset pages read one after another as the list reaches their end;
+  // without one the list is the dataset's, any page of it read directly.
+  const selection = useMemo(() => readSelection(params), [params]);
+  const evaluationParam = params.get('evaluation');
+  const pageQueries = useImagePages(datasetId, selection ? [] : pages);
+  const reviewList = useReviewPages(datasetId, selection);
+  const filtered = useMemo(() => reviewList.data?.pages.flatMap((p) => p.results) ?? [], [reviewList.data]);
+  const more = !!reviewList.hasNextPage;
   const byPage = new Map(pages.map((p, k) => [p, pageQueries[k]?.data]));
   // A server that leaves `total` out (keyset pages) still tells how far the loaded pages reach.
-  const total = Math.max(
-    0,
-    ...pages.map((p, k) => {
-      const d = pageQueries[k]?.data;
-      return d ? Math.max(d.total ?? 0, p * IMAGE_PAGE_SIZE + d.results.length + (d.nextCursor ? 1 : 0)) : 0;
-    }),
-  );
-  const imageAt = (i: number) => byPage.get(Math.floor(i / IMAGE_PAGE_SIZE))?.results[i % IMAGE_PAGE_SIZE];
+  const total = selection
+    ? filtered.length + (more ? 1 : 0)
+    : Math.max(
+        0,
+        ...pages.map((p, k) => {
+          const d = pageQueries[k]?.data;
+          return d ? Math.max(d.total ?? 0, p * IMAGE_PAGE_SIZE + d.results.length + (d.nextCursor ? 1 : 0)) : 0;
+        }),
+      );
+  const imageAt = (i: number) => (selection ? filtered[i] : byPage.get(Math.floor(i / IMAGE_PAGE_SIZE))?.results[i % IMAGE_PAGE_SIZE]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = reviewList;
+  useEffect(() => {
+    if (selection && hasNextPage && !isFetchingNextPage && Math.max(index, listRange.end) >= filtered.length - 5) void fetchNextPage();
+  }, [selection, hasNextPage, isFetchingNextPage, fetchNextPage, index, listRange.end, filtered.length]);
+  const listDone = selection ? !isComplete(selection) || reviewList.isSuccess : pageQueries.every((q) => q.isSuccess);
+  const classCounts = useClassCounts(datasetId);
   const requested = params.get('image');
   const image = imageAt(index);
   const labelsQuery = useImageLabels(datasetId, image?.id);
@@ -129,7 +156,10 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
               : { kind: 'invalid', message: error instanceof Error ? error.message : String(error) },
         storage: browserStorage(),
         storageKey: `sightline.annotate.${datasetId}`,
-        onSaved: (saved: ImageLabels) => queryClient.setQueryData(imageLabelsQueryKey(datasetId, saved.imageId), saved),
+        onSaved: (saved: ImageLabels) => {
+          queryClient.setQueryData(imageLabelsQueryKey(datasetId, saved.imageId), saved);
+          void queryClient.invalidateQueries({ queryKey: classCountsQueryKey(datasetId) });
+        },
         onChange: () => rerender(),
       }),
     [datasetId, queryClient],
@@ -175,6 +205,19 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   const ready = !!image && hist.imageId === image.id;
   const doc = hist.present;
 
+  // Where the editor starts on the page: the notices above it vary, and the editor fills the window below them.
+  const stackRef = useRef<HTMLDivElement>(null);
+  const [top, setTop] = useState(120);
+  useLayoutEffect(() => {
+    const el = stackRef.current;
+    if (!el) return;
+    const measure = () => setTop(Math.max(0, Math.round(el.getBoundingClientRect().top + window.scrollY)));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(document.body);
+    return () => ro.disconnect();
+  }, []);
+
   const [selected, setSelected] = useState(-1);
   const [tool, setTool] = useState<Tool>(task === 'segment' ? 'polygon' : task === 'classify' ? 'select' : 'box');
   const [cls, setCls] = useState(0);
@@ -213,6 +256,18 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
     setParams(next, { replace: true });
     setSelected(-1);
   };
+  const changeFilter = useCallback(
+    (next: ReviewSelection | null) => {
+      void queue.flushAll();
+      const q = new URLSearchParams(params);
+      for (const k of ['filter', 'since', 'i', 'image']) q.delete(k);
+      if (next) q.set('filter', next.filter);
+      if (next?.since) q.set('since', String(next.since));
+      setParams(q, { replace: true });
+      setSelected(-1);
+    },
+    [params, setParams, queue],
+  );
   // The URL names the image: keep it in step when the page arrives.
   useEffect(() => {
     if (image && requested !== image.id) {
@@ -318,6 +373,8 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
         // `suggestions.updated` (labelling, ADR 0039); a null image means many images changed.
         const { event, data } = message as { event: string; data?: { imageId?: string | null; imageIds?: string[] | null } };
         if (event === 'dataset.relabelled' || event === 'labels.updated') {
+          // The per-class counts follow every label change, ours and others'.
+          void queryClient.invalidateQueries({ queryKey: classCountsQueryKey(datasetId) });
           const ids = data?.imageId ? [data.imageId] : null;
           if (!ids) void queryClient.invalidateQueries({ queryKey: ['datasets', datasetId, 'labels'] });
           for (const imageId of ids ?? []) void queryClient.invalidateQueries({ queryKey: imageLabelsQueryKey(datasetId, imageId) });
@@ -334,9 +391,12 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   // Suggestions of a model are drawn dashed, apart from the labels, until accepted (A) or rejected (R).
   const suggestionsQuery = useSuggestions(datasetId, image?.id, task);
   const suggestionRows = (suggestionsQuery.data ?? []).flatMap((s) => s.rows);
+  // Classify: a model proposes the image's class (no rows); shown beside the class buttons, accepted with A.
+  const suggestedClass = task === 'classify' ? ((suggestionsQuery.data ?? []).find((s) => s.className) ?? null) : null;
+  const suggestionCount = suggestionRows.length + (suggestedClass ? 1 : 0);
   const suggestedShapes = width && height ? rowsToShapes(suggestionRows, task, width, height) : [];
   const review = async (action: 'accept' | 'reject', all = false) => {
-    if (!image || (!all && suggestionRows.length === 0)) return;
+    if (!image || (!all && suggestionCount === 0)) return;
     try {
       // Ours first: accepting writes labels on top of the revision our edits made.
       await queue.flushAll();
@@ -344,6 +404,7 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
       const fresh = await queryClient.fetchQuery({ ...imageLabelsQueryOptions(datasetId, image.id), staleTime: 0 });
       if (!queue.get(image.id)) setHist({ ...createHistory(docOf(fresh.labels, fresh.className)), imageId: image.id });
       await queryClient.invalidateQueries({ queryKey: ['datasets', datasetId, 'suggestions'] });
+      void queryClient.invalidateQueries({ queryKey: classCountsQueryKey(datasetId) });
       if (all) await queryClient.invalidateQueries({ queryKey: ['datasets', datasetId, 'labels'] });
     } catch (error) {
       notifyError(error);
@@ -362,6 +423,12 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
     }
   };
 
+  // The list's row of the current image tells what the editor holds now, not what its page said when it was read.
+  const listImageAt = (i: number) =>
+    i === index && image && ready && width && height
+      ? { ...image, labels: shapesToRows(doc.shapes, task, width, height), className: doc.className }
+      : imageAt(i);
+
   const tools: Array<{ tool: Tool; icon: React.ReactNode; label: string; tasks: string[] }> = [
     { tool: 'select', icon: <IconHandStop size={18} />, label: t('tools.select'), tasks: ['detect', 'segment', 'pose'] },
     { tool: 'box', icon: <IconSquare size={18} />, label: t('tools.box'), tasks: ['detect', 'pose'] },
@@ -371,7 +438,10 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
   const classList = classNames.length ? classNames : ['0'];
 
   return (
-    <Stack gap="xs" style={{ height: 'calc(100dvh - 120px)', minHeight: 420 }} data-testid="annotate-page">
+    // Wide screens fit the editor in the window below what the layout puts above it (a notice, the header), beside its list; on a phone the controls wrap above a canvas of most of
+    // the screen's height, the list below it, and the page scrolls (a canvas squeezed into what the controls leave is
+    // too small to draw on).
+    <Stack ref={stackRef} gap="xs" style={wide ? { height: `calc(100dvh - ${top + 16}px)`, minHeight: 420 } : undefined} data-testid="annotate-page">
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           {back}
@@ -381,7 +451,7 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
         </Group>
         <Group gap="xs">
           <Text size="sm" c="dimmed" data-testid="annotate-position">
-            {total ? t('imageOf', { index: index + 1, total }) : ''}
+            {total ? t(selection && more ? 'imageOfMore' : 'imageOf', { index: index + 1, total: selection ? filtered.length : total }) : ''}
           </Text>
           <SaveIndicator queue={queue} />
         </Group>
@@ -457,6 +527,15 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
           </ActionIcon>
         </Tip>
       </Group>
+      <ReviewFilter
+        datasetId={datasetId}
+        value={selection}
+        evaluationId={evaluationParam}
+        counts={classCounts.data}
+        shown={filtered.length}
+        more={more}
+        onChange={changeFilter}
+      />
       {help && (
         <Text size="xs" c="dimmed">
           {t('shortcuts')}
@@ -465,6 +544,8 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
       <Group gap={4} wrap="wrap" data-testid="annotate-classes" aria-label={task === 'classify' ? t('imageClass') : t('classes')}>
         {classList.map((c, k) => {
           const active = task === 'classify' ? doc.className === c : cls === k;
+          const count = classCounts.data?.counts[c];
+          const suggested = suggestedClass?.className === c;
           return (
             <Button
               key={k}
@@ -473,10 +554,19 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
               color={task === 'classify' ? undefined : classColor(k)}
               onClick={() => pickClass(k)}
               aria-pressed={active}
+              data-suggested={suggested || undefined}
+              style={suggested ? { outline: '2px dashed var(--mantine-color-yellow-5)', outlineOffset: 1 } : undefined}
               leftSection={
                 k < 9 ? (
                   <Text size="xs" c={active ? undefined : 'dimmed'}>
                     {k + 1}
+                  </Text>
+                ) : undefined
+              }
+              rightSection={
+                count !== undefined ? (
+                  <Text size="xs" c={active ? undefined : 'dimmed'} data-testid="class-count" data-class={c} title={t('review.count', { count })}>
+                    {count}
                   </Text>
                 ) : undefined
               }
@@ -491,12 +581,12 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
           </Text>
         )}
       </Group>
-      {suggestionRows.length > 0 && (
-        <Group gap="xs" data-testid="suggestions-bar">
-          <Text size="sm">{t('suggestions.count', { count: suggestionRows.length })}</Text>
-          {task === 'classify' && (
-            <Text size="sm" fw={600}>
-              {suggestionRows.map((r) => classNames[r[0] ?? 0] ?? String(r[0])).join(', ')}
+      {suggestionCount > 0 && (
+        <Group gap="xs" wrap="wrap" data-testid="suggestions-bar">
+          <Text size="sm">{t('suggestions.count', { count: suggestionCount })}</Text>
+          {suggestedClass && (
+            <Text size="sm" fw={600} data-testid="suggested-class">
+              {t('suggestions.classify', { name: suggestedClass.className, conf: (suggestedClass.conf[0] ?? 1).toFixed(2) })}
             </Text>
           )}
           <Button size="compact-sm" onClick={() => void review('accept')}>
@@ -510,10 +600,15 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
           </Button>
         </Group>
       )}
-      <div style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: wide ? 'row' : 'column', gap: 8 }}>
-        <Paper withBorder style={{ flex: 1, minHeight: 240, overflow: 'hidden', position: 'relative' }}>
-          {total === 0 && pageQueries.every((q) => q.isSuccess) ? (
-            <Text p="md">{t('noImages')}</Text>
+      <div style={{ flex: wide ? 1 : 'none', minHeight: 0, display: 'flex', flexDirection: wide ? 'row' : 'column', gap: 8 }}>
+        <Paper
+          withBorder
+          style={{ ...(wide ? { flex: 1, minHeight: 240 } : { flex: 'none', height: 'min(58dvh, 560px)' }), overflow: 'hidden', position: 'relative' }}
+        >
+          {total === 0 && listDone ? (
+            <Text p="md" data-testid="annotate-empty">
+              {selection ? t('review.none') : t('noImages')}
+            </Text>
           ) : !ready || !image ? (
             labelsQuery.isError ? (
               <Alert color="red" m="md">
@@ -564,7 +659,7 @@ function Editor({ datasetId, name, task, classNames, back }: { datasetId: string
           )}
         </Paper>
         <Paper withBorder style={{ width: wide ? 280 : '100%', height: wide ? '100%' : 180, flex: 'none' }} aria-label={t('images')}>
-          <ImageList total={total} imageAt={imageAt} current={index} onPick={go} onRange={setListRange} />
+          <ImageList total={total} imageAt={listImageAt} current={index} onPick={go} onRange={setListRange} />
         </Paper>
       </div>
       <ConflictDialog

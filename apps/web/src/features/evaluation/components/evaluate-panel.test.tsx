@@ -156,6 +156,8 @@ describe('Evaluate tab', () => {
     expect(screen.getByTestId('eval-unmapped')).toHaveTextContent('bird');
     expect(screen.getByTestId('eval-unmapped')).toHaveTextContent('2 labels of unmapped classes left out.');
 
+    // The editor's "model and labels disagree" filter opens on this evaluation's images.
+    expect(await screen.findByTestId('eval-review-in-editor')).toHaveAttribute('href', '/datasets/d1/annotate?filter=disagree&evaluation=eval1');
     await userEvent.click(await screen.findByTestId('eval-mistake'));
     const lightbox = await screen.findByTestId('lightbox');
     // The modal's root appears before its content has mounted: wait for the caption itself.

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Badge, Box, Center, Chip, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Box, Center, Chip, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Link } from 'react-router';
 import { EVALUATION_MISTAKE_KINDS, type Evaluation, type EvaluationBox, type EvaluationMistake, type EvaluationMistakeKind } from '@sightline/contracts';
 import { ImageLightbox, type PredictionBox } from '../../datasets';
 import { useEvaluationMistakes } from '../api/get-evaluation-mistakes';
@@ -52,7 +53,18 @@ export function EvaluationMistakes({ evaluation, task }: { evaluation: Evaluatio
 
   return (
     <Stack gap="sm" data-testid="eval-mistakes">
-      <Title order={4}>{t('mistakes.title')}</Title>
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Title order={4}>{t('mistakes.title')}</Title>
+        {/* The annotation editor's "model and labels disagree" filter lists these images to fix (ADR 0039). */}
+        <Anchor
+          component={Link}
+          to={`/datasets/${encodeURIComponent(evaluation.dataset.id)}/annotate?filter=disagree&evaluation=${encodeURIComponent(evaluation.id)}`}
+          size="sm"
+          data-testid="eval-review-in-editor"
+        >
+          {t('mistakes.reviewInEditor')}
+        </Anchor>
+      </Group>
       <Group gap="sm" wrap="wrap" align="flex-end">
         <Chip.Group
           multiple={false}
