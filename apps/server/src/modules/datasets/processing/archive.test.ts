@@ -233,6 +233,36 @@ describe('openArchive: zip', () => {
     }
   });
 
+  it('reuses a read buffer only once every read looking into it is released (ADR 0042)', async () => {
+    // Stored entries larger than the 4 MB read window: each needs a window of its own.
+    const fill = (byte: number) => Buffer.alloc(4.5 * 1024 * 1024, byte);
+    const path = await tmp.write('windows.zip', buildZip([1, 2, 3, 4].map((b) => ({ name: `e${b}.bin`, data: fill(b), method: 'store' as const }))));
+    const archive = await openArchive(path);
+    try {
+      // Nothing released: every read keeps its bytes to the end of the pass, whatever came after.
+      const kept: Buffer[] = [];
+      for await (const read of archive.readInOrder(archive.entries, 1e8)) {
+        if (read.error) throw read.error;
+        kept.push(read.data);
+      }
+      expect(kept.map((d, i) => d.equals(fill(i + 1)))).toEqual([true, true, true, true]);
+      expect(new Set(kept.map((d) => d.buffer)).size).toBe(4);
+      // Released as soon as looked at: the later windows reuse the buffers the pass is done with.
+      const buffers = new Set<ArrayBufferLike>();
+      const ok: boolean[] = [];
+      for await (const read of archive.readInOrder(archive.entries, 1e8)) {
+        if (read.error) throw read.error;
+        ok.push(read.data.equals(fill(ok.length + 1)));
+        buffers.add(read.data.buffer);
+        read.release();
+      }
+      expect(ok).toEqual([true, true, true, true]);
+      expect(buffers.size).toBeLessThan(4);
+    } finally {
+      await archive.close();
+    }
+  });
+
   it('refuses to read an entry above the per-file limit before reading it', async () => {
     const path = await tmp.write('a.zip', buildZip([{ name: 'a.bin', data: Buffer.alloc(2000) }]));
     const archive = await openArchive(path);

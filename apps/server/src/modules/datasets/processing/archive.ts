@@ -93,14 +93,18 @@ export interface ArchiveReader {
    * Reads many entries in archive order in one sequential pass over the file (large reads, no
    * per-entry stream), verified as `readEntry` does. Damage confined to one entry is yielded as its
    * `error` (a `DatasetProcessingError`); the caller decides whether it stops the pass. `data` may be a
-   * view into a shared read buffer: copy it to keep it beyond the next few entries.
+   * view into a shared read buffer: copy it to keep it beyond the next few entries. A caller that calls
+   * a read's `release()` once done with its `data` lets the pass reuse that read buffer (ADR 0042): the
+   * pass then allocates a bounded number of read buffers whatever the archive's size, instead of one
+   * per window left to the garbage collector.
    */
   readInOrder(entries: readonly ArchiveEntry[], maxBytes: number): AsyncGenerator<SequentialRead>;
   close(): Promise<void>;
 }
 
 export type SequentialRead =
-  { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined } | { entry: ArchiveEntry; error: DatasetProcessingError };
+  | { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined; release(): void }
+  | { entry: ArchiveEntry; error: DatasetProcessingError; release(): void };
 
 /**
  * Opens an archive from a file path and lists it. Throws `DatasetProcessingError` with
@@ -265,6 +269,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
   };
 
   let closed = false;
+  const spareWindows: Buffer[] = [];
   return {
     format: 'zip',
     path,
@@ -273,7 +278,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     openEntry: async (entry) => (await open(entry)).stream,
     readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
     readInOrder: (list, maxBytes) =>
-      readInOrder(path, list, maxBytes, async (span, entry) => {
+      readInOrder(path, list, maxBytes, spareWindows, async (span, entry) => {
         assertReadable(entry);
         const header = await span.bytes(entry.headerOffset, LOCAL_HEADER_MIN);
         if (header.readUInt32LE(0) !== 0x04034b50) {
@@ -526,6 +531,7 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     const raw = entry.uncompressedSize === 0 ? Readable.from([]) : createReadStream(path, { start: dataOffset, end: dataOffset + entry.uncompressedSize - 1 });
     return { stream: verified(raw, entry), source };
   };
+  const spareWindows: Buffer[] = [];
   return {
     format: 'tar',
     path,
@@ -534,7 +540,7 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     openEntry: async (entry) => (await open(entry)).stream,
     readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
     readInOrder: (list, maxBytes) =>
-      readInOrder(path, list, maxBytes, async (span, entry) => {
+      readInOrder(path, list, maxBytes, spareWindows, async (span, entry) => {
         const source = await locate(entry);
         return { source, data: await span.bytes(source.dataOffset, entry.uncompressedSize) };
       }),
@@ -641,36 +647,58 @@ interface SpanReader {
   bytes(start: number, length: number): Promise<Buffer>;
 }
 
+/** Read buffers kept for reuse by one pass: two cover a window being read while the previous one's last images are still checked. */
+const SPARE_WINDOWS = 2;
+
+/** A read buffer and the yielded reads that still look into it (ADR 0042). */
+interface ReadWindow {
+  buf: Buffer;
+  start: number;
+  length: number;
+  users: number;
+  retired: boolean;
+}
+
 async function* readInOrder(
   path: string,
   list: readonly ArchiveEntry[],
   maxBytes: number,
+  spare: Buffer[],
   read: (span: SpanReader, entry: ArchiveEntry) => Promise<{ data: Buffer; source: EntrySource }>,
 ): AsyncGenerator<SequentialRead> {
   const sorted = [...list].sort((a, b) => a.headerOffset - b.headerOffset);
   const handle = await openFile(path, 'r');
+  // `spare`: the reader's buffers of retired windows that no read looks into any more. The next window
+  // (of this pass or the reader's next one) reuses one, so processing 32,000 images allocates a few read
+  // buffers, not one per 4 MB read left to the collector.
+  const retire = (w: ReadWindow) => {
+    w.retired = true;
+    if (w.users === 0 && spare.length < SPARE_WINDOWS && w.buf.length >= READ_WINDOW) spare.push(w.buf);
+  };
   try {
     const { size: fileSize } = await handle.stat();
-    let window = Buffer.alloc(0);
-    let windowStart = 0;
-    const span: SpanReader = {
+    let window: ReadWindow = { buf: Buffer.alloc(0), start: 0, length: 0, users: 0, retired: false };
+    const span: SpanReader & { window(): ReadWindow } = {
+      window: () => window,
       async bytes(start, length) {
-        if (start < windowStart || start + length > windowStart + window.length) {
+        if (start < window.start || start + length > window.start + window.length) {
           const size = Math.min(Math.max(length, READ_WINDOW), fileSize - start);
           if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
-          const next = Buffer.allocUnsafe(size);
+          const reuse = spare.findIndex((b) => b.length >= size);
+          const next = reuse >= 0 ? spare.splice(reuse, 1)[0]! : Buffer.allocUnsafe(Math.max(size, READ_WINDOW));
           let filled = 0;
           while (filled < size) {
             const { bytesRead } = await handle.read(next, filled, size - filled, start + filled);
             if (bytesRead === 0) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
             filled += bytesRead;
           }
-          window = next;
-          windowStart = start;
+          retire(window);
+          window = { buf: next, start, length: size, users: 0, retired: false };
         }
-        return window.subarray(start - windowStart, start - windowStart + length);
+        return window.buf.subarray(start - window.start, start - window.start + length);
       },
     };
+    const noop = () => undefined;
     for (const entry of sorted) {
       let result: SequentialRead;
       try {
@@ -683,14 +711,29 @@ async function* readInOrder(
         }
         const { data, source } = await read(span, entry);
         checkContent(data, entry);
-        result = { entry, data, source };
+        // A view into the read buffer holds it until released; inflated data is the read's own.
+        const w = span.window();
+        let release = noop;
+        if (data.buffer === w.buf.buffer) {
+          w.users++;
+          let done = false;
+          release = () => {
+            if (done) return;
+            done = true;
+            w.users--;
+            if (w.retired && w.users === 0 && spare.length < SPARE_WINDOWS && w.buf.length >= READ_WINDOW) spare.push(w.buf);
+          };
+        }
+        result = { entry, data, source, release };
       } catch (err) {
         if (!(err instanceof DatasetProcessingError)) throw err;
         const error = err.file ? err : new DatasetProcessingError(err.code, `"${entry.name}" is damaged: ${err.message}.`, entry.name);
-        result = { entry, error };
+        result = { entry, error, release: noop };
       }
       yield result;
     }
+    // The last window too: the reader's next pass reuses it once its reads are released.
+    retire(window);
   } finally {
     await handle.close();
   }

@@ -284,6 +284,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         signal?.throwIfAborted();
         if (read.error) labelBytes.set(read.entry.name, perEntryIssue(read.error, read.entry));
         else labelBytes.set(read.entry.name, Buffer.from(read.data)); // a copy: `data` is a view of the read window
+        read.release();
       }
     };
 
@@ -386,7 +387,12 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         concurrency,
         signal,
         async (read) => {
-          await handle(read);
+          try {
+            await handle(read);
+          } finally {
+            // The image's bytes are no longer looked at: its read buffer may be reused (ADR 0042).
+            read.release();
+          }
           done++;
           bytesDone += read.entry.uncompressedSize;
           const now = Date.now();
