@@ -67,6 +67,31 @@ describe('openArchive: zip', () => {
     }
   });
 
+  it('lists a central directory larger than one read, and names what is damaged in one (ADR 0042)', async () => {
+    // ~1.6 MB of central directory: entries cross the 1 MB read chunk.
+    const names = Array.from({ length: 15000 }, (_, i) => `images/train/${'n'.repeat(40)}_${String(i).padStart(5, '0')}.jpg`);
+    const zip = buildZip(names.map((name, i) => ({ name, data: `x${i}` })));
+    const archive = await openArchive(await tmp.write('many.zip', zip));
+    try {
+      expect(archive.entries.map((e) => e.name)).toEqual(names);
+      const last = archive.entries.at(-1)!;
+      expect((await archive.readEntry(last, 100)).data.toString()).toBe('x14999');
+    } finally {
+      await archive.close();
+    }
+    const centralDirectory = zip.readUInt32LE(zip.length - 22 + 16);
+    const badSignature = Buffer.from(zip);
+    badSignature.writeUInt32LE(0x12345678, centralDirectory);
+    const err = await rejection(openArchive(await tmp.write('bad-signature.zip', badSignature)));
+    expect(err.code).toBe('archive/corrupt');
+    expect(err.message).toContain('invalid central directory file header signature: 0x12345678');
+    const badSize = Buffer.from(zip);
+    badSize.writeUInt32LE(99, centralDirectory + 20); // a stored entry's compressed size that is not its size
+    const sizeErr = await rejection(openArchive(await tmp.write('bad-size.zip', badSize)));
+    expect(sizeErr.code).toBe('archive/corrupt');
+    expect(sizeErr.message).toContain('compressed/uncompressed size mismatch for stored file: 99 != 2');
+  });
+
   it('refuses a file that is not a zip', async () => {
     const err = await rejection(openArchive(await tmp.write('x.zip', 'just some text, not an archive at all')));
     expect(err.code).toBe('archive/not-a-zip');
