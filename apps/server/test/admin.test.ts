@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { analyticsEvents, analyticsRollup, jobs } from '../src/platform/db/schema.js';
+import { eq, sql } from 'drizzle-orm';
+import { analyticsEvents, analyticsRollup, jobs, mailOutbox } from '../src/platform/db/schema.js';
 import { newId } from '../src/platform/ids.js';
 import { createTestApp, type TestApp } from './support/harness.js';
 import { buildApiKey, buildProject, buildUser } from './support/factories.js';
@@ -78,6 +78,37 @@ describe('users', () => {
     });
     expect(d.lastLogin).not.toBeNull();
     expect((await get('/v1/admin/users/nope')).statusCode).toBe(404);
+  });
+});
+
+describe('outbox', () => {
+  it('keyset pages (ADR 0042): newest first, every mail once, microseconds and equal times kept apart; a bad cursor is a 400', async () => {
+    // Two mails in one millisecond (apart by microseconds) and two at the same instant (the id decides).
+    await t.database.db.execute(sql`
+      INSERT INTO mail_outbox (id, to_address, subject, text_body, created_at) VALUES
+        ('mk_a', 'a@lab.test', 'a', 'a', '2030-01-01 00:00:00.123456+00'),
+        ('mk_b', 'b@lab.test', 'b', 'b', '2030-01-01 00:00:00.123100+00'),
+        ('mk_c', 'c@lab.test', 'c', 'c', '2030-01-01 00:00:00.1+00'),
+        ('mk_d', 'd@lab.test', 'd', 'd', '2030-01-01 00:00:00.1+00'),
+        ('mk_e', 'e@lab.test', 'e', 'e', '2029-12-31 23:59:59+00')`);
+    const total = (await t.database.db.select().from(mailOutbox)).length;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await get(`/v1/admin/outbox?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.statusCode).toBe(200);
+      const page = res.json().data as { mails: Array<{ id: string }>; nextCursor: string | null };
+      expect(page.mails.length).toBeLessThanOrEqual(2);
+      seen.push(...page.mails.map((m) => m.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    expect(seen.slice(0, 5)).toEqual(['mk_a', 'mk_b', 'mk_d', 'mk_c', 'mk_e']);
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+    expect((await get('/v1/admin/outbox?limit=2&cursor=not-a-cursor')).statusCode).toBe(400);
+    expect((await get('/v1/admin/outbox?limit=0')).statusCode).toBe(400);
   });
 });
 

@@ -28,7 +28,22 @@ interface Usage {
 /** Admin reads across users: newest accounts, newest mails of the outbox. */
 export const adminRepository = {
   recentUsers: (db: Db, limit: number) => db.select().from(users).orderBy(desc(users.createdAt)).limit(limit),
-  recentMails: (db: Db, limit: number) => db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit),
+  /**
+   * Outbox mails newest first, after the mail `afterId` in (created_at, id) order (index of migration
+   * 0035). The cursor's mail is compared in the database, so timestamps keep their microseconds; a
+   * cursor whose mail is gone ends the list.
+   */
+  mailsPage: (db: Db, afterId: string | null, limit: number) =>
+    db
+      .select()
+      .from(mailOutbox)
+      .where(
+        afterId === null
+          ? undefined
+          : sql`(${mailOutbox.createdAt}, ${mailOutbox.id}) < (select m.created_at, m.id from mail_outbox m where m.id = ${afterId})`,
+      )
+      .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+      .limit(limit),
 
   /**
    * One keyset page of users: prefix search on lower(email|username|first_name) (one index each,

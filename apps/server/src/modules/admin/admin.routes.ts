@@ -15,6 +15,7 @@ import {
   analyticsSeriesSchema,
   analyticsTopSchema,
   userSchema,
+  outboxQuerySchema,
   outboxSchema,
 } from '@sightline/contracts';
 import { requireAdmin } from '../../platform/http/auth-context.js';
@@ -56,10 +57,13 @@ export async function adminRoutes(app: FastifyInstance) {
   /** With no SMTP the outbox is where mails can be read; admins see a warning in the app. */
   r.get(
     '/v1/admin/outbox',
-    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: outboxSchema }), ...errorResponses } } },
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: outboxQuerySchema, response: { 200: z.object({ data: outboxSchema }), ...errorResponses } },
+    },
     async (req) => {
       requireAdmin(req);
-      return { data: await admin.outbox(ctx) };
+      return { data: await admin.outbox(ctx, req.query) };
     },
   );
 

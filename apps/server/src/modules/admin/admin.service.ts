@@ -1,4 +1,4 @@
-import { ErrorCode, type AdminJob, type AdminUserDetail, type AdminUsersQuery, type AdminUserRow } from '@sightline/contracts';
+import { ErrorCode, type AdminJob, type AdminUserDetail, type AdminUsersQuery, type AdminUserRow, type OutboxQuery } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { requestCancel, tailOf } from '../agents/agents.service.js';
@@ -13,12 +13,19 @@ export async function listUsers(ctx: AppContext) {
   return (await adminRepository.recentUsers(ctx.db, 500)).map((u) => presentUser(u));
 }
 
-/** With no SMTP the outbox is where mails can be read; admins see a warning in the app. */
-export async function outbox(ctx: AppContext) {
-  const rows = await adminRepository.recentMails(ctx.db, 200);
+/**
+ * With no SMTP the outbox is where mails can be read; admins see a warning in the app. Paged by key,
+ * newest first (ADR 0042): the cursor names the previous page's last mail, and the page is the mails
+ * before it in (created, id) order, at the database's own precision.
+ */
+export async function outbox(ctx: AppContext, q: OutboxQuery) {
+  const after = q.cursor === undefined ? null : decodeOutboxCursor(q.cursor);
+  const rows = await adminRepository.mailsPage(ctx.db, after, q.limit + 1);
+  const page = rows.slice(0, q.limit);
   return {
     mailEnabled: ctx.mailer.enabled,
-    mails: rows.map((m) => ({
+    nextCursor: rows.length > q.limit ? Buffer.from(JSON.stringify([page.at(-1)!.id])).toString('base64url') : null,
+    mails: page.map((m) => ({
       id: m.id,
       to: m.to,
       subject: m.subject,
@@ -45,6 +52,16 @@ export function presentAdminUser(u: UserRow): AdminUserRow {
     deleted: iso(u.deletedAt),
     disabled: iso(u.disabledAt),
   };
+}
+
+function decodeOutboxCursor(cursor: string): string {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string') return v[0];
+  } catch {
+    /* fall through */
+  }
+  throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
 }
 
 const encodeCursor = (v: [string, string]) => Buffer.from(JSON.stringify(v)).toString('base64url');
