@@ -248,5 +248,17 @@ describe('jobs and feedback', () => {
     const f = (await get('/v1/admin/feedback')).json().data;
     expect(f).toMatchObject({ average: 4, count: 3, distribution: [0, 0, 1, 1, 1] });
     expect(f.entries.map((e: { review: string }) => e.review).sort()).toEqual(['', 'great', 'ok']);
+    expect(f.nextCursor).toBeNull();
+    // Keyset pages (ADR 0042): every review once, newest update first; the summary with the first page only.
+    const first = (await get('/v1/admin/feedback?limit=2')).json().data;
+    expect(first).toMatchObject({ average: 4, count: 3, distribution: [0, 0, 1, 1, 1] });
+    expect(first.entries).toHaveLength(2);
+    const second = (await get(`/v1/admin/feedback?limit=2&cursor=${first.nextCursor}`)).json().data;
+    expect(second).toMatchObject({ average: null, count: null, distribution: null, nextCursor: null });
+    const paged = [...first.entries, ...second.entries].map((e: { userId: string }) => e.userId);
+    expect(paged).toEqual(f.entries.map((e: { userId: string }) => e.userId));
+    const updated = [...first.entries, ...second.entries].map((e: { updated: string }) => e.updated);
+    expect(updated).toEqual([...updated].sort().reverse());
+    expect((await get('/v1/admin/feedback?cursor=%7B')).statusCode).toBe(400);
   });
 });

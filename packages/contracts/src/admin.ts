@@ -180,10 +180,15 @@ export const adminJobsQuerySchema = z.object({ status: z.enum(['active', 'failed
 
 // ---- feedback
 
+/**
+ * A page of feedback, newest update first (ADR 0042: keyset). The summary (average, count, the
+ * 1–5 distribution) is over all feedback and comes with the first page only: null on later pages.
+ */
 export const adminFeedbackSchema = z.object({
   average: z.number().nullable(),
-  count: z.number(),
-  distribution: z.array(z.number()),
+  count: z.number().nullable(),
+  distribution: z.array(z.number()).nullable(),
+  nextCursor: z.string().nullable(),
   entries: z.array(
     z.object({
       userId: z.string(),
@@ -197,3 +202,9 @@ export const adminFeedbackSchema = z.object({
   ),
 });
 export type AdminFeedback = z.infer<typeof adminFeedbackSchema>;
+export const adminFeedbackQuerySchema = z.object({
+  /** the `nextCursor` of the previous page */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AdminFeedbackQuery = z.infer<typeof adminFeedbackQuerySchema>;

@@ -171,7 +171,21 @@ export const adminRepository = {
   },
   agentJob: async (db: Db, id: string) => (await db.select().from(agentJobs).where(eq(agentJobs.id, id)).limit(1))[0] ?? null,
 
-  feedback: (db: Db, limit: number) => db.select().from(users).where(isNotNull(users.feedbackCreatedAt)).orderBy(desc(users.feedbackUpdatedAt)).limit(limit),
+  /** Users' feedback, newest update first, after the user `afterId` in (updated, id) order (index of migration 0035). */
+  feedbackPage: (db: Db, afterId: string | null, limit: number) =>
+    db
+      .select()
+      .from(users)
+      .where(
+        and(
+          isNotNull(users.feedbackCreatedAt),
+          afterId === null
+            ? undefined
+            : sql`(${users.feedbackUpdatedAt}, ${users.id}) < (select u.feedback_updated_at, u.id from users u where u.id = ${afterId})`,
+        ),
+      )
+      .orderBy(desc(users.feedbackUpdatedAt), desc(users.id))
+      .limit(limit),
   feedbackStats: async (db: Db) => {
     const rows = await db
       .select({ rating: users.feedbackRating, n: sql<number>`count(*)` })

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ACCOUNT_DELETION_GRACE_DAYS,
+  adminFeedbackQuerySchema,
   adminFeedbackSchema,
   adminJobSchema,
   adminJobsQuerySchema,
@@ -178,7 +179,10 @@ export async function adminRoutes(app: FastifyInstance) {
   // ---- feedback (the feedback dialog's ratings and reviews)
   r.get(
     '/v1/admin/feedback',
-    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: adminFeedbackSchema }), ...errorResponses } } },
-    async () => ({ data: await admin.feedback(ctx) }),
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: adminFeedbackQuerySchema, response: { 200: z.object({ data: adminFeedbackSchema }), ...errorResponses } },
+    },
+    async (req) => ({ data: await admin.feedback(ctx, req.query) }),
   );
 }

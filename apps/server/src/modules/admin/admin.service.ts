@@ -1,4 +1,12 @@
-import { ErrorCode, type AdminJob, type AdminUserDetail, type AdminUsersQuery, type AdminUserRow, type OutboxQuery } from '@sightline/contracts';
+import {
+  ErrorCode,
+  type AdminJob,
+  type AdminUserDetail,
+  type AdminUsersQuery,
+  type AdminUserRow,
+  type OutboxQuery,
+  type AdminFeedbackQuery,
+} from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { requestCancel, tailOf } from '../agents/agents.service.js';
@@ -19,12 +27,12 @@ export async function listUsers(ctx: AppContext) {
  * before it in (created, id) order, at the database's own precision.
  */
 export async function outbox(ctx: AppContext, q: OutboxQuery) {
-  const after = q.cursor === undefined ? null : decodeOutboxCursor(q.cursor);
+  const after = q.cursor === undefined ? null : decodeIdCursor(q.cursor);
   const rows = await adminRepository.mailsPage(ctx.db, after, q.limit + 1);
   const page = rows.slice(0, q.limit);
   return {
     mailEnabled: ctx.mailer.enabled,
-    nextCursor: rows.length > q.limit ? Buffer.from(JSON.stringify([page.at(-1)!.id])).toString('base64url') : null,
+    nextCursor: rows.length > q.limit ? encodeIdCursor(page.at(-1)!.id) : null,
     mails: page.map((m) => ({
       id: m.id,
       to: m.to,
@@ -54,7 +62,9 @@ export function presentAdminUser(u: UserRow): AdminUserRow {
   };
 }
 
-function decodeOutboxCursor(cursor: string): string {
+/** A keyset cursor that names the previous page's last row; the database compares against that row. */
+const encodeIdCursor = (id: string) => Buffer.from(JSON.stringify([id])).toString('base64url');
+function decodeIdCursor(cursor: string): string {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
     if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string') return v[0];
@@ -311,17 +321,26 @@ export async function cancelJob(ctx: AppContext, actor: { id: string; roles: str
 
 // ---- feedback
 
-export async function feedback(ctx: AppContext) {
-  const stats = await adminRepository.feedbackStats(ctx.db);
-  const rated = stats.filter((s) => s.rating !== null);
-  const ratedCount = rated.reduce((n, s) => n + s.n, 0);
-  const distribution = [1, 2, 3, 4, 5].map((r) => rated.find((s) => s.rating === r)?.n ?? 0);
-  const rows = await adminRepository.feedback(ctx.db, 500);
+/** Feedback in keyset pages (ADR 0042); the summary, an aggregate over every row, with the first page only. */
+export async function feedback(ctx: AppContext, q: AdminFeedbackQuery) {
+  const after = q.cursor === undefined ? null : decodeIdCursor(q.cursor);
+  const rows = await adminRepository.feedbackPage(ctx.db, after, q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  let summary: { average: number | null; count: number | null; distribution: number[] | null } = { average: null, count: null, distribution: null };
+  if (after === null) {
+    const stats = await adminRepository.feedbackStats(ctx.db);
+    const rated = stats.filter((s) => s.rating !== null);
+    const ratedCount = rated.reduce((n, s) => n + s.n, 0);
+    summary = {
+      average: ratedCount ? Math.round((rated.reduce((sum, s) => sum + s.n * (s.rating ?? 0), 0) / ratedCount) * 100) / 100 : null,
+      count: stats.reduce((n, s) => n + s.n, 0),
+      distribution: [1, 2, 3, 4, 5].map((r) => rated.find((s) => s.rating === r)?.n ?? 0),
+    };
+  }
   return {
-    average: ratedCount ? Math.round((rated.reduce((sum, s) => sum + s.n * (s.rating ?? 0), 0) / ratedCount) * 100) / 100 : null,
-    count: stats.reduce((n, s) => n + s.n, 0),
-    distribution,
-    entries: rows.map((u) => ({
+    ...summary,
+    nextCursor: rows.length > q.limit ? encodeIdCursor(page.at(-1)!.id) : null,
+    entries: page.map((u) => ({
       userId: u.id,
       username: u.username,
       email: u.email,

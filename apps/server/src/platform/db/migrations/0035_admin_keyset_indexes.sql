@@ -1,3 +1,6 @@
--- Keyset pages for the admin's outbox (ADR 0042): newest mail first, the id as tie-break, so every
+-- Keyset pages for the admin's outbox and feedback (ADR 0042): newest first, the id as tie-break, so every
 -- page costs what the first does.
 CREATE INDEX mail_outbox_keyset ON mail_outbox (created_at DESC, id DESC);
+-- The admin's feedback list, newest update first (replaces the single-column index of migration 0015).
+CREATE INDEX users_feedback_keyset ON users (feedback_updated_at DESC, id DESC) WHERE feedback_created_at IS NOT NULL;
+DROP INDEX users_feedback_idx;
