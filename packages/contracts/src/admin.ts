@@ -175,8 +175,17 @@ export const adminJobSchema = z.object({
   canRetry: z.boolean(),
   canCancel: z.boolean(),
 });
+/** A page of jobs of both sources, newest update first (ADR 0042: keyset). */
+export const adminJobsPageSchema = z.object({ items: z.array(adminJobSchema), nextCursor: z.string().nullable() });
+export type AdminJobsPage = z.infer<typeof adminJobsPageSchema>;
 export type AdminJob = z.infer<typeof adminJobSchema>;
-export const adminJobsQuerySchema = z.object({ status: z.enum(['active', 'failed', 'all']).default('all') });
+export const adminJobsQuerySchema = z.object({
+  status: z.enum(['active', 'failed', 'all']).default('all'),
+  /** the `nextCursor` of the previous page */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AdminJobsQuery = z.infer<typeof adminJobsQuerySchema>;
 
 // ---- feedback
 

@@ -6,6 +6,7 @@ import {
   adminFeedbackQuerySchema,
   adminFeedbackSchema,
   adminJobSchema,
+  adminJobsPageSchema,
   adminJobsQuerySchema,
   adminReasonBody,
   adminRoleBody,
@@ -155,10 +156,10 @@ export async function adminRoutes(app: FastifyInstance) {
     '/v1/admin/jobs',
     {
       config: { auth: 'admin' },
-      schema: { tags: ['admin'], querystring: adminJobsQuerySchema, response: { 200: z.object({ data: z.array(adminJobSchema) }), ...errorResponses } },
+      schema: { tags: ['admin'], querystring: adminJobsQuerySchema, response: { 200: z.object({ data: adminJobsPageSchema }), ...errorResponses } },
     },
     async (req) => ({
-      data: await admin.listJobs(ctx, req.query.status),
+      data: await admin.listJobs(ctx, req.query),
     }),
   );
   r.post(

@@ -6,6 +6,7 @@ import {
   type AdminUserRow,
   type OutboxQuery,
   type AdminFeedbackQuery,
+  type AdminJobsQuery,
 } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
@@ -15,7 +16,7 @@ import { endAllSessions } from '../auth/auth.service.js';
 import { retryExport } from '../exports/exports.service.js';
 import { presentUser } from '../users/users.presenter.js';
 import { markDeleted, restoreAccount } from '../users/users.service.js';
-import { adminRepository, type AgentJobRow, type QueueJobRow, type UserRow } from './admin.repository.js';
+import { adminRepository, type AgentJobRow, type JobsAfter, type QueueJobRow, type UserRow } from './admin.repository.js';
 
 export async function listUsers(ctx: AppContext) {
   return (await adminRepository.recentUsers(ctx.db, 500)).map((u) => presentUser(u));
@@ -262,17 +263,44 @@ async function presentAgentJob(ctx: AppContext, j: AgentJobRow, names?: Names): 
   };
 }
 
-export async function listJobs(ctx: AppContext, status: 'active' | 'failed' | 'all') {
+/**
+ * Jobs of both sources in keyset pages, newest update first (ADR 0042): each source reads at most
+ * `limit + 1` rows after the cursor's job on its own index, and the two are merged by (update time to
+ * the microsecond, id), as the database orders them.
+ */
+export async function listJobs(ctx: AppContext, q: AdminJobsQuery) {
+  const { status } = q;
+  const after = q.cursor === undefined ? null : decodeJobsCursor(q.cursor);
   const queueStatuses = status === 'active' ? QUEUE_ACTIVE : status === 'failed' ? ['failed'] : [...QUEUE_ACTIVE, 'failed'];
   const agentStatuses: AgentJobRow['status'][] = status === 'active' ? AGENT_ACTIVE : status === 'failed' ? ['failed'] : [...AGENT_ACTIVE, 'failed'];
-  const [queueRows, agentRows] = await Promise.all([
-    adminRepository.queueJobs(ctx.db, queueStatuses, 200),
-    adminRepository.agentJobs(ctx.db, agentStatuses, 100),
+  const [queueFound, agentFound] = await Promise.all([
+    adminRepository.queueJobs(ctx.db, queueStatuses, after, q.limit + 1),
+    adminRepository.agentJobs(ctx.db, agentStatuses, after, q.limit + 1),
   ]);
+  type Found = { source: 'queue'; row: QueueJobRow; sortKey: string } | { source: 'agent'; row: AgentJobRow; sortKey: string };
+  const merged: Found[] = [
+    ...queueFound.map((f) => ({ source: 'queue' as const, row: f.row, sortKey: f.sortKey })),
+    ...agentFound.map((f) => ({ source: 'agent' as const, row: f.row, sortKey: f.sortKey })),
+  ].sort((a, b) => (a.sortKey === b.sortKey ? (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0) : a.sortKey < b.sortKey ? 1 : -1));
+  const page = merged.slice(0, q.limit);
+  const last = page.at(-1);
+  const nextCursor = merged.length > q.limit && last ? Buffer.from(JSON.stringify([last.source, last.row.id])).toString('base64url') : null;
+  const queueRows = page.flatMap((f) => (f.source === 'queue' ? [f.row] : []));
+  const agentRows = page.flatMap((f) => (f.source === 'agent' ? [f.row] : []));
   const names = await namesFor(ctx, [...queueRows.map((row) => refsOf({ source: 'queue', row })), ...agentRows.map((row) => refsOf({ source: 'agent', row }))]);
-  const queue = queueRows.map((j) => presentQueueJob(j, names));
-  const agent = await Promise.all(agentRows.map((j) => presentAgentJob(ctx, j, names)));
-  return [...queue, ...agent].sort((a, b) => b.updated.localeCompare(a.updated));
+  const queue = new Map(queueRows.map((j) => [j.id, presentQueueJob(j, names)]));
+  const agent = new Map((await Promise.all(agentRows.map((j) => presentAgentJob(ctx, j, names)))).map((j) => [j.id, j]));
+  return { items: page.map((f) => (f.source === 'queue' ? queue.get(f.row.id)! : agent.get(f.row.id)!)), nextCursor };
+}
+
+function decodeJobsCursor(cursor: string): JobsAfter {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 2 && (v[0] === 'queue' || v[0] === 'agent') && typeof v[1] === 'string') return { source: v[0], id: v[1] };
+  } catch {
+    /* fall through */
+  }
+  throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
 }
 
 export async function retryJob(ctx: AppContext, source: 'queue' | 'agent', id: string) {
