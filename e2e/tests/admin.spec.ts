@@ -213,7 +213,7 @@ test('screenshots: admin analytics and jobs at 1440 and 390 px; the admin sees t
     await page.screenshot({ path: path.join(SHOTS, `admin-jobs-${width}.png`), fullPage: true });
     // This fresh server has no failed or running job to show, so the cards are also captured with a
     // stubbed list (the shapes the server answers) to check their layout: error, log tail, actions.
-    await page.route('**/v1/admin/jobs?*', (route) => route.fulfill({ json: { data: SAMPLE_JOBS } }));
+    await page.route('**/v1/admin/jobs?*', (route) => route.fulfill({ json: { data: { items: SAMPLE_JOBS, nextCursor: null } } }));
     await page.reload();
     await expect(page.getByTestId('admin-job')).toHaveCount(SAMPLE_JOBS.length);
     await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(2);

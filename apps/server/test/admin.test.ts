@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { analyticsEvents, analyticsRollup, jobs } from '../src/platform/db/schema.js';
+import { eq, sql } from 'drizzle-orm';
+import { analyticsEvents, analyticsRollup, jobs, mailOutbox } from '../src/platform/db/schema.js';
 import { newId } from '../src/platform/ids.js';
 import { createTestApp, type TestApp } from './support/harness.js';
 import { buildApiKey, buildProject, buildUser } from './support/factories.js';
@@ -78,6 +78,37 @@ describe('users', () => {
     });
     expect(d.lastLogin).not.toBeNull();
     expect((await get('/v1/admin/users/nope')).statusCode).toBe(404);
+  });
+});
+
+describe('outbox', () => {
+  it('keyset pages (ADR 0042): newest first, every mail once, microseconds and equal times kept apart; a bad cursor is a 400', async () => {
+    // Two mails in one millisecond (apart by microseconds) and two at the same instant (the id decides).
+    await t.database.db.execute(sql`
+      INSERT INTO mail_outbox (id, to_address, subject, text_body, created_at) VALUES
+        ('mk_a', 'a@lab.test', 'a', 'a', '2030-01-01 00:00:00.123456+00'),
+        ('mk_b', 'b@lab.test', 'b', 'b', '2030-01-01 00:00:00.123100+00'),
+        ('mk_c', 'c@lab.test', 'c', 'c', '2030-01-01 00:00:00.1+00'),
+        ('mk_d', 'd@lab.test', 'd', 'd', '2030-01-01 00:00:00.1+00'),
+        ('mk_e', 'e@lab.test', 'e', 'e', '2029-12-31 23:59:59+00')`);
+    const total = (await t.database.db.select().from(mailOutbox)).length;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await get(`/v1/admin/outbox?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.statusCode).toBe(200);
+      const page = res.json().data as { mails: Array<{ id: string }>; nextCursor: string | null };
+      expect(page.mails.length).toBeLessThanOrEqual(2);
+      seen.push(...page.mails.map((m) => m.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    expect(seen.slice(0, 5)).toEqual(['mk_a', 'mk_b', 'mk_d', 'mk_c', 'mk_e']);
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+    expect((await get('/v1/admin/outbox?limit=2&cursor=not-a-cursor')).statusCode).toBe(400);
+    expect((await get('/v1/admin/outbox?limit=0')).statusCode).toBe(400);
   });
 });
 
@@ -179,7 +210,7 @@ describe('jobs and feedback', () => {
       },
       { id: 'jqueued', queue: 'mail.send', status: 'queued', createdAt: now, updatedAt: now },
     ]);
-    const list = (await get('/v1/admin/jobs')).json().data as Array<{
+    const list = (await get('/v1/admin/jobs')).json().data.items as Array<{
       id: string;
       status: string;
       lastError: string | null;
@@ -197,12 +228,47 @@ describe('jobs and feedback', () => {
       canCancel: false,
     });
     expect(list.find((j) => j.id === 'jqueued')).toMatchObject({ status: 'queued', canCancel: true });
-    expect((await get('/v1/admin/jobs?status=failed')).json().data.map((j: { id: string }) => j.id)).toEqual(['jfailed']);
+    expect((await get('/v1/admin/jobs?status=failed')).json().data.items.map((j: { id: string }) => j.id)).toEqual(['jfailed']);
     expect((await post('/v1/admin/jobs/queue/jfailed/retry')).json().data).toMatchObject({ status: 'queued', attempts: 0 });
     expect((await post('/v1/admin/jobs/queue/jfailed/retry')).statusCode).toBe(409);
     expect((await post('/v1/admin/jobs/queue/jqueued/cancel')).json().data.status).toBe('cancelled');
     expect((await t.database.db.select().from(jobs).where(eq(jobs.id, 'jqueued')))[0]!.status).toBe('cancelled');
     expect((await post('/v1/admin/jobs/queue/nope/cancel')).statusCode).toBe(404);
+  });
+
+  it('jobs of both sources in keyset pages (ADR 0042): newest update first, every job once, microseconds and ties kept apart', async () => {
+    await t.database.db.execute(sql`
+      INSERT INTO jobs (id, queue, status, created_at, updated_at) VALUES
+        ('kq_a', 'mail.send', 'failed', now(), '2031-01-01 00:00:00.000900+00'),
+        ('kq_b', 'mail.send', 'queued', now(), '2031-01-01 00:00:00.000100+00'),
+        ('kq_c', 'mail.send', 'running', now(), '2031-01-01 00:00:00.0005+00'),
+        ('kq_done', 'mail.send', 'done', now(), '2031-01-01 00:00:00.0007+00')`);
+    await t.database.db.execute(sql`
+      INSERT INTO agent_jobs (id, kind, user_id, model_id, status, created_at, updated_at) VALUES
+        ('ka_a', 'export', ${admin.user.id}, 'm_gone', 'queued', now(), '2031-01-01 00:00:00.0008+00'),
+        ('ka_b', 'export', ${admin.user.id}, 'm_gone', 'failed', now(), '2031-01-01 00:00:00.0005+00')`);
+    const total = (await get('/v1/admin/jobs?limit=200')).json().data.items.length;
+    // Page sizes that put a page boundary at each place, the tie between the two sources included.
+    for (const limit of [1, 2, 3]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await get(`/v1/admin/jobs?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(res.statusCode).toBe(200);
+        const page = res.json().data as { items: Array<{ id: string }>; nextCursor: string | null };
+        expect(page.items.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.items.map((j) => j.id));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor && pages < 100);
+      // 0.9 ms, 0.8 (agent), 0.5 twice (the id decides: kq_c > ka_b), 0.1; a done job is not listed.
+      expect(seen.slice(0, 5)).toEqual(['kq_a', 'ka_a', 'kq_c', 'ka_b', 'kq_b']);
+      expect(seen).toHaveLength(total);
+      expect(new Set(seen).size).toBe(total);
+      expect(seen).not.toContain('kq_done');
+    }
+    expect((await get('/v1/admin/jobs?cursor=WyJub3BlIl0')).statusCode).toBe(400);
   });
 
   it('feedback: ratings and reviews with the average', async () => {
@@ -217,5 +283,17 @@ describe('jobs and feedback', () => {
     const f = (await get('/v1/admin/feedback')).json().data;
     expect(f).toMatchObject({ average: 4, count: 3, distribution: [0, 0, 1, 1, 1] });
     expect(f.entries.map((e: { review: string }) => e.review).sort()).toEqual(['', 'great', 'ok']);
+    expect(f.nextCursor).toBeNull();
+    // Keyset pages (ADR 0042): every review once, newest update first; the summary with the first page only.
+    const first = (await get('/v1/admin/feedback?limit=2')).json().data;
+    expect(first).toMatchObject({ average: 4, count: 3, distribution: [0, 0, 1, 1, 1] });
+    expect(first.entries).toHaveLength(2);
+    const second = (await get(`/v1/admin/feedback?limit=2&cursor=${first.nextCursor}`)).json().data;
+    expect(second).toMatchObject({ average: null, count: null, distribution: null, nextCursor: null });
+    const paged = [...first.entries, ...second.entries].map((e: { userId: string }) => e.userId);
+    expect(paged).toEqual(f.entries.map((e: { userId: string }) => e.userId));
+    const updated = [...first.entries, ...second.entries].map((e: { updated: string }) => e.updated);
+    expect(updated).toEqual([...updated].sort().reverse());
+    expect((await get('/v1/admin/feedback?cursor=%7B')).statusCode).toBe(400);
   });
 });

@@ -225,7 +225,7 @@ describe('admin jobs carry names', () => {
       .insert(agentJobs)
       .values({ id: `ja-${m.id}`, kind: 'export', userId: u.user.id, modelId: m.id, status: 'queued', createdAt: now, updatedAt: now });
 
-    const list = await ok('GET', '/v1/admin/jobs', admin.cookie);
+    const list = (await ok('GET', '/v1/admin/jobs', admin.cookie)).items;
     expect(list.find((j: { id: string }) => j.id === `jq-${d.id}`)).toMatchObject({
       dataset: { id: d.id, name: 'Harbour boats' },
       user: { id: u.user.id, username: u.user.username },

@@ -175,15 +175,29 @@ export const adminJobSchema = z.object({
   canRetry: z.boolean(),
   canCancel: z.boolean(),
 });
+/** A page of jobs of both sources, newest update first (ADR 0042: keyset). */
+export const adminJobsPageSchema = z.object({ items: z.array(adminJobSchema), nextCursor: z.string().nullable() });
+export type AdminJobsPage = z.infer<typeof adminJobsPageSchema>;
 export type AdminJob = z.infer<typeof adminJobSchema>;
-export const adminJobsQuerySchema = z.object({ status: z.enum(['active', 'failed', 'all']).default('all') });
+export const adminJobsQuerySchema = z.object({
+  status: z.enum(['active', 'failed', 'all']).default('all'),
+  /** the `nextCursor` of the previous page */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AdminJobsQuery = z.infer<typeof adminJobsQuerySchema>;
 
 // ---- feedback
 
+/**
+ * A page of feedback, newest update first (ADR 0042: keyset). The summary (average, count, the
+ * 1–5 distribution) is over all feedback and comes with the first page only: null on later pages.
+ */
 export const adminFeedbackSchema = z.object({
   average: z.number().nullable(),
-  count: z.number(),
-  distribution: z.array(z.number()),
+  count: z.number().nullable(),
+  distribution: z.array(z.number()).nullable(),
+  nextCursor: z.string().nullable(),
   entries: z.array(
     z.object({
       userId: z.string(),
@@ -197,3 +211,9 @@ export const adminFeedbackSchema = z.object({
   ),
 });
 export type AdminFeedback = z.infer<typeof adminFeedbackSchema>;
+export const adminFeedbackQuerySchema = z.object({
+  /** the `nextCursor` of the previous page */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AdminFeedbackQuery = z.infer<typeof adminFeedbackQuerySchema>;

@@ -140,5 +140,12 @@ export const outboxMailSchema = z.object({
   error: z.string().nullable(),
 });
 export type OutboxMail = z.infer<typeof outboxMailSchema>;
-export const outboxSchema = z.object({ mailEnabled: z.boolean(), mails: z.array(outboxMailSchema) });
+/** A page of the outbox, newest first (ADR 0042: keyset; `nextCursor` is null on the last page). */
+export const outboxSchema = z.object({ mailEnabled: z.boolean(), mails: z.array(outboxMailSchema), nextCursor: z.string().nullable() });
+export const outboxQuerySchema = z.object({
+  /** the `nextCursor` of the previous page */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type OutboxQuery = z.infer<typeof outboxQuerySchema>;
 export type Outbox = z.infer<typeof outboxSchema>;

@@ -26,9 +26,38 @@ interface Usage {
 }
 
 /** Admin reads across users: newest accounts, newest mails of the outbox. */
+/** Where a page of the admin's job list starts: after this job (of either source) in (updated_at, id) order. */
+export interface JobsAfter {
+  source: 'queue' | 'agent';
+  id: string;
+}
+/** The cursor job's (updated_at, id), read by the database at its own precision. */
+const cursorRow = (after: JobsAfter) =>
+  after.source === 'queue'
+    ? sql`(select c.updated_at, c.id from jobs c where c.id = ${after.id})`
+    : sql`(select c.updated_at, c.id from agent_jobs c where c.id = ${after.id})`;
+/** A timestamp as sortable text to the microsecond (UTC). */
+const microsKey = (column: SQL.Aliased | typeof jobs.updatedAt | typeof agentJobs.updatedAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYYMMDDHH24MISSUS')`;
+
 export const adminRepository = {
   recentUsers: (db: Db, limit: number) => db.select().from(users).orderBy(desc(users.createdAt)).limit(limit),
-  recentMails: (db: Db, limit: number) => db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit),
+  /**
+   * Outbox mails newest first, after the mail `afterId` in (created_at, id) order (index of migration
+   * 0035). The cursor's mail is compared in the database, so timestamps keep their microseconds; a
+   * cursor whose mail is gone ends the list.
+   */
+  mailsPage: (db: Db, afterId: string | null, limit: number) =>
+    db
+      .select()
+      .from(mailOutbox)
+      .where(
+        afterId === null
+          ? undefined
+          : sql`(${mailOutbox.createdAt}, ${mailOutbox.id}) < (select m.created_at, m.id from mail_outbox m where m.id = ${afterId})`,
+      )
+      .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+      .limit(limit),
 
   /**
    * One keyset page of users: prefix search on lower(email|username|first_name) (one index each,
@@ -130,8 +159,18 @@ export const adminRepository = {
   },
 
   // jobs of the platform queue (dataset processing, imports, purge, mail...) and of GPU agents
-  queueJobs: (db: Db, statuses: string[], limit: number) =>
-    db.select().from(jobs).where(inArray(jobs.status, statuses)).orderBy(desc(jobs.updatedAt)).limit(limit),
+  /**
+   * Queue jobs in these statuses, newest update first, after the cursor's job in (updated_at, id)
+   * order (index of migration 0035). `sortKey` is the update time to the microsecond, as text, so the
+   * merge with agent jobs orders as the database does.
+   */
+  queueJobs: (db: Db, statuses: string[], after: JobsAfter | null, limit: number) =>
+    db
+      .select({ row: jobs, sortKey: microsKey(jobs.updatedAt) })
+      .from(jobs)
+      .where(and(inArray(jobs.status, statuses), after ? sql`(${jobs.updatedAt}, ${jobs.id}) < ${cursorRow(after)}` : undefined))
+      .orderBy(desc(jobs.updatedAt), desc(jobs.id))
+      .limit(limit),
   queueJob: async (db: Db, id: string) => (await db.select().from(jobs).where(eq(jobs.id, id)).limit(1))[0] ?? null,
   /** Moves a job from one status to another; null when it was not in `from` any more. */
   moveQueueJob: async (db: Db, id: string, from: string[], patch: Partial<typeof jobs.$inferInsert>) =>
@@ -142,8 +181,13 @@ export const adminRepository = {
         .where(and(eq(jobs.id, id), inArray(jobs.status, from)))
         .returning()
     )[0] ?? null,
-  agentJobs: (db: Db, statuses: AgentJobRow['status'][], limit: number) =>
-    db.select().from(agentJobs).where(inArray(agentJobs.status, statuses)).orderBy(desc(agentJobs.updatedAt)).limit(limit),
+  agentJobs: (db: Db, statuses: AgentJobRow['status'][], after: JobsAfter | null, limit: number) =>
+    db
+      .select({ row: agentJobs, sortKey: microsKey(agentJobs.updatedAt) })
+      .from(agentJobs)
+      .where(and(inArray(agentJobs.status, statuses), after ? sql`(${agentJobs.updatedAt}, ${agentJobs.id}) < ${cursorRow(after)}` : undefined))
+      .orderBy(desc(agentJobs.updatedAt), desc(agentJobs.id))
+      .limit(limit),
   /** Names behind the ids jobs carry: users, models, datasets, one query per kind asked for. */
   namesOf: async (db: Db, ids: { users: string[]; models: string[]; datasets: string[] }) => {
     const [u, m, d] = await Promise.all([
@@ -156,7 +200,21 @@ export const adminRepository = {
   },
   agentJob: async (db: Db, id: string) => (await db.select().from(agentJobs).where(eq(agentJobs.id, id)).limit(1))[0] ?? null,
 
-  feedback: (db: Db, limit: number) => db.select().from(users).where(isNotNull(users.feedbackCreatedAt)).orderBy(desc(users.feedbackUpdatedAt)).limit(limit),
+  /** Users' feedback, newest update first, after the user `afterId` in (updated, id) order (index of migration 0035). */
+  feedbackPage: (db: Db, afterId: string | null, limit: number) =>
+    db
+      .select()
+      .from(users)
+      .where(
+        and(
+          isNotNull(users.feedbackCreatedAt),
+          afterId === null
+            ? undefined
+            : sql`(${users.feedbackUpdatedAt}, ${users.id}) < (select u.feedback_updated_at, u.id from users u where u.id = ${afterId})`,
+        ),
+      )
+      .orderBy(desc(users.feedbackUpdatedAt), desc(users.id))
+      .limit(limit),
   feedbackStats: async (db: Db) => {
     const rows = await db
       .select({ rating: users.feedbackRating, n: sql<number>`count(*)` })

@@ -3,8 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ACCOUNT_DELETION_GRACE_DAYS,
+  adminFeedbackQuerySchema,
   adminFeedbackSchema,
   adminJobSchema,
+  adminJobsPageSchema,
   adminJobsQuerySchema,
   adminReasonBody,
   adminRoleBody,
@@ -15,6 +17,7 @@ import {
   analyticsSeriesSchema,
   analyticsTopSchema,
   userSchema,
+  outboxQuerySchema,
   outboxSchema,
 } from '@sightline/contracts';
 import { requireAdmin } from '../../platform/http/auth-context.js';
@@ -56,10 +59,13 @@ export async function adminRoutes(app: FastifyInstance) {
   /** With no SMTP the outbox is where mails can be read; admins see a warning in the app. */
   r.get(
     '/v1/admin/outbox',
-    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: outboxSchema }), ...errorResponses } } },
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: outboxQuerySchema, response: { 200: z.object({ data: outboxSchema }), ...errorResponses } },
+    },
     async (req) => {
       requireAdmin(req);
-      return { data: await admin.outbox(ctx) };
+      return { data: await admin.outbox(ctx, req.query) };
     },
   );
 
@@ -150,10 +156,10 @@ export async function adminRoutes(app: FastifyInstance) {
     '/v1/admin/jobs',
     {
       config: { auth: 'admin' },
-      schema: { tags: ['admin'], querystring: adminJobsQuerySchema, response: { 200: z.object({ data: z.array(adminJobSchema) }), ...errorResponses } },
+      schema: { tags: ['admin'], querystring: adminJobsQuerySchema, response: { 200: z.object({ data: adminJobsPageSchema }), ...errorResponses } },
     },
     async (req) => ({
-      data: await admin.listJobs(ctx, req.query.status),
+      data: await admin.listJobs(ctx, req.query),
     }),
   );
   r.post(
@@ -174,7 +180,10 @@ export async function adminRoutes(app: FastifyInstance) {
   // ---- feedback (the feedback dialog's ratings and reviews)
   r.get(
     '/v1/admin/feedback',
-    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: adminFeedbackSchema }), ...errorResponses } } },
-    async () => ({ data: await admin.feedback(ctx) }),
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: adminFeedbackQuerySchema, response: { 200: z.object({ data: adminFeedbackSchema }), ...errorResponses } },
+    },
+    async (req) => ({ data: await admin.feedback(ctx, req.query) }),
   );
 }

@@ -1,4 +1,13 @@
-import { ErrorCode, type AdminJob, type AdminUserDetail, type AdminUsersQuery, type AdminUserRow } from '@sightline/contracts';
+import {
+  ErrorCode,
+  type AdminJob,
+  type AdminUserDetail,
+  type AdminUsersQuery,
+  type AdminUserRow,
+  type OutboxQuery,
+  type AdminFeedbackQuery,
+  type AdminJobsQuery,
+} from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { requestCancel, tailOf } from '../agents/agents.service.js';
@@ -7,18 +16,25 @@ import { endAllSessions } from '../auth/auth.service.js';
 import { retryExport } from '../exports/exports.service.js';
 import { presentUser } from '../users/users.presenter.js';
 import { markDeleted, restoreAccount } from '../users/users.service.js';
-import { adminRepository, type AgentJobRow, type QueueJobRow, type UserRow } from './admin.repository.js';
+import { adminRepository, type AgentJobRow, type JobsAfter, type QueueJobRow, type UserRow } from './admin.repository.js';
 
 export async function listUsers(ctx: AppContext) {
   return (await adminRepository.recentUsers(ctx.db, 500)).map((u) => presentUser(u));
 }
 
-/** With no SMTP the outbox is where mails can be read; admins see a warning in the app. */
-export async function outbox(ctx: AppContext) {
-  const rows = await adminRepository.recentMails(ctx.db, 200);
+/**
+ * With no SMTP the outbox is where mails can be read; admins see a warning in the app. Paged by key,
+ * newest first (ADR 0042): the cursor names the previous page's last mail, and the page is the mails
+ * before it in (created, id) order, at the database's own precision.
+ */
+export async function outbox(ctx: AppContext, q: OutboxQuery) {
+  const after = q.cursor === undefined ? null : decodeIdCursor(q.cursor);
+  const rows = await adminRepository.mailsPage(ctx.db, after, q.limit + 1);
+  const page = rows.slice(0, q.limit);
   return {
     mailEnabled: ctx.mailer.enabled,
-    mails: rows.map((m) => ({
+    nextCursor: rows.length > q.limit ? encodeIdCursor(page.at(-1)!.id) : null,
+    mails: page.map((m) => ({
       id: m.id,
       to: m.to,
       subject: m.subject,
@@ -45,6 +61,18 @@ export function presentAdminUser(u: UserRow): AdminUserRow {
     deleted: iso(u.deletedAt),
     disabled: iso(u.disabledAt),
   };
+}
+
+/** A keyset cursor that names the previous page's last row; the database compares against that row. */
+const encodeIdCursor = (id: string) => Buffer.from(JSON.stringify([id])).toString('base64url');
+function decodeIdCursor(cursor: string): string {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string') return v[0];
+  } catch {
+    /* fall through */
+  }
+  throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
 }
 
 const encodeCursor = (v: [string, string]) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -235,17 +263,44 @@ async function presentAgentJob(ctx: AppContext, j: AgentJobRow, names?: Names): 
   };
 }
 
-export async function listJobs(ctx: AppContext, status: 'active' | 'failed' | 'all') {
+/**
+ * Jobs of both sources in keyset pages, newest update first (ADR 0042): each source reads at most
+ * `limit + 1` rows after the cursor's job on its own index, and the two are merged by (update time to
+ * the microsecond, id), as the database orders them.
+ */
+export async function listJobs(ctx: AppContext, q: AdminJobsQuery) {
+  const { status } = q;
+  const after = q.cursor === undefined ? null : decodeJobsCursor(q.cursor);
   const queueStatuses = status === 'active' ? QUEUE_ACTIVE : status === 'failed' ? ['failed'] : [...QUEUE_ACTIVE, 'failed'];
   const agentStatuses: AgentJobRow['status'][] = status === 'active' ? AGENT_ACTIVE : status === 'failed' ? ['failed'] : [...AGENT_ACTIVE, 'failed'];
-  const [queueRows, agentRows] = await Promise.all([
-    adminRepository.queueJobs(ctx.db, queueStatuses, 200),
-    adminRepository.agentJobs(ctx.db, agentStatuses, 100),
+  const [queueFound, agentFound] = await Promise.all([
+    adminRepository.queueJobs(ctx.db, queueStatuses, after, q.limit + 1),
+    adminRepository.agentJobs(ctx.db, agentStatuses, after, q.limit + 1),
   ]);
+  type Found = { source: 'queue'; row: QueueJobRow; sortKey: string } | { source: 'agent'; row: AgentJobRow; sortKey: string };
+  const merged: Found[] = [
+    ...queueFound.map((f) => ({ source: 'queue' as const, row: f.row, sortKey: f.sortKey })),
+    ...agentFound.map((f) => ({ source: 'agent' as const, row: f.row, sortKey: f.sortKey })),
+  ].sort((a, b) => (a.sortKey === b.sortKey ? (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0) : a.sortKey < b.sortKey ? 1 : -1));
+  const page = merged.slice(0, q.limit);
+  const last = page.at(-1);
+  const nextCursor = merged.length > q.limit && last ? Buffer.from(JSON.stringify([last.source, last.row.id])).toString('base64url') : null;
+  const queueRows = page.flatMap((f) => (f.source === 'queue' ? [f.row] : []));
+  const agentRows = page.flatMap((f) => (f.source === 'agent' ? [f.row] : []));
   const names = await namesFor(ctx, [...queueRows.map((row) => refsOf({ source: 'queue', row })), ...agentRows.map((row) => refsOf({ source: 'agent', row }))]);
-  const queue = queueRows.map((j) => presentQueueJob(j, names));
-  const agent = await Promise.all(agentRows.map((j) => presentAgentJob(ctx, j, names)));
-  return [...queue, ...agent].sort((a, b) => b.updated.localeCompare(a.updated));
+  const queue = new Map(queueRows.map((j) => [j.id, presentQueueJob(j, names)]));
+  const agent = new Map((await Promise.all(agentRows.map((j) => presentAgentJob(ctx, j, names)))).map((j) => [j.id, j]));
+  return { items: page.map((f) => (f.source === 'queue' ? queue.get(f.row.id)! : agent.get(f.row.id)!)), nextCursor };
+}
+
+function decodeJobsCursor(cursor: string): JobsAfter {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 2 && (v[0] === 'queue' || v[0] === 'agent') && typeof v[1] === 'string') return { source: v[0], id: v[1] };
+  } catch {
+    /* fall through */
+  }
+  throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
 }
 
 export async function retryJob(ctx: AppContext, source: 'queue' | 'agent', id: string) {
@@ -294,17 +349,26 @@ export async function cancelJob(ctx: AppContext, actor: { id: string; roles: str
 
 // ---- feedback
 
-export async function feedback(ctx: AppContext) {
-  const stats = await adminRepository.feedbackStats(ctx.db);
-  const rated = stats.filter((s) => s.rating !== null);
-  const ratedCount = rated.reduce((n, s) => n + s.n, 0);
-  const distribution = [1, 2, 3, 4, 5].map((r) => rated.find((s) => s.rating === r)?.n ?? 0);
-  const rows = await adminRepository.feedback(ctx.db, 500);
+/** Feedback in keyset pages (ADR 0042); the summary, an aggregate over every row, with the first page only. */
+export async function feedback(ctx: AppContext, q: AdminFeedbackQuery) {
+  const after = q.cursor === undefined ? null : decodeIdCursor(q.cursor);
+  const rows = await adminRepository.feedbackPage(ctx.db, after, q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  let summary: { average: number | null; count: number | null; distribution: number[] | null } = { average: null, count: null, distribution: null };
+  if (after === null) {
+    const stats = await adminRepository.feedbackStats(ctx.db);
+    const rated = stats.filter((s) => s.rating !== null);
+    const ratedCount = rated.reduce((n, s) => n + s.n, 0);
+    summary = {
+      average: ratedCount ? Math.round((rated.reduce((sum, s) => sum + s.n * (s.rating ?? 0), 0) / ratedCount) * 100) / 100 : null,
+      count: stats.reduce((n, s) => n + s.n, 0),
+      distribution: [1, 2, 3, 4, 5].map((r) => rated.find((s) => s.rating === r)?.n ?? 0),
+    };
+  }
   return {
-    average: ratedCount ? Math.round((rated.reduce((sum, s) => sum + s.n * (s.rating ?? 0), 0) / ratedCount) * 100) / 100 : null,
-    count: stats.reduce((n, s) => n + s.n, 0),
-    distribution,
-    entries: rows.map((u) => ({
+    ...summary,
+    nextCursor: rows.length > q.limit ? encodeIdCursor(page.at(-1)!.id) : null,
+    entries: page.map((u) => ({
       userId: u.id,
       username: u.username,
       email: u.email,

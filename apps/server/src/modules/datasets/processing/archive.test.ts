@@ -67,6 +67,31 @@ describe('openArchive: zip', () => {
     }
   });
 
+  it('lists a central directory larger than one read, and names what is damaged in one (ADR 0042)', async () => {
+    // ~1.6 MB of central directory: entries cross the 1 MB read chunk.
+    const names = Array.from({ length: 15000 }, (_, i) => `images/train/${'n'.repeat(40)}_${String(i).padStart(5, '0')}.jpg`);
+    const zip = buildZip(names.map((name, i) => ({ name, data: `x${i}` })));
+    const archive = await openArchive(await tmp.write('many.zip', zip));
+    try {
+      expect(archive.entries.map((e) => e.name)).toEqual(names);
+      const last = archive.entries.at(-1)!;
+      expect((await archive.readEntry(last, 100)).data.toString()).toBe('x14999');
+    } finally {
+      await archive.close();
+    }
+    const centralDirectory = zip.readUInt32LE(zip.length - 22 + 16);
+    const badSignature = Buffer.from(zip);
+    badSignature.writeUInt32LE(0x12345678, centralDirectory);
+    const err = await rejection(openArchive(await tmp.write('bad-signature.zip', badSignature)));
+    expect(err.code).toBe('archive/corrupt');
+    expect(err.message).toContain('invalid central directory file header signature: 0x12345678');
+    const badSize = Buffer.from(zip);
+    badSize.writeUInt32LE(99, centralDirectory + 20); // a stored entry's compressed size that is not its size
+    const sizeErr = await rejection(openArchive(await tmp.write('bad-size.zip', badSize)));
+    expect(sizeErr.code).toBe('archive/corrupt');
+    expect(sizeErr.message).toContain('compressed/uncompressed size mismatch for stored file: 99 != 2');
+  });
+
   it('refuses a file that is not a zip', async () => {
     const err = await rejection(openArchive(await tmp.write('x.zip', 'just some text, not an archive at all')));
     expect(err.code).toBe('archive/not-a-zip');
@@ -228,6 +253,36 @@ describe('openArchive: zip', () => {
       const small = [];
       for await (const read of archive.readInOrder(archive.entries, 1000)) small.push(read.error?.code ?? 'ok');
       expect(small).toEqual(['archive/too-large', 'archive/crc-mismatch', 'archive/too-large', 'archive/encrypted', 'ok']);
+    } finally {
+      await archive.close();
+    }
+  });
+
+  it('reuses a read buffer only once every read looking into it is released (ADR 0042)', async () => {
+    // Stored entries larger than the 4 MB read window: each needs a window of its own.
+    const fill = (byte: number) => Buffer.alloc(4.5 * 1024 * 1024, byte);
+    const path = await tmp.write('windows.zip', buildZip([1, 2, 3, 4].map((b) => ({ name: `e${b}.bin`, data: fill(b), method: 'store' as const }))));
+    const archive = await openArchive(path);
+    try {
+      // Nothing released: every read keeps its bytes to the end of the pass, whatever came after.
+      const kept: Buffer[] = [];
+      for await (const read of archive.readInOrder(archive.entries, 1e8)) {
+        if (read.error) throw read.error;
+        kept.push(read.data);
+      }
+      expect(kept.map((d, i) => d.equals(fill(i + 1)))).toEqual([true, true, true, true]);
+      expect(new Set(kept.map((d) => d.buffer)).size).toBe(4);
+      // Released as soon as looked at: the later windows reuse the buffers the pass is done with.
+      const buffers = new Set<ArrayBufferLike>();
+      const ok: boolean[] = [];
+      for await (const read of archive.readInOrder(archive.entries, 1e8)) {
+        if (read.error) throw read.error;
+        ok.push(read.data.equals(fill(ok.length + 1)));
+        buffers.add(read.data.buffer);
+        read.release();
+      }
+      expect(ok).toEqual([true, true, true, true]);
+      expect(buffers.size).toBeLessThan(4);
     } finally {
       await archive.close();
     }

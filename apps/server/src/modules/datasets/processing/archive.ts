@@ -93,14 +93,18 @@ export interface ArchiveReader {
    * Reads many entries in archive order in one sequential pass over the file (large reads, no
    * per-entry stream), verified as `readEntry` does. Damage confined to one entry is yielded as its
    * `error` (a `DatasetProcessingError`); the caller decides whether it stops the pass. `data` may be a
-   * view into a shared read buffer: copy it to keep it beyond the next few entries.
+   * view into a shared read buffer: copy it to keep it beyond the next few entries. A caller that calls
+   * a read's `release()` once done with its `data` lets the pass reuse that read buffer (ADR 0042): the
+   * pass then allocates a bounded number of read buffers whatever the archive's size, instead of one
+   * per window left to the garbage collector.
    */
   readInOrder(entries: readonly ArchiveEntry[], maxBytes: number): AsyncGenerator<SequentialRead>;
   close(): Promise<void>;
 }
 
 export type SequentialRead =
-  { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined } | { entry: ArchiveEntry; error: DatasetProcessingError };
+  | { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined; release(): void }
+  | { entry: ArchiveEntry; error: DatasetProcessingError; release(): void };
 
 /**
  * Opens an archive from a file path and lists it. Throws `DatasetProcessingError` with
@@ -146,26 +150,15 @@ function sniff(head: Buffer, size: number): 'zip' | 'tar' {
 // zip
 
 /** The parts of yauzl 3.x that @types/yauzl (written for 2.x) does not describe. */
-interface RawZipEntry {
-  fileNameRaw: Buffer;
-  generalPurposeBitFlag: number;
-  extraFields: Array<{ id: number; data: Buffer }>;
-  versionMadeBy: number;
-  externalFileAttributes: number;
-  compressionMethod: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  crc32: number;
-  relativeOffsetOfLocalHeader: number;
+interface ZipExtraField {
+  id: number;
+  data: Buffer;
 }
 interface ZipFileLowLevel {
   entryCount: number;
-  readEntry(): void;
+  /** Where the central directory starts (yauzl found it in the end records, zip64 included). */
+  readEntryCursor: number;
   close(): void;
-  on(event: 'entry', listener: (entry: RawZipEntry) => void): void;
-  on(event: 'end', listener: () => void): void;
-  on(event: 'error', listener: (err: Error) => void): void;
-  removeAllListeners(): void;
   readLocalFileHeader(
     entry: { relativeOffsetOfLocalHeader: number; compressedSize: number },
     options: { minimal: true },
@@ -182,7 +175,7 @@ interface ZipFileLowLevel {
   ): void;
 }
 const yauzlLowLevel = yauzl as unknown as {
-  getFileNameLowLevel(flags: number, raw: Buffer, extraFields: RawZipEntry['extraFields'], strictFileNames: boolean): string;
+  getFileNameLowLevel(flags: number, raw: Buffer, extraFields: ZipExtraField[], strictFileNames: boolean): string;
 };
 
 const S_IFMT = 0o170000;
@@ -222,7 +215,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
 
   let entries: ArchiveEntry[];
   try {
-    entries = await listZip(zip, lim);
+    entries = await listZip(path, zip, lim);
     checkNoOverlap(entries);
   } catch (err) {
     zip.close();
@@ -265,6 +258,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
   };
 
   let closed = false;
+  const spareWindows: Buffer[] = [];
   return {
     format: 'zip',
     path,
@@ -273,7 +267,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     openEntry: async (entry) => (await open(entry)).stream,
     readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
     readInOrder: (list, maxBytes) =>
-      readInOrder(path, list, maxBytes, async (span, entry) => {
+      readInOrder(path, list, maxBytes, spareWindows, async (span, entry) => {
         assertReadable(entry);
         const header = await span.bytes(entry.headerOffset, LOCAL_HEADER_MIN);
         if (header.readUInt32LE(0) !== 0x04034b50) {
@@ -303,64 +297,132 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
   };
 }
 
-function listZip(zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry[]> {
+/** Central directory bytes read at once when listing a zip: one read per thousands of entries. */
+const CENTRAL_DIRECTORY_CHUNK = 1024 * 1024;
+/** Fixed part of a central directory file header. */
+const CENTRAL_HEADER = 46;
+
+/**
+ * Lists a zip from its central directory, read in large chunks into one reused buffer and parsed in
+ * place (ADR 0042): yauzl's own listing reads each entry with two small reads and builds a full
+ * entry object with buffers per entry, garbage that made the peak memory of processing grow with the
+ * number of entries. The checks are yauzl's (signature, strong encryption, extra fields, zip64 sizes,
+ * stored sizes) with its messages; names are decoded by yauzl's own function.
+ */
+async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry[]> {
   const entries: ArchiveEntry[] = [];
   const seen = new Set<string>();
   let total = 0;
-  return new Promise<ArchiveEntry[]>((resolve, reject) => {
-    const fail = (err: Error) => {
-      zip.removeAllListeners();
-      reject(err);
+  const damaged = (message: string) => new DatasetProcessingError(ProcessingCode.Corrupt, `The zip archive is damaged: ${message}`);
+  const handle = await openFile(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CENTRAL_DIRECTORY_CHUNK);
+    let chunkStart = 0;
+    let chunkLength = 0;
+    /** Offset in `chunk` of the file's bytes [at, at + length), reading them in when they are not there. */
+    const bytesAt = async (at: number, length: number): Promise<number> => {
+      if (at >= chunkStart && at + length <= chunkStart + chunkLength) return at - chunkStart;
+      chunkStart = at;
+      chunkLength = 0;
+      while (chunkLength < length) {
+        const { bytesRead } = await handle.read(chunk, chunkLength, chunk.length - chunkLength, at + chunkLength);
+        if (bytesRead === 0) throw damaged('unexpected EOF');
+        chunkLength += bytesRead;
+      }
+      return 0;
     };
-    zip.on('error', (err) => fail(new DatasetProcessingError(ProcessingCode.Corrupt, `The zip archive is damaged: ${err.message}`)));
-    zip.on('end', () => resolve(entries));
-    zip.on('entry', (raw) => {
-      const rawName = yauzlLowLevel.getFileNameLowLevel(raw.generalPurposeBitFlag, raw.fileNameRaw, raw.extraFields, true);
+    let cursor = zip.readEntryCursor;
+    for (let i = 0; i < zip.entryCount; i++) {
+      let o = await bytesAt(cursor, CENTRAL_HEADER);
+      const signature = chunk.readUInt32LE(o);
+      if (signature !== 0x02014b50) throw damaged(`invalid central directory file header signature: 0x${signature.toString(16)}`);
+      const flags = chunk.readUInt16LE(o + 8);
+      if (flags & 0x40) throw damaged('strong encryption is not supported');
+      const nameLength = chunk.readUInt16LE(o + 28);
+      const extraLength = chunk.readUInt16LE(o + 30);
+      const commentLength = chunk.readUInt16LE(o + 32);
+      // At most 46 + 3 × 65,535 bytes: always fits the chunk.
+      o = await bytesAt(cursor, CENTRAL_HEADER + nameLength + extraLength + commentLength);
+      const versionMadeBy = chunk.readUInt16LE(o + 4);
+      const compressionMethod = chunk.readUInt16LE(o + 10);
+      const crc32 = chunk.readUInt32LE(o + 16);
+      let compressedSize = chunk.readUInt32LE(o + 20);
+      let uncompressedSize = chunk.readUInt32LE(o + 24);
+      const externalFileAttributes = chunk.readUInt32LE(o + 38);
+      let headerOffset = chunk.readUInt32LE(o + 42);
+      const nameStart = o + CENTRAL_HEADER;
+      const extraFields = parseExtraFields(chunk.subarray(nameStart + nameLength, nameStart + nameLength + extraLength));
+      if (!extraFields) throw damaged('extra field length exceeds extra field buffer size');
+      const zip64 = extraFields.find((f) => f.id === 0x0001)?.data;
+      if (zip64) {
+        let at = 0;
+        const wide = (what: string) => {
+          if (at + 8 > zip64.length) throw damaged(`zip64 extended information extra field does not include ${what}`);
+          const value = zip64.readUInt32LE(at) + zip64.readUInt32LE(at + 4) * 0x100000000;
+          at += 8;
+          return value;
+        };
+        if (uncompressedSize === 0xffffffff) uncompressedSize = wide('uncompressed size');
+        if (compressedSize === 0xffffffff) compressedSize = wide('compressed size');
+        if (headerOffset === 0xffffffff) headerOffset = wide('relative header offset');
+      }
+      const encrypted = (flags & 1) !== 0;
+      if (compressionMethod === 0 && compressedSize !== uncompressedSize + (encrypted ? 12 : 0)) {
+        throw damaged(`compressed/uncompressed size mismatch for stored file: ${compressedSize} != ${uncompressedSize}`);
+      }
+      const rawName = yauzlLowLevel.getFileNameLowLevel(flags, chunk.subarray(nameStart, nameStart + nameLength), extraFields, true);
+      cursor += CENTRAL_HEADER + nameLength + extraLength + commentLength;
       const normalized = normalizeEntryName(rawName);
       if (!normalized.ok) {
-        return fail(
-          new DatasetProcessingError(
-            ProcessingCode.UnsafePath,
-            `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`,
-            printableName(rawName),
-          ),
+        throw new DatasetProcessingError(
+          ProcessingCode.UnsafePath,
+          `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`,
+          printableName(rawName),
         );
       }
-      const isUnix = raw.versionMadeBy >> 8 === ZIP_MADE_BY_UNIX;
+      const isUnix = versionMadeBy >> 8 === ZIP_MADE_BY_UNIX;
       const entry: ArchiveEntry = {
         name: normalized.name,
         isDirectory: normalized.isDirectory || normalized.name === '',
-        isLink: isUnix && ((raw.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK,
-        encrypted: (raw.generalPurposeBitFlag & 1) !== 0,
-        compressedSize: raw.compressedSize,
-        uncompressedSize: raw.uncompressedSize,
-        compressionMethod: raw.compressionMethod,
-        crc32: raw.crc32,
-        headerOffset: raw.relativeOffsetOfLocalHeader,
+        isLink: isUnix && ((externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK,
+        encrypted,
+        compressedSize,
+        uncompressedSize,
+        compressionMethod,
+        crc32,
+        headerOffset,
       };
-      try {
-        checkDeclaredSizes(entry, lim);
-      } catch (err) {
-        return fail(err as Error);
-      }
+      checkDeclaredSizes(entry, lim);
       total += entry.uncompressedSize;
       if (total > lim.maxTotalUncompressedBytes) {
-        return fail(
-          new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`),
-        );
+        throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`);
       }
       if (!entry.isDirectory) {
         // Two entries with one name are read differently by different tools; that ambiguity is
         // exactly what archive-confusion attacks use, and no honest dataset needs it.
-        if (seen.has(entry.name))
-          return fail(new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${entry.name}" twice.`, entry.name));
+        if (seen.has(entry.name)) throw new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${entry.name}" twice.`, entry.name);
         seen.add(entry.name);
       }
       entries.push(entry);
-      zip.readEntry();
-    });
-    zip.readEntry();
-  });
+    }
+    return entries;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The zip extra fields of one entry (views into `raw`), or null when one runs past the end. */
+function parseExtraFields(raw: Buffer): ZipExtraField[] | null {
+  const fields: ZipExtraField[] = [];
+  let i = 0;
+  while (i < raw.length - 3) {
+    const id = raw.readUInt16LE(i);
+    const end = i + 4 + raw.readUInt16LE(i + 2);
+    if (end > raw.length) return null;
+    fields.push({ id, data: raw.subarray(i + 4, end) });
+    i = end;
+  }
+  return fields;
 }
 
 function checkDeclaredSizes(entry: ArchiveEntry, lim: ArchiveLimits) {
@@ -526,6 +588,7 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     const raw = entry.uncompressedSize === 0 ? Readable.from([]) : createReadStream(path, { start: dataOffset, end: dataOffset + entry.uncompressedSize - 1 });
     return { stream: verified(raw, entry), source };
   };
+  const spareWindows: Buffer[] = [];
   return {
     format: 'tar',
     path,
@@ -534,7 +597,7 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     openEntry: async (entry) => (await open(entry)).stream,
     readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
     readInOrder: (list, maxBytes) =>
-      readInOrder(path, list, maxBytes, async (span, entry) => {
+      readInOrder(path, list, maxBytes, spareWindows, async (span, entry) => {
         const source = await locate(entry);
         return { source, data: await span.bytes(source.dataOffset, entry.uncompressedSize) };
       }),
@@ -641,36 +704,58 @@ interface SpanReader {
   bytes(start: number, length: number): Promise<Buffer>;
 }
 
+/** Read buffers kept for reuse by one pass: two cover a window being read while the previous one's last images are still checked. */
+const SPARE_WINDOWS = 2;
+
+/** A read buffer and the yielded reads that still look into it (ADR 0042). */
+interface ReadWindow {
+  buf: Buffer;
+  start: number;
+  length: number;
+  users: number;
+  retired: boolean;
+}
+
 async function* readInOrder(
   path: string,
   list: readonly ArchiveEntry[],
   maxBytes: number,
+  spare: Buffer[],
   read: (span: SpanReader, entry: ArchiveEntry) => Promise<{ data: Buffer; source: EntrySource }>,
 ): AsyncGenerator<SequentialRead> {
   const sorted = [...list].sort((a, b) => a.headerOffset - b.headerOffset);
   const handle = await openFile(path, 'r');
+  // `spare`: the reader's buffers of retired windows that no read looks into any more. The next window
+  // (of this pass or the reader's next one) reuses one, so processing 32,000 images allocates a few read
+  // buffers, not one per 4 MB read left to the collector.
+  const retire = (w: ReadWindow) => {
+    w.retired = true;
+    if (w.users === 0 && spare.length < SPARE_WINDOWS && w.buf.length >= READ_WINDOW) spare.push(w.buf);
+  };
   try {
     const { size: fileSize } = await handle.stat();
-    let window = Buffer.alloc(0);
-    let windowStart = 0;
-    const span: SpanReader = {
+    let window: ReadWindow = { buf: Buffer.alloc(0), start: 0, length: 0, users: 0, retired: false };
+    const span: SpanReader & { window(): ReadWindow } = {
+      window: () => window,
       async bytes(start, length) {
-        if (start < windowStart || start + length > windowStart + window.length) {
+        if (start < window.start || start + length > window.start + window.length) {
           const size = Math.min(Math.max(length, READ_WINDOW), fileSize - start);
           if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
-          const next = Buffer.allocUnsafe(size);
+          const reuse = spare.findIndex((b) => b.length >= size);
+          const next = reuse >= 0 ? spare.splice(reuse, 1)[0]! : Buffer.allocUnsafe(Math.max(size, READ_WINDOW));
           let filled = 0;
           while (filled < size) {
             const { bytesRead } = await handle.read(next, filled, size - filled, start + filled);
             if (bytesRead === 0) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
             filled += bytesRead;
           }
-          window = next;
-          windowStart = start;
+          retire(window);
+          window = { buf: next, start, length: size, users: 0, retired: false };
         }
-        return window.subarray(start - windowStart, start - windowStart + length);
+        return window.buf.subarray(start - window.start, start - window.start + length);
       },
     };
+    const noop = () => undefined;
     for (const entry of sorted) {
       let result: SequentialRead;
       try {
@@ -683,14 +768,29 @@ async function* readInOrder(
         }
         const { data, source } = await read(span, entry);
         checkContent(data, entry);
-        result = { entry, data, source };
+        // A view into the read buffer holds it until released; inflated data is the read's own.
+        const w = span.window();
+        let release = noop;
+        if (data.buffer === w.buf.buffer) {
+          w.users++;
+          let done = false;
+          release = () => {
+            if (done) return;
+            done = true;
+            w.users--;
+            if (w.retired && w.users === 0 && spare.length < SPARE_WINDOWS && w.buf.length >= READ_WINDOW) spare.push(w.buf);
+          };
+        }
+        result = { entry, data, source, release };
       } catch (err) {
         if (!(err instanceof DatasetProcessingError)) throw err;
         const error = err.file ? err : new DatasetProcessingError(err.code, `"${entry.name}" is damaged: ${err.message}.`, entry.name);
-        result = { entry, error };
+        result = { entry, error, release: noop };
       }
       yield result;
     }
+    // The last window too: the reader's next pass reuses it once its reads are released.
+    retire(window);
   } finally {
     await handle.close();
   }

@@ -28,16 +28,7 @@ import {
   type ImageVerdict,
   type PairLabel,
 } from '@sightline/contracts/dataset-layout';
-import {
-  detectLayout,
-  indexEntries,
-  resolveLayout,
-  summarizeLayout,
-  taskFromLayout,
-  type LayoutImage,
-  type LayoutSummary,
-  type YamlSplitPaths,
-} from './layout.js';
+import { detectLayout, indexEntries, resolveLayout, summarizeLayout, taskFromLayout, type LayoutSummary, type YamlSplitPaths } from './layout.js';
 import { extname, isJunk } from './paths.js';
 import { forEachPooled, machineParallelism } from './pool.js';
 import { StatsAccumulator, type DatasetStats } from './stats.js';
@@ -138,10 +129,18 @@ export interface ProcessResult {
 /** Images whose labels are read and held at once: the bound of the label bytes in memory (ADR 0042). */
 export const PROCESS_WINDOW = 4096;
 
+/**
+ * One image of the pass, all the pass keeps of it (ADR 0042): its entry, its label's entry, its name and
+ * class; the listing's index and the layout's image records are left to the collector before the pass.
+ */
 interface WorkItem {
   split: Split;
-  image: LayoutImage;
   entry: ArchiveEntry;
+  /** File name inside its split. */
+  name: string;
+  /** The label entry beside the image (yolo layouts), when the archive has it. */
+  label: ArchiveEntry | null;
+  classIndex: number | null;
 }
 
 /**
@@ -183,84 +182,94 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     signal?.throwIfAborted();
 
     progress({ phase: 'checking', done: 0, total: 0, bytesDone: 0, bytesTotal: 0 });
-    const files = new Map<string, ArchiveEntry>();
-    const usable: ArchiveEntry[] = [];
-    for (const entry of archive.entries) {
-      if (entry.isLink) {
-        if (!isJunk(entry.name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', entry.name));
-        continue;
+    const reader = archive;
+    // The listing's name index and the layout's records live only while the plan is made: the pass
+    // keeps one compact WorkItem per image (ADR 0042).
+    const plan = await (async () => {
+      const files = new Map<string, ArchiveEntry>();
+      const usable: ArchiveEntry[] = [];
+      for (const entry of reader.entries) {
+        if (entry.isLink) {
+          if (!isJunk(entry.name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', entry.name));
+          continue;
+        }
+        if (entry.unsupported) {
+          report.add(
+            issue(
+              'error',
+              ProcessingCode.UnsupportedEntry,
+              `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`,
+              entry.name,
+            ),
+          );
+          continue;
+        }
+        usable.push(entry);
+        if (!entry.isDirectory) files.set(entry.name, entry);
       }
-      if (entry.unsupported) {
+      const index = indexEntries(usable);
+      // The archive settles the task when it can only be one (ADR 0029): no manual change for a classification zip.
+      if (task !== 'classify' && taskFromLayout(index) === 'classify') {
         report.add(
           issue(
-            'error',
-            ProcessingCode.UnsupportedEntry,
-            `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`,
-            entry.name,
+            'warning',
+            ProcessingCode.TaskPicked,
+            `The archive is a classification dataset (<split>/<class>/<image>), so the dataset's task was changed from ${task} to classify.`,
           ),
         );
-        continue;
+        task = 'classify';
       }
-      usable.push(entry);
-      if (!entry.isDirectory) files.set(entry.name, entry);
-    }
-    const index = indexEntries(usable);
-    // The archive settles the task when it can only be one (ADR 0029): no manual change for a classification zip.
-    if (task !== 'classify' && taskFromLayout(index) === 'classify') {
-      report.add(
-        issue(
-          'warning',
-          ProcessingCode.TaskPicked,
-          `The archive is a classification dataset (<split>/<class>/<image>), so the dataset's task was changed from ${task} to classify.`,
-        ),
-      );
-      task = 'classify';
-    }
-    const detected = detectLayout(index, { task });
-    if (!detected.ok) throw new DatasetProcessingError(detected.error.code as ProcessingCode, detected.error.message, detected.error.file);
+      const detected = detectLayout(index, { task });
+      if (!detected.ok) throw new DatasetProcessingError(detected.error.code as ProcessingCode, detected.error.message, detected.error.file);
 
-    let names: string[] = [];
-    let yamlPaths: YamlSplitPaths | undefined;
-    let kptShape: [number, number] | null = null;
-    if (detected.layout.yamlPath) {
-      const yamlFile = detected.layout.yamlPath;
-      const yamlEntry = files.get(yamlFile)!;
-      if (yamlEntry.uncompressedSize > MAX_YAML_CHARS * 4) {
-        throw new DatasetProcessingError(
-          ProcessingCode.YamlInvalid,
-          `${yamlFile} is ${yamlEntry.uncompressedSize} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`,
-          yamlFile,
-        );
+      let names: string[] = [];
+      let yamlPaths: YamlSplitPaths | undefined;
+      let kptShape: [number, number] | null = null;
+      if (detected.layout.yamlPath) {
+        const yamlFile = detected.layout.yamlPath;
+        const yamlEntry = files.get(yamlFile)!;
+        if (yamlEntry.uncompressedSize > MAX_YAML_CHARS * 4) {
+          throw new DatasetProcessingError(
+            ProcessingCode.YamlInvalid,
+            `${yamlFile} is ${yamlEntry.uncompressedSize} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`,
+            yamlFile,
+          );
+        }
+        const text = decodeText((await reader.readEntry(yamlEntry, limits.maxTextBytes)).data, yamlFile, report, true);
+        const parsed = parseDatasetYaml(text ?? '', { file: yamlFile, task });
+        const firstError = parsed.issues.find((i) => i.severity === 'error');
+        if (!parsed.config) {
+          // All yaml errors are listed; the fatal one is the first of them, so do not list it twice.
+          report.add(parsed.issues.filter((i) => i !== firstError));
+          const first = firstError ?? issue('error', ProcessingCode.YamlInvalid, `${yamlFile} could not be read.`, yamlFile);
+          throw new DatasetProcessingError(first.code as ProcessingCode, first.message, first.file, first.line);
+        }
+        report.add(parsed.issues);
+        names = parsed.config.names;
+        yamlPaths = parsed.config.splits;
+        kptShape = parsed.config.kptShape;
       }
-      const text = decodeText((await archive.readEntry(yamlEntry, limits.maxTextBytes)).data, yamlFile, report, true);
-      const parsed = parseDatasetYaml(text ?? '', { file: yamlFile, task });
-      const firstError = parsed.issues.find((i) => i.severity === 'error');
-      if (!parsed.config) {
-        // All yaml errors are listed; the fatal one is the first of them, so do not list it twice.
-        report.add(parsed.issues.filter((i) => i !== firstError));
-        const first = firstError ?? issue('error', ProcessingCode.YamlInvalid, `${yamlFile} could not be read.`, yamlFile);
-        throw new DatasetProcessingError(first.code as ProcessingCode, first.message, first.file, first.line);
+
+      const resolved = resolveLayout(index, detected.layout, yamlPaths);
+      if (!resolved.ok) throw new DatasetProcessingError(resolved.error.code as ProcessingCode, resolved.error.message, resolved.error.file);
+      const dataset = resolved.layout;
+      layout = summarizeLayout(dataset);
+      report.add(dataset.issues);
+      if (dataset.kind === 'classify') names = dataset.classNames ?? [];
+
+      const items: WorkItem[] = [];
+      for (const split of SPLITS) {
+        for (const image of dataset.splits[split]?.images ?? []) {
+          const label = image.label ? (files.get(image.label) ?? null) : null;
+          items.push({ split, entry: files.get(image.entry)!, name: image.name, label, classIndex: image.classIndex });
+        }
       }
-      report.add(parsed.issues);
-      names = parsed.config.names;
-      yamlPaths = parsed.config.splits;
-      kptShape = parsed.config.kptShape;
-    }
-
-    const resolved = resolveLayout(index, detected.layout, yamlPaths);
-    if (!resolved.ok) throw new DatasetProcessingError(resolved.error.code as ProcessingCode, resolved.error.message, resolved.error.file);
-    const dataset = resolved.layout;
-    layout = summarizeLayout(dataset);
-    report.add(dataset.issues);
-    if (dataset.kind === 'classify') names = dataset.classNames ?? [];
-    statsAcc = new StatsAccumulator(names);
-
-    const items: WorkItem[] = [];
-    for (const split of SPLITS) {
-      for (const image of dataset.splits[split]?.images ?? []) items.push({ split, image, entry: files.get(image.entry)! });
-    }
-    // Archive order turns the pass into a mostly sequential read of the file.
-    items.sort((a, b) => a.entry.headerOffset - b.entry.headerOffset);
+      // Archive order turns the pass into a mostly sequential read of the file.
+      items.sort((a, b) => a.entry.headerOffset - b.entry.headerOffset);
+      return { names, kptShape, items, stats: new StatsAccumulator(names) };
+    })();
+    const { names, kptShape, items } = plan;
+    statsAcc = plan.stats;
     const bytesTotal = items.reduce((n, i) => n + i.entry.uncompressedSize, 0);
 
     const schema: LabelSchema = { task, nc: names.length, kptShape };
@@ -268,54 +277,54 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     let done = 0;
     let bytesDone = 0;
     let lastProgress = 0;
-    const stats = statsAcc;
-    const reader = archive;
+    const stats = plan.stats;
 
     // Labels are read a window of images at a time (ADR 0042): one sequential pass over the window's
     // label files, then over its images; the label bytes held never exceed one window's, whatever the
     // number of images.
     const labelBytes = new Map<string, Buffer | Issue>();
     const readLabels = async (window: WorkItem[]) => {
-      const labelEntries = window.flatMap(({ image }) => {
-        const entry = image.label ? files.get(image.label) : undefined;
-        return entry && entry.uncompressedSize <= limits.maxTextBytes ? [entry] : [];
-      });
+      const labelEntries = window.flatMap(({ label }) => (label && label.uncompressedSize <= limits.maxTextBytes ? [label] : []));
       for await (const read of reader.readInOrder(labelEntries, limits.maxTextBytes)) {
         signal?.throwIfAborted();
         if (read.error) labelBytes.set(read.entry.name, perEntryIssue(read.error, read.entry));
         else labelBytes.set(read.entry.name, Buffer.from(read.data)); // a copy: `data` is a view of the read window
+        read.release();
       }
     };
 
     /** The label side of the pair, as `verifyImageLabel` takes it (the same input the browser check gives it). */
-    const labelOf = (image: LayoutImage): PairLabel => {
-      if (!image.label) return null;
-      const labelEntry = files.get(image.label)!;
+    const labelOf = (item: WorkItem): PairLabel => {
+      const labelEntry = item.label;
+      if (!labelEntry) return null;
+      const file = labelEntry.name;
       if (labelEntry.uncompressedSize > limits.maxTextBytes) {
         return {
-          file: image.label,
+          file,
           problem: issue(
             'error',
             ProcessingCode.LabelTooLarge,
             `The label file is larger than ${limits.maxTextBytes} bytes; label files hold a few lines of numbers.`,
-            image.label,
+            file,
           ),
         };
       }
-      const bytes = labelBytes.get(image.label);
-      labelBytes.delete(image.label);
+      const bytes = labelBytes.get(file);
+      labelBytes.delete(file);
       if (!bytes) return null;
-      if (!Buffer.isBuffer(bytes)) return { file: image.label, problem: bytes };
+      if (!Buffer.isBuffer(bytes)) return { file, problem: bytes };
       const text = decodeLabelText(bytes);
-      if (text === null) return { file: image.label, problem: labelNotText(image.label) };
-      return { file: image.label, text };
+      if (text === null) return { file, problem: labelNotText(file) };
+      return { file, text };
     };
     const usableTrain = { count: 0 };
 
-    const byEntry = new Map(items.map((item) => [item.entry, item]));
+    /** The window's items by entry: the reads come back in archive order, not the window's. */
+    let byEntry = new Map<ArchiveEntry, WorkItem>();
     const handle = async (read: SequentialRead) => {
-      const { split, image, entry } = byEntry.get(read.entry)!;
-      const label = labelOf(image);
+      const item = byEntry.get(read.entry)!;
+      const { split, entry } = item;
+      const label = labelOf(item);
       const leave = (problem: Issue) =>
         report.leave({
           image: entry.name,
@@ -341,7 +350,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         width = probe.width;
         height = probe.height;
       }
-      const pair = verifyImageLabel({ image: entry.name, verdict, label: image.classIndex !== null ? null : label, schema });
+      const pair = verifyImageLabel({ image: entry.name, verdict, label: item.classIndex !== null ? null : label, schema });
       shapes.boxes += pair.shapes.boxes;
       shapes.polygons += pair.shapes.polygons;
       shapes.other += pair.shapes.other;
@@ -350,7 +359,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         return;
       }
       report.add(pair.warnings);
-      const rows: LabelRow[] = image.classIndex !== null ? [[image.classIndex]] : pair.rows;
+      const rows: LabelRow[] = item.classIndex !== null ? [[item.classIndex]] : pair.rows;
       if (split === 'train') usableTrain.count++;
       stats.addImage(
         split,
@@ -359,14 +368,14 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       if (onImage) {
         await onImage({
           split,
-          name: image.name,
+          name: item.name,
           entryName: entry.name,
           width,
           height,
           format: verdict.format,
           labels: rows,
-          labelEntry: image.label,
-          className: image.classIndex !== null ? names[image.classIndex] : null,
+          labelEntry: item.label?.name ?? null,
+          className: item.classIndex !== null ? names[item.classIndex] : null,
           source: read.source,
           data: read.data,
         });
@@ -374,9 +383,13 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       }
     };
 
-    progress({ phase: 'images', done: 0, total: items.length, bytesDone: 0, bytesTotal });
-    for (let from = 0; from < items.length; from += labelWindow) {
-      const window = items.slice(from, from + labelWindow);
+    const total = items.length;
+    const hasTrain = items.some((i) => i.split === 'train');
+    progress({ phase: 'images', done: 0, total, bytesDone: 0, bytesTotal });
+    while (items.length > 0) {
+      // Taken off the list: the items of a window handled are the collector's.
+      const window = items.splice(0, labelWindow);
+      byEntry = new Map(window.map((item) => [item.entry, item]));
       await readLabels(window);
       await forEachPooled(
         reader.readInOrder(
@@ -386,13 +399,18 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         concurrency,
         signal,
         async (read) => {
-          await handle(read);
+          try {
+            await handle(read);
+          } finally {
+            // The image's bytes are no longer looked at: its read buffer may be reused (ADR 0042).
+            read.release();
+          }
           done++;
           bytesDone += read.entry.uncompressedSize;
           const now = Date.now();
-          if (now - lastProgress >= progressInterval && done < items.length) {
+          if (now - lastProgress >= progressInterval && done < total) {
             lastProgress = now;
-            progress({ phase: 'images', done, total: items.length, bytesDone, bytesTotal });
+            progress({ phase: 'images', done, total, bytesDone, bytesTotal });
           }
         },
       );
@@ -402,7 +420,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
 
     const hint = taskMismatchHint(task, shapes);
     if (hint) report.addFirst(hint);
-    else if (usableTrain.count === 0 && items.some((i) => i.split === 'train') && report.leftOutTotal > 0) {
+    else if (usableTrain.count === 0 && hasTrain && report.leftOutTotal > 0) {
       // Pairs left out never fail the dataset, unless nothing is left to train on (ADR 0029).
       const left = report.leftOutTotal;
       throw new DatasetProcessingError(
@@ -410,7 +428,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         `None of the train images can be used: all ${left} ${left === 1 ? 'pair was' : 'pairs were'} left out (see the list of left-out images for why).`,
       );
     }
-    progress({ phase: 'done', done: items.length, total: items.length, bytesDone: bytesTotal, bytesTotal });
+    progress({ phase: 'done', done: total, total, bytesDone: bytesTotal, bytesTotal });
   } catch (err) {
     if (!isProcessingError(err)) throw err;
     fatal = { code: err.code, message: err.message, ...(err.file ? { file: err.file } : {}), ...(err.line ? { line: err.line } : {}) };

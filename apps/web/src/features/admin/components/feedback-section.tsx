@@ -1,12 +1,16 @@
-import { Group, Paper, Progress, Rating, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Progress, Rating, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useFeedback } from '../api/get-feedback';
 import { useAdminT } from '../i18n';
 
 /** Ratings and reviews of the feedback dialog, with the average and the spread. */
 export function FeedbackSection() {
   const { t } = useAdminT();
-  const data = useFeedback().data;
-  if (!data) return <Text c="dimmed">…</Text>;
+  const feedback = useFeedback();
+  const first = feedback.data?.pages[0];
+  if (!first) return <Text c="dimmed">…</Text>;
+  // The summary is over all feedback and comes with the first page; later pages add entries.
+  const data = { average: first.average, count: first.count ?? 0, distribution: first.distribution ?? [0, 0, 0, 0, 0] };
+  const entries = feedback.data!.pages.flatMap((p) => p.entries);
   const max = Math.max(1, ...data.distribution);
   return (
     <Stack gap="lg" data-testid="admin-feedback">
@@ -41,10 +45,10 @@ export function FeedbackSection() {
           </Stack>
         </Paper>
       </SimpleGrid>
-      {data.entries.length === 0 ? (
+      {entries.length === 0 ? (
         <Text c="dimmed">{t('feedback.empty')}</Text>
       ) : (
-        data.entries.map((e) => (
+        entries.map((e) => (
           <Paper key={e.userId} withBorder p="md" radius="md">
             <Group justify="space-between" wrap="wrap" gap="xs">
               <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
@@ -64,6 +68,11 @@ export function FeedbackSection() {
             )}
           </Paper>
         ))
+      )}
+      {feedback.hasNextPage && (
+        <Button variant="light" w="fit-content" loading={feedback.isFetchingNextPage} onClick={() => void feedback.fetchNextPage()}>
+          {t('loadMore')}
+        </Button>
       )}
     </Stack>
   );

@@ -13,7 +13,7 @@ export function JobsSection() {
   const { t } = useAdminT();
   const [filter, setFilter] = useState<JobFilter>('all');
   const jobs = useJobs(filter);
-  const rows = jobs.data ?? [];
+  const rows = jobs.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Stack gap="md" data-testid="admin-jobs">
       <SegmentedControl
@@ -25,6 +25,11 @@ export function JobsSection() {
         aria-label={t('jobs.filterLabel')}
       />
       {rows.length === 0 ? <Text c="dimmed">{jobs.isLoading ? '…' : t('jobs.empty')}</Text> : rows.map((j) => <JobCard key={`${j.source}:${j.id}`} job={j} />)}
+      {jobs.hasNextPage && (
+        <Button variant="light" w="fit-content" loading={jobs.isFetchingNextPage} onClick={() => void jobs.fetchNextPage()}>
+          {t('loadMore')}
+        </Button>
+      )}
     </Stack>
   );
 }

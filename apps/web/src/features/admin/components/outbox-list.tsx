@@ -1,12 +1,14 @@
-import { Accordion, Badge, Group, Paper, Text, Title } from '@mantine/core';
+import { Accordion, Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useOutbox } from '../api/get-outbox';
+import { useAdminT } from '../i18n';
 
 /** Mails the server wrote; with no SMTP this is the only place they can be read. */
 export function OutboxList() {
   const { t } = useTranslation('pages');
+  const { t: ta } = useAdminT();
   const outbox = useOutbox(true);
-  const mails = outbox.data?.mails ?? [];
+  const mails = outbox.data?.pages.flatMap((p) => p.mails) ?? [];
   return (
     <Paper withBorder p="lg" radius="md" mt="lg">
       <Title order={2} fz="lg" mb="md">
@@ -47,6 +49,11 @@ export function OutboxList() {
             </Accordion.Item>
           ))}
         </Accordion>
+      )}
+      {outbox.hasNextPage && (
+        <Button variant="light" w="fit-content" mt="md" loading={outbox.isFetchingNextPage} onClick={() => void outbox.fetchNextPage()}>
+          {ta('loadMore')}
+        </Button>
       )}
     </Paper>
   );

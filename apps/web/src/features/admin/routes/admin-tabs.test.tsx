@@ -80,30 +80,35 @@ describe('admin tabs', () => {
   });
 
   it('jobs: failed and running jobs with errors and log tails, named by model, dataset and user; retry and cancel', async () => {
+    const agentJob = job({
+      id: 'J2',
+      source: 'agent',
+      kind: 'export',
+      status: 'running',
+      lastError: null,
+      logTail: ['epoch 3/50'],
+      canRetry: false,
+      canCancel: true,
+      userId: 'U1',
+      user: { id: 'U1', username: 'ada' },
+      model: { id: 'M1', name: 'boats-v2' },
+    });
     const api = fakeApi({
-      'GET /v1/admin/jobs': () => [
-        job({ dataset: { id: 'D1', name: 'Harbour boats' } }),
-        job({
-          id: 'J2',
-          source: 'agent',
-          kind: 'export',
-          status: 'running',
-          lastError: null,
-          logTail: ['epoch 3/50'],
-          canRetry: false,
-          canCancel: true,
-          userId: 'U1',
-          user: { id: 'U1', username: 'ada' },
-          model: { id: 'M1', name: 'boats-v2' },
-        }),
-      ],
+      // Two keyset pages (ADR 0042): the agent job comes with "Load more".
+      'GET /v1/admin/jobs': (_body, url) =>
+        new URL(url, 'http://x').searchParams.get('cursor') === 'page-2'
+          ? { nextCursor: null, items: [agentJob] }
+          : { nextCursor: 'page-2', items: [job({ dataset: { id: 'D1', name: 'Harbour boats' } })] },
       'POST /v1/admin/jobs/queue/J1/retry': () => job({ status: 'queued', canRetry: false }),
       'POST /v1/admin/jobs/agent/J2/cancel': () => job({ id: 'J2', status: 'cancelled' }),
     });
     vi.stubGlobal('fetch', api.fetch);
     renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin?tab=jobs', user: makeUser({ roles: ['admin'] }) });
     expect(await screen.findByText('zip is corrupt')).toBeInTheDocument();
-    expect(screen.getByText('epoch 3/50')).toBeInTheDocument();
+    expect(screen.queryByText('epoch 3/50')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('epoch 3/50')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(screen.getAllByTestId('admin-job-title').map((e) => e.textContent)).toEqual(['dataset.process · Harbour boats', 'export · boats-v2']);
     expect(screen.getByText(/^by ada · attempt 3 of 3/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));

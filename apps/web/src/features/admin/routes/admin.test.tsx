@@ -28,25 +28,41 @@ describe('admin page', () => {
         restored = true;
         return { ...deleted, dates: { ...deleted.dates, deleted: null } };
       },
-      'GET /v1/admin/outbox': () => ({
-        mailEnabled: false,
-        mails: [
-          {
-            id: 'm1',
-            to: 'gone@example.com',
-            subject: 'Reset your Sightline password',
-            text: 'link',
-            created: '2026-11-20T00:00:00Z',
-            sent: null,
-            error: null,
-          },
-        ],
-      }),
+      // Two pages of the outbox (ADR 0042): the second comes with the first page's cursor.
+      'GET /v1/admin/outbox': (_body, url) =>
+        new URL(url, 'http://x').searchParams.get('cursor') === 'page-2'
+          ? {
+              mailEnabled: false,
+              nextCursor: null,
+              mails: [
+                { id: 'm0', to: 'old@example.com', subject: 'Verify your email', text: 'code', created: '2026-11-19T00:00:00Z', sent: null, error: null },
+              ],
+            }
+          : {
+              mailEnabled: false,
+              nextCursor: 'page-2',
+              mails: [
+                {
+                  id: 'm1',
+                  to: 'gone@example.com',
+                  subject: 'Reset your Sightline password',
+                  text: 'link',
+                  created: '2026-11-20T00:00:00Z',
+                  sent: null,
+                  error: null,
+                },
+              ],
+            },
     });
     vi.stubGlobal('fetch', api.fetch);
     renderRoutes([{ path: '/admin', element: <AdminPage /> }], { path: '/admin', user: makeUser({ roles: ['admin'] }) });
     expect(screen.getByText('Mail is off')).toBeInTheDocument();
     expect(await screen.findByText('Reset your Sightline password')).toBeInTheDocument();
+    expect(screen.queryByText('Verify your email')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('Verify your email')).toBeInTheDocument();
+    expect(screen.getByText('Reset your Sightline password')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull());
     const row = (await screen.findByText('gone')).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: 'Restore' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'POST' && c.path.endsWith('/restore'))).toBe(true));
