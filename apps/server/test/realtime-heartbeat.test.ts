@@ -57,3 +57,24 @@ it('closes a socket that stops answering pings and marks its user offline; a liv
   expect(await online(live.cookie)).toBe(true);
   alive.ws.close();
 });
+
+/**
+ * A server shutting down with sockets open: the presence of each closing socket is written before
+ * close() returns (its database closes right after, bootstrap.ts), never against a closed pool.
+ */
+it('a shutdown waits for its open sockets to close and records their presence first', async () => {
+  const s = await createTestApp();
+  await s.app.listen({ port: 0, host: '127.0.0.1' });
+  const u = await buildUser(s.app);
+  const ws = new WebSocket(`ws://127.0.0.1:${(s.app.server.address() as { port: number }).port}/v1/realtime`, { headers: { cookie: u.cookie } });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const connections = async () =>
+    (await s.database.query<{ connections: number }>('select connections from presence where user_id = $1', [u.user.id]))[0]?.connections;
+  expect(await waitFor(async () => (await connections()) === 1, 5_000)).toBe(true);
+  await s.app.close();
+  expect(await connections()).toBe(0);
+  await s.close();
+});

@@ -221,10 +221,30 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     }
   }, ctx.config.realtimeHeartbeatMs);
   heartbeat.unref();
+  // Presence updates of closing sockets write to the database, which closes after this hook
+  // (bootstrap.ts): the hook waits for every socket to close (1 s, then terminated) and for those
+  // updates to end, so none of them meets a closed pool.
+  const disconnecting = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown> | undefined) => {
+    if (!work) return;
+    const tracked: Promise<unknown> = work.catch(() => undefined).finally(() => disconnecting.delete(tracked));
+    disconnecting.add(tracked);
+  };
+  const closeSocket = (ws: WebSocket) =>
+    new Promise<void>((resolve) => {
+      if (ws.readyState === ws.CLOSED) return resolve();
+      const timer = setTimeout(() => ws.terminate(), 1000);
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      ws.close(1001, 'server shutting down');
+    });
   app.addHook('onClose', async () => {
     clearInterval(heartbeat);
     unsubscribe();
-    for (const ws of sockets.keys()) ws.close(1001, 'server shutting down');
+    await Promise.all([...sockets.keys()].map(closeSocket));
+    await Promise.all([...disconnecting]);
   });
 
   /** A client's message, or null when it is not JSON or not in the catalogue. */
@@ -266,7 +286,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     });
     socket.on('close', () => {
       dropSocket(socket);
-      void presenceId?.then((id) => (id ? opts.onGuestDisconnect?.(id) : undefined)).catch(() => undefined);
+      track(presenceId?.then((id) => (id ? opts.onGuestDisconnect?.(id) : undefined)));
     });
   }
 
@@ -304,7 +324,7 @@ export async function realtimeRoutes(app: FastifyInstance, opts: RealtimeOptions
     });
     socket.on('close', () => {
       dropSocket(socket);
-      void opts.onDisconnect?.(uid).catch(() => undefined);
+      track(opts.onDisconnect?.(uid));
     });
   });
 }
