@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, clientHome, newestFile, runClient, type ClientHome } from './support/clients.js';
 import { PY_DIR } from './support/parity.js';
 import { reportScenario, timer } from './support/report.js';
 import { startServer, type SuiteDataset, type SuiteServer, type SuiteUser } from './support/server.js';
+import { zipEntries } from '../test/support/zip.js';
 
 /**
  * Labels edited the way the annotation editor edits them (ADR 0040: `PUT …/images/:imageId/labels` with the
@@ -22,29 +22,6 @@ const q = (s: string) => JSON.stringify(s);
 
 type Img = { id: string; split: string; name: string; labels: number[][]; labelRevision?: number };
 type SplitCounts = { images: number; unlabelled: number; per_class: number[] };
-
-function zipFiles(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (e: yauzl.Entry) => {
-        if (e.fileName.endsWith('/')) return zip.readEntry();
-        zip.openReadStream(e, (error, stream) => {
-          if (error || !stream) return reject(error);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(e.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.readEntry();
-    }),
-  );
-}
 
 const stem = (name: string) => name.replace(/\.[^.]+$/, '');
 const parseLabels = (text: string) =>
@@ -149,7 +126,7 @@ describe.skipIf(!platform)(`current client (ultralytics ${platform?.version ?? '
     const buf = Buffer.from(await res.arrayBuffer());
     zipPath = path.join(home.dir, `edited-v2.zip`);
     fs.writeFileSync(zipPath, buf);
-    const files = await zipFiles(buf);
+    const files = await zipEntries(buf);
     const labelFiles = [...files.keys()].filter((f) => /\/labels\/(train|val|test)\/[^/]+\.txt$/.test(f));
     const imageFiles = [...files.keys()].filter((f) => /\/images\/(train|val|test)\/[^/]+$/.test(f));
     expect(imageFiles).toHaveLength(images.length);

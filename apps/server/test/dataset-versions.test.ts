@@ -1,6 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import type { DatasetDiff, DatasetVersion, DatasetVersionDetail } from '@sightline/contracts';
 import { createTestApp, multipart, type TestApp } from './support/harness.js';
 import { buildTeam, buildUser } from './support/factories.js';
@@ -12,6 +11,7 @@ import { Readable } from 'node:stream';
 import { finishUpload, purgeDataset } from '../src/modules/datasets/datasets.service.js';
 import { yoloEntries } from '../src/modules/datasets/processing/test-archives.js';
 import { datasetsRepository } from '../src/modules/datasets/datasets.repository.js';
+import { zipEntries, zipNames } from './support/zip.js';
 
 /**
  * Dataset versions (ADR 0038) through the API on a small real dataset (shapes3, processed by the
@@ -28,43 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-function zipNames(buf: Buffer): Promise<string[]> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out: string[] = [];
-      zip.on('entry', (e: yauzl.Entry) => {
-        out.push(e.fileName);
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(out));
-      zip.readEntry();
-    }),
-  );
-}
-
-function zipEntries(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (e: yauzl.Entry) => {
-        zip.openReadStream(e, (error, stream) => {
-          if (error || !stream) return reject(error);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(e.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.readEntry();
-    }),
-  );
-}
 
 async function blobBytes() {
   const res = await t.database.db.execute(sql`SELECT coalesce(sum(bytes), 0)::bigint AS n FROM dataset_blobs`);
