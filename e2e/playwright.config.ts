@@ -29,7 +29,10 @@ export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
   fullyParallel: false,
-  workers: 1,
+  // One spec file at a time by default (the CI machine has 2 cores, and several specs time UI
+  // behaviour). E2E_WORKERS=2 runs two files at once: specs that need a server of their own start it
+  // on a port offset no other spec uses.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -11,9 +11,9 @@ import { uniqueUser } from '../support/api';
  */
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
-const STRIPE_SERVER_PORT = BASE_PORT + 2;
-const OFF_SERVER_PORT = BASE_PORT + 3;
-const FAKE_STRIPE_PORT = BASE_PORT + 4;
+const STRIPE_SERVER_PORT = BASE_PORT + 10;
+const OFF_SERVER_PORT = BASE_PORT + 11;
+const FAKE_STRIPE_PORT = BASE_PORT + 12;
 
 let fake: FakeStripe;
 let stripeServer: SpawnedServer;

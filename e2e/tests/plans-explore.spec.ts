@@ -14,7 +14,7 @@ import { FIXTURES } from '../support/seed';
  */
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots/plans-explore');
 fs.mkdirSync(SHOTS, { recursive: true });
-const SERVER_PORT = Number(process.env.E2E_PORT ?? 3100) + 6;
+const SERVER_PORT = Number(process.env.E2E_PORT ?? 3100) + 14;
 
 let server: SpawnedServer;
 /** The server's first account (its admin), signed up by the first test. */

@@ -13,7 +13,7 @@ import { linkFrom, uniqueUser } from '../support/api';
  */
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
-const SERVER_PORT = BASE_PORT + 5;
+const SERVER_PORT = BASE_PORT + 13;
 const SINK_HTTP = `http://127.0.0.1:${BASE_PORT + 1001}`;
 
 let server: SpawnedServer;
