@@ -85,7 +85,8 @@ export interface TestApp {
 }
 
 /**
- * Config of a test server: quiet logs, its own data folder, no web build, one fixed session secret.
+ * Config of a test server: quiet logs, its own data folder, no web build, one fixed session secret,
+ * cheap password hashes (PASSWORD_HASH_COST=test).
  * (createTestApp also turns jobs off: tests run them with ctx.jobs.drain() so outcomes are deterministic.)
  */
 export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
@@ -96,6 +97,7 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
     PUBLIC_URL: 'http://localhost:3000',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    PASSWORD_HASH_COST: 'test',
     ...env,
   });
 }
