@@ -69,6 +69,13 @@ async function migratedPgliteSnapshot(): Promise<Blob> {
     const tmp = `${file}.${process.pid}.${newId()}`;
     fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
     fs.renameSync(tmp, file);
+    // Other snapshots made over a day ago go (made again if still wanted), so the temp folder does not fill up.
+    for (const f of fs.readdirSync(os.tmpdir())) {
+      if (!/^sightline-pglite-[0-9a-f]{16}\.tar$/.test(f)) continue;
+      const other = path.join(os.tmpdir(), f);
+      const mtimeMs = fs.statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (other !== file && mtimeMs < Date.now() - 86_400_000) fs.rmSync(other, { force: true });
+    }
     return dump;
   } finally {
     await client.close();
