@@ -125,6 +125,11 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),
+  /**
+   * argon2id cost of new password hashes (ADR 0002): `owasp` (OWASP's minimum, 19 MiB, 2 passes);
+   * `test` (1 MiB, 1 pass) is for the test suites' hundreds of sign-ups and refused in production.
+   */
+  PASSWORD_HASH_COST: z.enum(['owasp', 'test']).default('owasp'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -161,6 +166,7 @@ export interface Config {
   appEnvironment: string;
   jobsEnabled: boolean;
   jobLeaseMs: number;
+  passwordHashCost: Env['PASSWORD_HASH_COST'];
   uploadExpiryMs: number;
   /** Interval of the server's realtime pings; a socket silent for one interval after a ping is closed. */
   realtimeHeartbeatMs: number;
@@ -232,6 +238,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   const trustProxy = parseTrustProxy(e.TRUST_PROXY, problems);
   if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) problems.push('SESSION_SECRET: required in production (32+ chars)');
+  if (e.NODE_ENV === 'production' && e.PASSWORD_HASH_COST === 'test') problems.push('PASSWORD_HASH_COST: `test` is refused in production');
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -286,6 +293,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appEnvironment: e.APP_ENVIRONMENT,
     jobsEnabled: e.JOBS_ENABLED,
     jobLeaseMs: Math.round(e.JOB_LEASE_SECONDS * 1000),
+    passwordHashCost: e.PASSWORD_HASH_COST,
     uploadExpiryMs: Math.round(e.UPLOAD_EXPIRY_HOURS * 3_600_000),
     realtimeHeartbeatMs: Math.round(e.REALTIME_HEARTBEAT_SECONDS * 1000),
     agentLeaseMs: e.AGENT_LEASE_SECONDS * 1000,

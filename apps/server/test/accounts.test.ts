@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { loadConfig } from '../src/config.js';
+import { hashPassword } from '../src/modules/auth/passwords.js';
 import { analyticsEvents, mailOutbox, users } from '../src/platform/db/schema.js';
 import { createTestApp, sessionCookie, uniqueEmail, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
@@ -350,5 +352,23 @@ describe('remote config and platform', () => {
     // Without HTTPS in PUBLIC_URL there is no HSTS, and nothing says what runs the server.
     for (const res of responses) expect(res.headers).not.toHaveProperty('strict-transport-security');
     for (const res of responses) expect(res.headers).not.toHaveProperty('x-powered-by');
+  });
+});
+
+describe('password hash cost (ADR 0002)', () => {
+  it('is OWASP argon2id by default; the cheap test cost is refused in production; both kinds of hash sign in', async () => {
+    expect(loadConfig({}).passwordHashCost).toBe('owasp');
+    expect(() => loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PASSWORD_HASH_COST: 'test' })).toThrow(/PASSWORD_HASH_COST/);
+    expect(await hashPassword('abcdefg1', 'owasp')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // An account hashed at the production cost (as every real one is) signs in on a test-cost server.
+    const u = await buildUser(t.app);
+    const [row] = await t.database.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.email, u.email));
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/); // the harness's PASSWORD_HASH_COST=test
+    await t.database.db
+      .update(users)
+      .set({ passwordHash: await hashPassword('owasp-pass-1', 'owasp') })
+      .where(eq(users.email, u.email));
+    expect((await post('/v1/auth/signin', { email: u.email, password: 'owasp-pass-1' })).statusCode).toBe(200);
+    expect((await post('/v1/auth/signin', { email: u.email, password: 'owasp-pass-2' })).statusCode).toBe(401);
   });
 });

@@ -1,12 +1,15 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/context.js';
-import { openDatabase, type Database } from '../../src/platform/db/client.js';
-import { migrate } from '../../src/platform/db/migrate.js';
+import { openDatabase, wrapPglite, type Database } from '../../src/platform/db/client.js';
+import { migrate, MIGRATIONS_DIR } from '../../src/platform/db/migrate.js';
 import { newId } from '../../src/platform/ids.js';
 
 /** Which database the server suite runs against: `TEST_DB=pglite` (default) or `TEST_DB=postgres`. */
@@ -41,9 +44,42 @@ export async function openTestDatabase(): Promise<{ database: Database; schema: 
       },
     };
   }
-  const database = await openDatabase({ url: null, pgliteDir: null });
-  await migrate(database);
+  const database = wrapPglite(new PGlite({ loadDataDir: await migratedPgliteSnapshot() }));
+  await migrate(database); // a no-op on the snapshot: it holds every migration of MIGRATIONS_DIR
   return { database, schema: null, drop: () => database.close() };
+}
+
+/**
+ * A fresh in-memory PGlite runs initdb (5–10 s on a busy 2-core machine, once per test file); one
+ * started from a data folder dump does not (under a second). The dump of a migrated database is
+ * made once per PGlite version and migration set and shared by the test processes through a file
+ * in the temp folder (written aside and renamed, so a concurrent reader never sees half of it).
+ */
+async function migratedPgliteSnapshot(): Promise<Blob> {
+  const key = crypto.createHash('sha256');
+  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite'); // <package>/dist/index.cjs
+  key.update(fs.readFileSync(path.join(path.dirname(pgliteEntry), '..', 'package.json')));
+  for (const f of fs.readdirSync(MIGRATIONS_DIR).sort()) key.update(`\0${f}\0`).update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)));
+  const file = path.join(os.tmpdir(), `sightline-pglite-${key.digest('hex').slice(0, 16)}.tar`);
+  if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+  const client = new PGlite();
+  try {
+    await migrate(wrapPglite(client));
+    const dump = await client.dumpDataDir('none');
+    const tmp = `${file}.${process.pid}.${newId()}`;
+    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(tmp, file);
+    // Other snapshots made over a day ago go (made again if still wanted), so the temp folder does not fill up.
+    for (const f of fs.readdirSync(os.tmpdir())) {
+      if (!/^sightline-pglite-[0-9a-f]{16}\.tar$/.test(f)) continue;
+      const other = path.join(os.tmpdir(), f);
+      const mtimeMs = fs.statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (other !== file && mtimeMs < Date.now() - 86_400_000) fs.rmSync(other, { force: true });
+    }
+    return dump;
+  } finally {
+    await client.close();
+  }
 }
 
 export interface TestApp {
@@ -56,7 +92,8 @@ export interface TestApp {
 }
 
 /**
- * Config of a test server: quiet logs, its own data folder, no web build, one fixed session secret.
+ * Config of a test server: quiet logs, its own data folder, no web build, one fixed session secret,
+ * cheap password hashes (PASSWORD_HASH_COST=test).
  * (createTestApp also turns jobs off: tests run them with ctx.jobs.drain() so outcomes are deterministic.)
  */
 export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
@@ -67,6 +104,7 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
     PUBLIC_URL: 'http://localhost:3000',
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    PASSWORD_HASH_COST: 'test',
     ...env,
   });
 }

@@ -48,7 +48,7 @@ export async function signUp(
   origin?: string | null,
   addressProven = false,
 ) {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, ctx.config.passwordHashCost);
   const user = await ctx.db.transaction(async (tx) => {
     // Serialises sign-ups so exactly one "first account" becomes admin.
     await authRepository.lockSignUps(tx);
@@ -81,7 +81,7 @@ export async function signIn(ctx: AppContext, email: string, password: string, c
   const counted = await attempt(ctx, 'signin', { ...caller, account: email });
   const user = await userQueries.byEmail(ctx.db, email);
   if (!user) {
-    await burnPasswordCheck(password);
+    await burnPasswordCheck(password, ctx.config.passwordHashCost);
     throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
   }
   if (!(await verifyPassword(user.passwordHash, password))) throw errors.unauthorized('Wrong email or password', ErrorCode.InvalidCredentials);
@@ -263,7 +263,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, calle
 }
 
 export async function resetPassword(ctx: AppContext, token: string, password: string, caller: Caller = { ip: null }) {
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, ctx.config.passwordHashCost);
   const row = await consumeMailToken(ctx, token, 'reset', caller);
   const now = ctx.clock.now();
   // Following the mailed link proves the address, so it also verifies it.
@@ -288,7 +288,7 @@ export async function updatePassword(
   caller: Caller = { ip: null },
 ) {
   await checkCurrentPassword(ctx, user, currentPassword, caller, 'The current password is wrong');
-  const passwordHash = await hashPassword(newPassword);
+  const passwordHash = await hashPassword(newPassword, ctx.config.passwordHashCost);
   await userQueries.update(ctx.db, user.id, { passwordHash, updatedAt: ctx.clock.now() });
   // Other sessions end: a password change is how people lock out a stolen session.
   await authRepository.deleteSessionsOf(ctx.db, user.id, keepSessionId);

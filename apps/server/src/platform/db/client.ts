@@ -328,6 +328,14 @@ async function openPglite(dir: string | null): Promise<Database> {
   if (dir) fs.mkdirSync(path.dirname(dir), { recursive: true });
   const client = dir ? new PGlite(dir) : new PGlite();
   await client.waitReady;
+  return wrapPglite(client);
+}
+
+/**
+ * The Database handle of an open PGlite (the tests start theirs from a migrated snapshot, see
+ * openTestDatabase in test/support/harness.ts).
+ */
+export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

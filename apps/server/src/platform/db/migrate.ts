@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from './client.js';
 
-const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 const LOCK_ID = 727274;
 
 /**
