@@ -149,3 +149,17 @@ export const outboxQuerySchema = z.object({
 });
 export type OutboxQuery = z.infer<typeof outboxQuerySchema>;
 export type Outbox = z.infer<typeof outboxSchema>;
+
+/**
+ * `GET /v1/admin/users`: every account, newest first, in keyset pages (ADR 0042). `q` is the same prefix
+ * search as the admin's user search (email, username, first name, or an exact id).
+ */
+export const adminUserListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  /** the `nextCursor` of the previous page */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
+export const adminUserListSchema = z.object({ items: z.array(userSchema), nextCursor: z.string().nullable() });
+export type AdminUserList = z.infer<typeof adminUserListSchema>;

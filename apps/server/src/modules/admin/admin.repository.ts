@@ -7,14 +7,16 @@ export type UserRow = typeof users.$inferSelect;
 export type QueueJobRow = typeof jobs.$inferSelect;
 export type AgentJobRow = typeof agentJobs.$inferSelect;
 
-/** Sort expressions of the admin user list; each has an index (migration 0015, or the unique keys). */
-const SORTS: Record<AdminUserSort, SQL> = {
-  created: sql`${users.createdAt}`,
-  email: sql`${users.email}`,
-  username: sql`${users.username}`,
-  lastLogin: sql`coalesce(${users.lastLoginAt}, 'epoch'::timestamptz)`,
+/**
+ * Sort expressions of the admin user lists, on the table or alias `t`; each has an index (migration
+ * 0015, or the unique keys).
+ */
+const SORTS: Record<AdminUserSort, (t: string) => SQL> = {
+  created: (t) => sql.raw(`${t}.created_at`),
+  email: (t) => sql.raw(`${t}.email`),
+  username: (t) => sql.raw(`${t}.username`),
+  lastLogin: (t) => sql.raw(`coalesce(${t}.last_login_at, 'epoch'::timestamptz)`),
 };
-const TIME_SORTS = new Set<AdminUserSort>(['created', 'lastLogin']);
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -25,7 +27,6 @@ interface Usage {
   trashedBytes: number;
 }
 
-/** Admin reads across users: newest accounts, newest mails of the outbox. */
 /** Where a page of the admin's job list starts: after this job (of either source) in (updated_at, id) order. */
 export interface JobsAfter {
   source: 'queue' | 'agent';
@@ -41,7 +42,6 @@ const microsKey = (column: SQL.Aliased | typeof jobs.updatedAt | typeof agentJob
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYYMMDDHH24MISSUS')`;
 
 export const adminRepository = {
-  recentUsers: (db: Db, limit: number) => db.select().from(users).orderBy(desc(users.createdAt)).limit(limit),
   /**
    * Outbox mails newest first, after the mail `afterId` in (created_at, id) order (index of migration
    * 0035). The cursor's mail is compared in the database, so timestamps keep their microseconds; a
@@ -61,10 +61,12 @@ export const adminRepository = {
 
   /**
    * One keyset page of users: prefix search on lower(email|username|first_name) (one index each,
-   * OR-ed by a bitmap scan), ordered by the sort then id; `after` is the last row's [value, id].
+   * OR-ed by a bitmap scan), ordered by the sort then id. `afterId` is the previous page's last user:
+   * the database reads that row's sort value itself (ADR 0042), so times keep their microseconds; a
+   * cursor whose user is gone ends the list.
    */
-  searchUsers: async (db: Db, opts: { q?: string; sort: AdminUserSort; dir: 'asc' | 'desc'; after?: [string, string]; limit: number }) => {
-    const sortExpr = SORTS[opts.sort];
+  searchUsers: async (db: Db, opts: { q?: string; sort: AdminUserSort; dir: 'asc' | 'desc'; afterId: string | null; limit: number }) => {
+    const sortOf = SORTS[opts.sort];
     const where: SQL[] = [];
     const q = opts.q?.trim().toLowerCase();
     if (q) {
@@ -73,17 +75,16 @@ export const adminRepository = {
         sql`(lower(${users.email}) LIKE ${p} OR lower(${users.username}) LIKE ${p} OR lower(${users.firstName}) LIKE ${p} OR ${users.id} = ${opts.q!.trim()})`,
       );
     }
-    if (opts.after) {
-      const [v, id] = opts.after;
-      const value = TIME_SORTS.has(opts.sort) ? sql`${v}::timestamptz` : sql`${v}`;
-      where.push(opts.dir === 'asc' ? sql`(${sortExpr}, ${users.id}) > (${value}, ${id})` : sql`(${sortExpr}, ${users.id}) < (${value}, ${id})`);
+    if (opts.afterId !== null) {
+      const cursorRow = sql`(select ${sortOf('c')}, c.id from users c where c.id = ${opts.afterId})`;
+      where.push(sql`(${sortOf('users')}, ${users.id}) ${sql.raw(opts.dir === 'asc' ? '>' : '<')} ${cursorRow}`);
     }
-    const order = opts.dir === 'asc' ? [sql`${sortExpr} ASC`, sql`${users.id} ASC`] : [sql`${sortExpr} DESC`, sql`${users.id} DESC`];
+    const dir = sql.raw(opts.dir === 'asc' ? 'ASC' : 'DESC');
     return db
       .select()
       .from(users)
       .where(where.length ? and(...where) : undefined)
-      .orderBy(...order)
+      .orderBy(sql`${sortOf('users')} ${dir}`, sql`${users.id} ${dir}`)
       .limit(opts.limit);
   },
   userById: async (db: Db, id: string) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0] ?? null,

@@ -11,6 +11,8 @@ import {
   adminReasonBody,
   adminRoleBody,
   adminUserDetailSchema,
+  adminUserListQuerySchema,
+  adminUserListSchema,
   adminUsersPageSchema,
   adminUsersQuerySchema,
   analyticsQuerySchema,
@@ -35,12 +37,16 @@ export async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;
 
+  /** Every account, newest first, in keyset pages (ADR 0042); also the billing section's user picker. */
   r.get(
     '/v1/admin/users',
-    { config: { auth: 'admin' }, schema: { tags: ['admin'], response: { 200: z.object({ data: z.array(userSchema) }), ...errorResponses } } },
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['admin'], querystring: adminUserListQuerySchema, response: { 200: z.object({ data: adminUserListSchema }), ...errorResponses } },
+    },
     async (req) => {
       requireAdmin(req);
-      return { data: await admin.listUsers(ctx) };
+      return { data: await admin.listUsers(ctx, req.query) };
     },
   );
 

@@ -3,6 +3,7 @@ import {
   type AdminJob,
   type AdminUserDetail,
   type AdminUsersQuery,
+  type AdminUserListQuery,
   type AdminUserRow,
   type OutboxQuery,
   type AdminFeedbackQuery,
@@ -18,8 +19,15 @@ import { presentUser } from '../users/users.presenter.js';
 import { markDeleted, restoreAccount } from '../users/users.service.js';
 import { adminRepository, type AgentJobRow, type JobsAfter, type QueueJobRow, type UserRow } from './admin.repository.js';
 
-export async function listUsers(ctx: AppContext) {
-  return (await adminRepository.recentUsers(ctx.db, 500)).map((u) => presentUser(u));
+/**
+ * Every account, newest first, in keyset pages (ADR 0042): `(created_at, id)` before the cursor's user,
+ * compared in the database; `q` narrows it as the user search does.
+ */
+export async function listUsers(ctx: AppContext, q: AdminUserListQuery) {
+  const afterId = q.cursor === undefined ? null : decodeIdCursor(q.cursor);
+  const rows = await adminRepository.searchUsers(ctx.db, { q: q.q, sort: 'created', dir: 'desc', afterId, limit: q.limit + 1 });
+  const page = rows.slice(0, q.limit);
+  return { items: page.map((u) => presentUser(u)), nextCursor: rows.length > q.limit ? encodeIdCursor(page.at(-1)!.id) : null };
 }
 
 /**
@@ -75,30 +83,12 @@ function decodeIdCursor(cursor: string): string {
   throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
 }
 
-const encodeCursor = (v: [string, string]) => Buffer.from(JSON.stringify(v)).toString('base64url');
-function decodeCursor(cursor: string | undefined): [string, string] | undefined {
-  if (!cursor) return undefined;
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string')) return v as [string, string];
-  } catch {
-    /* fall through */
-  }
-  throw errors.validation('Invalid cursor');
-}
-
-function sortValue(u: UserRow, sort: AdminUsersQuery['sort']): string {
-  if (sort === 'created') return u.createdAt.toISOString();
-  if (sort === 'lastLogin') return (u.lastLoginAt ?? new Date(0)).toISOString();
-  return sort === 'email' ? u.email : u.username;
-}
-
-/** A keyset page of users (works the same on page 1 and page 4,000). */
+/** A keyset page of users (works the same on page 1 and page 4,000); the cursor names the page's last user. */
 export async function searchUsers(ctx: AppContext, q: AdminUsersQuery) {
-  const rows = await adminRepository.searchUsers(ctx.db, { q: q.q, sort: q.sort, dir: q.dir, after: decodeCursor(q.cursor), limit: q.limit + 1 });
+  const afterId = q.cursor ? decodeIdCursor(q.cursor) : null;
+  const rows = await adminRepository.searchUsers(ctx.db, { q: q.q, sort: q.sort, dir: q.dir, afterId, limit: q.limit + 1 });
   const page = rows.slice(0, q.limit);
-  const last = page[page.length - 1];
-  return { users: page.map(presentAdminUser), next: rows.length > q.limit && last ? encodeCursor([sortValue(last, q.sort), last.id]) : null };
+  return { users: page.map(presentAdminUser), next: rows.length > q.limit ? encodeIdCursor(page.at(-1)!.id) : null };
 }
 
 async function userOr404(ctx: AppContext, id: string) {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { datasets, models, projects } from '../../platform/db/schema.js';
+import { datasets, models, projects, trashTotals } from '../../platform/db/schema.js';
 
 /** Where a trash page starts: after the (deleted, id) of the previous page's last item. */
 export interface TrashAfter {
@@ -55,8 +55,16 @@ export const trashRepository = {
       .groupBy(models.projectId);
     return new Map(rows.map((r) => [r.projectId!, Number(r.bytes)]));
   },
-  /** How many items the user's trash holds and their bytes (each table summed on its index). */
+  /**
+   * How many datasets, projects and models the user's trash holds and their bytes: one row of
+   * trash_totals, kept by the triggers of migration 0036 (ADR 0042), so O(1) however large the trash.
+   */
   totals: async (db: Db, userId: string) => {
+    const [row] = await db.select({ count: trashTotals.count, bytes: trashTotals.bytes }).from(trashTotals).where(eq(trashTotals.userId, userId));
+    return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };
+  },
+  /** The same totals summed over the rows (what trash_totals must always equal; tests and benches compare). */
+  totalsScanned: async (db: Db, userId: string) => {
     const sum = (table: TrashTable, bytes: SQL) =>
       db
         .select({ count: sql<string>`count(*)`, bytes: sql<string>`coalesce(sum(${bytes}), 0)` })

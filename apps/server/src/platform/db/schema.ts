@@ -16,6 +16,7 @@ export * from './schema/presence.js';
 export * from './schema/mail.js';
 export * from './schema/jobs.js';
 export * from './schema/storage.js';
+export * from './schema/trash.js';
 export * from './schema/projects.js';
 export * from './schema/datasets.js';
 export * from './schema/models.js';

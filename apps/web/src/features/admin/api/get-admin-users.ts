@@ -1,9 +1,22 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { User } from '@sightline/contracts';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import type { AdminUserList } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
+import { queryString } from './admin-keys';
 
-export const getAdminUsers = (signal?: AbortSignal) => api.get<User[]>('/v1/admin/users', signal);
+/** One page of every account, newest first; `cursor` is the previous page's `nextCursor` (ADR 0042). */
+export const getAdminUsers = (q: string, cursor: string | undefined, limit: number, signal?: AbortSignal) =>
+  api.get<AdminUserList>(`/v1/admin/users${queryString({ q: q.trim(), cursor, limit })}`, signal);
 
-export const adminUsersQueryOptions = () => queryOptions({ queryKey: ['admin', 'users'], queryFn: ({ signal }) => getAdminUsers(signal) });
+/** Query key of the account list; restoring an account refreshes every list under it. */
+export const adminUsersListKey = ['admin', 'users', 'list'] as const;
 
-export const useAdminUsers = (enabled: boolean) => useQuery({ ...adminUsersQueryOptions(), enabled });
+/** Keyset pages of the accounts ("Load more" appends the next page); `q` narrows them on the server. */
+export const useAdminUsers = (enabled: boolean, q = '', limit = 50) =>
+  useInfiniteQuery({
+    queryKey: [...adminUsersListKey, q.trim(), limit],
+    queryFn: ({ pageParam, signal }) => getAdminUsers(q, pageParam, limit, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+    enabled,
+  });

@@ -4,13 +4,15 @@ import { notifications } from '../../../lib/notifications';
 import { useAdminUsers } from '../api/get-admin-users';
 import { notifyError } from '../../../lib/notify-error';
 import { useRestoreUser } from '../api/restore-user';
+import { useAdminT } from '../i18n';
 
-/** Every account of the server; deleted ones can be restored during the grace period. */
+/** Every account of the server, newest first in keyset pages (ADR 0042); deleted ones can be restored during the grace period. */
 export function UsersTable() {
   const { t } = useTranslation('pages');
+  const { t: ta } = useAdminT();
   const users = useAdminUsers(true);
   const restore = useRestoreUser();
-  const rows = users.data ?? [];
+  const rows = users.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Paper withBorder p="lg" radius="md" mt="lg">
       <Title order={2} fz="lg" mb="md">
@@ -90,6 +92,11 @@ export function UsersTable() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+      )}
+      {users.hasNextPage && (
+        <Button variant="light" w="fit-content" mt="md" loading={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>
+          {ta('loadMore')}
+        </Button>
       )}
     </Paper>
   );

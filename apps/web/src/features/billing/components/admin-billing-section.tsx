@@ -1,5 +1,6 @@
 import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { formatMicroUsd, PLANS, type AdminPlanRow, type Plan } from '@sightline/contracts';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { notifications } from '../../../lib/notifications';
 import { useCreditWallet } from '../api/credit-wallet';
@@ -17,8 +18,14 @@ import { LedgerTable } from './ledger-table';
 export function AdminBillingSection() {
   const { t } = useBillingT();
   const billing = useBilling();
-  const users = useBillingUsers();
-  const [uid, setUid] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const users = useBillingUsers(debounced);
+  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
+  const uid = picked?.value ?? null;
+  // The server narrows the accounts (its first page of matches); the picked one stays listed while the search changes.
+  const options = (users.data?.items ?? []).map((u) => ({ value: u.id, label: `${u.username} · ${u.email}` }));
+  if (picked && !options.some((o) => o.value === picked.value)) options.unshift(picked);
   return (
     <Paper withBorder p="lg" radius="md" mt="lg" data-testid="admin-billing">
       <Stack gap="md">
@@ -34,9 +41,13 @@ export function AdminBillingSection() {
           label={t('admin.user')}
           placeholder={t('admin.pickUser')}
           searchable
-          data={(users.data ?? []).map((u) => ({ value: u.id, label: `${u.username} · ${u.email}` }))}
+          searchValue={search}
+          onSearchChange={setSearch}
+          filter={({ options: all }) => all}
+          data={options}
           value={uid}
-          onChange={setUid}
+          onChange={(value, option) => setPicked(value && option ? { value, label: option.label } : null)}
+          description={users.data?.nextCursor ? t('admin.pickUserMore') : undefined}
           maw={480}
         />
         {uid && <UserBilling key={uid} uid={uid} />}
