@@ -15,6 +15,7 @@ import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './dat
 import { statsDelta, statsOf } from './datasets.edit-stats.js';
 import { dropBlobs, ownerKeyOf, putBlob, readImageBytes, sha256Of } from './datasets.image-source.js';
 import { assertStorage } from '../storage/usage.service.js';
+import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { DEFAULT_PROCESSING_LIMITS, openArchive, parseLabelFile, processArchive, type DatasetTask } from './processing/index.js';
 
 /**
@@ -442,17 +443,18 @@ export async function addImages(
 ) {
   const d = await editableDataset(ctx, user.id, datasetId, 'label');
   const classes = classesOf(d);
-  const pairs = await collectPairs(input.files);
-  if (!pairs.size) throw errors.validation('files: send images (.jpg, .png, ...), their .txt labels, or zips of them');
   const task = (d.task === 'semantic-segment' ? 'segment' : d.task) as DatasetTask;
-  if (task === 'classify' && (!input.className || !classes.includes(input.className)))
-    throw errors.validation(`className: name one of this dataset's classes (${classes.join(', ')})`);
+  // One scratch folder for the request (zips sent and the layout checked), removed when it ends.
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sl-add-'));
   const archivePath = path.join(tmp, 'add.zip');
   const found: Array<{ name: string; width: number | null; height: number | null; format: string | null; labels: number[][]; data: Buffer; sha256: string }> =
     [];
   let result: Awaited<ReturnType<typeof processArchive>>;
   try {
+    const pairs = await collectPairs(input.files, tmp);
+    if (!pairs.size) throw errors.validation('files: send images (.jpg, .png, ...), their .txt labels, or zips of them');
+    if (task === 'classify' && (!input.className || !classes.includes(input.className)))
+      throw errors.validation(`className: name one of this dataset's classes (${classes.join(', ')})`);
     await writeLayout(archivePath, task, classes, input.className ?? null, pairs);
     result = await processArchive({
       archivePath,
@@ -481,8 +483,7 @@ export async function addImages(
     user,
     [...fresh.values()].reduce((a, b) => a + b, 0),
   );
-  const blobs = new Map<string, Awaited<ReturnType<typeof putBlob>>>();
-  for (const f of found) if (!blobs.has(f.sha256)) blobs.set(f.sha256, await putBlob(ctx, ownerKey, f.data, f.sha256));
+  const blobs = await storeBlobs(ctx, ownerKey, found, held);
 
   const out = await runEdit(ctx, user.id, datasetId, 'images.add', async (tx, locked, seq) => {
     const names = await freeNames(
@@ -491,8 +492,10 @@ export async function addImages(
       input.split,
       found.map((f) => f.name),
     );
-    for (const b of blobs.values())
-      await datasetsRepository.ensureBlob(tx, { ownerKey: b.ownerKey, sha256: b.sha256, storageKey: b.storageKey, bytes: b.bytes });
+    await datasetsRepository.ensureBlobs(
+      tx,
+      [...blobs.values()].map((b) => ({ ownerKey: b.ownerKey, sha256: b.sha256, storageKey: b.storageKey, bytes: b.bytes })),
+    );
     const rows = found.map((f, i) => {
       const id = newId();
       return {
@@ -521,10 +524,32 @@ export async function addImages(
   return { added: found.length, report, seq: out.seq, classes: out.classes, counts: out.counts, imageIds: out.imageIds ?? [] };
 }
 
+/**
+ * The added images' bytes in the owner's blobs, a few writes at a time: one lookup of the hashes the
+ * owner holds (`held`, made once for the storage check) instead of one per image; a held blob whose
+ * file is missing is written again, as putBlob does.
+ */
+async function storeBlobs(ctx: AppContext, ownerKey: string, found: Array<{ sha256: string; data: Buffer }>, held: Set<string>) {
+  const unique = [...new Map(found.map((f) => [f.sha256, f.data])).entries()];
+  const blobs = new Map<string, { ownerKey: string; sha256: string; storageKey: string; bytes: number }>();
+  let next = 0;
+  const worker = async () => {
+    while (next < unique.length) {
+      const [sha256, data] = unique[next++]!;
+      const storageKey = blobKeys.datasetBlob(ownerKey, sha256);
+      if (!(held.has(sha256) && (await ctx.blobs.head(storageKey)))) await ctx.blobs.put(storageKey, data, { contentLength: data.length });
+      blobs.set(sha256, { ownerKey, sha256, storageKey, bytes: data.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BLOB_WRITES, unique.length) }, worker));
+  return blobs;
+}
+const BLOB_WRITES = 8;
+
 type Pair = { image?: { name: string; data: Buffer }; label?: Buffer };
 
 /** Images and labels by stem, from the files and from the entries of zips among them (folders ignored). */
-async function collectPairs(files: AddedFile[]) {
+async function collectPairs(files: AddedFile[], tmp: string) {
   const pairs = new Map<string, Pair>();
   const put = (name: string, data: Buffer) => {
     const base = path.posix.basename(name.replace(/\\/g, '/'));
@@ -541,9 +566,8 @@ async function collectPairs(files: AddedFile[]) {
       put(f.filename, f.data);
       continue;
     }
-    const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sl-addzip-'));
+    const file = path.join(tmp, 'in.zip');
     try {
-      const file = path.join(tmp, 'in.zip');
       await fs.writeFile(file, f.data);
       const archive = await openArchive(file);
       try {
@@ -557,7 +581,7 @@ async function collectPairs(files: AddedFile[]) {
     } catch (err) {
       throw errors.validation(`${f.filename}: not a zip this server can read (${(err as Error).message})`);
     } finally {
-      await fs.rm(tmp, { recursive: true, force: true });
+      await fs.rm(file, { force: true });
     }
   }
   for (const [stem, p] of pairs) if (!p.image) pairs.delete(stem); // a label without its image adds nothing

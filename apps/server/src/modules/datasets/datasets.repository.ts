@@ -373,12 +373,26 @@ export const datasetsRepository = {
   /** Records a blob (no reference yet) unless the owner has it already; true when this call recorded it. */
   ensureBlob: async (tx: Db, row: { ownerKey: string; sha256: string; storageKey: string; bytes: number }) =>
     (await tx.insert(datasetBlobs).values(row).onConflictDoNothing().returning({ k: datasetBlobs.storageKey })).length > 0,
-  addBlobRefs: async (tx: Db, counts: Map<string, number>) => {
-    for (const [key, n] of counts)
+  /** Records many blobs in one statement (an add of N images is one round trip, not N). */
+  ensureBlobs: async (tx: Db, rows: Array<{ ownerKey: string; sha256: string; storageKey: string; bytes: number }>) => {
+    for (let i = 0; i < rows.length; i += 500)
       await tx
-        .update(datasetBlobs)
-        .set({ refs: sql`${datasetBlobs.refs} + ${n}` })
-        .where(eq(datasetBlobs.storageKey, key));
+        .insert(datasetBlobs)
+        .values(rows.slice(i, i + 500))
+        .onConflictDoNothing();
+  },
+  /** One UPDATE per 500 keys (not one per key): an edit's reference counts change in a round trip or few. */
+  addBlobRefs: async (tx: Db, counts: Map<string, number>) => {
+    const all = [...counts];
+    for (let i = 0; i < all.length; i += 500) {
+      await tx.execute(sql`
+        UPDATE dataset_blobs SET refs = dataset_blobs.refs + v.n
+        FROM (VALUES ${sql.join(
+          all.slice(i, i + 500).map(([key, n]) => sql`(${key}, ${n}::int)`),
+          sql`, `,
+        )}) AS v(key, n)
+        WHERE dataset_blobs.storage_key = v.key`);
+    }
   },
   /** Takes references away; blobs left with none are deleted, their storage keys answered (the caller deletes the bytes after commit). */
   dropBlobRefs: async (tx: Db, counts: Map<string, number>) => {
