@@ -22,7 +22,7 @@ export default defineConfig({
         },
       },
       './apps/web/vitest.config.ts',
-      // The real ultralytics clients against a real server (npm run test:clients; budget 12 minutes).
+      // The real ultralytics clients against a real server (npm run test:clients; budget 4 minutes, 6 with the clients setup).
       {
         test: {
           name: 'clients',
@@ -40,7 +40,7 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-      // Two instances on one PostgreSQL behind nginx with s3rver (npm run test:scaleout; budget 6 minutes).
+      // Two instances on one PostgreSQL behind nginx with s3rver (npm run test:scaleout; budget 3 minutes).
       {
         test: {
           name: 'scaleout',

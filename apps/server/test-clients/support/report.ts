@@ -14,7 +14,7 @@ import path from 'node:path';
 
 export const REPORT_ENV = 'SIGHTLINE_CLIENTS_REPORT';
 /** The suite's time budget (setup included) on the 2-core CI machine. */
-export const SUITE_BUDGET_MIN = 12;
+export const SUITE_BUDGET_MIN = 6;
 
 export interface ScenarioResult {
   generation: string;
