@@ -23,7 +23,11 @@ describe('admin page', () => {
     });
     let restored = false;
     const api = fakeApi({
-      'GET /v1/admin/users': () => [makeUser({ roles: ['admin'] }), restored ? { ...deleted, dates: { ...deleted.dates, deleted: null } } : deleted],
+      // One keyset page of accounts (ADR 0042).
+      'GET /v1/admin/users': () => ({
+        items: [makeUser({ roles: ['admin'] }), restored ? { ...deleted, dates: { ...deleted.dates, deleted: null } } : deleted],
+        nextCursor: null,
+      }),
       'POST /v1/admin/users/DeLeTeDuSeR000000000/restore': () => {
         restored = true;
         return { ...deleted, dates: { ...deleted.dates, deleted: null } };
