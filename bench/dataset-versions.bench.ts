@@ -13,12 +13,10 @@
  * DATABASE_URL when set. Prints ONE JSON line.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { inProcessHub } from './support/in-process-hub.js';
 import { buildZip, makeImage } from '../apps/server/src/modules/datasets/processing/test-archives.js';
 import { multipart } from '../apps/server/test/support/harness.js';
 
@@ -69,27 +67,9 @@ async function tenImages(dir: string, seed: number) {
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-versions-'));
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    JOBS_ENABLED: 'false',
-    PORT: '0',
-  };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  const app = await buildApp({ config: loadConfig(env), logger: false });
-  await app.ready();
-  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, headers: Record<string, string>, payload?: unknown) => {
-    const res = await app.inject({ method, url, headers, payload: payload as never });
-    if (res.statusCode >= 400) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const { app, dataDir, call, signUp, close } = await inProcessHub('versions');
   try {
-    const signup = await call('POST', '/v1/auth/signup', {}, { email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' });
-    const cookie = String(signup.headers['set-cookie']).split(';')[0]!;
-    const uid = (await call('GET', '/v1/users/me', { cookie })).json().data.uid as string;
+    const { cookie, uid } = await signUp();
     const b64 = (s: string) => Buffer.from(s).toString('base64');
 
     const readyDataset = async (name: string, count: number) => {
@@ -164,8 +144,7 @@ async function main() {
     );
     console.log(JSON.stringify(result));
   } finally {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

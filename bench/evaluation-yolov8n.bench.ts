@@ -19,8 +19,7 @@ import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import sharp from 'sharp';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { inProcessHub } from './support/in-process-hub.js';
 import { decodeImage } from '../apps/server/src/modules/inference/decode.js';
 import { sessionOptions } from '../apps/server/src/modules/inference/inference.engine.js';
 import { readOnnxMetadata, parseUltralyticsMetadata } from '../apps/server/src/modules/inference/onnx-metadata.js';
@@ -103,29 +102,11 @@ async function main() {
   const zip = zipOf(entries);
   log(`dataset: ${IMAGES} images, ${(zip.length / 1024 ** 2).toFixed(1)} MB`);
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-eval-'));
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    JOBS_ENABLED: 'false',
-    PORT: '0',
-  };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  const app = await buildApp({ config: loadConfig(env), logger: false });
-  await app.ready();
-  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, headers: Record<string, string>, payload?: unknown) => {
-    const res = await app.inject({ method, url, headers, payload: payload as never });
-    if (res.statusCode >= 400) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const { app, call, signUp, close } = await inProcessHub('eval');
   try {
-    const signup = await call('POST', '/v1/auth/signup', {}, { email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' });
-    const cookie = String(signup.headers['set-cookie']).split(';')[0]!;
+    const { cookie, uid } = await signUp();
     const { users } = await import('../apps/server/src/platform/db/schema.js');
     await app.ctx.db.update(users).set({ plan: 'enterprise' });
-    const uid = (await call('GET', '/v1/users/me', { cookie })).json().data.uid as string;
 
     const form = new FormData();
     form.set('model_name', 'yolov8n');
@@ -217,8 +198,7 @@ async function main() {
       }),
     );
   } finally {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -14,8 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { inProcessHub } from './support/in-process-hub.js';
 import { InferenceEngine } from '../apps/server/src/modules/inference/index.js';
 import { shapesSplitZip } from '../apps/server/test/support/labelling.js';
 
@@ -27,28 +26,10 @@ const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 async function main() {
   const { zip, bytes } = await shapesSplitZip(IMAGES, 10);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-prelabel-'));
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    JOBS_ENABLED: 'false',
-    PORT: '0',
-  };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  const app = await buildApp({ config: loadConfig(env), logger: false });
-  await app.ready();
-  const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, headers: Record<string, string>, payload?: unknown) => {
-    const res = await app.inject({ method, url, headers, payload: payload as never });
-    if (res.statusCode >= 400) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const { app, call, signUp, close } = await inProcessHub('prelabel');
   const floorEngine = new InferenceEngine({ maxCacheBytes: 64 * 1024 * 1024 });
   try {
-    const signup = await call('POST', '/v1/auth/signup', {}, { email: 'bench@example.com', password: 'bench-pass-1', username: 'bench', firstName: 'Bench' });
-    const cookie = String(signup.headers['set-cookie']).split(';')[0]!;
-    const uid = (await call('GET', '/v1/users/me', { cookie })).json().data.uid as string;
+    const { cookie, uid } = await signUp();
     const form = new FormData();
     form.set('model_name', 'shapes3-detect');
     form.set('file', new Blob([fs.readFileSync(MODEL)]), 'shapes3-detect.onnx');
@@ -115,8 +96,7 @@ async function main() {
     );
   } finally {
     await floorEngine.close();
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
