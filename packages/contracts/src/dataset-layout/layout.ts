@@ -347,7 +347,9 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
   const yamlDir = detected.yamlPath ? dirname(detected.yamlPath) : detected.root;
   const yamlName = detected.yamlPath ? basename(detected.yamlPath) : 'data.yaml';
   const splits: Partial<Record<Split, SplitLayout>> = {};
-  const expected = new Set<string>();
+  // Every image's expected label path, all splits together: the keys of the splits' `byLabel` maps
+  // (ADR 0042: no second set of the same strings).
+  const byLabelOfSplits: Map<string, string>[] = [];
   const labelDirs = new Set<string>();
 
   for (const split of SPLITS) {
@@ -423,12 +425,12 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
             ),
           );
         } else byLabel.set(labelPath, file);
-        expected.add(labelPath);
         images.push({ entry: file, name, label: index.fileSet.has(labelPath) ? labelPath : null, expectedLabel: labelPath, classIndex: null });
       }
       labelDirs.add(imageDirToLabelDir(dir));
     }
     splits[split] = { dirs, images };
+    byLabelOfSplits.push(byLabel);
 
     const labelled = images.filter((i) => i.label !== null).length;
     const where = dirs.map((d) => `"${imageDirToLabelDir(d)}/"`).join(', ');
@@ -483,7 +485,7 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
   for (const dir of [...labelDirs].sort()) {
     for (const file of filesUnder(index, dir)) {
       // LabelImg writes classes.txt beside the labels; it is not a label file.
-      if (extname(file) !== 'txt' || expected.has(file) || basename(file).toLowerCase() === 'classes.txt') continue;
+      if (extname(file) !== 'txt' || byLabelOfSplits.some((m) => m.has(file)) || basename(file).toLowerCase() === 'classes.txt') continue;
       if (orphans.has(file)) continue;
       orphans.add(file);
       // ultralytics never reads a label without its image; it is ignored, not a reason to fail (ADR 0029).
@@ -514,11 +516,12 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
 
 /** ultralytics' `img2label_paths`: the last `/images/` becomes `/labels/` and the suffix `.txt`. */
 export function imageToLabelPath(image: string): string {
-  const full = `/${image}`;
-  const at = full.lastIndexOf('/images/');
-  const swapped = at === -1 ? full : `${full.slice(0, at)}/labels/${full.slice(at + '/images/'.length)}`;
-  const dot = swapped.lastIndexOf('.');
-  return `${dot > swapped.lastIndexOf('/') ? swapped.slice(0, dot) : swapped}.txt`.slice(1);
+  // Read as ultralytics reads `/${image}`, with one string built (once per image of the archive, ADR 0042).
+  const at = image.lastIndexOf('/images/');
+  const head = at !== -1 ? `${image.slice(0, at)}/labels/` : image.startsWith('images/') ? 'labels/' : '';
+  const tail = at !== -1 ? image.slice(at + '/images/'.length) : head ? image.slice('images/'.length) : image;
+  const dot = tail.lastIndexOf('.');
+  return `${head}${dot > tail.lastIndexOf('/') ? tail.slice(0, dot) : tail}.txt`;
 }
 
 function imageDirToLabelDir(dir: string): string {

@@ -45,9 +45,9 @@ export const basename = (name: string): string => name.slice(name.lastIndexOf('/
 export const dirname = (name: string): string => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '');
 /** Lower-case suffix without the dot, `''` when there is none. */
 export function extname(name: string): string {
-  const base = basename(name);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  // On the whole name, not a basename copy: called once or twice per entry of archives of 100,000s (ADR 0042).
+  const dot = name.lastIndexOf('.');
+  return dot > name.lastIndexOf('/') + 1 ? name.slice(dot + 1).toLowerCase() : '';
 }
 export function stem(name: string): string {
   const base = basename(name);
@@ -77,6 +77,9 @@ export function resolvePath(base: string, rel: string): string | null {
  * (`__MACOSX/`, `._x.jpg`), `.DS_Store`, hidden folders such as `.git/`, Windows thumbnails.
  */
 export function isJunk(name: string): boolean {
+  // Most names have no segment starting with "." and no tool's file name: answer without splitting them (ADR 0042).
+  const baseLength = name.length - name.lastIndexOf('/') - 1;
+  if (name.charCodeAt(0) !== 0x2e && !name.includes('/.') && !name.includes('__MACOSX') && baseLength !== 9 && baseLength !== 11) return false;
   for (const segment of name.split('/')) {
     if (segment.startsWith('.') || segment === '__MACOSX') return true;
   }

@@ -3,7 +3,8 @@ import { open, readdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openArchive, type ArchiveReader } from './archive.js';
+import { openArchive, plainName, type ArchiveReader } from './archive.js';
+import { normalizeEntryName } from './paths.js';
 import { DatasetProcessingError } from './errors.js';
 import { buildTar, buildZip, tempDir, type TempDir } from './test-archives.js';
 
@@ -37,6 +38,49 @@ async function readRange(path: string, start: number, length: number): Promise<B
 }
 
 describe('openArchive: zip', () => {
+  it('reads plain names without the general decoding and gives every name the normal form the general way gives it', async () => {
+    const names = [
+      'ds/',
+      'ds/a.jpg',
+      './ds/b.jpg',
+      'ds//c.jpg',
+      'ds/.../d.jpg',
+      'ds/x:y.jpg',
+      'ds\\e.jpg',
+      'ds/./f.jpg',
+      'ds/g..',
+      'ds/.h',
+      'ds/i.',
+      'C.jpg',
+      'ds/~ j.png',
+    ];
+    for (const name of names) {
+      const raw = Buffer.from(name, 'latin1');
+      const plain = plainName(raw, 0, raw.length, []);
+      const general = normalizeEntryName(name);
+      if (plain !== null) expect({ name: plain.replace(/\/$/, ''), ok: general.ok }).toEqual({ name: general.ok ? general.name : null, ok: true });
+    }
+    expect(['ds/a.jpg', 'ds/...x', 'a b/c.png', 'ds/'].map((n) => plainName(Buffer.from(n), 0, n.length, []))).toEqual([
+      'ds/a.jpg',
+      'ds/...x',
+      'a b/c.png',
+      'ds/',
+    ]);
+    expect(['./a', 'a//b', 'a\\b', 'C:x', '/a', 'a/..', 'a/.', 'é', 'a\x7f'].map((n) => plainName(Buffer.from(n), 0, Buffer.byteLength(n), []))).toEqual(
+      Array(9).fill(null),
+    );
+    // A Unicode path field decides the name: the general way reads it.
+    expect(plainName(Buffer.from('a.jpg'), 0, 5, [{ id: 0x7075, data: Buffer.alloc(8) }])).toBeNull();
+
+    const archive = await openArchive(await tmp.write('names.zip', buildZip(names.map((name) => ({ name, data: name.endsWith('/') ? undefined : 'x' })))));
+    try {
+      expect(archive.entries.map((e) => e.name)).toEqual(names.map((n) => (normalizeEntryName(n) as { name: string }).name));
+      expect(archive.entries.map((e) => e.isDirectory)).toEqual(names.map((n) => n.endsWith('/')));
+    } finally {
+      await archive.close();
+    }
+  });
+
   it('lists entries from the central directory and reads stored and deflated entries', async () => {
     const text = 'hello '.repeat(1000);
     const path = await tmp.write(

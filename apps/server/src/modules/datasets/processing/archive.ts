@@ -332,8 +332,11 @@ async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): 
       return 0;
     };
     let cursor = zip.readEntryCursor;
+    /** `bytesAt` without a promise when the bytes are already in the chunk: the common case, thousands of times. */
+    const inChunk = (at: number, length: number) => (at >= chunkStart && at + length <= chunkStart + chunkLength ? at - chunkStart : -1);
     for (let i = 0; i < zip.entryCount; i++) {
-      let o = await bytesAt(cursor, CENTRAL_HEADER);
+      let o = inChunk(cursor, CENTRAL_HEADER);
+      if (o < 0) o = await bytesAt(cursor, CENTRAL_HEADER);
       const signature = chunk.readUInt32LE(o);
       if (signature !== 0x02014b50) throw damaged(`invalid central directory file header signature: 0x${signature.toString(16)}`);
       const flags = chunk.readUInt16LE(o + 8);
@@ -342,7 +345,9 @@ async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): 
       const extraLength = chunk.readUInt16LE(o + 30);
       const commentLength = chunk.readUInt16LE(o + 32);
       // At most 46 + 3 × 65,535 bytes: always fits the chunk.
-      o = await bytesAt(cursor, CENTRAL_HEADER + nameLength + extraLength + commentLength);
+      const recordLength = CENTRAL_HEADER + nameLength + extraLength + commentLength;
+      o = inChunk(cursor, recordLength);
+      if (o < 0) o = await bytesAt(cursor, recordLength);
       const versionMadeBy = chunk.readUInt16LE(o + 4);
       const compressionMethod = chunk.readUInt16LE(o + 10);
       const crc32 = chunk.readUInt32LE(o + 16);
@@ -370,9 +375,10 @@ async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): 
       if (compressionMethod === 0 && compressedSize !== uncompressedSize + (encrypted ? 12 : 0)) {
         throw damaged(`compressed/uncompressed size mismatch for stored file: ${compressedSize} != ${uncompressedSize}`);
       }
-      const rawName = yauzlLowLevel.getFileNameLowLevel(flags, chunk.subarray(nameStart, nameStart + nameLength), extraFields, true);
-      cursor += CENTRAL_HEADER + nameLength + extraLength + commentLength;
-      const normalized = normalizeEntryName(rawName);
+      const plain = plainName(chunk, nameStart, nameLength, extraFields);
+      const rawName = plain ?? yauzlLowLevel.getFileNameLowLevel(flags, chunk.subarray(nameStart, nameStart + nameLength), extraFields, true);
+      cursor += recordLength;
+      const normalized = plain !== null ? plainNormalized(plain) : normalizeEntryName(rawName);
       if (!normalized.ok) {
         throw new DatasetProcessingError(
           ProcessingCode.UnsafePath,
@@ -410,6 +416,45 @@ async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): 
     await handle.close();
   }
 }
+
+const SLASH = 0x2f;
+const DOT = 0x2e;
+
+/**
+ * The name of a zip entry when it is plain printable ASCII already in normal form (no `\\`, no empty,
+ * `.` or `..` segment but a trailing `/`, not absolute, no drive letter) and carries no Unicode path
+ * field: what `getFileNameLowLevel` + `normalizeEntryName` would make of it, as one flat string with no
+ * garbage (ADR 0042). Null for any other name, which goes the general way.
+ */
+export function plainName(buf: Buffer, start: number, length: number, extraFields: readonly ZipExtraField[]): string | null {
+  if (length === 0) return null;
+  for (const field of extraFields) if (field.id === 0x7075) return null;
+  let segment = 0;
+  let dots = 0;
+  for (let i = 0; i < length; i++) {
+    const c = buf[start + i];
+    if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
+    if (c === SLASH) {
+      if (segment === 0 || segment === dots) return null; // `//`, a leading `/`, `./` or `../`
+      segment = 0;
+      dots = 0;
+    } else {
+      segment++;
+      if (c === DOT && dots === segment - 1) dots++;
+      if (c === 0x3a && i === 1) {
+        const d = buf[start] | 0x20;
+        if (d >= 0x61 && d <= 0x7a) return null; // a drive letter
+      }
+    }
+  }
+  if (segment !== 0 && segment === dots && dots <= 2) return null; // ends with `.` or `..`
+  return buf.toString('latin1', start, start + length);
+}
+
+const plainNormalized = (raw: string) =>
+  raw.charCodeAt(raw.length - 1) === SLASH
+    ? { ok: true as const, name: raw.slice(0, -1), isDirectory: true }
+    : { ok: true as const, name: raw, isDirectory: false };
 
 /** The zip extra fields of one entry (views into `raw`), or null when one runs past the end. */
 function parseExtraFields(raw: Buffer): ZipExtraField[] | null {

@@ -190,7 +190,6 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     // The listing's name index and the layout's records live only while the plan is made: the pass
     // keeps one compact WorkItem per image (ADR 0042).
     const plan = await (async () => {
-      const files = new Map<string, ArchiveEntry>();
       const usable: ArchiveEntry[] = [];
       for (const entry of reader.entries) {
         if (entry.isLink) {
@@ -209,8 +208,8 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
           continue;
         }
         usable.push(entry);
-        if (!entry.isDirectory) files.set(entry.name, entry);
       }
+      const files = new EntryLookup(usable);
       const index = indexEntries(usable);
       // The archive settles the task when it can only be one (ADR 0029): no manual change for a classification zip.
       if (task !== 'classify' && taskFromLayout(index) === 'classify') {
@@ -452,6 +451,45 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     images: sent,
     task,
   };
+}
+
+/**
+ * Finds a file entry by name: an open-addressing table of entry positions in one typed array (ADR 0042),
+ * where a `Map<string, ArchiveEntry>` held a hash-table slot per entry in the JS heap. Directories are
+ * left out, as the Map left them out.
+ */
+class EntryLookup {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  constructor(private readonly entries: readonly ArchiveEntry[]) {
+    let size = 16;
+    while (size < entries.length * 2) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+    entries.forEach((entry, i) => {
+      if (entry.isDirectory) return;
+      let at = nameHash(entry.name) & this.mask;
+      // A later entry of the same name wins, as Map.set did (the archive reader refuses duplicates anyway).
+      while (this.slots[at] !== -1 && entries[this.slots[at]].name !== entry.name) at = (at + 1) & this.mask;
+      this.slots[at] = i;
+    });
+  }
+
+  get(name: string): ArchiveEntry | undefined {
+    for (let at = nameHash(name) & this.mask; this.slots[at] !== -1; at = (at + 1) & this.mask) {
+      const entry = this.entries[this.slots[at]];
+      if (entry.name === name) return entry;
+    }
+    return undefined;
+  }
+}
+
+/** FNV-1a over the UTF-16 code units. */
+function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** Damage confined to one entry becomes a report line; anything else (a bomb, I/O failure) stops processing. */
