@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -292,7 +292,9 @@ export class InferenceEngine {
     let bytes: number;
     if (typeof ref === 'string') {
       try {
-        const st = await stat(key);
+        // Synchronous: a local file's metadata takes microseconds, less than the thread-pool round trip of
+        // fs.promises.stat that every prediction paid before (ADR 0041).
+        const st = statSync(key);
         stamp = `${st.mtimeMs}:${st.size}`;
         bytes = st.size;
       } catch (err) {

@@ -107,7 +107,10 @@ export async function loadModelForInference(ctx: AppContext, viewerId: string | 
   return { model: row.model, modelPath: await onnxPathFor(ctx, row.model, row.onnx) };
 }
 
-/** Analytics stay off the response path: the event is emitted without waiting for its listeners. */
+/**
+ * Analytics stay off the response path: the event is emitted after the answer has been written (the next turn of
+ * the event loop), so the listeners' query building and database round trip neither delay nor precede it (ADR 0041).
+ */
 export function recordInference(ctx: AppContext, userId: string, modelId: string, via: 'shared' | 'dedicated') {
-  void ctx.events.emit('model.inferred', null, { modelId, actorId: userId, via });
+  setImmediate(() => void ctx.events.emit('model.inferred', null, { modelId, actorId: userId, via }));
 }

@@ -101,6 +101,21 @@ describe('box and point scaling', () => {
     expect(topK([0.1, 0.5, 0.2, 0.5, 0.05, 0.15], 5)).toEqual([1, 3, 2, 5, 0]);
     expect(topK([0.3, 0.7], 5)).toEqual([1, 0]);
   });
+
+  it('top-k gives what a stable sort of every index by descending value gives (many ties, every k)', () => {
+    const sorted = (v: number[], k: number) =>
+      Array.from({ length: v.length }, (_, i) => i)
+        .sort((a, b) => v[b] - v[a] || a - b)
+        .slice(0, k);
+    let seed = 1;
+    const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let t = 0; t < 500; t++) {
+      // Values from a handful of levels, so ties are common; lengths from 0 to 29.
+      const v = Array.from({ length: Math.floor(rand() * 30) }, () => Math.floor(rand() * 6) / 5);
+      for (const k of [0, 1, 3, 5, 40]) expect(topK(v, k)).toEqual(sorted(v, k));
+    }
+    expect(topK(new Float32Array([0.2, 0.9, 0.4]), 2)).toEqual([1, 2]);
+  });
 });
 
 /** Builds a mask from rows of '#' and '.'. */

@@ -34,6 +34,17 @@ export interface DecodeOptions {
 /** Ultralytics NMS never looks at more than this many candidates. */
 const MAX_NMS = 30_000;
 
+/** Per-anchor best score and class, reused across calls (decoding is synchronous); float32 like the head. */
+let bestScores = new Float32Array(0);
+let bestClasses = new Int32Array(0);
+function bestScratch(anchors: number): { score: Float32Array; cls: Int32Array } {
+  if (bestScores.length < anchors) {
+    bestScores = new Float32Array(anchors);
+    bestClasses = new Int32Array(anchors);
+  }
+  return { score: bestScores, cls: bestClasses };
+}
+
 /**
  * `ultralytics.utils.ops.non_max_suppression` for one image of a raw head output of shape
  * [1, 4 + nc + extra, anchors]: best class per anchor (or, with `multiLabel`, every class) with score > conf,
@@ -46,21 +57,27 @@ export function decodeDetections(output: Float32Array, dims: readonly number[], 
     throw new RangeError(`Expected an output of shape [1, ${rows}, anchors], got [${dims.join(', ')}]`);
   }
   const n = dims[2];
+  // The best class per anchor, found class row by class row: the head is [rows, anchors], so this reads it in
+  // memory order (an anchor-major loop strides by `anchors` floats per read). Strict `>`: the first maximum wins.
+  const { score: best, cls: bestOf } = bestScratch(n);
+  best.fill(-Infinity, 0, n);
+  bestOf.fill(0, 0, n);
+  for (let c = 0; c < opts.nc; c++) {
+    const row = (4 + c) * n;
+    for (let a = 0; a < n; a++) {
+      const s = output[row + a];
+      if (s > best[a]) {
+        best[a] = s;
+        bestOf[a] = c;
+      }
+    }
+  }
   const candidates: number[] = [];
   const bestCls: number[] = [];
   const bestScore: number[] = [];
   const multi = opts.multiLabel === true && opts.nc > 1;
   for (let a = 0; a < n; a++) {
-    let best = -Infinity;
-    let cls = 0;
-    for (let c = 0; c < opts.nc; c++) {
-      const s = output[(4 + c) * n + a];
-      if (s > best) {
-        best = s;
-        cls = c;
-      }
-    }
-    if (!(best > opts.conf)) continue;
+    if (!(best[a] > opts.conf)) continue;
     if (multi) {
       // torch.where(cls > conf): anchor-major, then class order
       for (let c = 0; c < opts.nc; c++) {
@@ -73,8 +90,8 @@ export function decodeDetections(output: Float32Array, dims: readonly number[], 
       }
     } else {
       candidates.push(a);
-      bestCls.push(cls);
-      bestScore.push(best);
+      bestCls.push(bestOf[a]);
+      bestScore.push(best[a]);
     }
   }
   let order = candidates.map((_, i) => i);
@@ -182,9 +199,31 @@ function scalePlaced(v: number, vertical: boolean, m: FrameMapping): number {
   return Math.min(Math.max(out, 0), vertical ? m.height : m.width);
 }
 
-/** Indices of the `k` largest values, largest first (ties keep the lower index first). */
+/**
+ * Indices of the `k` largest values, largest first (ties keep the lower index first), as a stable sort of all
+ * indices by descending value would give; one pass keeping the best `k` (no copy or sort of the whole array).
+ * NaN counts as the smallest value.
+ */
 export function topK(values: ArrayLike<number>, k: number): number[] {
-  return Array.from({ length: values.length }, (_, i) => i)
-    .sort((a, b) => values[b] - values[a] || a - b)
-    .slice(0, k);
+  const m = Math.max(0, Math.min(k, values.length));
+  const idx = new Array<number>(m);
+  const val = new Float64Array(m);
+  let len = 0;
+  for (let i = 0; i < values.length; i++) {
+    let v = values[i];
+    if (v !== v) v = -Infinity;
+    let j: number;
+    if (len < m) j = len++;
+    else if (m > 0 && v > val[m - 1])
+      j = m - 1; // the last one drops out; an equal value never enters (higher index)
+    else continue;
+    while (j > 0 && v > val[j - 1]) {
+      idx[j] = idx[j - 1];
+      val[j] = val[j - 1];
+      j--;
+    }
+    idx[j] = i;
+    val[j] = v;
+  }
+  return idx;
 }

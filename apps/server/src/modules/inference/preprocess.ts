@@ -129,15 +129,31 @@ export function letterboxToChw(img: RgbImage, geo: LetterboxGeometry, into?: Flo
   const out = into?.length === 3 * plane ? into : new Float32Array(3 * plane);
   const pad = UNIT[LETTERBOX_PAD_VALUE];
   const { left, top } = geo.pad;
+  const g = plane;
+  const b = 2 * plane;
   for (let c = 0; c < 3; c++) {
     const base = c * plane;
     out.fill(pad, base, base + top * ow);
     out.fill(pad, base + (top + nh) * ow, base + plane);
-    for (let y = 0; y < nh; y++) {
-      const row = base + (y + top) * ow;
+  }
+  // One pass over the resized pixels writing the three planes (three passes read every pixel three times).
+  for (let y = 0; y < nh; y++) {
+    const row = (y + top) * ow;
+    if (left > 0) {
       out.fill(pad, row, row + left);
-      out.fill(pad, row + left + nw, row + ow);
-      for (let x = 0, s = y * nw * 3 + c, d = row + left; x < nw; x++, s += 3, d++) out[d] = UNIT[resized[s]];
+      out.fill(pad, g + row, g + row + left);
+      out.fill(pad, b + row, b + row + left);
+    }
+    const end = row + left + nw;
+    if (end < row + ow) {
+      out.fill(pad, end, row + ow);
+      out.fill(pad, g + end, g + row + ow);
+      out.fill(pad, b + end, b + row + ow);
+    }
+    for (let s = y * nw * 3, d = row + left; d < end; s += 3, d++) {
+      out[d] = UNIT[resized[s]];
+      out[g + d] = UNIT[resized[s + 1]];
+      out[b + d] = UNIT[resized[s + 2]];
     }
   }
   return out;
