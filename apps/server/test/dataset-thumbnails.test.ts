@@ -174,7 +174,7 @@ describe('thumbnails on first view', () => {
     expect((await get(images[0]!.thumbUrl!)).statusCode).toBe(200);
     await previewsSettled();
     expect(await made()).toEqual(images.slice(0, READ_AHEAD + 1).map((i) => i.name));
-    // The next page's requests find their previews made: each answers the stored file.
+    // The next page's requests find their previews made (answered from memory, made ahead).
     for (const i of images.slice(1, 6)) expect((await get(i.thumbUrl!)).statusCode).toBe(200);
     // A jump past what was made: that image first, then the ones after it up to the end (into the val split).
     const at = READ_AHEAD + 10;
@@ -183,6 +183,32 @@ describe('thumbnails on first view', () => {
     expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 48, height: 32 });
     await previewsSettled();
     expect(await made()).toEqual([...images.slice(0, READ_AHEAD + 1), ...images.slice(at)].map((i) => i.name));
+  });
+
+  it('a person reaching the images made ahead tops the read-ahead up from the last one made, without a miss', async () => {
+    const u = await buildUser(t.app);
+    const n = 2 * READ_AHEAD;
+    const id = await readyDataset(u.user.id, await manyImages(n));
+    const images = (await get(`/v1/datasets/${id}/images?limit=${n + 1}`, { cookie: u.cookie })).json().data.results as Img[];
+    const made = async () =>
+      (await t.database.db.select().from(datasetImages).where(eq(datasetImages.datasetId, id)))
+        .filter((r) => r.thumbKey)
+        .map((r) => r.name)
+        .sort();
+    const first = await get(images[0]!.thumbUrl!);
+    await previewsSettled();
+    expect(await made()).toEqual(images.slice(0, READ_AHEAD + 1).map((i) => i.name));
+    // Viewing the images made ahead one by one: when fewer than half of them are left unseen, the next
+    // ones are queued (as many as bring the unseen back to READ_AHEAD), with no request missing.
+    const seen = READ_AHEAD / 2 + 12;
+    for (const i of images.slice(1, seen + 1)) {
+      const res = await get(i.thumbUrl!);
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.equals(first.rawPayload)).toBe(true);
+    }
+    await previewsSettled();
+    const toppedUp = READ_AHEAD / 2 + 1;
+    expect(await made()).toEqual(images.slice(0, READ_AHEAD + 1 + toppedUp).map((i) => i.name));
   });
 
   it('twenty requests at once for a preview not made yet make it once and all get the same bytes', async () => {

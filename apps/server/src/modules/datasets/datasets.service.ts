@@ -188,8 +188,13 @@ export async function rawImage(ctx: AppContext, datasetId: string, imageId: stri
 
 /** An image's 256 px preview behind the same signed link as its original, made on first view and kept. */
 export async function imageThumbnail(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
-  const { row, image } = await signedImage(ctx, datasetId, imageId, q);
-  const thumb = await thumbnailOf(ctx, row, image);
+  const row = await signedDataset(ctx, datasetId, imageId, q);
+  // The image row is read only when the preview is not already made or in the making (ADR 0043).
+  const thumb = await thumbnailOf(ctx, row, imageId, async () => {
+    const image = await datasetsRepository.imageOfAnyRevision(ctx.db, datasetId, imageId);
+    if (!image) throw errors.notFound('Image');
+    return image;
+  });
   if (!thumb) throw new AppError(404, ErrorCode.NotFound, 'This image has no preview: its format cannot be shown here');
   return thumb;
 }
@@ -198,6 +203,14 @@ type SignedImageQuery = { sig: string; exp?: string; h?: string };
 
 /** The image a signed image link names, checked against the dataset's access state now: a link from before a privacy change or the trash fails. */
 async function signedImage(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
+  const row = await signedDataset(ctx, datasetId, imageId, q);
+  const image = await datasetsRepository.imageOfAnyRevision(ctx.db, datasetId, imageId);
+  if (!image) throw errors.notFound('Image');
+  return { row, image };
+}
+
+/** The dataset of a signed image link, checked as `signedImage` checks it, without reading the image's row. */
+async function signedDataset(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
   const exp = q.exp && /^\d{1,15}$/.test(q.exp) ? Number(q.exp) : NaN;
   const row = await datasetsRepository.byId(ctx.db, datasetId);
   if (!row) throw errors.notFound('Image');
@@ -212,9 +225,8 @@ async function signedImage(ctx: AppContext, datasetId: string, imageId: string, 
     throw new AppError(403, ErrorCode.Forbidden, 'This image link is invalid or no longer grants access');
   }
   if (exp * 1000 <= ctx.clock.now().getTime()) throw new AppError(410, ErrorCode.Expired, 'This image link has expired');
-  const image = row.storageKey && !row.deletedAt ? await datasetsRepository.imageOfAnyRevision(ctx.db, datasetId, imageId) : null;
-  if (!image) throw errors.notFound('Image');
-  return { row, image };
+  if (!row.storageKey || row.deletedAt) throw errors.notFound('Image');
+  return row;
 }
 
 export async function updateDataset(ctx: AppContext, userId: string, id: string, patch: { name?: string; description?: string; task?: string }) {

@@ -12,12 +12,16 @@ import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './dat
  * - The first request for an image without a preview puts it first in a pool of preview workers, one
  *   per core (`machineParallelism`), and puts the images a person sees next — the following
  *   `READ_AHEAD` images in browse order that have none — behind it. The browser's next requests find
- *   their preview made or in the making and wait for it instead of starting their own.
- * - A worker reads the image's bytes (datasets.image-source.ts: an archive range or a blob), makes
- *   the preview in one libvips pass with the JPEG shrunk on load in the DCT domain (`makeThumbnail`),
- *   stores it under the dataset's `thumbs/` folder and answers the requests waiting for it at once.
- * - Stored previews are recorded on their images in batches (one UPDATE for up to `RECORD_BATCH`),
- *   not one commit per image; until recorded, an image's preview is answered from memory.
+ *   their preview made or in the making and wait for it instead of starting their own. As they reach
+ *   the images made ahead, the read-ahead is topped up from the last one queued, so it keeps about
+ *   `READ_AHEAD` images in front of the person without another miss.
+ * - A worker reads the image's bytes (datasets.image-source.ts: an archive range in one positioned
+ *   read, or a blob), makes the preview in one libvips pass with the JPEG shrunk on load in the DCT
+ *   domain (`makeThumbnail`), stores it under the dataset's `thumbs/` folder and answers the requests
+ *   waiting for it at once. A preview made ahead stays in memory until its first request (bounded):
+ *   that request reads no image row and no file, only the dataset row its link is checked against.
+ * - Stored previews are recorded on their images in batches (one UPDATE for up to `RECORD_BATCH`, or
+ *   after `RECORD_AFTER_MS`), not one commit per image; until recorded, a preview is answered from memory.
  * Two requests for the same image make it once; a request for an image queued ahead moves it to the front.
  */
 
@@ -32,31 +36,56 @@ export type Thumbnail = { kind: 'stored'; stream: Readable; bytes: number } | { 
 export const READ_AHEAD = 96;
 /** At most this many previews queued ahead over all datasets (a bound on memory and on work nobody asked for). */
 const MAX_AHEAD = 4 * READ_AHEAD;
-/** Stored previews recorded on their images in one statement. */
+/** Stored previews recorded on their images in one statement, at the latest `RECORD_AFTER_MS` after the first of them was stored. */
 const RECORD_BATCH = 128;
+const RECORD_AFTER_MS = 250;
 
-/** The thumbnail of an image whose access the caller already checked; null when it cannot have one. */
-export async function thumbnailOf(ctx: AppContext, row: DatasetRow, image: DatasetImageRow): Promise<Thumbnail | null> {
-  if (!hasThumbnail(image) || (!row.storageKey && !image.blobKey)) return null;
-  if (image.thumbKey) {
-    const stored = await ctx.blobs.get(image.thumbKey).catch(() => null);
-    if (stored) return { kind: 'stored', stream: stored.stream, bytes: stored.bytes };
-    // Recorded but gone (a reprocess or a store moved): made again below.
+/**
+ * The thumbnail of an image of a dataset whose link the caller already checked; null when it cannot
+ * have one. `lookup` reads the image's row (and throws when there is none): it is not called when the
+ * preview is made ahead or in the making, so most requests of a person browsing read no image row.
+ */
+export async function thumbnailOf(ctx: AppContext, row: DatasetRow, imageId: string, lookup: () => Promise<DatasetImageRow>): Promise<Thumbnail | null> {
+  const link = linkKey(row.id, imageId);
+  // Made ahead and not asked for yet: answered from memory once, whether or not it is recorded already.
+  const early = madeAhead.get(link);
+  if (early) {
+    madeAhead.delete(link);
+    reached(ctx, row, link);
+    return { kind: 'made', data: early };
   }
-  let job = making.get(image.id);
-  if (job) pool.promote(job);
-  else {
-    job = pool.add(ctx, row, image, 'asked');
-    readAhead(ctx, row, image);
+  let job = making.get(link);
+  if (!job) {
+    const image = await lookup();
+    if (!hasThumbnail(image) || (!row.storageKey && !image.blobKey)) return null;
+    if (image.thumbKey && !making.has(link)) {
+      const stored = await ctx.blobs.get(image.thumbKey).catch(() => null);
+      if (stored) return { kind: 'stored', stream: stored.stream, bytes: stored.bytes };
+      // Recorded but gone (a reprocess or a store moved): made again below.
+    }
+    job = making.get(link);
+    if (!job) {
+      job = pool.add(ctx, row, image, 'asked');
+      readAhead(ctx, row, image);
+    }
   }
+  if (job.priority === 'ahead') reached(ctx, row, link);
+  pool.promote(job);
   const data = await job.result;
+  madeAhead.delete(link);
   return data ? { kind: 'made', data } : null;
 }
+
+/** Previews in flight and in memory are found by the link's dataset and image id (the route knows no row id). */
+const linkKey = (datasetId: string, imageId: string) => `${datasetId}/${imageId}`;
 
 interface Job {
   ctx: AppContext;
   row: DatasetRow;
   image: DatasetImageRow;
+  /** `linkKey` of the image. */
+  link: string;
+  /** Where the preview is stored. */
   key: string;
   priority: 'asked' | 'ahead';
   started: boolean;
@@ -64,7 +93,7 @@ interface Job {
   resolve: (data: Buffer | null) => void;
 }
 
-/** Images whose preview is queued, in the making, or stored and not recorded yet (by image id: ids are unique). */
+/** Images whose preview is queued, in the making, or stored and not recorded yet (by `linkKey`). */
 const making = new Map<string, Job>();
 
 /** The preview workers: `size` previews in the making at once, asked ones before those made ahead. */
@@ -89,26 +118,25 @@ function previewPool(size: number) {
       let resolve!: Job['resolve'];
       const result = new Promise<Buffer | null>((r) => (resolve = r));
       const key = `${blobKeys.datasetThumbs(row.userId, row.id)}${image.id}.jpg`;
-      const job: Job = { ctx, row, image, key, priority, started: false, result, resolve };
-      making.set(image.id, job);
+      const link = linkKey(row.id, image.imageId);
+      const job: Job = { ctx, row, image, link, key, priority, started: false, result, resolve };
+      making.set(link, job);
       (priority === 'asked' ? asked : ahead).push(job);
       pump();
       return job;
     },
-    /** A person asks for an image queued ahead: it goes to the end of the asked ones. */
+    /** A person asks for an image queued ahead: it goes to the end of the asked ones (and is not kept in memory once made). */
     promote(job: Job) {
-      if (job.started || job.priority === 'asked') return;
+      if (job.priority === 'asked') return;
+      job.priority = 'asked';
+      if (job.started) return;
       const at = ahead.indexOf(job);
       if (at >= 0) ahead.splice(at, 1);
-      job.priority = 'asked';
       asked.push(job);
       pump();
     },
     get queuedAhead() {
       return ahead.length;
-    },
-    get idle() {
-      return running === 0 && asked.length === 0 && ahead.length === 0;
     },
   };
 }
@@ -118,18 +146,60 @@ const pool = previewPool(machineParallelism());
 /** Datasets whose next images are being looked up (one lookup at a time per dataset). */
 const lookingAhead = new Set<string>();
 
-/** Queues the next images a person sees after `image` (browse order) that have no preview yet. */
-function readAhead(ctx: AppContext, row: DatasetRow, image: DatasetImageRow) {
-  const room = Math.min(READ_AHEAD, MAX_AHEAD - pool.queuedAhead);
+/**
+ * Per dataset, the images queued or made ahead that nobody asked for yet, and the last image queued
+ * ahead (where the next lookup starts). As a person's requests reach these images the read-ahead is
+ * topped up from there, so it stays about `READ_AHEAD` images in front of them without waiting for a
+ * miss (a miss would leave the pool idle while the next images are looked up).
+ */
+const aheadOf = new Map<string, { pending: Set<string>; last: DatasetImageRow }>();
+
+/** A request reached an image made or queued ahead: it is no longer pending, and the read-ahead moves on when it runs short. */
+function reached(ctx: AppContext, row: DatasetRow, link: string) {
+  const ahead = aheadOf.get(row.id);
+  if (!ahead?.pending.delete(link)) return;
+  if (ahead.pending.size < READ_AHEAD / 2) readAhead(ctx, row, ahead.last, READ_AHEAD - ahead.pending.size);
+}
+
+/** Queues up to `n` images a person sees after `image` (browse order) that have no preview yet. */
+function readAhead(ctx: AppContext, row: DatasetRow, image: DatasetImageRow, n = READ_AHEAD) {
+  const room = Math.min(n, MAX_AHEAD - pool.queuedAhead);
   if (room <= 0 || lookingAhead.has(row.id)) return;
   lookingAhead.add(row.id);
   void datasetsRepository
     .withoutThumbAfter(ctx.db, row.id, image, room)
     .then((next) => {
-      for (const i of next) if (hasThumbnail(i) && !making.has(i.id)) pool.add(ctx, row, i, 'ahead');
+      let ahead = aheadOf.get(row.id);
+      if (!next.length) {
+        if (ahead && !ahead.pending.size) aheadOf.delete(row.id);
+        return;
+      }
+      if (!ahead) aheadOf.set(row.id, (ahead = { pending: new Set(), last: next.at(-1)! }));
+      ahead.last = next.at(-1)!;
+      for (const i of next) {
+        const link = linkKey(row.id, i.imageId);
+        if (!hasThumbnail(i) || making.has(link) || madeAhead.has(link)) continue;
+        pool.add(ctx, row, i, 'ahead');
+        ahead.pending.add(link);
+      }
     })
     .catch((err: unknown) => ctx.log.warn({ err, datasetId: row.id }, 'previews could not be queued ahead'))
     .finally(() => lookingAhead.delete(row.id));
+}
+
+/**
+ * Previews made ahead that nobody asked for yet, answered from memory on their first request (no
+ * database row or file to read then). At most `MAX_AHEAD` (about 4 MB); the oldest go first, and a
+ * preview dropped here is still stored and recorded.
+ */
+const madeAhead = new Map<string, Buffer>();
+
+function keepMadeAhead(job: Job, data: Buffer) {
+  madeAhead.set(job.link, data);
+  if (madeAhead.size <= MAX_AHEAD) return;
+  const oldest = madeAhead.keys().next().value!;
+  madeAhead.delete(oldest);
+  for (const ahead of aheadOf.values()) ahead.pending.delete(oldest);
 }
 
 async function make(job: Job): Promise<void> {
@@ -140,10 +210,12 @@ async function make(job: Job): Promise<void> {
     await ctx.blobs.put(key, data, { contentType: 'image/jpeg' });
   } catch (err) {
     ctx.log.warn({ err, datasetId: row.id, imageId: image.id }, 'thumbnail could not be made');
-    making.delete(image.id);
+    making.delete(job.link);
+    aheadOf.get(row.id)?.pending.delete(job.link);
     job.resolve(null);
     return;
   }
+  if (job.priority === 'ahead') keepMadeAhead(job, data);
   job.resolve(data);
   record(job);
 }
@@ -156,8 +228,8 @@ function record(job: Job) {
   let jobs = unrecorded.get(job.ctx);
   if (!jobs) unrecorded.set(job.ctx, (jobs = []));
   jobs.push(job);
-  if (jobs.length >= RECORD_BATCH || pool.idle) void flush(job.ctx);
-  else flushTimer ??= setTimeout(flushAll, 50).unref();
+  if (jobs.length >= RECORD_BATCH) void flush(job.ctx);
+  else flushTimer ??= setTimeout(flushAll, RECORD_AFTER_MS).unref();
 }
 
 function flushAll() {
@@ -182,7 +254,7 @@ async function flush(ctx: AppContext): Promise<void> {
     // Not recorded: the next view makes the preview again (the file is overwritten under the same key).
     ctx.log.warn({ err, previews: jobs.length }, 'previews could not be recorded');
   } finally {
-    for (const j of jobs) if (making.get(j.image.id) === j) making.delete(j.image.id);
+    for (const j of jobs) if (making.get(j.link) === j) making.delete(j.link);
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, opendir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, opendir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -57,6 +57,7 @@ export class LocalBlobStore implements BlobStore {
 
   async put(key: string, body: Buffer | Readable, opts: BlobPutOptions = {}): Promise<{ bytes: number }> {
     const target = this.pathOf(key);
+    if (Buffer.isBuffer(body)) return this.putBuffer(target, body, opts);
     const tmp = await this.tempFile();
     const out = createWriteStream(tmp);
     try {
@@ -67,6 +68,30 @@ export class LocalBlobStore implements BlobStore {
     } catch (err) {
       // A stream destroyed while still opening creates its file afterwards: wait for it to close first.
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * A body already in memory (previews, small blobs): one `writeFile` to the temp file and the rename, with the
+   * directories made only when the rename finds them missing — three file operations where the stream path takes six.
+   */
+  private async putBuffer(target: string, body: Buffer, opts: BlobPutOptions): Promise<{ bytes: number }> {
+    if (opts.contentLength !== undefined && opts.contentLength !== body.length) throw new Error(`Body is ${body.length} bytes, declared ${opts.contentLength}`);
+    const tmp = path.join(this.tmp, randomUUID());
+    try {
+      await writeFile(tmp, body).catch(async (err: unknown) => {
+        if (!isMissing(err)) throw err;
+        await mkdir(this.tmp, { recursive: true });
+        await writeFile(tmp, body);
+      });
+      await rename(tmp, target).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        return this.moveIntoPlace(tmp, target);
+      });
+      return { bytes: body.length };
+    } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
