@@ -79,6 +79,7 @@ export async function collectPairs(files: AddedFile[]) {
  * entries and unknown compression methods are skipped, as before.
  */
 async function zipEntries(buf: Buffer): Promise<Array<{ name: string; data: Buffer }>> {
+  // yauzl lists the central directory (zip64, name encodings, path checks); the bytes are read here.
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.fromBuffer(buf, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: false }, (err, z) =>
       err ? reject(err) : resolve(z),
@@ -114,15 +115,14 @@ async function zipEntries(buf: Buffer): Promise<Array<{ name: string; data: Buff
       if (total > limits.maxTotalUncompressedBytes) throw new Error(`the archive holds more than ${limits.maxTotalUncompressedBytes} bytes`);
       if (e.uncompressedSize > limits.ratioCheckMinBytes && e.uncompressedSize > Math.max(1, e.compressedSize) * limits.maxCompressionRatio)
         throw new Error(`${name} expands ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))}× (a zip bomb?)`);
-      const data = await new Promise<Buffer>((resolve, reject) =>
-        zip.openReadStream(e, (err, stream) => {
-          if (err) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-        }),
-      );
+      // The entry's bytes where they lie in the request's buffer (a stored image is not copied).
+      const at = e.relativeOffsetOfLocalHeader;
+      if (at + 30 > buf.length || buf.readUInt32LE(at) !== 0x04034b50) throw new Error(`${name}: no local header where the directory says`);
+      const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
+      const raw = buf.subarray(start, start + e.compressedSize);
+      if (raw.length !== e.compressedSize) throw new Error(`${name} is cut short`);
+      const data = e.compressionMethod === 0 ? raw : zlib.inflateRawSync(raw, { maxOutputLength: e.uncompressedSize + 1 });
+      if (data.length !== e.uncompressedSize) throw new Error(`${name} holds ${data.length} bytes, its header says ${e.uncompressedSize}`);
       if (zlib.crc32(data) >>> 0 !== e.crc32 >>> 0) throw new Error(`${name}: its bytes do not match their CRC-32`);
       out.push({ name, data });
     }

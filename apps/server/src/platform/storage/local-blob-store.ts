@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, opendir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, opendir, readdir, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -58,10 +58,23 @@ export class LocalBlobStore implements BlobStore {
   async put(key: string, body: Buffer | Readable, opts: BlobPutOptions = {}): Promise<{ bytes: number }> {
     const target = this.pathOf(key);
     const tmp = await this.tempFile();
+    if (Buffer.isBuffer(body)) {
+      // Bytes in memory: one write, no stream (same checks, same temp file and rename).
+      if (opts.contentLength !== undefined && body.length !== opts.contentLength)
+        throw new Error(`Body is ${body.length} bytes, declared ${opts.contentLength}`);
+      try {
+        await writeFile(tmp, body);
+        await this.moveIntoPlace(tmp, target);
+        return { bytes: body.length };
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    }
     const out = createWriteStream(tmp);
     try {
       const counter = byteCounter(opts.contentLength);
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, counter, out);
+      await pipeline(body, counter, out);
       await this.moveIntoPlace(tmp, target);
       return { bytes: counter.bytes };
     } catch (err) {
