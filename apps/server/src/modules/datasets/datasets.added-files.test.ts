@@ -37,6 +37,6 @@ describe('added files read from the request (ADR 0038)', () => {
     const { images, report } = await checkPairs('detect', ['red', 'green'], null, pairs);
     expect(images.map((i) => [i.name, i.width, i.height, i.format, i.labels])).toEqual([['a.png', 40, 30, 'png', [[1, 0.5, 0.5, 0.2, 0.2]]]]);
     expect(report.leftOutCount).toBe(2);
-    expect(report.leftOut.map((l) => l.image).sort()).toEqual(['images/train/c.png', 'images/train/d.png']);
+    expect((report.leftOut ?? []).map((l) => l.image).sort()).toEqual(['images/train/c.png', 'images/train/d.png']);
   });
 });
