@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { datasetVersions, datasets, models, modelTraining, users } from '../../platform/db/schema.js';
 
@@ -61,31 +61,46 @@ const toImage = (r: RawImage): VersionImageRow => ({
 });
 
 export const datasetVersionsRepository = {
-  /**
-   * Locks the dataset row for the rest of the transaction (edits take the same lock, ADR 0037), so a
-   * version's seq, classes and stats are one consistent state.
-   */
-  lockDataset: async (tx: Db, datasetId: string) => {
-    const res = await tx.execute(sql`SELECT seq, classes, stats FROM datasets WHERE id = ${datasetId} FOR UPDATE`);
-    const row = (res as unknown as { rows: Array<{ seq: number | string; classes: unknown; stats: unknown }> }).rows[0];
-    return row ? { seq: Number(row.seq), classes: row.classes as string[] | null, stats: row.stats as Record<string, unknown> | null } : null;
-  },
   /** The working state's edit sequence number, unlocked (a diff against the working state reads it). */
   datasetSeq: async (db: Db, datasetId: string) => {
     const res = await db.execute(sql`SELECT seq, classes FROM datasets WHERE id = ${datasetId}`);
     const row = (res as unknown as { rows: Array<{ seq: number | string; classes: unknown }> }).rows[0];
     return row ? { seq: Number(row.seq), classes: row.classes as string[] | null } : null;
   },
-  /** Rows a version sees are never changed in place again (migration 0029's frozen_seq, ADR 0037). */
-  freeze: async (tx: Db, datasetId: string, seq: number) => {
-    await tx.execute(sql`UPDATE datasets SET frozen_seq = GREATEST(frozen_seq, ${seq}) WHERE id = ${datasetId}`);
+  /**
+   * Locks the dataset row and raises `frozen_seq` to its seq in one statement (a version is being saved
+   * at that seq: rows it sees are never changed in place again), answering the seq, classes, stats and
+   * status of that locked state.
+   */
+  lockAndFreeze: async (tx: Db, datasetId: string) => {
+    const res = await tx.execute(sql`UPDATE datasets SET frozen_seq = GREATEST(frozen_seq, seq) WHERE id = ${datasetId} RETURNING seq, classes, stats, status`);
+    const row = (res as unknown as { rows: Array<{ seq: number | string; classes: unknown; stats: unknown; status: string }> }).rows[0];
+    return row
+      ? {
+          seq: Number(row.seq),
+          classes: (typeof row.classes === 'string' ? JSON.parse(row.classes) : row.classes) as string[] | null,
+          stats: (typeof row.stats === 'string' ? JSON.parse(row.stats) : row.stats) as { summary?: Record<string, unknown> } | null,
+          status: row.status,
+        }
+      : null;
   },
-  nextNumber: async (tx: Db, datasetId: string) => {
-    const [row] = await tx
-      .select({ n: sql<number>`coalesce(max(${datasetVersions.number}), 0)::int` })
-      .from(datasetVersions)
-      .where(eq(datasetVersions.datasetId, datasetId));
-    return Number(row?.n ?? 0) + 1;
+  /**
+   * Inserts a version with the next number of its dataset (numbers are never reused: trashed versions
+   * keep theirs) in one statement, answering it with its author's username.
+   */
+  insertNext: async (tx: Db, row: Omit<VersionInsert, 'number'>) => {
+    const [out] = await tx
+      .insert(datasetVersions)
+      .values({
+        ...row,
+        number: sql`(SELECT coalesce(max(number), 0) + 1 FROM dataset_versions WHERE dataset_id = ${row.datasetId})`,
+      })
+      .returning({
+        ...getTableColumns(datasetVersions),
+        username: sql<string | null>`(SELECT username FROM users WHERE users.id = ${datasetVersions.createdBy})`,
+      });
+    const { username, ...version } = out!;
+    return { version: version as VersionRow, username: username ?? null };
   },
   insert: async (db: Db, row: VersionInsert) => (await db.insert(datasetVersions).values(row).returning())[0]!,
   update: async (db: Db, id: string, patch: Partial<VersionInsert>) =>

@@ -40,20 +40,21 @@ function assertProcessed(dataset: DatasetRow) {
 
 /**
  * Freezes the working state as the next version, in one transaction that locks the dataset row like
- * every edit does (ADR 0037), so the version's seq, class list and counts are one state. O(1) in the
- * dataset's size but for one count per split.
+ * every edit does (ADR 0037), so the version's seq, class list and counts are one state: one statement
+ * locks the row and raises `frozen_seq`, one inserts the version with the next number. The split
+ * counts are the dataset's statistics, which every edit and processing rewrite under the same lock,
+ * so they are the working state's (a dataset not Ready counts its working rows instead). O(1) in the
+ * dataset's size.
  */
-async function saveAt(ctx: AppContext, dataset: DatasetRow, actorId: string, note: string, auto: boolean): Promise<VersionRow> {
+async function saveAt(ctx: AppContext, dataset: DatasetRow, actorId: string, note: string, auto: boolean) {
   return ctx.db.transaction(async (tx) => {
-    const locked = await repo.lockDataset(tx, dataset.id);
+    const locked = await repo.lockAndFreeze(tx, dataset.id);
     if (!locked) throw errors.notFound('Dataset');
-    const number = await repo.nextNumber(tx, dataset.id);
-    const splits = await repo.splitCountsAt(tx, dataset.id, null);
+    const splits = (locked.status === 'Ready' && splitsOf(locked.stats)) || (await repo.splitCountsAt(tx, dataset.id, null));
     const classes = locked.classes ?? (dataset.stats?.summary?.classes as string[] | undefined) ?? [];
-    const row = await repo.insert(tx, {
+    const { version: row, username } = await repo.insertNext(tx, {
       id: `dv_${newId()}`,
       datasetId: dataset.id,
-      number,
       seq: locked.seq,
       note,
       classes,
@@ -62,19 +63,28 @@ async function saveAt(ctx: AppContext, dataset: DatasetRow, actorId: string, not
       createdBy: actorId,
       createdAt: ctx.clock.now(),
     });
-    // Rows this version sees must not change in place from now on (ADR 0037: frozen_seq).
-    await repo.freeze(tx, dataset.id, locked.seq);
     await ctx.events.emit('dataset.version.saved', dataset.userId, { dataset: webhookDataset(dataset), version: versionRef(row), actorId, auto });
-    return row;
+    return { row, username };
   });
+}
+
+/** The split counts the dataset's statistics hold, when they hold all three. */
+function splitsOf(stats: { summary?: Record<string, unknown> } | null) {
+  const s = stats?.summary;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+  const train = n(s?.train);
+  const val = n(s?.val);
+  const test = n(s?.test);
+  return train === null || val === null || test === null ? null : { train, val, test };
 }
 
 /** "Save version": needs `update` on the dataset (team members included, the matrix decides). */
 export async function saveVersion(ctx: AppContext, userId: string, datasetId: string, note: string | undefined): Promise<DatasetVersion> {
   const dataset = await datasetsPolicy.act(ctx, userId, await datasetQueries.byId(ctx.db, datasetId), 'update');
   assertProcessed(dataset);
-  const row = await saveAt(ctx, dataset, userId, (note ?? '').trim(), false);
-  return (await present(ctx, [row]))[0]!;
+  const { row, username } = await saveAt(ctx, dataset, userId, (note ?? '').trim(), false);
+  // A version just saved has no model trained on it yet.
+  return presentVersion(row, { username, models: 0 });
 }
 
 /**
@@ -91,7 +101,7 @@ export async function saveAutoVersion(
   const latest = await repo.latest(ctx.db, dataset.id);
   const state = await repo.datasetSeq(ctx.db, dataset.id);
   if (latest && !opts.always && state && latest.seq === state.seq) return latest;
-  return saveAt(ctx, dataset, dataset.userId, typeof note === 'string' ? note : note(Boolean(latest)), true);
+  return (await saveAt(ctx, dataset, dataset.userId, typeof note === 'string' ? note : note(Boolean(latest)), true)).row;
 }
 
 async function present(ctx: AppContext, rows: VersionRow[]): Promise<DatasetVersion[]> {

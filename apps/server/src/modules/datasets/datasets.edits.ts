@@ -1,9 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import yazl from 'yazl';
 import { ErrorCode, type DatasetEditKind, type ImageLabels } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../platform/db/client.js';
@@ -16,7 +11,8 @@ import { statsDelta, statsOf } from './datasets.edit-stats.js';
 import { dropBlobs, ownerKeyOf, putBlob, readImageBytes, sha256Of } from './datasets.image-source.js';
 import { assertStorage } from '../storage/usage.service.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
-import { DEFAULT_PROCESSING_LIMITS, openArchive, parseLabelFile, processArchive, type DatasetTask } from './processing/index.js';
+import { parseLabelFile, type DatasetTask } from './processing/index.js';
+import { checkPairs, collectPairs, type AddedFile } from './datasets.added-files.js';
 
 /**
  * Edits of a dataset's working state (ADR 0037). Each runs in one transaction that locks the dataset
@@ -425,64 +421,47 @@ function poseShape(row: number[] | undefined): [number, number] | null {
 
 // ---- adding images -------------------------------------------------------------------------------------
 
-export type AddedFile = { filename: string; data: Buffer };
-const IMAGE_EXT = /\.(jpe?g|png|webp|bmp|tiff?|gif|heic|dng|mpo|pfm)$/i;
+export type { AddedFile } from './datasets.added-files.js';
 
 /**
  * Adds images to a split: single image files, `.txt` labels with the same stem, and zips of either
- * (folders inside are ignored: pairs go by stem). They are checked by the upload's own processing
- * (processArchive over a small YOLO archive written from them, with the dataset's class list), so the
- * rules and the report are an upload's; what passes is stored content-addressed in the owner's blobs
- * (bytes the owner has already cost nothing) and inserted in one edit.
+ * (folders inside are ignored: pairs go by stem). They are checked in memory by the upload's own rules
+ * (datasets.added-files.ts: the layout an upload of them would have, with the dataset's class list,
+ * then each pair as processing checks it), so the rules and the report are an upload's; what passes is
+ * stored content-addressed in the owner's blobs (bytes the owner has already cost nothing) and
+ * inserted in one edit. `checked` is the dataset row when the caller has just checked it (the route
+ * does, before reading the body).
  */
 export async function addImages(
   ctx: AppContext,
   user: { id: string; plan: string },
   datasetId: string,
   input: { split: 'train' | 'val' | 'test'; className?: string; files: AddedFile[] },
+  checked?: DatasetRow,
 ) {
-  const d = await editableDataset(ctx, user.id, datasetId, 'label');
+  const d = checked ?? (await editableDataset(ctx, user.id, datasetId, 'label'));
   const classes = classesOf(d);
   const task = (d.task === 'semantic-segment' ? 'segment' : d.task) as DatasetTask;
-  // One scratch folder for the request (zips sent and the layout checked), removed when it ends.
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sl-add-'));
-  const archivePath = path.join(tmp, 'add.zip');
-  const found: Array<{ name: string; width: number | null; height: number | null; format: string | null; labels: number[][]; data: Buffer; sha256: string }> =
-    [];
-  let result: Awaited<ReturnType<typeof processArchive>>;
-  try {
-    const pairs = await collectPairs(input.files, tmp);
-    if (!pairs.size) throw errors.validation('files: send images (.jpg, .png, ...), their .txt labels, or zips of them');
-    if (task === 'classify' && (!input.className || !classes.includes(input.className)))
-      throw errors.validation(`className: name one of this dataset's classes (${classes.join(', ')})`);
-    await writeLayout(archivePath, task, classes, input.className ?? null, pairs);
-    result = await processArchive({
-      archivePath,
-      task,
-      concurrency: 2,
-      onImage: (img) => {
-        if (img.split !== 'train') return; // the val folder only holds a copy that ultralytics' layout asks for
-        const data = Buffer.from(img.data);
-        const labels = task === 'classify' ? [[classes.indexOf(input.className!)]] : img.labels;
-        found.push({ name: img.name, width: img.width, height: img.height, format: img.format, labels, data, sha256: sha256Of(data) });
-      },
-    });
-  } finally {
-    await fs.rm(tmp, { recursive: true, force: true });
-  }
+  const pairs = await collectPairs(input.files);
+  if (!pairs.size) throw errors.validation('files: send images (.jpg, .png, ...), their .txt labels, or zips of them');
+  if (task === 'classify' && (!input.className || !classes.includes(input.className)))
+    throw errors.validation(`className: name one of this dataset's classes (${classes.join(', ')})`);
+  const checkedPairs = await checkPairs(task, classes, input.className ?? null, pairs);
+  const found = checkedPairs.images.map((f) => ({ ...f, sha256: sha256Of(f.data) }));
   // Findings about the archive's shape (it has one split by construction) say nothing of these files.
-  const report = storableJson(withoutLayoutNotes(result.report));
+  const report = storableJson(withoutLayoutNotes(checkedPairs.report));
   if (!found.length) return { added: 0, report, seq: d.seq, classes, counts: { added: 0 }, imageIds: [] as string[] };
 
   // Only bytes the owner does not hold yet count against the storage left.
   const ownerKey = ownerKeyOf(d);
   const held = new Set((await datasetsRepository.blobsByHash(ctx.db, ownerKey, [...new Set(found.map((f) => f.sha256))])).map((b) => b.sha256));
   const fresh = new Map(found.filter((f) => !held.has(f.sha256)).map((f) => [f.sha256, f.data.length]));
-  await assertStorage(
-    ctx,
-    user,
-    [...fresh.values()].reduce((a, b) => a + b, 0),
-  );
+  if (fresh.size)
+    await assertStorage(
+      ctx,
+      user,
+      [...fresh.values()].reduce((a, b) => a + b, 0),
+    );
   const blobs = await storeBlobs(ctx, ownerKey, found, held);
 
   const out = await runEdit(ctx, user.id, datasetId, 'images.add', async (tx, locked, seq) => {
@@ -491,10 +470,6 @@ export async function addImages(
       datasetId,
       input.split,
       found.map((f) => f.name),
-    );
-    await datasetsRepository.ensureBlobs(
-      tx,
-      [...blobs.values()].map((b) => ({ ownerKey: b.ownerKey, sha256: b.sha256, storageKey: b.storageKey, bytes: b.bytes })),
     );
     const rows = found.map((f, i) => {
       const id = newId();
@@ -518,7 +493,7 @@ export async function addImages(
         blobKey: blobs.get(f.sha256)!.storageKey,
       };
     });
-    await datasetsRepository.insertImageRows(tx, rows);
+    await datasetsRepository.insertImagesWithBlobs(tx, [...blobs.values()], rows);
     return { counts: { added: rows.length }, imageIds: rows.map((r) => r.imageId), stats: statsDelta(locked.stats, classesOf(locked), [], rows) };
   });
   return { added: found.length, report, seq: out.seq, classes: out.classes, counts: out.counts, imageIds: out.imageIds ?? [] };
@@ -545,69 +520,6 @@ async function storeBlobs(ctx: AppContext, ownerKey: string, found: Array<{ sha2
   return blobs;
 }
 const BLOB_WRITES = 8;
-
-type Pair = { image?: { name: string; data: Buffer }; label?: Buffer };
-
-/** Images and labels by stem, from the files and from the entries of zips among them (folders ignored). */
-async function collectPairs(files: AddedFile[], tmp: string) {
-  const pairs = new Map<string, Pair>();
-  const put = (name: string, data: Buffer) => {
-    const base = path.posix.basename(name.replace(/\\/g, '/'));
-    const { name: stem, ext } = path.parse(base);
-    if (!stem || base.startsWith('.')) return;
-    const p = pairs.get(stem) ?? {};
-    if (IMAGE_EXT.test(base)) p.image = { name: base, data };
-    else if (ext.toLowerCase() === '.txt') p.label = data;
-    else return;
-    pairs.set(stem, p);
-  };
-  for (const f of files) {
-    if (!/\.zip$/i.test(f.filename)) {
-      put(f.filename, f.data);
-      continue;
-    }
-    const file = path.join(tmp, 'in.zip');
-    try {
-      await fs.writeFile(file, f.data);
-      const archive = await openArchive(file);
-      try {
-        for (const e of archive.entries) {
-          if (e.isDirectory || e.isLink || e.encrypted || e.unsupported || !(IMAGE_EXT.test(e.name) || /\.txt$/i.test(e.name))) continue;
-          put(e.name, (await archive.readEntry(e, DEFAULT_PROCESSING_LIMITS.maxImageBytes)).data);
-        }
-      } finally {
-        await archive.close();
-      }
-    } catch (err) {
-      throw errors.validation(`${f.filename}: not a zip this server can read (${(err as Error).message})`);
-    } finally {
-      await fs.rm(file, { force: true });
-    }
-  }
-  for (const [stem, p] of pairs) if (!p.image) pairs.delete(stem); // a label without its image adds nothing
-  return pairs;
-}
-
-/** The pairs as the smallest archive the upload's processing reads: one split, the dataset's classes. */
-async function writeLayout(file: string, task: DatasetTask, classes: string[], className: string | null, pairs: Map<string, Pair>) {
-  const zip = new yazl.ZipFile();
-  for (const [stem, p] of pairs) {
-    if (task === 'classify') {
-      zip.addBuffer(p.image!.data, `train/${className}/${p.image!.name}`, { compress: false });
-      continue;
-    }
-    zip.addBuffer(p.image!.data, `images/train/${p.image!.name}`, { compress: false });
-    if (p.label) zip.addBuffer(p.label, `labels/train/${stem}.txt`);
-  }
-  if (task !== 'classify') {
-    const names = classes.map((c, i) => `  ${i}: ${JSON.stringify(c)}`).join('\n');
-    const first = [...pairs.values()][0]!.image!;
-    zip.addBuffer(first.data, `images/val/${first.name}`, { compress: false });
-    zip.addBuffer(Buffer.from(`train: images/train\nval: images/val\nnc: ${classes.length}\nnames:\n${names}\n`), 'data.yaml');
-  }
-  zip.end();
-  await pipeline(zip.outputStream, createWriteStream(file));
-}
 
 const LAYOUT_NOTES = new Set(['dataset/no-test', 'dataset/no-val', 'dataset/missing-val', 'yaml/no-val']);
 function withoutLayoutNotes<R extends { warnings: Array<{ code: string; file?: string }>; warningCount: number; countsByCode: Record<string, number> }>(

@@ -381,6 +381,29 @@ export const datasetsRepository = {
         .values(rows.slice(i, i + 500))
         .onConflictDoNothing();
   },
+  /**
+   * Inserts image rows and records their blobs with one more reference per row, in one statement when
+   * there are at most 500 of each (an add of N images is one round trip): the blobs are inserted with
+   * their count, or a held blob's count is raised (`ON CONFLICT … DO UPDATE`). More go in chunks.
+   */
+  insertImagesWithBlobs: async (
+    tx: Db,
+    blobs: Array<{ ownerKey: string; sha256: string; storageKey: string; bytes: number }>,
+    rows: Array<typeof datasetImages.$inferInsert>,
+  ) => {
+    const counts = countKeys(rows.map((r) => r.blobKey ?? null));
+    const used = blobs.filter((b) => counts.has(b.storageKey));
+    if (!used.length || used.length !== counts.size || used.length > 500 || rows.length > 500) {
+      await datasetsRepository.ensureBlobs(tx, used);
+      await datasetsRepository.insertImageRows(tx, rows);
+      return;
+    }
+    const recorded = sql`INSERT INTO dataset_blobs (owner_key, sha256, storage_key, bytes, refs) VALUES ${sql.join(
+      used.map((b) => sql`(${b.ownerKey}, ${b.sha256}, ${b.storageKey}, ${b.bytes}::bigint, ${counts.get(b.storageKey)!}::int)`),
+      sql`, `,
+    )} ON CONFLICT (owner_key, sha256) DO UPDATE SET refs = dataset_blobs.refs + excluded.refs`;
+    await tx.execute(sql`WITH recorded AS (${recorded}) ${tx.insert(datasetImages).values(rows).getSQL()}`);
+  },
   /** One UPDATE per 500 keys (not one per key): an edit's reference counts change in a round trip or few. */
   addBlobRefs: async (tx: Db, counts: Map<string, number>) => {
     const all = [...counts];

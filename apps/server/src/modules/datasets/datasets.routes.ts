@@ -278,7 +278,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const { user } = requireUser(req);
-      await edits.editableDataset(ctx, user.id, req.params.id, 'label');
+      const dataset = await edits.editableDataset(ctx, user.id, req.params.id, 'label');
       if (!req.isMultipart()) throw errors.validation('Send multipart/form-data with `files` and `split`');
       const files: edits.AddedFile[] = [];
       const fields: Record<string, string> = {};
@@ -294,7 +294,7 @@ export async function datasetsRoutes(app: FastifyInstance) {
       }
       const split = z.enum(['train', 'val', 'test']).safeParse(fields.split);
       if (!split.success) throw errors.validation('split: train, val or test');
-      return { data: await edits.addImages(ctx, user, req.params.id, { split: split.data, className: fields.className, files }) };
+      return { data: await edits.addImages(ctx, user, req.params.id, { split: split.data, className: fields.className, files }, dataset) };
     },
   );
 
