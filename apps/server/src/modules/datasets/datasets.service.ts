@@ -177,8 +177,8 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
 
 /** Images of the working state (of one split) by the dataset's stored statistics; null before processing made them. */
 function storedImageCount(row: DatasetRow, split?: string): number | null {
-  if (row.status !== 'Ready' || !row.stats) return null;
-  const hub = row.stats.hub;
+  const hub = row.status === 'Ready' ? row.stats?.hub : null;
+  if (!hub) return null;
   const count = (s: Split) => hub[s]?.image_stats.total ?? 0;
   return split ? count(split as Split) : SPLITS.reduce((n, s) => n + count(s), 0);
 }
