@@ -85,6 +85,8 @@ describe('dataset edits (ADR 0037)', () => {
     for (let cursor = ''; ;) {
       const p = (await req('GET', `/v1/datasets/${d.id}/images?limit=3${cursor ? `&cursor=${cursor}` : ''}`, u.cookie)).json().data;
       seen.push(...p.results.map((i: { id: string }) => i.id));
+      // Every page carries the dataset's total, from its statistics (ADR 0042), not a count per page.
+      expect(p.total).toBe(8);
       if (!p.nextCursor) break;
       cursor = p.nextCursor;
     }

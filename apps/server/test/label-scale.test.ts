@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { datasets } from '../src/platform/db/schema.js';
+import { statsOf } from '../src/modules/datasets/datasets.edit-stats.js';
 import { createTestApp, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
 
@@ -56,9 +57,21 @@ async function seededDataset(u: User, name: string, n: number) {
            '{"dataOffset":0,"compressedSize":1,"uncompressedSize":1,"compressionMethod":0,"format":"jpeg"}'::jsonb,
            ${id} || '-' || g, 1, 1
     FROM generate_series(1, ${n}) AS g`);
+  // What processing stores with the rows (the image list's total comes from it, ADR 0042): the same split rule as above.
+  const images = Array.from({ length: n }, (_, k) => ({ g: k + 1 })).map(({ g }) => ({
+    split: g % 10 < 8 ? 'train' : g % 10 === 8 ? 'val' : 'test',
+    labels: [[g % 3, 0.5, 0.5, 0.2, 0.1]],
+  }));
   await db
     .update(datasets)
-    .set({ status: 'Ready', processedAt: new Date(), seq: 1, classes: ['a', 'b', 'c'], storageKey: `seeded/${id}.zip` })
+    .set({
+      status: 'Ready',
+      processedAt: new Date(),
+      seq: 1,
+      classes: ['a', 'b', 'c'],
+      stats: statsOf(['a', 'b', 'c'], images),
+      storageKey: `seeded/${id}.zip`,
+    })
     .where(eq(datasets.id, id));
   return id;
 }
@@ -74,16 +87,20 @@ afterAll(async () => {
 
 describe('the editor on a 100,000-image dataset', () => {
   it('opening it and stepping through 200 images loads a bounded number of label pages, never all labels', async () => {
-    const counts = { imagePages: 0, pageRows: 0, labelRequests: 0, labelRows: 0, suggestionRequests: 0, requests: 0 };
+    const counts = { imagePages: 0, pageRows: 0, labelRequests: 0, labelRows: 0, suggestionRequests: 0, requests: 0, cursorPages: 0, offsetPages: 0 };
     expect((await get(`/v1/datasets/${big}`)).json().data.abilities.canEdit).toBe(true);
     counts.requests += 1;
 
     // The editor's query cache: a page once loaded stays (staleTime 60 s, far longer than this walk).
-    const cache = new Map<number, { results: Array<{ id: string; name: string; labels: number[][] }>; total: number }>();
+    const cache = new Map<number, { results: Array<{ id: string; name: string; labels: number[][] }>; total: number; nextCursor: string | null }>();
     const page = async (p: number) => {
       const hit = cache.get(p);
       if (hit) return hit;
-      const res = await get(`/v1/datasets/${big}/images?offset=${p * IMAGE_PAGE_SIZE}&limit=${IMAGE_PAGE_SIZE}`);
+      // As get-image-page.ts does: the page after a loaded one by its cursor, a jump by offset.
+      const before = cache.get(p - 1);
+      const at = p === 0 ? '' : before?.nextCursor ? `&cursor=${before.nextCursor}` : `&offset=${p * IMAGE_PAGE_SIZE}`;
+      if (p > 0) counts[before?.nextCursor ? 'cursorPages' : 'offsetPages'] += 1;
+      const res = await get(`/v1/datasets/${big}/images?limit=${IMAGE_PAGE_SIZE}${at}`);
       expect(res.statusCode, res.body).toBe(200);
       const data = res.json().data;
       counts.imagePages += 1;
@@ -129,6 +146,9 @@ describe('the editor on a 100,000-image dataset', () => {
     expect(counts.pageRows).toBeLessThanOrEqual((200 / IMAGE_PAGE_SIZE + 2) * IMAGE_PAGE_SIZE);
     expect(counts.pageRows + counts.labelRequests).toBeLessThan(N / 100);
     expect(counts.labelRequests).toBe(200);
+    // Stepping on from the first page reads every later page by its cursor (ADR 0042), none by offset.
+    expect(counts.offsetPages).toBe(0);
+    expect(counts.cursorPages).toBeGreaterThan(0);
   }, 300_000);
 
   it('jumping to the last image (?i=99999) loads only that page', async () => {
@@ -137,9 +157,10 @@ describe('the editor on a 100,000-image dataset', () => {
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data.results).toHaveLength(IMAGE_PAGE_SIZE);
+    // The total is the dataset's statistics on every page, a jump's included (nothing counts the images).
     expect(data.total).toBe(N);
-    // A full last page still hands out a cursor; following it gives nothing more.
-    if (data.nextCursor) expect((await get(`/v1/datasets/${big}/images?limit=${IMAGE_PAGE_SIZE}&cursor=${data.nextCursor}`)).json().data.results).toEqual([]);
+    // The last page hands out no cursor: the server reads one row past the page to know.
+    expect(data.nextCursor).toBeNull();
     // The last image in browse order is the val split's last name.
     expect(data.results.at(-1).split).toBe('val');
   }, 60_000);

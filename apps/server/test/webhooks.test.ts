@@ -78,7 +78,8 @@ async function deleteAModel(cookie: string) {
 async function deliveriesOf(cookie: string, hookId: string) {
   const res = await call('GET', `/v1/webhooks/${hookId}/deliveries`, cookie);
   expect(res.statusCode).toBe(200);
-  return res.json().data as Array<{
+  expect(res.json().data.nextCursor).toBeNull();
+  return res.json().data.items as Array<{
     id: string;
     status: string;
     attempts: number;
@@ -165,6 +166,14 @@ describe('URLs that reach internal addresses', () => {
     }
     const rows = await deliveriesOf(u.cookie, hook.id);
     expect(rows).toHaveLength(2);
+    // Keyset pages, newest first (ADR 0042): a page of one, then the one before it by the cursor, then the end.
+    const first = (await call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=1`, u.cookie)).json().data;
+    expect(first.items.map((d: { id: string }) => d.id)).toEqual([rows[0]!.id]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = (await call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=1&cursor=${first.nextCursor}`, u.cookie)).json().data;
+    expect(second.items.map((d: { id: string }) => d.id)).toEqual([rows[1]!.id]);
+    expect(second.nextCursor).toBeNull();
+    expect((await call('GET', `/v1/webhooks/${hook.id}/deliveries?cursor=nope`, u.cookie)).statusCode).toBe(400);
     for (const d of rows) {
       expect(d.status).toBe('failed');
       expect(d.statusCode).toBeNull();
@@ -213,7 +222,7 @@ describe('deliveries to a local receiver (admin allowed private URLs)', () => {
     // Admins see every endpoint and delivery; users are refused there.
     const all = (await call('GET', '/v1/admin/webhooks', admin.cookie)).json().data as Array<{ id: string; owner: { id: string } }>;
     expect(all.find((w) => w.id === hook.id)?.owner.id).toBe(u.user.id);
-    expect((await call('GET', '/v1/admin/webhooks/deliveries', admin.cookie)).json().data.some((x: { id: string }) => x.id === d!.id)).toBe(true);
+    expect((await call('GET', '/v1/admin/webhooks/deliveries', admin.cookie)).json().data.items.some((x: { id: string }) => x.id === d!.id)).toBe(true);
     expect((await call('GET', '/v1/admin/webhooks', u.cookie)).statusCode).toBe(403);
   });
 

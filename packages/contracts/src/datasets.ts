@@ -137,8 +137,16 @@ export const datasetImageSchema = z.object({
   sha256: z.string().nullable().optional(),
 });
 export type DatasetImage = z.infer<typeof datasetImageSchema>;
-/** A page of a dataset's images; `nextCursor` continues it (keyset paging, opaque), null at the end. */
-export const datasetImagesPageSchema = z.object({ results: z.array(datasetImageSchema), total: z.number(), nextCursor: z.string().nullable().optional() });
+/**
+ * A page of a dataset's images; `nextCursor` continues it (keyset paging, opaque), null at the end.
+ * `total` is the working state's images (of the split) from the dataset's statistics; null only on a
+ * later page of a dataset not processed yet (its first page counts them).
+ */
+export const datasetImagesPageSchema = z.object({
+  results: z.array(datasetImageSchema),
+  total: z.number().nullable(),
+  nextCursor: z.string().nullable().optional(),
+});
 export type DatasetImagesPage = z.infer<typeof datasetImagesPageSchema>;
 
 /** `GET /v1/users/me/storage`: bytes of the plan, used and left. */

@@ -121,6 +121,9 @@ export const webhookDeliverySchema = z.object({
   attemptLog: z.array(webhookAttemptSchema),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+/** A keyset page of deliveries, newest first (ADR 0042): `nextCursor` continues it, null at the end. */
+export const webhookDeliveriesPageSchema = z.object({ items: z.array(webhookDeliverySchema), nextCursor: z.string().nullable() });
+export type WebhookDeliveriesPage = z.infer<typeof webhookDeliveriesPageSchema>;
 
 /** Instance setting: URLs resolving to loopback, private or link-local addresses (off by default). */
 export const webhookSettingsSchema = z.object({ allowPrivateUrls: z.boolean() });

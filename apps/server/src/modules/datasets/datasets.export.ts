@@ -47,7 +47,7 @@ async function build(ctx: AppContext, row: DatasetRow, key: string) {
   // Pages of the index are read as the zip is written, so memory does not grow with the dataset.
   const addImages = async () => {
     for (let after: { split: string; name: string; imageId: string } | null = null; ;) {
-      const { rows } = await datasetsRepository.images(ctx.db, row.id, { after, limit: PAGE, total: false });
+      const rows = await datasetsRepository.images(ctx.db, row.id, { after, limit: PAGE });
       if (rows.length === 0) break;
       const last = rows.at(-1)!;
       after = { split: last.split, name: last.name, imageId: last.imageId };

@@ -83,36 +83,36 @@ export const datasetsRepository = {
 
   /**
    * A page of the working state (ADR 0037) in browse order (split, name, image id): keyset-paged after
-   * `after` when given (the cursor), else from `offset` (older clients).
+   * `after` when given (the cursor) on `dataset_images_browse_idx` (migration 0029: the same columns,
+   * working rows only), else from `offset` (deprecated, older clients; ADR 0042). No count here: the
+   * service answers the total from the dataset's stored statistics.
    */
   images: async (
     db: Db,
     datasetId: string,
-    opts: { split?: string; offset?: number; limit: number; after?: { split: string; name: string; imageId: string } | null; total?: boolean },
+    opts: { split?: string; offset?: number; limit: number; after?: { split: string; name: string; imageId: string } | null },
   ) => {
     const where = and(working(datasetId), opts.split ? eq(datasetImages.split, opts.split) : undefined);
     const a = opts.after;
     const page = a ? and(where, sql`(${datasetImages.split}, ${datasetImages.name}, ${datasetImages.imageId}) > (${a.split}, ${a.name}, ${a.imageId})`) : where;
-    const rows = await db
+    return db
       .select()
       .from(datasetImages)
       .where(page)
       .orderBy(asc(datasetImages.split), asc(datasetImages.name), asc(datasetImages.imageId))
       .offset(a ? 0 : (opts.offset ?? 0))
       .limit(opts.limit);
-    const total =
-      opts.total === false
-        ? -1
-        : Number(
-            (
-              await db
-                .select({ n: sql<number>`count(*)` })
-                .from(datasetImages)
-                .where(where)
-            )[0]?.n ?? 0,
-          );
-    return { rows, total };
   },
+  /** Images of the working state (of one split): a count over them, for a dataset whose statistics are not made yet. */
+  countImages: async (db: Db, datasetId: string, split?: string) =>
+    Number(
+      (
+        await db
+          .select({ n: sql<number>`count(*)` })
+          .from(datasetImages)
+          .where(and(working(datasetId), split ? eq(datasetImages.split, split) : undefined))
+      )[0]?.n ?? 0,
+    ),
   /** The working revision of an image (by its stable image id). */
   /**
    * The image's working revision, else its newest one: a saved version's links (ADR 0038) still reach

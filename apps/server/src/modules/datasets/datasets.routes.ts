@@ -241,9 +241,21 @@ export async function datasetsRoutes(app: FastifyInstance) {
         params: idParams,
         querystring: z.object({
           split: z.enum(['train', 'val', 'test']).optional(),
-          offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+          offset: z.coerce
+            .number()
+            .int()
+            .min(0)
+            .max(1_000_000)
+            .default(0)
+            .describe(
+              "Deprecated for paging (ADR 0042): skips this many images, a read that grows with the offset. Page with `cursor` (the previous page's `nextCursor`); an offset is for a jump to a position only (the annotation editor's list when the page before is not loaded). Ignored when a cursor is given.",
+            ),
           limit: z.coerce.number().int().min(1).max(200).default(48),
-          cursor: z.string().max(2000).optional(),
+          cursor: z
+            .string()
+            .max(2000)
+            .optional()
+            .describe("The previous page's `nextCursor`: the page after it, read on the browse index (any page costs what the first does)."),
         }),
         response: { 200: z.object({ data: datasetImagesPageSchema }), ...errorResponses },
       },

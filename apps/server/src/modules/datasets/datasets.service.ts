@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ErrorCode, isId, type Action, type Dataset, type Privacy } from '@sightline/contracts';
+import { SPLITS, type Split } from '@sightline/contracts/dataset-layout';
 import type { AppContext } from '../../context.js';
 import { AppError, errors } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -139,11 +140,20 @@ export async function listDatasets(
   return { results: await presentDatasets(ctx, viewerId, rows), total, lastRecordId: rows.at(-1)?.id ?? null };
 }
 
-/** The image browser: a page of a readable dataset's working state (ADR 0037), keyset-paged by an opaque cursor. */
+/**
+ * The image browser: a page of a readable dataset's working state (ADR 0037), keyset-paged by an opaque
+ * cursor (ADR 0042: any page costs what the first does). The total is the dataset's stored statistics
+ * (kept by processing and by every edit in its transaction), so no page counts the images; a dataset
+ * without them yet (not processed) is counted on its first page only, and later pages answer null.
+ */
 export async function listImages(ctx: AppContext, viewerId: string | null, id: string, q: { split?: string; offset?: number; limit: number; cursor?: string }) {
   const row = await readableDataset(ctx, viewerId, id);
   const after = q.cursor ? decodeCursor(q.cursor) : null;
-  const { rows, total } = await datasetsRepository.images(ctx.db, row.id, { split: q.split, offset: q.offset, limit: q.limit, after });
+  // One row past the page says whether another follows (no empty last page after a full one).
+  const read = await datasetsRepository.images(ctx.db, row.id, { split: q.split, offset: q.offset, limit: q.limit + 1, after });
+  const rows = read.slice(0, q.limit);
+  const stored = storedImageCount(row, q.split);
+  const total = stored ?? (after || q.offset ? null : await datasetsRepository.countImages(ctx.db, row.id, q.split));
   const link = { access: linkVersionOf(row), expiresAt: shortLinkExpiry(ctx.clock.now()) };
   const last = rows.at(-1);
   return {
@@ -161,8 +171,16 @@ export async function listImages(ctx: AppContext, viewerId: string | null, id: s
       url: imageUrl(ctx.secret, i.datasetId, i.imageId, link),
     })),
     total,
-    nextCursor: last && rows.length === q.limit ? encodeCursor({ split: last.split, name: last.name, imageId: last.imageId }) : null,
+    nextCursor: last && read.length > q.limit ? encodeCursor({ split: last.split, name: last.name, imageId: last.imageId }) : null,
   };
+}
+
+/** Images of the working state (of one split) by the dataset's stored statistics; null before processing made them. */
+function storedImageCount(row: DatasetRow, split?: string): number | null {
+  const hub = row.status === 'Ready' ? row.stats?.hub : null;
+  if (!hub) return null;
+  const count = (s: Split) => hub[s]?.image_stats.total ?? 0;
+  return split ? count(split as Split) : SPLITS.reduce((n, s) => n + count(s), 0);
 }
 
 type Cursor = { split: string; name: string; imageId: string };

@@ -50,15 +50,26 @@ export const webhooksRepository = {
   delivery: async (db: Db, id: string) => (await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).limit(1))[0] ?? null,
   updateDelivery: async (db: Db, id: string, patch: Partial<typeof webhookDeliveries.$inferInsert>) =>
     (await db.update(webhookDeliveries).set(patch).where(eq(webhookDeliveries.id, id)).returning())[0] ?? null,
-  deliveriesOf: (db: Db, webhookId: string, limit: number) =>
+  /**
+   * A keyset page of one webhook's deliveries, newest first (ADR 0042), on `webhook_deliveries_webhook_idx`
+   * (webhook_id, created_at DESC): the rows before the cursor's delivery, whose (created_at, id) the
+   * database reads itself (times carry microseconds that an ISO cursor would cut).
+   */
+  deliveriesOf: (db: Db, webhookId: string, limit: number, afterId: string | null = null) =>
     db
       .select()
       .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.webhookId, webhookId))
+      .where(and(eq(webhookDeliveries.webhookId, webhookId), afterId ? before(afterId) : undefined))
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(limit),
-  recentDeliveries: (db: Db, limit: number) =>
-    db.select().from(webhookDeliveries).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit),
+  /** Every webhook's deliveries, newest first, keyset-paged as above on `webhook_deliveries_created_idx`. */
+  recentDeliveries: (db: Db, limit: number, afterId: string | null = null) =>
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(afterId ? before(afterId) : undefined)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(limit),
   /** The newest delivery of each webhook (list view). */
   lastDeliveries: async (db: Db, webhookIds: string[]) =>
     webhookIds.length
@@ -82,3 +93,7 @@ export const webhooksRepository = {
       .values({ id: 1, allowPrivateUrls, updatedAt: now, updatedBy: by })
       .onConflictDoUpdate({ target: webhookSettings.id, set: { allowPrivateUrls, updatedAt: now, updatedBy: by } }),
 };
+
+/** Deliveries before the named one in (created_at DESC, id DESC) order; none when it is gone. */
+const before = (id: string) =>
+  sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.id}) < (SELECT c.created_at, c.id FROM webhook_deliveries c WHERE c.id = ${id})`;

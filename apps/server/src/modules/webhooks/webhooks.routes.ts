@@ -5,6 +5,7 @@ import {
   createdWebhookSchema,
   createWebhookBody,
   updateWebhookBody,
+  webhookDeliveriesPageSchema,
   webhookDeliverySchema,
   webhookSchema,
   webhookSettingsBody,
@@ -19,6 +20,13 @@ const idParams = z.object({ id: z.string().max(40) });
 const deliveryParams = idParams.extend({ deliveryId: z.string().max(40) });
 const data = <T extends z.ZodTypeAny>(schema: T) => z.object({ data: schema });
 const tags = ['webhooks'];
+/** Keyset pages of deliveries, newest first (ADR 0042): `cursor` is the previous page's `nextCursor`. */
+const pageQuery = (limit: number) =>
+  z.object({
+    cursor: z.string().max(200).optional().describe("The previous page's `nextCursor`: the deliveries before its last one."),
+    limit: z.coerce.number().int().min(1).max(200).default(limit),
+  });
+const presentPage = (p: Awaited<ReturnType<typeof svc.deliveries>>) => ({ items: p.items.map(presentDelivery), nextCursor: p.nextCursor });
 const adminTags = ['webhooks', 'admin'];
 
 /**
@@ -69,10 +77,11 @@ export async function webhooksRoutes(app: FastifyInstance) {
 
   r.get(
     '/v1/webhooks/:id/deliveries',
-    { config: auth, schema: { tags, params: idParams, response: { 200: data(z.array(webhookDeliverySchema)), ...errorResponses } } },
-    async (req) => ({
-      data: (await svc.deliveries(ctx, actor(req), req.params.id)).map(presentDelivery),
-    }),
+    {
+      config: auth,
+      schema: { tags, params: idParams, querystring: pageQuery(50), response: { 200: data(webhookDeliveriesPageSchema), ...errorResponses } },
+    },
+    async (req) => ({ data: presentPage(await svc.deliveries(ctx, actor(req), req.params.id, req.query)) }),
   );
 
   r.post(
@@ -92,10 +101,10 @@ export async function webhooksRoutes(app: FastifyInstance) {
 
   r.get(
     '/v1/admin/webhooks/deliveries',
-    { config: admin, schema: { tags: adminTags, response: { 200: data(z.array(webhookDeliverySchema)), ...errorResponses } } },
+    { config: admin, schema: { tags: adminTags, querystring: pageQuery(100), response: { 200: data(webhookDeliveriesPageSchema), ...errorResponses } } },
     async (req) => {
       requireAdmin(req);
-      return { data: (await svc.recentDeliveries(ctx)).map(presentDelivery) };
+      return { data: presentPage(await svc.recentDeliveries(ctx, req.query)) };
     },
   );
 

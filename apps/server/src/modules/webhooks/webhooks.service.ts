@@ -115,13 +115,34 @@ export async function remove(ctx: AppContext, actor: Actor, id: string) {
   await webhooksRepository.remove(ctx.db, id);
 }
 
-export async function deliveries(ctx: AppContext, actor: Actor, id: string, limit = 50) {
+/** A keyset page of a webhook's deliveries, newest first (ADR 0042): any page costs what the first does. */
+export async function deliveries(ctx: AppContext, actor: Actor, id: string, q: { cursor?: string; limit?: number } = {}) {
   webhooksPolicy.manage(actor, await webhooksRepository.byId(ctx.db, id));
-  return withAttempts(ctx, await webhooksRepository.deliveriesOf(ctx.db, id, limit));
+  const limit = q.limit ?? 50;
+  return page(ctx, limit, await webhooksRepository.deliveriesOf(ctx.db, id, limit + 1, q.cursor ? decodeCursor(q.cursor) : null));
 }
 
-export async function recentDeliveries(ctx: AppContext, limit = 100) {
-  return withAttempts(ctx, await webhooksRepository.recentDeliveries(ctx.db, limit));
+/** Every webhook's deliveries (admin), newest first, in keyset pages as above. */
+export async function recentDeliveries(ctx: AppContext, q: { cursor?: string; limit?: number } = {}) {
+  const limit = q.limit ?? 100;
+  return page(ctx, limit, await webhooksRepository.recentDeliveries(ctx.db, limit + 1, q.cursor ? decodeCursor(q.cursor) : null));
+}
+
+async function page(ctx: AppContext, limit: number, rows: DeliveryRow[]) {
+  const items = rows.slice(0, limit);
+  return { items: await withAttempts(ctx, items), nextCursor: rows.length > limit ? encodeCursor(items.at(-1)!.id) : null };
+}
+
+/** The cursor names the page's last delivery (base64url, opaque); one that does not decode is a 400. */
+const encodeCursor = (id: string) => Buffer.from(JSON.stringify([id])).toString('base64url');
+function decodeCursor(cursor: string): string {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string') return v[0];
+  } catch {
+    /* falls through to the 400 */
+  }
+  throw errors.validation('cursor must be the nextCursor of a previous page', { field: 'cursor' });
 }
 
 async function withAttempts(ctx: AppContext, rows: DeliveryRow[]) {

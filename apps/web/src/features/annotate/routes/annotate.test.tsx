@@ -50,6 +50,8 @@ function serve(task = 'detect', total = 120) {
   const labels = new Map<string, ImageLabels>();
   const current = (id: string) => labels.get(id) ?? { imageId: id, revision: 1, labels: [], className: null };
   const pagesAsked: number[] = [];
+  const pagesByCursor: number[] = [];
+  const pagesByOffset: number[] = [];
   /** Pending suggestions per image (H5's store): accepting appends them to the labels, revision + 1. */
   const suggestions = new Map<string, number[][]>();
   /** Classify: the class a model proposes for an image. */
@@ -94,10 +96,13 @@ function serve(task = 'detect', total = 120) {
     'GET /v1/datasets/d1': () => dataset(task),
     'GET /v1/datasets/d1/images': (_b, url) => {
       const q = new URL(url, 'http://x').searchParams;
-      const offset = Number(q.get('offset'));
+      // The cursor (opaque to the app) is here the position after the page that gave it out.
+      const cursor = q.get('cursor');
+      const offset = cursor ? Number(cursor.slice(1)) : Number(q.get('offset'));
       pagesAsked.push(offset);
+      (cursor ? pagesByCursor : pagesByOffset).push(offset);
       const n = Math.max(0, Math.min(Number(q.get('limit')), total - offset));
-      return { results: Array.from({ length: n }, (_, k) => image(offset + k)), total };
+      return { results: Array.from({ length: n }, (_, k) => image(offset + k)), total, nextCursor: offset + n < total ? `c${offset + n}` : null };
     },
   });
   const fetch = vi.fn(async (input: string | URL | Request, init?: RequestInit) => {
@@ -128,6 +133,8 @@ function serve(task = 'detect', total = 120) {
     api,
     labels,
     pagesAsked,
+    pagesByCursor,
+    pagesByOffset,
     suggestions,
     classSuggestions,
     reviewAsked,
@@ -282,6 +289,20 @@ describe('annotate page (ADR 0040)', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 50001 of 100000');
     expect(new Set(server.pagesAsked).size).toBeLessThanOrEqual(3);
     expect(server.pagesAsked).toContain(50_000);
+    // A jump to a page whose previous page is not loaded asks for it by position.
+    expect(server.pagesByOffset).toContain(50_000);
+  });
+
+  it('the page after a loaded one is asked for by its cursor (keyset, ADR 0042), not by position', async () => {
+    const server = serve('detect', 1000);
+    const { router } = renderRoutes(routes, { path: '/datasets/d1/annotate?i=49', user: makeUser() });
+    await screen.findByTestId('annotate-canvas');
+    expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 50 of 1000');
+    key('n');
+    await waitFor(() => expect(router.state.location.search).toContain('image=img50'));
+    expect(screen.getByTestId('annotate-position')).toHaveTextContent('Image 51 of 1000');
+    expect(server.pagesByCursor).toContain(50);
+    expect(server.pagesByOffset).not.toContain(50);
   });
 
   it('shows suggestions dashed and apart from the labels; A accepts them into the labels', async () => {

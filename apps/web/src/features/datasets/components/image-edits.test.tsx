@@ -138,3 +138,27 @@ describe('Images tab edits', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('image-edit-actions')).toBeNull();
   });
 });
+
+describe('Images tab pages', { timeout: 30_000 }, () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('loads the next page after the last one by its cursor (keyset, ADR 0042), never by offset', async () => {
+    const asked: string[] = [];
+    renderImages({
+      [`GET /v1/datasets/${ID}/images`]: (_b: unknown, url: string) => {
+        const q = new URL(url, 'http://x').searchParams;
+        asked.push(q.toString());
+        return q.get('cursor') === 'after-2'
+          ? { results: [img(3, 'val')], total: 3, nextCursor: null }
+          : { results: [img(1), img(2)], total: 3, nextCursor: 'after-2' };
+      },
+    });
+    expect(await screen.findAllByTestId('image-tile', {}, { timeout: 8000 })).toHaveLength(2);
+    expect(screen.getByText('2 of 3')).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId('images-load-more'));
+    await waitFor(() => expect(screen.getAllByTestId('image-tile')).toHaveLength(3));
+    expect(screen.getByText('3 of 3')).toBeInTheDocument();
+    expect(screen.queryByTestId('images-load-more')).toBeNull();
+    expect(asked).toEqual(['limit=48', 'limit=48&cursor=after-2']);
+  });
+});

@@ -1,19 +1,5 @@
-import { useEffect, useState } from 'react';
-import {
-  Badge,
-  Button,
-  Center,
-  Checkbox,
-  Group,
-  Pagination,
-  SegmentedControl,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  ThemeIcon,
-  UnstyledButton,
-} from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Button, Center, Checkbox, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
 import { IconCategory, IconPhotoOff, IconPhotoPlus, IconSelect } from '@tabler/icons-react';
 import type { Dataset, DatasetImage } from '@sightline/contracts';
 import type { Split } from '@sightline/contracts/dataset-layout';
@@ -99,11 +85,13 @@ export function ImageTile({
   );
 }
 
-/** Images by split, with their labels drawn on the thumbnails; pages come from the server. */
+/**
+ * Images by split, with their labels drawn on the thumbnails; keyset pages come from the server one after
+ * another ("Load more", ADR 0042), so a page deep in a large dataset costs what the first does.
+ */
 export function ImagesTab({ dataset }: { dataset: Dataset }) {
   const { t } = useDatasetsT();
   const [split, setSplit] = useState<'all' | Split>('all');
-  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<number | null>(null);
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -112,17 +100,13 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
   const canEdit = dataset.abilities.canEdit;
   const stats = dataset.stats;
   const counts: Record<'all' | Split, number> = { all: stats?.images ?? 0, train: stats?.train ?? 0, val: stats?.val ?? 0, test: stats?.test ?? 0 };
-  const query = useDatasetImages(
-    dataset.id,
-    { split: split === 'all' ? undefined : split, offset: (page - 1) * IMAGES_PER_PAGE, limit: IMAGES_PER_PAGE },
-    !!dataset.dates.processed,
-  );
-  const results = query.data?.results ?? [];
-  const total = query.data?.total ?? counts[split];
-  const pages = Math.max(1, Math.ceil(total / IMAGES_PER_PAGE));
+  const query = useDatasetImages(dataset.id, { split: split === 'all' ? undefined : split, limit: IMAGES_PER_PAGE }, !!dataset.dates.processed);
+  const results = useMemo(() => query.data?.pages.flatMap((p) => p.results) ?? [], [query.data]);
+  // The first page carries the total (the dataset's statistics); the summary's counts until it comes.
+  const total = query.data?.pages[0]?.total ?? counts[split];
   const classNames = stats?.classes ?? [];
 
-  useEffect(() => setPage(1), [split]);
+  useEffect(() => setOpen(null), [split]);
   const toggle = (id: string) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -185,9 +169,7 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
           data-testid="split-filter"
         />
         <Text size="sm" c="dimmed" aria-live="polite">
-          {total > 0
-            ? t('images.range', { from: (page - 1) * IMAGES_PER_PAGE + 1, to: Math.min(total, page * IMAGES_PER_PAGE), total: total.toLocaleString() })
-            : ''}
+          {total > 0 && results.length > 0 ? t('images.shown', { shown: results.length.toLocaleString(), total: total.toLocaleString() }) : ''}
         </Text>
       </Group>
       {query.isPending ? (
@@ -201,7 +183,7 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
           {t('images.none')}
         </Text>
       ) : (
-        <SimpleGrid cols={{ base: 2, xs: 3, sm: 4, lg: 6 }} spacing="sm" data-testid="image-grid" style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
+        <SimpleGrid cols={{ base: 2, xs: 3, sm: 4, lg: 6 }} spacing="sm" data-testid="image-grid">
           {results.map((image, i) => (
             <ImageTile
               key={image.id}
@@ -215,15 +197,11 @@ export function ImagesTab({ dataset }: { dataset: Dataset }) {
           ))}
         </SimpleGrid>
       )}
-      {pages > 1 && (
+      {query.hasNextPage && (
         <Center>
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': t(`images.page.${control}`) })}
-            getItemProps={(p) => ({ 'aria-label': t('images.page.number', { page: p }) })}
-          />
+          <Button variant="default" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage} data-testid="images-load-more">
+            {t('images.loadMore')}
+          </Button>
         </Center>
       )}
       <ImageLightbox images={results} index={open} onIndex={setOpen} task={dataset.task} classNames={classNames} />

@@ -1,9 +1,16 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { WebhookDelivery } from '@sightline/contracts';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import type { WebhookDeliveriesPage } from '@sightline/contracts';
 import { api } from '../../../lib/api-client';
 import { webhookKeys } from './keys';
 
-export const getAdminDeliveries = (signal?: AbortSignal) => api.get<WebhookDelivery[]>('/v1/admin/webhooks/deliveries', signal);
-export const adminDeliveriesQueryOptions = () =>
-  queryOptions({ queryKey: webhookKeys.adminDeliveries(), queryFn: ({ signal }) => getAdminDeliveries(signal), refetchInterval: 10_000 });
-export const useAdminDeliveries = () => useQuery(adminDeliveriesQueryOptions());
+/** A keyset page of every webhook's deliveries, newest first (ADR 0042). */
+export const getAdminDeliveries = (cursor: string | null, signal?: AbortSignal) =>
+  api.get<WebhookDeliveriesPage>(`/v1/admin/webhooks/deliveries${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, signal);
+export const useAdminDeliveries = () =>
+  useInfiniteQuery({
+    queryKey: webhookKeys.adminDeliveries(),
+    queryFn: ({ pageParam, signal }) => getAdminDeliveries(pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    refetchInterval: 10_000,
+  });

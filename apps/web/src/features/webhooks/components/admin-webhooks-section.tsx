@@ -7,7 +7,7 @@ import { useAdminWebhooks } from '../api/get-admin-webhooks';
 import { useWebhookSettings } from '../api/get-webhook-settings';
 import { useUpdateWebhookSettings } from '../api/update-webhook-settings';
 import { useWebhooksT } from '../i18n';
-import { DeliveriesTable } from './deliveries-table';
+import { PagedDeliveries } from './deliveries-table';
 import { WebhookCard } from './webhook-card';
 
 /** Admin: the private-address setting, every webhook on the instance, and the latest deliveries. */
@@ -47,7 +47,7 @@ export function AdminWebhooksSection() {
       <Title order={3} fz="md">
         {t('admin.recent')}
       </Title>
-      {deliveries.isPending ? <Loader size="sm" /> : <DeliveriesTable deliveries={deliveries.data ?? []} />}
+      <PagedDeliveries query={deliveries} />
     </SectionCard>
   );
 }

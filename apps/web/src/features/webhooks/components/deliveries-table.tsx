@@ -1,6 +1,7 @@
-import { Badge, Button, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Center, Loader, ScrollArea, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import type { WebhookDelivery } from '@sightline/contracts';
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import type { WebhookDeliveriesPage, WebhookDelivery } from '@sightline/contracts';
 import { isApiError } from '../../../lib/api-client';
 import { notifications } from '../../../lib/notifications';
 import { useRedeliver } from '../api/redeliver';
@@ -93,5 +94,23 @@ export function DeliveriesTable({ deliveries, canRedeliver = true }: { deliverie
         </Table.Tbody>
       </Table>
     </ScrollArea>
+  );
+}
+
+/** Keyset pages of deliveries, newest first (ADR 0042): the pages loaded, and older ones on request. */
+export function PagedDeliveries({ query }: { query: UseInfiniteQueryResult<InfiniteData<WebhookDeliveriesPage>> }) {
+  const { t } = useWebhooksT();
+  if (query.isPending) return <Loader size="sm" />;
+  return (
+    <Stack gap="xs">
+      <DeliveriesTable deliveries={query.data?.pages.flatMap((p) => p.items) ?? []} />
+      {query.hasNextPage && (
+        <Center>
+          <Button size="xs" variant="default" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage} data-testid="deliveries-load-more">
+            {t('delivery.loadMore')}
+          </Button>
+        </Center>
+      )}
+    </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Group, Loader, Stack, Switch, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconTrash, IconWorld } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Webhook } from '@sightline/contracts';
@@ -9,14 +9,12 @@ import { useDeleteWebhook } from '../api/delete-webhook';
 import { useDeliveries } from '../api/get-deliveries';
 import { useUpdateWebhook } from '../api/update-webhook';
 import { useWebhooksT } from '../i18n';
-import { DeliveriesTable, DeliveryStatus } from './deliveries-table';
+import { DeliveryStatus, PagedDeliveries } from './deliveries-table';
 
 const messageOf = (err: unknown) => (isApiError(err) ? err.message : String(err));
 
 function Deliveries({ id }: { id: string }) {
-  const query = useDeliveries(id);
-  if (query.isPending) return <Loader size="sm" />;
-  return <DeliveriesTable deliveries={query.data ?? []} />;
+  return <PagedDeliveries query={useDeliveries(id)} />;
 }
 
 /** One endpoint: URL, events, last delivery; pause, delete, and its deliveries on demand. */

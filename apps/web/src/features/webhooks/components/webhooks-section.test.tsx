@@ -22,6 +22,24 @@ const hook = (over: Partial<Webhook> = {}): Webhook => ({
   ...over,
 });
 
+const delivery = {
+  id: 'd1',
+  webhookId: 'wh1',
+  event: 'model.deleted',
+  eventId: 'evt_1',
+  status: 'failed',
+  attempts: 8,
+  statusCode: 500,
+  responseMs: 42,
+  error: 'HTTP 500',
+  created: '2026-11-25T00:00:00.000Z',
+  lastAttemptAt: '2026-11-25T01:00:00.000Z',
+  nextAttemptAt: null,
+  redeliveryOf: null,
+  payload: {},
+  attemptLog: [],
+};
+
 describe('webhooks section (Settings)', () => {
   it('adds a webhook, shows its secret once, lists deliveries with code and time, redelivers', async () => {
     const list: Webhook[] = [];
@@ -32,25 +50,11 @@ describe('webhooks section (Settings)', () => {
         list.push(created);
         return { ...created, secret: 'whsec_shown_once_0123456789' };
       },
-      'GET /v1/webhooks/wh1/deliveries': () => [
-        {
-          id: 'd1',
-          webhookId: 'wh1',
-          event: 'model.deleted',
-          eventId: 'evt_1',
-          status: 'failed',
-          attempts: 8,
-          statusCode: 500,
-          responseMs: 42,
-          error: 'HTTP 500',
-          created: '2026-11-25T00:00:00.000Z',
-          lastAttemptAt: '2026-11-25T01:00:00.000Z',
-          nextAttemptAt: null,
-          redeliveryOf: null,
-          payload: {},
-          attemptLog: [],
-        },
-      ],
+      // Keyset pages, newest first (ADR 0042): d1, then the older d0 after its cursor.
+      'GET /v1/webhooks/wh1/deliveries': (_b: unknown, url: string) =>
+        new URL(url, 'http://x').searchParams.get('cursor') === 'after-d1'
+          ? { items: [{ ...delivery, id: 'd0', status: 'succeeded', statusCode: 204, error: null }], nextCursor: null }
+          : { items: [delivery], nextCursor: 'after-d1' },
       'POST /v1/webhooks/wh1/deliveries/d1/redeliver': () => ({ id: 'd2' }),
     });
     vi.stubGlobal('fetch', api.fetch);
@@ -82,5 +86,10 @@ describe('webhooks section (Settings)', () => {
     expect(row).toHaveTextContent('42 ms');
     await userEvent.click(within(row).getByRole('button', { name: 'Redeliver' }));
     await waitFor(() => expect(api.calls.some((c) => c.method === 'POST' && c.path === '/v1/webhooks/wh1/deliveries/d1/redeliver')).toBe(true));
+    // Older deliveries come by the cursor of the page before, on request.
+    await userEvent.click(within(card).getByTestId('deliveries-load-more'));
+    await waitFor(() => expect(within(card).getAllByTestId('webhook-delivery')).toHaveLength(2));
+    expect(within(card).getAllByTestId('webhook-delivery')[1]).toHaveTextContent('204');
+    expect(within(card).queryByTestId('deliveries-load-more')).toBeNull();
   }, 20_000); // typing is slow on a loaded 2-core runner
 });
