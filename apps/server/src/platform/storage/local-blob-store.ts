@@ -59,19 +59,6 @@ export class LocalBlobStore implements BlobStore {
     const target = this.pathOf(key);
     if (Buffer.isBuffer(body)) return this.putBuffer(target, body, opts);
     const tmp = await this.tempFile();
-    if (Buffer.isBuffer(body)) {
-      // Bytes in memory: one write, no stream (same checks, same temp file and rename).
-      if (opts.contentLength !== undefined && body.length !== opts.contentLength)
-        throw new Error(`Body is ${body.length} bytes, declared ${opts.contentLength}`);
-      try {
-        await writeFile(tmp, body);
-        await this.moveIntoPlace(tmp, target);
-        return { bytes: body.length };
-      } catch (err) {
-        await rm(tmp, { force: true });
-        throw err;
-      }
-    }
     const out = createWriteStream(tmp);
     try {
       const counter = byteCounter(opts.contentLength);
