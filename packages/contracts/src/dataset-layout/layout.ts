@@ -64,6 +64,24 @@ export interface DatasetLayout extends DetectedLayout {
   orphanLabels: string[];
 }
 
+/** A split's images as positions in the index's entries (`resolveLayoutPositions`, ADR 0042). */
+export interface SplitPositions {
+  /** Folders the split's images come from. */
+  dirs: string[];
+  /** Each image's entry position, in the order `SplitLayout.images` lists them. */
+  positions: Int32Array;
+  /** Yolo layouts: each image's label file position, -1 when the archive has none; null for classify. */
+  labels: Int32Array | null;
+  /** Classify: each image's class index; null for yolo layouts. */
+  classes: Int32Array | null;
+}
+
+export interface DatasetPositions extends DetectedLayout {
+  splits: Partial<Record<Split, SplitPositions>>;
+  classNames: string[] | null;
+  orphanLabels: string[];
+}
+
 /** Split paths as written in the dataset yaml (see `parseDatasetYaml`). */
 export interface YamlSplitPaths {
   path?: string | null;
@@ -82,16 +100,35 @@ export type LayoutResult<T> = { ok: true; layout: T } | { ok: false; error: Layo
 // ---------------------------------------------------------------------------------------------
 // the index: every folder and its direct children, built once per archive
 
+/**
+ * A folder: its subfolders by full path, and its files as a range of `EntryIndex.fileOrder`
+ * (positions of its files in the entry list, in entry order).
+ */
 interface DirNode {
-  files: string[];
+  id: number;
   dirs: Set<string>;
+  start: number;
+  count: number;
 }
 
+/**
+ * The entries as folders and a name table (ADR 0042): names are read from the entries given, never
+ * copied; each folder's files are a range of one typed array of entry positions, and files are found
+ * by name through an open-addressing table of positions. Per entry the JS heap holds nothing new, so
+ * an archive of 100,000s of images grows no young generation here.
+ */
 export interface EntryIndex {
-  dirs: Map<string, DirNode>;
-  files: string[];
-  fileSet: Set<string>;
-  imageCount: number;
+  readonly entries: readonly LayoutEntryInput[];
+  readonly dirs: Map<string, DirNode>;
+  /** Per entry: its folder's id, or -1 for entries left out (folders, junk, empty names). */
+  readonly dirOf: Int32Array;
+  /** Positions of the files, grouped by folder (each folder's a range, in entry order). */
+  readonly fileOrder: Int32Array;
+  readonly fileCount: number;
+  readonly imageCount: number;
+  /** Open-addressing table of file positions by name (`findFile`); a later entry of a name wins. */
+  readonly slots: Int32Array;
+  readonly slotHashes: Int32Array;
 }
 
 /**
@@ -100,32 +137,122 @@ export interface EntryIndex {
  */
 export function indexEntries(entries: readonly LayoutEntryInput[] | EntryIndex): EntryIndex {
   if (!Array.isArray(entries)) return entries as EntryIndex;
-  const dirs = new Map<string, DirNode>([['', { files: [], dirs: new Set() }]]);
+  const list = entries as readonly LayoutEntryInput[];
+  const dirs = new Map<string, DirNode>();
+  const nodes: DirNode[] = [];
   const ensureDir = (dir: string): DirNode => {
     let node = dirs.get(dir);
     if (node) return node;
-    node = { files: [], dirs: new Set() };
+    node = { id: nodes.length, dirs: new Set(), start: 0, count: 0 };
     dirs.set(dir, node);
-    const parent = dirname(dir);
-    ensureDir(parent).dirs.add(dir);
+    nodes.push(node);
+    if (dir !== '') ensureDir(dirname(dir)).dirs.add(dir);
     return node;
   };
-  const files: string[] = [];
+  ensureDir('');
+  const dirOf = new Int32Array(list.length).fill(-1);
+  let fileCount = 0;
   let imageCount = 0;
-  for (const entry of entries as readonly LayoutEntryInput[]) {
-    if (entry.name === '' || isJunk(entry.name)) continue;
+  let lastDir = '';
+  let lastNode = nodes[0];
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    const name = entry.name;
+    if (name === '' || isJunk(name)) continue;
     if (entry.isDirectory) {
-      ensureDir(entry.name);
+      ensureDir(name);
       continue;
     }
-    ensureDir(dirname(entry.name)).files.push(entry.name);
-    files.push(entry.name);
-    if (isImage(entry.name)) imageCount++;
+    // The folder of the previous file, most of the time: no dirname copy then.
+    const slash = name.lastIndexOf('/');
+    if ((slash === -1 ? 0 : slash) !== lastDir.length || !name.startsWith(lastDir) || (slash === -1) !== (lastDir === '')) {
+      lastDir = dirname(name);
+      lastNode = ensureDir(lastDir);
+    }
+    lastNode.count++;
+    dirOf[i] = lastNode.id;
+    fileCount++;
+    if (isImage(name)) imageCount++;
   }
-  return { dirs, files, fileSet: new Set(files), imageCount };
+  // Each folder's files as one range, in entry order (a counting sort by folder).
+  const cursor = new Int32Array(nodes.length);
+  let at = 0;
+  for (const node of nodes) {
+    node.start = at;
+    cursor[node.id] = at;
+    at += node.count;
+  }
+  const fileOrder = new Int32Array(fileCount);
+  let size = 16;
+  while (size < fileCount * 2) size *= 2;
+  const slots = new Int32Array(size).fill(-1);
+  const slotHashes = new Int32Array(size);
+  const index: EntryIndex = { entries: list, dirs, dirOf, fileOrder, fileCount, imageCount, slots, slotHashes };
+  for (let i = 0; i < list.length; i++) {
+    const dir = dirOf[i];
+    if (dir === -1) continue;
+    fileOrder[cursor[dir]++] = i;
+    const name = list[i].name;
+    const hash = hashOf(name, 0);
+    let slot = hash & (size - 1);
+    while (slots[slot] !== -1 && !(slotHashes[slot] === hash && list[slots[slot]].name === name)) slot = (slot + 1) & (size - 1);
+    slots[slot] = i;
+    slotHashes[slot] = hash;
+  }
+  return index;
 }
 
-export const isImage = (name: string): boolean => IMAGE_EXTENSIONS.has(extname(name));
+/** FNV-1a over the UTF-16 code units of `text` from `from` on. */
+function hashOf(text: string, from: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/** The position of the file named `name` (a later entry of the name wins), or -1. */
+export function findFile(index: EntryIndex, name: string): number {
+  const mask = index.slots.length - 1;
+  const hash = hashOf(name, 0);
+  for (let slot = hash & mask; index.slots[slot] !== -1; slot = (slot + 1) & mask) {
+    if (index.slotHashes[slot] === hash && index.entries[index.slots[slot]].name === name) return index.slots[slot];
+  }
+  return -1;
+}
+
+const nameAt = (index: EntryIndex, position: number): string => index.entries[position].name;
+
+/** The names of a folder's own files, in entry order. */
+function filesOf(index: EntryIndex, node: DirNode | undefined): string[] {
+  const out: string[] = [];
+  if (node) for (let k = node.start; k < node.start + node.count; k++) out.push(nameAt(index, index.fileOrder[k]));
+  return out;
+}
+
+function someFile(index: EntryIndex, node: DirNode | undefined, test: (name: string) => boolean): boolean {
+  if (node) for (let k = node.start; k < node.start + node.count; k++) if (test(nameAt(index, index.fileOrder[k]))) return true;
+  return false;
+}
+
+export const isImage = (name: string): boolean => {
+  // Asked of every entry, some twice: an ASCII suffix of up to 4 letters is compared as a number,
+  // without a suffix string (ADR 0042); other suffixes go through `extname`.
+  const dot = name.lastIndexOf('.');
+  if (dot <= name.lastIndexOf('/') + 1) return false;
+  const length = name.length - dot - 1;
+  if (length > 4) return IMAGE_EXTENSIONS.has(extname(name));
+  let code = 0;
+  for (let i = dot + 1; i < name.length; i++) {
+    let c = name.charCodeAt(i);
+    if (c >= 0x80) return IMAGE_EXTENSIONS.has(extname(name));
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    code = code * 256 + c;
+  }
+  return IMAGE_EXTENSION_CODES.has(code);
+};
+/** `IMAGE_EXTENSIONS` of up to 4 letters as `isImage` packs them: one byte per letter. */
+const IMAGE_EXTENSION_CODES: ReadonlySet<number> = new Set(
+  [...IMAGE_EXTENSIONS].filter((e) => e.length <= 4).map((e) => [...e].reduce((code, c) => code * 256 + c.charCodeAt(0), 0)),
+);
 const isYaml = (name: string): boolean => {
   const ext = extname(name);
   return ext === 'yaml' || ext === 'yml';
@@ -148,13 +275,21 @@ function childDir(index: EntryIndex, parent: string, name: string): string | nul
   return null;
 }
 
-function filesUnder(index: EntryIndex, dir: string, out: string[] = []): string[] {
+/** Calls `visit` with the position of every file under `dir`: its own, then each subfolder's in name order. */
+function forEachFileUnder(index: EntryIndex, dir: string, visit: (position: number) => void): void {
   const node = index.dirs.get(dir);
-  if (!node) return out;
-  // A loop, not push(...files): one folder may hold hundreds of thousands of images.
-  for (const file of node.files) out.push(file);
-  for (const sub of [...node.dirs].sort()) filesUnder(index, sub, out);
-  return out;
+  if (!node) return;
+  for (let k = node.start; k < node.start + node.count; k++) visit(index.fileOrder[k]);
+  for (const sub of [...node.dirs].sort()) forEachFileUnder(index, sub, visit);
+}
+
+/** How many files `forEachFileUnder` visits. */
+function countFilesUnder(index: EntryIndex, dir: string): number {
+  const node = index.dirs.get(dir);
+  if (!node) return 0;
+  let n = node.count;
+  for (const sub of node.dirs) n += countFilesUnder(index, sub);
+  return n;
 }
 
 const quote = (path: string) => (path === '' ? 'the archive root' : `"${path}/"`);
@@ -164,7 +299,7 @@ function describeFolder(index: EntryIndex, dir: string): string {
   const node = index.dirs.get(dir);
   if (!node) return 'nothing';
   const dirs = [...node.dirs].map((d) => `${basename(d)}/`).sort();
-  const files = node.files.map(basename).sort();
+  const files = filesOf(index, node).map(basename).sort();
   const all = [...dirs, ...files];
   if (all.length === 0) return 'an empty folder';
   return all.slice(0, 12).join(', ') + (all.length > 12 ? ` and ${all.length - 12} more` : '');
@@ -182,7 +317,8 @@ export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, 
   const index = indexEntries(entries);
   const task = options.task;
   if (index.imageCount === 0) {
-    const ignored = index.files.filter((f) => IGNORED_IMAGE_EXTENSIONS.has(extname(f))).length;
+    let ignored = 0;
+    for (let i = 0; i < index.entries.length; i++) if (index.dirOf[i] !== -1 && IGNORED_IMAGE_EXTENSIONS.has(extname(nameAt(index, i)))) ignored++;
     return fail(
       ProcessingCode.NoImages,
       `The archive holds no images${ignored ? ` (${ignored} files in formats ultralytics does not train on)` : ''}. Supported formats: ${[...IMAGE_EXTENSIONS].join(', ')}. Found at the top: ${describeFolder(index, '')}.`,
@@ -190,7 +326,7 @@ export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, 
   }
 
   const root = findRoot(index);
-  const yamls = (index.dirs.get(root)?.files ?? []).filter(isYaml);
+  const yamls = filesOf(index, index.dirs.get(root)).filter(isYaml);
   let yamlPath: string | null = null;
   if (yamls.length === 1) yamlPath = yamls[0];
   else if (yamls.length > 1) {
@@ -268,7 +404,11 @@ export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, 
       `The archive looks like a classification dataset (<split>/<class>/<image> in ${rootName}) but the dataset's task is ${task}. Set the task to classify, or add a data.yaml and labels for ${task}.`,
     );
   }
-  const deeper = index.files.filter((f) => isYaml(f) && dirname(f) !== root);
+  const deeper: string[] = [];
+  for (let i = 0; i < index.entries.length; i++) {
+    const f = nameAt(index, i);
+    if (index.dirOf[i] !== -1 && isYaml(f) && dirname(f) !== root) deeper.push(f);
+  }
   if (yoloLike || roboflowLike) {
     return fail(
       ProcessingCode.NoYaml,
@@ -300,7 +440,7 @@ function findRoot(index: EntryIndex): string {
   for (;;) {
     const node = index.dirs.get(root);
     if (!node || node.dirs.size !== 1) return root;
-    if (node.files.some((f) => isImage(f) || isYaml(f))) return root;
+    if (someFile(index, node, (f) => isImage(f) || isYaml(f))) return root;
     const [only] = node.dirs;
     if (STRUCTURAL.has(basename(only).toLowerCase())) return root;
     root = only;
@@ -316,7 +456,7 @@ function looksClassify(index: EntryIndex, root: string): boolean {
     const sub = index.dirs.get(dir);
     if (!sub || sub.dirs.size === 0) return false;
     if ([...sub.dirs].some((d) => ['images', 'labels'].includes(basename(d).toLowerCase()))) return false;
-    return [...sub.dirs].some((d) => (index.dirs.get(d)?.files ?? []).some(isImage));
+    return [...sub.dirs].some((d) => someFile(index, index.dirs.get(d), isImage));
   });
 }
 
@@ -334,6 +474,38 @@ export function resolveLayout(
   yamlPaths?: YamlSplitPaths,
 ): LayoutResult<DatasetLayout> {
   const index = indexEntries(entries);
+  const resolved = resolveLayoutPositions(index, detected, yamlPaths);
+  if (!resolved.ok) return resolved;
+  const splits: Partial<Record<Split, SplitLayout>> = {};
+  for (const split of SPLITS) {
+    const s = resolved.layout.splits[split];
+    if (!s) continue;
+    const images: LayoutImage[] = new Array<LayoutImage>(s.positions.length);
+    for (let k = 0; k < s.positions.length; k++) images[k] = layoutImage(index, s, k);
+    splits[split] = { dirs: s.dirs, images };
+  }
+  return { ok: true, layout: { ...resolved.layout, splits } };
+}
+
+/** The `LayoutImage` of a split's `k`th image, built from its positions. */
+export function layoutImage(index: EntryIndex, split: SplitPositions, k: number): LayoutImage {
+  const entry = nameAt(index, split.positions[k]);
+  if (split.classes) return { entry, name: basename(entry), label: null, expectedLabel: null, classIndex: split.classes[k] };
+  const label = split.labels![k];
+  return { entry, name: basename(entry), label: label === -1 ? null : nameAt(index, label), expectedLabel: imageToLabelPath(entry), classIndex: null };
+}
+
+/**
+ * `resolveLayout` with each split's images as columns of entry positions (`index.entries[position]`),
+ * for archives of 100,000s of images (ADR 0042): the same checks, issues and order, and no record or
+ * string per image.
+ */
+export function resolveLayoutPositions(
+  entries: readonly LayoutEntryInput[] | EntryIndex,
+  detected: DetectedLayout,
+  yamlPaths?: YamlSplitPaths,
+): LayoutResult<DatasetPositions> {
+  const index = indexEntries(entries);
   try {
     return { ok: true, layout: detected.kind === 'classify' ? resolveClassify(index, detected) : resolveYolo(index, detected, yamlPaths) };
   } catch (err) {
@@ -342,14 +514,64 @@ export function resolveLayout(
   }
 }
 
-function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: YamlSplitPaths | undefined): DatasetLayout {
+/**
+ * Entry positions keyed by a name (open addressing in typed arrays, ADR 0042), for the duplicate
+ * checks of a split: the first position added for a key stays.
+ */
+class PositionTable {
+  private readonly slots: Int32Array;
+  private readonly hashes: Int32Array;
+  private readonly mask: number;
+
+  constructor(capacity: number) {
+    let size = 16;
+    while (size < capacity * 2) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.hashes = new Int32Array(size);
+    this.mask = size - 1;
+  }
+
+  /** Adds `position` under the part of `name` from `from` on; returns the position already there, or -1. */
+  addTail(index: EntryIndex, position: number, name: string, from: number): number {
+    const hash = hashOf(name, from);
+    let slot = hash & this.mask;
+    for (; this.slots[slot] !== -1; slot = (slot + 1) & this.mask) {
+      if (this.hashes[slot] !== hash) continue;
+      const other = nameAt(index, this.slots[slot]);
+      const otherFrom = other.lastIndexOf('/') + 1;
+      if (sameTail(name, from, other, otherFrom)) return this.slots[slot];
+    }
+    this.slots[slot] = position;
+    this.hashes[slot] = hash;
+    return -1;
+  }
+
+  /** Adds `position` (an image) under its label path; returns the image already there, or -1. */
+  addLabelPath(index: EntryIndex, position: number, labelPath: string): number {
+    const hash = hashOf(labelPath, 0);
+    let slot = hash & this.mask;
+    for (; this.slots[slot] !== -1; slot = (slot + 1) & this.mask) {
+      if (this.hashes[slot] === hash && imageToLabelPath(nameAt(index, this.slots[slot])) === labelPath) return this.slots[slot];
+    }
+    this.slots[slot] = position;
+    this.hashes[slot] = hash;
+    return -1;
+  }
+}
+
+function sameTail(a: string, aFrom: number, b: string, bFrom: number): boolean {
+  if (a.length - aFrom !== b.length - bFrom) return false;
+  for (let i = 0; i < a.length - aFrom; i++) if (a.charCodeAt(aFrom + i) !== b.charCodeAt(bFrom + i)) return false;
+  return true;
+}
+
+function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: YamlSplitPaths | undefined): DatasetPositions {
   const issues: Issue[] = [...detected.issues];
   const yamlDir = detected.yamlPath ? dirname(detected.yamlPath) : detected.root;
   const yamlName = detected.yamlPath ? basename(detected.yamlPath) : 'data.yaml';
-  const splits: Partial<Record<Split, SplitLayout>> = {};
-  // Every image's expected label path, all splits together: the keys of the splits' `byLabel` maps
-  // (ADR 0042: no second set of the same strings).
-  const byLabelOfSplits: Map<string, string>[] = [];
+  const splits: Partial<Record<Split, SplitPositions>> = {};
+  // The label files some image of a split expects, by position (a later entry of a name stands for the name).
+  const claimed = new Uint8Array(index.entries.length);
   const labelDirs = new Set<string>();
 
   for (const split of SPLITS) {
@@ -395,46 +617,60 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
       dirs = [conventional];
     }
 
-    const images: LayoutImage[] = [];
-    const byName = new Map<string, string>();
-    const byLabel = new Map<string, string>();
+    // The split's images as entry positions, its duplicate checks as tables of positions (ADR 0042):
+    // the label path and the name are computed again when needed instead of kept per image.
+    const capacity = dirs.reduce((n, dir) => n + countFilesUnder(index, dir), 0);
+    const positions = new Int32Array(capacity);
+    const labels = new Int32Array(capacity);
+    const byName = new PositionTable(capacity);
+    const byLabel = new PositionTable(capacity);
+    let count = 0;
+    let labelled = 0;
     for (const dir of dirs) {
-      for (const file of filesUnder(index, dir)) {
-        if (!isImage(file)) continue;
+      forEachFileUnder(index, dir, (position) => {
+        const file = nameAt(index, position);
+        if (!isImage(file)) return;
         const labelPath = imageToLabelPath(file);
-        const name = basename(file);
-        const clash = byName.get(name);
-        if (clash !== undefined) {
+        const nameFrom = file.lastIndexOf('/') + 1;
+        const clashAt = byName.addTail(index, position, file, nameFrom);
+        if (clashAt !== -1) {
+          const name = basename(file);
           issues.push(
             issue(
               'error',
               ProcessingCode.ImageDuplicateName,
-              `Two images in ${split} are named ${name} ("${clash}" and "${file}"); image names must be unique within a split. Rename one.`,
+              `Two images in ${split} are named ${name} ("${nameAt(index, clashAt)}" and "${file}"); image names must be unique within a split. Rename one.`,
               file,
             ),
           );
-        } else byName.set(name, file);
-        const labelClash = byLabel.get(labelPath);
-        if (labelClash !== undefined && labelClash !== file) {
+        }
+        const labelClashAt = byLabel.addLabelPath(index, position, labelPath);
+        if (labelClashAt !== -1 && nameAt(index, labelClashAt) !== file) {
           issues.push(
             issue(
               'error',
               ProcessingCode.ImageDuplicateName,
-              `"${labelClash}" and "${file}" would share the label file "${labelPath}". Rename one of the images.`,
+              `"${nameAt(index, labelClashAt)}" and "${file}" would share the label file "${labelPath}". Rename one of the images.`,
               file,
             ),
           );
-        } else byLabel.set(labelPath, file);
-        images.push({ entry: file, name, label: index.fileSet.has(labelPath) ? labelPath : null, expectedLabel: labelPath, classIndex: null });
-      }
+        }
+        const label = findFile(index, labelPath);
+        if (label !== -1) {
+          claimed[label] = 1;
+          labelled++;
+        }
+        positions[count] = position;
+        labels[count++] = label;
+      });
       labelDirs.add(imageDirToLabelDir(dir));
     }
-    splits[split] = { dirs, images };
-    byLabelOfSplits.push(byLabel);
+    const images = positions.slice(0, count);
+    const imageLabels = labels.slice(0, count);
+    splits[split] = { dirs, positions: images, labels: imageLabels, classes: null };
 
-    const labelled = images.filter((i) => i.label !== null).length;
     const where = dirs.map((d) => `"${imageDirToLabelDir(d)}/"`).join(', ');
-    if (images.length === 0) {
+    if (count === 0) {
       issues.push(
         issue(
           split === 'train' ? 'error' : 'warning',
@@ -448,18 +684,19 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
         issue(
           split === 'train' ? 'error' : 'warning',
           ProcessingCode.NoLabels,
-          `None of the ${images.length} ${split} images has a label file. Labels must be .txt files with the image's name in ${where}, for example "${images[0].expectedLabel}".`,
+          `None of the ${count} ${split} images has a label file. Labels must be .txt files with the image's name in ${where}, for example "${imageToLabelPath(nameAt(index, images[0]))}".`,
         ),
       );
     } else {
-      for (const image of images) {
-        if (image.label === null) {
+      for (let k = 0; k < count; k++) {
+        if (imageLabels[k] === -1) {
+          const entry = nameAt(index, images[k]);
           issues.push(
             issue(
               'warning',
               ProcessingCode.ImageUnlabelled,
-              `No label file (expected "${image.expectedLabel}"); the image is used as background with no objects.`,
-              image.entry,
+              `No label file (expected "${imageToLabelPath(entry)}"); the image is used as background with no objects.`,
+              entry,
             ),
           );
         }
@@ -483,10 +720,11 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
 
   const orphans = new Set<string>();
   for (const dir of [...labelDirs].sort()) {
-    for (const file of filesUnder(index, dir)) {
+    forEachFileUnder(index, dir, (position) => {
+      const file = nameAt(index, position);
       // LabelImg writes classes.txt beside the labels; it is not a label file.
-      if (extname(file) !== 'txt' || byLabelOfSplits.some((m) => m.has(file)) || basename(file).toLowerCase() === 'classes.txt') continue;
-      if (orphans.has(file)) continue;
+      if (extname(file) !== 'txt' || claimed[findFile(index, file)] === 1 || basename(file).toLowerCase() === 'classes.txt') return;
+      if (orphans.has(file)) return;
       orphans.add(file);
       // ultralytics never reads a label without its image; it is ignored, not a reason to fail (ADR 0029).
       issues.push(
@@ -497,10 +735,10 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
           file,
         ),
       );
-    }
+    });
   }
 
-  const total = Object.values(splits).reduce((n, s) => n + (s?.images.length ?? 0), 0);
+  const total = Object.values(splits).reduce((n, s) => n + (s?.positions.length ?? 0), 0);
   if (total === 0) {
     throw new DatasetProcessingError(
       ProcessingCode.NoImages,
@@ -573,7 +811,7 @@ function conventionalSplitDir(index: EntryIndex, root: string, split: Split): st
   return null;
 }
 
-function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLayout {
+function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetPositions {
   const issues: Issue[] = [...detected.issues];
   const rootNode = index.dirs.get(detected.root);
   const splitDirs: Partial<Record<Split, string>> = {};
@@ -598,12 +836,15 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
   const classNames = classDirs(splitDirs.train).map(basename);
   const classIndex = new Map(classNames.map((name, i) => [name, i]));
 
-  const splits: Partial<Record<Split, SplitLayout>> = {};
+  const splits: Partial<Record<Split, SplitPositions>> = {};
   for (const split of SPLITS) {
     const splitDir = splitDirs[split];
     if (!splitDir) continue;
-    const images: LayoutImage[] = [];
-    for (const loose of (index.dirs.get(splitDir)?.files ?? []).filter(isImage)) {
+    const capacity = countFilesUnder(index, splitDir);
+    const positions = new Int32Array(capacity);
+    const classes = new Int32Array(capacity);
+    let count = 0;
+    for (const loose of filesOf(index, index.dirs.get(splitDir)).filter(isImage)) {
       issues.push(
         issue(
           'warning',
@@ -616,20 +857,26 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
     const present = new Set<string>();
     for (const dir of classDirs(splitDir)) {
       const name = basename(dir);
-      const files = filesUnder(index, dir).filter(isImage);
+      // The folder's images go straight into the split's column; taken back when the folder is refused.
+      const first = count;
+      forEachFileUnder(index, dir, (position) => {
+        if (isImage(nameAt(index, position))) positions[count++] = position;
+      });
+      const found = count - first;
+      count = first;
       const cls = classIndex.get(name);
       if (cls === undefined) {
         issues.push(
           issue(
             'error',
             ProcessingCode.ClassifyUnknownClass,
-            `Class folder "${name}" in ${split}/ is not a class in train/ (${classNames.join(', ')}). Its ${files.length} images cannot be used.`,
+            `Class folder "${name}" in ${split}/ is not a class in train/ (${classNames.join(', ')}). Its ${found} images cannot be used.`,
             dir,
           ),
         );
         continue;
       }
-      if (files.length === 0) {
+      if (found === 0) {
         issues.push(
           issue(
             'error',
@@ -641,11 +888,12 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
         continue;
       }
       present.add(name);
-      for (const file of files) images.push({ entry: file, name: basename(file), label: null, expectedLabel: null, classIndex: cls });
+      classes.fill(cls, first, first + found);
+      count = first + found;
     }
     if (split !== 'train') {
       const missing = classNames.filter((n) => !present.has(n));
-      if (missing.length > 0 && images.length > 0) {
+      if (missing.length > 0 && count > 0) {
         issues.push(
           issue(
             'warning',
@@ -656,7 +904,7 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
         );
       }
     }
-    if (images.length === 0)
+    if (count === 0)
       issues.push(
         issue(
           split === 'train' ? 'error' : 'warning',
@@ -665,14 +913,14 @@ function resolveClassify(index: EntryIndex, detected: DetectedLayout): DatasetLa
           splitDir,
         ),
       );
-    splits[split] = { dirs: [splitDir], images };
+    splits[split] = { dirs: [splitDir], positions: positions.slice(0, count), labels: null, classes: classes.slice(0, count) };
   }
   if (!splits.val) issues.push(issue('warning', ProcessingCode.NoVal, 'There is no val/ (or valid/) folder; ultralytics will validate on test/ if present.'));
   if (!splits.test)
     issues.push(
       issue('warning', ProcessingCode.NoTest, 'There is no test split. That is fine for training; add one to measure the final model on unseen images.'),
     );
-  const total = Object.values(splits).reduce((n, s) => n + (s?.images.length ?? 0), 0);
+  const total = Object.values(splits).reduce((n, s) => n + (s?.positions.length ?? 0), 0);
   if (total === 0) throw new DatasetProcessingError(ProcessingCode.NoImages, `The class folders in ${quote(detected.root)} hold no images.`);
   return { ...detected, issues, splits, classNames, orphanLabels: [] };
 }
@@ -690,11 +938,11 @@ export interface LayoutSummary {
   splits: Partial<Record<Split, { dirs: string[]; images: number }>>;
 }
 
-export function summarizeLayout(layout: DatasetLayout): LayoutSummary {
+export function summarizeLayout(layout: DatasetLayout | DatasetPositions): LayoutSummary {
   const splits: LayoutSummary['splits'] = {};
   for (const split of SPLITS) {
     const s = layout.splits[split];
-    if (s) splits[split] = { dirs: s.dirs, images: s.images.length };
+    if (s) splits[split] = { dirs: s.dirs, images: 'positions' in s ? s.positions.length : s.images.length };
   }
   return { kind: layout.kind, root: layout.root, yamlPath: layout.yamlPath, description: layout.description, splits };
 }

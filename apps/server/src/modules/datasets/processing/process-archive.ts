@@ -28,8 +28,17 @@ import {
   type ImageVerdict,
   type PairLabel,
 } from '@sightline/contracts/dataset-layout';
-import { detectLayout, indexEntries, resolveLayout, summarizeLayout, taskFromLayout, type LayoutSummary, type YamlSplitPaths } from './layout.js';
-import { extname, isJunk } from './paths.js';
+import {
+  detectLayout,
+  findFile,
+  indexEntries,
+  resolveLayoutPositions,
+  summarizeLayout,
+  taskFromLayout,
+  type LayoutSummary,
+  type YamlSplitPaths,
+} from './layout.js';
+import { basename, extname, isJunk } from './paths.js';
 import { forEachPooled, machineParallelism } from './pool.js';
 import { StatsAccumulator, type DatasetStats } from './stats.js';
 import { DATASET_TASKS, issue, SPLITS, type DatasetTask, type Issue, type LabelRow, type ReportEntry, type Split } from './types.js';
@@ -133,9 +142,12 @@ export interface ProcessResult {
  */
 export const PROCESS_WINDOW = 512;
 
+/** A window's label buffer larger than this is not kept for the next window. */
+const LABEL_STORE_KEPT = 1024 * 1024;
+
 /**
- * One image of the pass, all the pass keeps of it (ADR 0042): its entry, its label's entry, its name and
- * class; the listing's index and the layout's image records are left to the collector before the pass.
+ * One image of a window of the pass (ADR 0042): its entry, its label's entry, its name and class. The
+ * pass keeps the whole plan as typed columns (`Plan`) and makes these for one window at a time.
  */
 interface WorkItem {
   split: Split;
@@ -151,6 +163,23 @@ interface WorkItem {
  * Errors that spoil one file, not the archive: report them and go on. Everything else (a bomb, I/O
  * failure) stops processing.
  */
+/**
+ * The pass's plan as typed columns (ADR 0042): per image, its entry's position in `entries`, its label
+ * file's (-1: none), its class (-1: none) and its split (an index into SPLITS); `order` lists the
+ * images in archive order.
+ */
+interface Plan {
+  names: string[];
+  kptShape: [number, number] | null;
+  entries: readonly ArchiveEntry[];
+  image: Int32Array;
+  label: Int32Array;
+  classIndex: Int32Array;
+  splitOf: Uint8Array;
+  order: Int32Array;
+  stats: StatsAccumulator;
+}
+
 const PER_ENTRY_CODES = new Set<string>([
   ProcessingCode.CorruptEntry,
   ProcessingCode.CrcMismatch,
@@ -187,29 +216,33 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
 
     progress({ phase: 'checking', done: 0, total: 0, bytesDone: 0, bytesTotal: 0 });
     const reader = archive;
-    // The listing's name index and the layout's records live only while the plan is made: the pass
-    // keeps one compact WorkItem per image (ADR 0042).
-    const plan = await (async () => {
-      const usable: ArchiveEntry[] = [];
-      for (const entry of reader.entries) {
-        if (entry.isLink) {
-          if (!isJunk(entry.name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', entry.name));
-          continue;
+    // The listing's name index and the layout's columns live only while the plan is made: the pass
+    // keeps the plan's typed columns, nothing per image in the JS heap (ADR 0042).
+    const plan = await (async (): Promise<Plan> => {
+      // The listing itself when every entry can be read (no copy of a list of 100,000s).
+      let usable: readonly ArchiveEntry[] = reader.entries;
+      if (reader.entries.some((entry) => entry.isLink || entry.unsupported)) {
+        const kept: ArchiveEntry[] = [];
+        for (const entry of reader.entries) {
+          if (entry.isLink) {
+            if (!isJunk(entry.name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', entry.name));
+            continue;
+          }
+          if (entry.unsupported) {
+            report.add(
+              issue(
+                'error',
+                ProcessingCode.UnsupportedEntry,
+                `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`,
+                entry.name,
+              ),
+            );
+            continue;
+          }
+          kept.push(entry);
         }
-        if (entry.unsupported) {
-          report.add(
-            issue(
-              'error',
-              ProcessingCode.UnsupportedEntry,
-              `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`,
-              entry.name,
-            ),
-          );
-          continue;
-        }
-        usable.push(entry);
+        usable = kept;
       }
-      const files = new EntryLookup(usable);
       const index = indexEntries(usable);
       // The archive settles the task when it can only be one (ADR 0029): no manual change for a classification zip.
       if (task !== 'classify' && taskFromLayout(index) === 'classify') {
@@ -230,7 +263,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       let kptShape: [number, number] | null = null;
       if (detected.layout.yamlPath) {
         const yamlFile = detected.layout.yamlPath;
-        const yamlEntry = files.get(yamlFile)!;
+        const yamlEntry = usable[findFile(index, yamlFile)];
         if (yamlEntry.uncompressedSize > MAX_YAML_CHARS * 4) {
           throw new DatasetProcessingError(
             ProcessingCode.YamlInvalid,
@@ -253,27 +286,60 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         kptShape = parsed.config.kptShape;
       }
 
-      const resolved = resolveLayout(index, detected.layout, yamlPaths);
+      const resolved = resolveLayoutPositions(index, detected.layout, yamlPaths);
       if (!resolved.ok) throw new DatasetProcessingError(resolved.error.code as ProcessingCode, resolved.error.message, resolved.error.file);
       const dataset = resolved.layout;
       layout = summarizeLayout(dataset);
       report.add(dataset.issues);
       if (dataset.kind === 'classify') names = dataset.classNames ?? [];
 
-      const items: WorkItem[] = [];
-      for (const split of SPLITS) {
-        for (const image of dataset.splits[split]?.images ?? []) {
-          const label = image.label ? (files.get(image.label) ?? null) : null;
-          items.push({ split, entry: files.get(image.entry)!, name: image.name, label, classIndex: image.classIndex });
-        }
+      let total = 0;
+      for (const split of SPLITS) total += dataset.splits[split]?.positions.length ?? 0;
+      const image = new Int32Array(total);
+      const label = new Int32Array(total);
+      const classIndex = new Int32Array(total);
+      const splitOf = new Uint8Array(total);
+      let k = 0;
+      SPLITS.forEach((split, s) => {
+        const columns = dataset.splits[split];
+        if (!columns) return;
+        image.set(columns.positions, k);
+        if (columns.labels) label.set(columns.labels, k);
+        else label.fill(-1, k, k + columns.positions.length);
+        if (columns.classes) classIndex.set(columns.classes, k);
+        else classIndex.fill(-1, k, k + columns.positions.length);
+        splitOf.fill(s, k, k + columns.positions.length);
+        k += columns.positions.length;
+      });
+      // Archive order turns the pass into a mostly sequential read of the file (a stable sort of the
+      // images by where their entries lie; most archives list them in that order already).
+      const order = new Int32Array(total);
+      let sorted = true;
+      for (let i = 0; i < total; i++) {
+        order[i] = i;
+        if (i > 0 && usable[image[i]].headerOffset < usable[image[i - 1]].headerOffset) sorted = false;
       }
-      // Archive order turns the pass into a mostly sequential read of the file.
-      items.sort((a, b) => a.entry.headerOffset - b.entry.headerOffset);
-      return { names, kptShape, items, stats: new StatsAccumulator(names) };
+      if (!sorted) order.sort((a, b) => usable[image[a]].headerOffset - usable[image[b]].headerOffset || a - b);
+      return { names, kptShape, entries: usable, image, label, classIndex, splitOf, order, stats: new StatsAccumulator(names) };
     })();
-    const { names, kptShape, items } = plan;
+    const { names, kptShape, entries, order } = plan;
     statsAcc = plan.stats;
-    const bytesTotal = items.reduce((n, i) => n + i.entry.uncompressedSize, 0);
+    let bytesTotal = 0;
+    for (let i = 0; i < order.length; i++) bytesTotal += entries[plan.image[i]].uncompressedSize;
+    /** The pass's `k`th image (archive order) as a work item. */
+    const workItem = (k: number): WorkItem => {
+      const i = order[k];
+      const entry = entries[plan.image[i]];
+      const label = plan.label[i];
+      const classIndex = plan.classIndex[i];
+      return {
+        split: SPLITS[plan.splitOf[i]],
+        entry,
+        name: basename(entry.name),
+        label: label === -1 ? null : entries[label],
+        classIndex: classIndex === -1 ? null : classIndex,
+      };
+    };
 
     const schema: LabelSchema = { task, nc: names.length, kptShape };
     const shapes: ParsedLabels['shapes'] = { boxes: 0, polygons: 0, other: 0 };
@@ -285,13 +351,41 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     // Labels are read a window of images at a time (ADR 0042): one sequential pass over the window's
     // label files, then over its images; the label bytes held never exceed one window's, whatever the
     // number of images.
-    const labelBytes = new Map<string, Buffer | Issue>();
-    const readLabels = async (window: WorkItem[]) => {
-      const labelEntries = window.flatMap(({ label }) => (label && label.uncompressedSize <= limits.maxTextBytes ? [label] : []));
+    // The window's label bytes are copied one after another into one buffer, `labelBytes` holding each
+    // label's span in it: no Buffer object per label outlives a scavenge (ADR 0042).
+    const labelBytes = new Map<string, number | Issue>();
+    let labelStore = Buffer.alloc(0);
+    let labelStoreUsed = 0;
+    const spanStart = new Float64Array(labelWindow);
+    const spanEnd = new Float64Array(labelWindow);
+    const readLabels = async (from: number, to: number) => {
+      const labelEntries: ArchiveEntry[] = [];
+      let needed = 0;
+      for (let k = from; k < to; k++) {
+        const label = plan.label[order[k]];
+        if (label === -1 || entries[label].uncompressedSize > limits.maxTextBytes) continue;
+        labelEntries.push(entries[label]);
+        needed += entries[label].uncompressedSize;
+      }
+      if (labelStore.length < needed || labelStore.length > LABEL_STORE_KEPT) labelStore = Buffer.allocUnsafe(needed);
+      labelStoreUsed = 0;
+      let span = 0;
       for await (const read of reader.readInOrder(labelEntries, limits.maxTextBytes)) {
         signal?.throwIfAborted();
         if (read.error) labelBytes.set(read.entry.name, perEntryIssue(read.error, read.entry));
-        else labelBytes.set(read.entry.name, Buffer.from(read.data)); // a copy: `data` is a view of the read window
+        else {
+          // A copy: `data` is a view of the read window.
+          if (labelStoreUsed + read.data.length > labelStore.length) {
+            const grown = Buffer.allocUnsafe(Math.max(labelStore.length * 2, labelStoreUsed + read.data.length));
+            labelStore.copy(grown, 0, 0, labelStoreUsed);
+            labelStore = grown;
+          }
+          read.data.copy(labelStore, labelStoreUsed);
+          spanStart[span] = labelStoreUsed;
+          labelStoreUsed += read.data.length;
+          spanEnd[span] = labelStoreUsed;
+          labelBytes.set(read.entry.name, span++);
+        }
         read.release();
       }
     };
@@ -312,20 +406,20 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
           ),
         };
       }
-      const bytes = labelBytes.get(file);
+      const span = labelBytes.get(file);
       labelBytes.delete(file);
-      if (!bytes) return null;
-      if (!Buffer.isBuffer(bytes)) return { file, problem: bytes };
-      const text = decodeLabelText(bytes);
+      if (span === undefined) return null;
+      if (typeof span !== 'number') return { file, problem: span };
+      const text = decodeLabelText(labelStore.subarray(spanStart[span], spanEnd[span]));
       if (text === null) return { file, problem: labelNotText(file) };
       return { file, text };
     };
     const usableTrain = { count: 0 };
 
-    /** The window's items by entry: the reads come back in archive order, not the window's. */
-    let byEntry = new Map<ArchiveEntry, WorkItem>();
+    /** The window's images by entry (their place in `order`): the reads come back in archive order, not the window's. */
+    let byEntry = new Map<ArchiveEntry, number>();
     const handle = async (read: SequentialRead) => {
-      const item = byEntry.get(read.entry)!;
+      const item = workItem(byEntry.get(read.entry)!);
       const { split, entry } = item;
       const label = labelOf(item);
       const leave = (problem: Issue) =>
@@ -386,37 +480,35 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       }
     };
 
-    const total = items.length;
-    const hasTrain = items.some((i) => i.split === 'train');
+    const total = order.length;
+    const hasTrain = plan.splitOf.includes(SPLITS.indexOf('train'));
     progress({ phase: 'images', done: 0, total, bytesDone: 0, bytesTotal });
-    while (items.length > 0) {
-      // Taken off the list: the items of a window handled are the collector's.
-      const window = items.splice(0, labelWindow);
-      byEntry = new Map(window.map((item) => [item.entry, item]));
-      await readLabels(window);
-      await forEachPooled(
-        reader.readInOrder(
-          window.map((i) => i.entry),
-          limits.maxImageBytes,
-        ),
-        concurrency,
-        signal,
-        async (read) => {
-          try {
-            await handle(read);
-          } finally {
-            // The image's bytes are no longer looked at: its read buffer may be reused (ADR 0042).
-            read.release();
-          }
-          done++;
-          bytesDone += read.entry.uncompressedSize;
-          const now = Date.now();
-          if (now - lastProgress >= progressInterval && done < total) {
-            lastProgress = now;
-            progress({ phase: 'images', done, total, bytesDone, bytesTotal });
-          }
-        },
-      );
+    for (let from = 0; from < total; from += labelWindow) {
+      // A window's work items are made as its images are handled, and left to the collector then.
+      const to = Math.min(total, from + labelWindow);
+      const windowEntries: ArchiveEntry[] = [];
+      byEntry = new Map();
+      for (let k = from; k < to; k++) {
+        const entry = entries[plan.image[order[k]]];
+        windowEntries.push(entry);
+        byEntry.set(entry, k);
+      }
+      await readLabels(from, to);
+      await forEachPooled(reader.readInOrder(windowEntries, limits.maxImageBytes), concurrency, signal, async (read) => {
+        try {
+          await handle(read);
+        } finally {
+          // The image's bytes are no longer looked at: its read buffer may be reused (ADR 0042).
+          read.release();
+        }
+        done++;
+        bytesDone += read.entry.uncompressedSize;
+        const now = Date.now();
+        if (now - lastProgress >= progressInterval && done < total) {
+          lastProgress = now;
+          progress({ phase: 'images', done, total, bytesDone, bytesTotal });
+        }
+      });
       // A label whose image was never handed over (an image entry that could not be read) goes with its window.
       labelBytes.clear();
     }
@@ -451,45 +543,6 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     images: sent,
     task,
   };
-}
-
-/**
- * Finds a file entry by name: an open-addressing table of entry positions in one typed array (ADR 0042),
- * where a `Map<string, ArchiveEntry>` held a hash-table slot per entry in the JS heap. Directories are
- * left out, as the Map left them out.
- */
-class EntryLookup {
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-
-  constructor(private readonly entries: readonly ArchiveEntry[]) {
-    let size = 16;
-    while (size < entries.length * 2) size *= 2;
-    this.slots = new Int32Array(size).fill(-1);
-    this.mask = size - 1;
-    entries.forEach((entry, i) => {
-      if (entry.isDirectory) return;
-      let at = nameHash(entry.name) & this.mask;
-      // A later entry of the same name wins, as Map.set did (the archive reader refuses duplicates anyway).
-      while (this.slots[at] !== -1 && entries[this.slots[at]].name !== entry.name) at = (at + 1) & this.mask;
-      this.slots[at] = i;
-    });
-  }
-
-  get(name: string): ArchiveEntry | undefined {
-    for (let at = nameHash(name) & this.mask; this.slots[at] !== -1; at = (at + 1) & this.mask) {
-      const entry = this.entries[this.slots[at]];
-      if (entry.name === name) return entry;
-    }
-    return undefined;
-  }
-}
-
-/** FNV-1a over the UTF-16 code units. */
-function nameHash(name: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 /** Damage confined to one entry becomes a report line; anything else (a bomb, I/O failure) stops processing. */
