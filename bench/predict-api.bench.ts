@@ -8,7 +8,6 @@
  * Prints ONE JSON line. Env: BENCH_REQUESTS (per concurrency level, default 120).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +17,7 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { InferenceEngine } from '../apps/server/src/modules/inference/index.js';
 import { decodeImage } from '../apps/server/src/modules/inference/decode.js';
 import { letterboxGeometry, letterboxImage, toChwFloat } from '../apps/server/src/modules/inference/preprocess.js';
+import { benchServerEnv } from './support/in-process-hub.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../shared/fixtures/models');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 120);
@@ -28,15 +28,8 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-predict-'));
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    JOBS_ENABLED: 'false',
-    PORT: '0',
-  });
+  const { dataDir, env } = benchServerEnv('predict');
+  const config = loadConfig(env);
   const app = await buildApp({ config, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -32,6 +32,7 @@ import { decodeImage } from '../apps/server/src/modules/inference/decode.js';
 import { sessionOptions } from '../apps/server/src/modules/inference/inference.engine.js';
 import { decodeDetections, topK } from '../apps/server/src/modules/inference/postprocess.js';
 import { classifyGeometry, classifyToChw, letterboxGeometry, letterboxToChw } from '../apps/server/src/modules/inference/preprocess.js';
+import { benchServerEnv } from './support/in-process-hub.js';
 
 const PERF = path.resolve(import.meta.dirname, '../../shared/fixtures/perf');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
@@ -125,16 +126,7 @@ function clientRun(job: ClientJob): Promise<ClientResult> {
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-yolo-'));
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-    JOBS_ENABLED: 'false',
-    PORT: '0',
-  };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  const { dataDir, env } = benchServerEnv('yolo');
   // The client runs before the server starts: it takes minutes, and a server left waiting that long would drop its keep-alive sockets.
   const raw = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#808080' } })
     .raw()

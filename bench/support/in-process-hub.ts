@@ -5,12 +5,11 @@ import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 
 /**
- * A server in the bench's own process (app.inject: no sockets), production settings, jobs off, on a
- * fresh data folder; on the embedded default database or on DATABASE_URL when set. `call` throws on
- * any answer ≥ 400; `signUp` makes the bench's account and returns its cookie and id; `close` stops
- * the server and removes the folder.
+ * The settings every bench's own server runs with: production, jobs off, a fresh data folder made here
+ * (`sightline-bench-<name>-…` in the temp folder; the caller removes it), on the embedded default
+ * database or on DATABASE_URL when set.
  */
-export async function inProcessHub(name: string) {
+export function benchServerEnv(name: string): { dataDir: string; env: Record<string, string> } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sightline-bench-${name}-`));
   const env: Record<string, string> = {
     NODE_ENV: 'production',
@@ -21,6 +20,17 @@ export async function inProcessHub(name: string) {
     PORT: '0',
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  return { dataDir, env };
+}
+
+/**
+ * A server in the bench's own process (app.inject: no sockets), production settings, jobs off, on a
+ * fresh data folder; on the embedded default database or on DATABASE_URL when set. `call` throws on
+ * any answer ≥ 400; `signUp` makes the bench's account and returns its cookie and id; `close` stops
+ * the server and removes the folder.
+ */
+export async function inProcessHub(name: string) {
+  const { dataDir, env } = benchServerEnv(name);
   const app = await buildApp({ config: loadConfig(env), logger: false });
   await app.ready();
   const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, headers: Record<string, string>, payload?: unknown) => {

@@ -4,25 +4,20 @@ import yauzl from 'yauzl';
 import {
   decodeLabelText,
   detectLayout,
-  extname,
   indexEntries,
-  inspectImageBytes,
   issue,
   labelNotText,
   ProcessingCode,
   resolveLayout,
-  sampleOf,
-  verifyImageLabel,
-  type ImageVerdict,
   type LabelRow,
   type PairLabel,
 } from '@sightline/contracts/dataset-layout';
 import { errors } from '../../platform/http/errors.js';
 import {
+  checkImage,
   DEFAULT_PROCESSING_LIMITS,
   isProcessingError,
   parseDatasetYaml,
-  probeImage,
   ReportBuilder,
   taskMismatchHint,
   type DatasetTask,
@@ -199,14 +194,7 @@ export async function checkPairs(task: DatasetTask, classes: string[], className
         });
         continue;
       }
-      // The byte-level rule decides (headers, no decode); sharp only measures an image whose header lies beyond its window.
-      const verdict = inspectImageBytes(sampleOf(data), image.entry, extname(image.entry)) as ImageVerdict;
-      let { width, height } = verdict;
-      if (verdict.ok && (width === null || height === null) && verdict.format !== null) ({ width, height } = await probeImage(data, image.entry));
-      const pair = verifyImageLabel({ image: image.entry, verdict, label, schema });
-      shapes.boxes += pair.shapes.boxes;
-      shapes.polygons += pair.shapes.polygons;
-      shapes.other += pair.shapes.other;
+      const { verdict, width, height, pair } = await checkImage(data, image.entry, label, schema, shapes);
       if (!pair.keep) {
         report.leave(pair.leftOut!);
         continue;

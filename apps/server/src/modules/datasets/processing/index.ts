@@ -4,7 +4,7 @@
  * the browser for checks before upload (import them from their files, not from here, to keep Node
  * modules out of the browser bundle).
  */
-export { processArchive, makeThumbnail, DEFAULT_PROCESSING_LIMITS } from './process-archive.js';
+export { processArchive, checkImage, makeThumbnail, DEFAULT_PROCESSING_LIMITS } from './process-archive.js';
 export type { ProcessOptions, ProcessResult, ProcessedImage, ProcessingProgress, ProcessingLimits } from './process-archive.js';
 export { machineParallelism } from './pool.js';
 export { openArchive, DEFAULT_ARCHIVE_LIMITS, formatBytes } from './archive.js';

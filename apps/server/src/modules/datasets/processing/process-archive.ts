@@ -187,6 +187,23 @@ const PER_ENTRY_CODES = new Set<string>([
   ProcessingCode.UnsupportedCompression,
 ]);
 
+/**
+ * One image's check, the same for an upload's processing and for images added to a dataset (ADR 0037):
+ * the byte-level rule decides (the same function and the same bytes as the browser's check); sharp only
+ * measures images whose header lies beyond the rule's window; then the image–label pair is verified and
+ * its shapes are added to `shapes` (for the task hint).
+ */
+export async function checkImage(data: Buffer, name: string, label: PairLabel | null, schema: LabelSchema, shapes: ParsedLabels['shapes']) {
+  const verdict = inspectImageBytes(sampleOf(data), name, extname(name)) as ImageVerdict;
+  let { width, height } = verdict;
+  if (verdict.ok && (width === null || height === null) && verdict.format !== null) ({ width, height } = await probeImage(data, name));
+  const pair = verifyImageLabel({ image: name, verdict, label, schema });
+  shapes.boxes += pair.shapes.boxes;
+  shapes.polygons += pair.shapes.polygons;
+  shapes.other += pair.shapes.other;
+  return { verdict, width, height, pair };
+}
+
 export async function processArchive(options: ProcessOptions): Promise<ProcessResult> {
   const { archivePath, onImage, signal } = options;
   let task = options.task;
@@ -438,19 +455,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         leave(perEntryIssue(read.error, entry));
         return;
       }
-      // The byte-level rule decides (the same function and the same bytes as the browser's check);
-      // sharp only measures images whose header lies beyond the rule's window.
-      const verdict = inspectImageBytes(sampleOf(read.data), entry.name, extname(entry.name)) as ImageVerdict;
-      let { width, height } = verdict;
-      if (verdict.ok && (width === null || height === null) && verdict.format !== null) {
-        const probe = await probeImage(read.data, entry.name);
-        width = probe.width;
-        height = probe.height;
-      }
-      const pair = verifyImageLabel({ image: entry.name, verdict, label: item.classIndex !== null ? null : label, schema });
-      shapes.boxes += pair.shapes.boxes;
-      shapes.polygons += pair.shapes.polygons;
-      shapes.other += pair.shapes.other;
+      const { verdict, width, height, pair } = await checkImage(read.data, entry.name, item.classIndex !== null ? null : label, schema, shapes);
       if (!pair.keep) {
         report.leave(pair.leftOut!);
         return;
