@@ -102,7 +102,6 @@ export const datasetVersionsRepository = {
     const { username, ...version } = out!;
     return { version: version as VersionRow, username: username ?? null };
   },
-  insert: async (db: Db, row: VersionInsert) => (await db.insert(datasetVersions).values(row).returning())[0]!,
   update: async (db: Db, id: string, patch: Partial<VersionInsert>) =>
     (await db.update(datasetVersions).set(patch).where(eq(datasetVersions.id, id)).returning())[0] ?? null,
   remove: async (db: Db, id: string) => {
