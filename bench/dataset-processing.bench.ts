@@ -17,11 +17,13 @@
  *
  * The server runs as a child process (`tsx apps/server/src/main.ts`) so its memory is measured
  * alone; it uses the embedded default database unless DATABASE_URL is set.
- * Env: BENCH_IMAGES (5000).
+ * Env: BENCH_IMAGES (5000); BENCH_NODE_ARGS, extra node flags for the server child (`--cpu-prof`,
+ * `--perf-basic-prof` to profile it).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -129,6 +131,25 @@ function resetPeak(pid: number) {
   }
 }
 
+/**
+ * A browser's image requests: at most `BROWSER_CONNECTIONS` kept-alive connections to the server, every
+ * byte of the answer read. Plain node:http rather than fetch, whose per-response streams cost the bench
+ * about as much CPU as the server's answer on the same two cores (ADR 0043).
+ */
+const imageAgent = new http.Agent({ keepAlive: true, maxSockets: BROWSER_CONNECTIONS });
+function getImage(url: string): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: imageAgent }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -215,7 +236,7 @@ async function main() {
     let t = performance.now();
 
     const port = 3400 + Math.floor(Math.random() * 400);
-    server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    server = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'apps/server/src/main.ts'], {
       cwd: root,
       env: {
         ...process.env,
@@ -323,9 +344,8 @@ async function main() {
       let next = 0;
       const worker = async () => {
         while (next < urls.length) {
-          const res = await fetch(`${base}${urls[next++]}`);
-          const body = Buffer.from(await res.arrayBuffer());
-          if (res.status !== 200 || body.length < 100) throw new Error(`thumbnail answered ${res.status} (${body.length} bytes)`);
+          const { status, bytes } = await getImage(`${base}${urls[next++]}`);
+          if (status !== 200 || bytes < 100) throw new Error(`thumbnail answered ${status} (${bytes} bytes)`);
         }
       };
       await Promise.all(Array.from({ length: BROWSER_CONNECTIONS }, worker));
@@ -427,6 +447,7 @@ async function main() {
     );
     if (!Object.values(targets).every((v) => v.ok)) process.exitCode = 1;
   } finally {
+    imageAgent.destroy();
     if (server && server.exitCode === null) {
       const exited = new Promise((r) => server!.once('exit', r));
       server.kill('SIGTERM');

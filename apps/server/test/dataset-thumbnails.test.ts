@@ -6,6 +6,7 @@ import { blobKeys } from '../src/platform/storage/blob-keys.js';
 import { newId } from '../src/platform/ids.js';
 import { buildZip, makeImage } from '../src/modules/datasets/processing/test-archives.js';
 import { previewsSettled, READ_AHEAD } from '../src/modules/datasets/datasets.thumbnails.js';
+import { datasetsRepository } from '../src/modules/datasets/datasets.repository.js';
 import { createTestApp, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
 
@@ -255,6 +256,37 @@ describe('thumbnails on first view', () => {
     await previewsSettled();
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/datasets/${id}`, headers: { cookie: u.cookie } })).statusCode).toBeLessThan(300);
     expect([403, 404]).toContain((await get(url)).statusCode);
+  });
+
+  it('the dataset behind preview links is read once, then cached; a change made in SQL alone still ends the links within a second', async () => {
+    const u = await buildUser(t.app);
+    const id = await readyDataset(u.user.id);
+    const images = (await get(`/v1/datasets/${id}/images?limit=10`, { cookie: u.cookie })).json().data.results as Img[];
+    const urls = images.filter((i) => i.thumbUrl).map((i) => i.thumbUrl!);
+    expect(urls.length).toBe(3);
+    const linkFacts = datasetsRepository.linkFacts;
+    let reads = 0;
+    datasetsRepository.linkFacts = async (...args) => (reads++, linkFacts(...args));
+    try {
+      for (const url of urls) expect((await get(url)).statusCode).toBe(200);
+      const again = await get(urls[0]!);
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['cache-control']).toBe('private, max-age=600, immutable');
+      expect(reads).toBe(1);
+      await previewsSettled();
+      // No service and no domain event: only the trigger's NOTIFY (migration 0037) tells this instance.
+      await t.database.db.update(datasets).set({ privacy: 'public' }).where(eq(datasets.id, id));
+      const t0 = Date.now();
+      let status = 200;
+      while (status === 200 && Date.now() - t0 < 1000) {
+        status = (await get(urls[0]!)).statusCode;
+        if (status === 200) await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(status).toBe(403);
+      expect(reads).toBeGreaterThan(1);
+    } finally {
+      datasetsRepository.linkFacts = linkFacts;
+    }
   });
 
   it('reprocessing removes the stored previews; a preview made for an image that is gone is not kept; version 1 still shows its images', async () => {

@@ -1,10 +1,12 @@
 import { topics, type DatasetState } from '@sightline/contracts';
 import type { AppContext } from '../../context.js';
+import { evictLinkedDatasetsOnChange } from './datasets.link-facts.js';
 
 type DatasetMessage = 'dataset.created' | 'dataset.updated' | 'dataset.deleted' | 'dataset.restored';
 
-/** Realtime for datasets (ADR 0031): the dataset's page and its owner's dataset list hear each change. */
+/** Realtime for datasets (ADR 0031): the dataset's page and its owner's dataset list hear each change; the facts its image links are checked against are evicted (ADR 0043). */
 export function registerDatasetsListeners(ctx: AppContext) {
+  evictLinkedDatasetsOnChange(ctx);
   const publish = async (event: DatasetMessage, ownerId: string | null, dataset: DatasetState) => {
     const data = { id: dataset.id, status: dataset.status };
     await ctx.bus.publish(topics.dataset(dataset.id), event, data);

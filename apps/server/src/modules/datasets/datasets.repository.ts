@@ -14,6 +14,22 @@ export const datasetsRepository = {
     return new Map(rows.map((r) => [r.id, r.name]));
   },
   byId: async (db: Db, id: string) => (await db.select().from(datasets).where(eq(datasets.id, id)).limit(1))[0] ?? null,
+  /** What a signed image link is checked against and what serving its images needs (datasets.link-facts.ts): no statistics or report. */
+  linkFacts: async (db: Db, id: string) =>
+    (
+      await db
+        .select({
+          id: datasets.id,
+          userId: datasets.userId,
+          teamId: datasets.teamId,
+          privacy: datasets.privacy,
+          deletedAt: datasets.deletedAt,
+          storageKey: datasets.storageKey,
+        })
+        .from(datasets)
+        .where(eq(datasets.id, id))
+        .limit(1)
+    )[0] ?? null,
   byIds: async (db: Db, ids: string[]) => (ids.length ? db.select().from(datasets).where(inArray(datasets.id, ids)) : []),
   bySlug: async (db: Db, userId: string, slug: string) =>
     (

@@ -367,18 +367,21 @@ export async function datasetsRoutes(app: FastifyInstance) {
 
   /**
    * An image's 256 px JPEG preview behind the original's signed link: made on first view, then
-   * served from storage (datasets.thumbnails.ts). 404 for formats that get no preview.
+   * served from storage (datasets.thumbnails.ts). 404 for formats that get no preview. A link names
+   * one image revision, whose preview never changes: the browser keeps it for the link's life and does
+   * not revalidate (`immutable`). No compression pass (a JPEG does not shrink; ADR 0043).
    */
   r.route({
     method: ['GET', 'HEAD'],
     url: '/v1/datasets/:id/images/:imageId/thumb',
     logLevel: 'warn',
+    config: { compress: false },
     schema: signedImageSchema,
     handler: async (req, reply) => {
       const thumb = await ds.imageThumbnail(ctx, req.params.id, req.params.imageId, req.query);
       reply.header('content-type', 'image/jpeg');
       reply.header('content-length', thumb.kind === 'made' ? thumb.data.length : thumb.bytes);
-      reply.header('cache-control', 'private, max-age=600');
+      reply.header('cache-control', 'private, max-age=600, immutable');
       if (req.method === 'HEAD') {
         if (thumb.kind === 'stored') thumb.stream.destroy();
         return reply.send();

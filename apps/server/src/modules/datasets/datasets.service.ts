@@ -18,6 +18,7 @@ import { assertStorage, storageRemaining } from '../storage/usage.service.js';
 import { imageUrl, thumbnailUrl, verifyImageSignature } from './datasets.image-urls.js';
 import { hasThumbnail, thumbnailOf } from './datasets.thumbnails.js';
 import { datasetItem, datasetsPolicy } from './datasets.policy.js';
+import { linkedDataset } from './datasets.link-facts.js';
 import { presentDataset } from './datasets.presenter.js';
 import { datasetsRepository, type DatasetRow } from './datasets.repository.js';
 import { dropBlobs, imageByteSize, openImage, planArchiveRelease, releaseArchive } from './datasets.image-source.js';
@@ -227,10 +228,13 @@ async function signedImage(ctx: AppContext, datasetId: string, imageId: string, 
   return { row, image };
 }
 
-/** The dataset of a signed image link, checked as `signedImage` checks it, without reading the image's row. */
+/**
+ * The dataset of a signed image link, checked as `signedImage` checks it, without reading the image's row.
+ * Its facts come from a per-instance cache that changes of the dataset evict (datasets.link-facts.ts, ADR 0043).
+ */
 async function signedDataset(ctx: AppContext, datasetId: string, imageId: string, q: SignedImageQuery) {
   const exp = q.exp && /^\d{1,15}$/.test(q.exp) ? Number(q.exp) : NaN;
-  const row = await datasetsRepository.byId(ctx.db, datasetId);
+  const row = await linkedDataset(ctx, datasetId);
   if (!row) throw errors.notFound('Image');
   // The signed access: the dataset's version now and the link's holder (`h`, ADR 0023), who must still read the dataset.
   const version = itemLinkVersion(row);

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import { blobKeys } from '../../platform/storage/blob-keys.js';
 import { machineParallelism, makeThumbnail } from './processing/index.js';
 import { readImageBytes } from './datasets.image-source.js';
-import { datasetsRepository, type DatasetImageRow, type DatasetRow } from './datasets.repository.js';
+import type { LinkedDataset } from './datasets.link-facts.js';
+import { datasetsRepository, type DatasetImageRow } from './datasets.repository.js';
 
 /**
  * Previews (ADR 0043, after issue 18's "lazily on first view, cached"). A dataset is Ready after checks
@@ -45,7 +46,7 @@ const RECORD_AFTER_MS = 250;
  * have one. `lookup` reads the image's row (and throws when there is none): it is not called when the
  * preview is made ahead or in the making, so most requests of a person browsing read no image row.
  */
-export async function thumbnailOf(ctx: AppContext, row: DatasetRow, imageId: string, lookup: () => Promise<DatasetImageRow>): Promise<Thumbnail | null> {
+export async function thumbnailOf(ctx: AppContext, row: LinkedDataset, imageId: string, lookup: () => Promise<DatasetImageRow>): Promise<Thumbnail | null> {
   const link = linkKey(row.id, imageId);
   // Made ahead and not asked for yet: answered from memory once, whether or not it is recorded already.
   const early = madeAhead.get(link);
@@ -81,7 +82,7 @@ const linkKey = (datasetId: string, imageId: string) => `${datasetId}/${imageId}
 
 interface Job {
   ctx: AppContext;
-  row: DatasetRow;
+  row: LinkedDataset;
   image: DatasetImageRow;
   /** `linkKey` of the image. */
   link: string;
@@ -114,7 +115,7 @@ function previewPool(size: number) {
     }
   };
   return {
-    add(ctx: AppContext, row: DatasetRow, image: DatasetImageRow, priority: Job['priority']): Job {
+    add(ctx: AppContext, row: LinkedDataset, image: DatasetImageRow, priority: Job['priority']): Job {
       let resolve!: Job['resolve'];
       const result = new Promise<Buffer | null>((r) => (resolve = r));
       const key = `${blobKeys.datasetThumbs(row.userId, row.id)}${image.id}.jpg`;
@@ -155,14 +156,14 @@ const lookingAhead = new Set<string>();
 const aheadOf = new Map<string, { pending: Set<string>; last: DatasetImageRow }>();
 
 /** A request reached an image made or queued ahead: it is no longer pending, and the read-ahead moves on when it runs short. */
-function reached(ctx: AppContext, row: DatasetRow, link: string) {
+function reached(ctx: AppContext, row: LinkedDataset, link: string) {
   const ahead = aheadOf.get(row.id);
   if (!ahead?.pending.delete(link)) return;
   if (ahead.pending.size < READ_AHEAD / 2) readAhead(ctx, row, ahead.last, READ_AHEAD - ahead.pending.size);
 }
 
 /** Queues up to `n` images a person sees after `image` (browse order) that have no preview yet. */
-function readAhead(ctx: AppContext, row: DatasetRow, image: DatasetImageRow, n = READ_AHEAD) {
+function readAhead(ctx: AppContext, row: LinkedDataset, image: DatasetImageRow, n = READ_AHEAD) {
   const room = Math.min(n, MAX_AHEAD - pool.queuedAhead);
   if (room <= 0 || lookingAhead.has(row.id)) return;
   lookingAhead.add(row.id);

@@ -12,6 +12,8 @@ export const cacheTags = {
   team: (id: string) => `t:${id}`,
   /** A user's item counts (migration 0024: datasets, projects, models, teams rows). */
   usage: (id: string) => `n:${id}`,
+  /** A dataset's owner, team, privacy, trash or archive (migration 0037): what its signed image links are checked against. */
+  dataset: (id: string) => `d:${id}`,
 };
 
 interface Evictable {
