@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InferenceError } from './errors.js';
-import { InferenceEngine } from './inference.engine.js';
+import { DEFAULT_SPIN_MICROS, InferenceEngine, sessionOptions } from './inference.engine.js';
 import { fixture } from './test-fixtures.js';
 
 const DETECT = fixture('shapes3-detect.onnx');
@@ -200,5 +200,26 @@ describe('InferenceEngine errors', () => {
     await expect(engine.bareRun(DETECT, new Float32Array(10), [1, 3, 160, 160])).rejects.toMatchObject({ code: 'inference_failed' });
     const out = await engine.bareRun(DETECT, new Float32Array(3 * 160 * 160));
     expect(out.output0.dims).toEqual([1, 7, 525]);
+  });
+});
+
+describe('sessionOptions (ADR 0041)', () => {
+  const intraOp = (o: ReturnType<typeof sessionOptions>) => (o.extra as { session: { intra_op: Record<string, string> } }).session.intra_op;
+
+  it('spins briefly by default, never with 0, unbounded with Infinity, and refuses a negative time', () => {
+    expect(intraOp(sessionOptions())).toEqual({ allow_spinning: '1', spin_duration_us: String(DEFAULT_SPIN_MICROS) });
+    expect(intraOp(sessionOptions({ spinMicros: 0 }))).toEqual({ allow_spinning: '0' });
+    expect(intraOp(sessionOptions({ spinMicros: Infinity }))).toEqual({ allow_spinning: '1' });
+    expect(() => sessionOptions({ spinMicros: -1 })).toThrow(RangeError);
+  });
+
+  it('gives onnxruntime options it accepts, and the same results with and without spinning', async () => {
+    const img = await image();
+    const results = [];
+    for (const spinMicros of [DEFAULT_SPIN_MICROS, 0, Infinity])
+      results.push((await newEngine({ spinMicros, intraOpNumThreads: 2 }).predict(DETECT, img)).results);
+    expect(results[0].length).toBeGreaterThan(0);
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
   });
 });

@@ -149,6 +149,35 @@ describe('resizeBilinearPil', () => {
     expect(same).not.toBe(src);
     expect(resizeBilinearPil(src, 5, 4, 5, 8, 3).length).toBe(5 * 8 * 3);
   });
+  it('the unrolled RGB passes give what the plain per-channel loops give, for 1 to 8 taps and beyond', () => {
+    // Downscales from 1x to 7x (2 to 16 taps per axis) and upscales; each channel resized on its own takes the
+    // generic loops, the RGB image the unrolled ones (ADR 0041).
+    const w = 90;
+    const h = 70;
+    const src = Uint8Array.from({ length: w * h * 3 }, (_, i) => (i * 7919 + (i >> 4) * 131) % 256);
+    const planes = [0, 1, 2].map((c) => Uint8Array.from({ length: w * h }, (_, p) => src[p * 3 + c]));
+    const unit = Float32Array.from({ length: 256 }, (_, v) => v);
+    for (const [dw, dh] of [
+      [90, 35],
+      [45, 70],
+      [60, 47],
+      [30, 23],
+      [23, 18],
+      [18, 14],
+      [15, 11],
+      [13, 10],
+      [160, 120],
+    ]) {
+      const rgb = resizeBilinearPil(src, w, h, dw, dh, 3);
+      const chw = { out: new Float32Array(dw * dh * 3), unit };
+      resizeBilinearPil(src, w, h, dw, dh, 3, undefined, chw);
+      planes.forEach((plane, c) => {
+        const alone = resizeBilinearPil(plane, w, h, dw, dh, 1);
+        expect(Uint8Array.from({ length: dw * dh }, (_, p) => rgb[p * 3 + c])).toEqual(alone);
+        expect(Uint8Array.from(chw.out.subarray(c * dw * dh, (c + 1) * dw * dh))).toEqual(alone);
+      });
+    }
+  });
 });
 
 describe('one-pass preprocessing', () => {

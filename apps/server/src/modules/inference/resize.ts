@@ -146,11 +146,21 @@ const PRECISION_BITS = 32 - 8 - 2;
 const PIL_ONE = 2 ** PRECISION_BITS;
 const PIL_HALF = 2 ** (PRECISION_BITS - 1);
 
+/**
+ * Pillow's coefficients in a fixed-tap layout: every output index reads exactly `taps` inputs from `start[i]`, the
+ * taps Pillow does not use carrying weight 0 (a window near the far edge is moved left to stay inside the image and
+ * its weights moved right with it). The sums are the same integers, and the loops get a constant trip count.
+ */
 interface PilCoeffs {
-  ksize: number;
-  bounds: Int32Array; // [xmin, count] per output index
-  kk: Int32Array; // ksize fixed-point weights per output index
+  taps: number;
+  start: Int32Array;
+  /** Fixed-point weights, `stride` per output index: `taps` of them, then zeros up to {@link UNROLLED_TAPS}. */
+  weights: Int32Array;
+  stride: number;
 }
+
+/** Up to this many taps the RGB passes run unrolled, with the weights in locals (a 640 px image to 224 has 5). */
+const UNROLLED_TAPS = 8;
 
 /** Pillow's precompute_coeffs + normalize_coeffs_8bpc for the bilinear (triangle) filter over the full box. */
 function computePilCoeffs(inSize: number, outSize: number): PilCoeffs {
@@ -180,7 +190,18 @@ function computePilCoeffs(inSize: number, outSize: number): PilCoeffs {
     bounds[xx * 2] = xmin;
     bounds[xx * 2 + 1] = xmax;
   }
-  return { ksize, bounds, kk };
+  let taps = 1;
+  for (let xx = 0; xx < outSize; xx++) taps = Math.max(taps, bounds[xx * 2 + 1]);
+  const stride = Math.max(taps, UNROLLED_TAPS);
+  const start = new Int32Array(outSize);
+  const weights = new Int32Array(outSize * stride);
+  for (let xx = 0; xx < outSize; xx++) {
+    const xmin = bounds[xx * 2];
+    const first = Math.min(xmin, inSize - taps);
+    start[xx] = first;
+    for (let x = 0; x < bounds[xx * 2 + 1]; x++) weights[xx * stride + xmin - first + x] = kk[xx * ksize + x];
+  }
+  return { taps, start, weights, stride };
 }
 
 function clip8(ss: number): number {
@@ -265,45 +286,15 @@ export function resizeBilinearPil(
   const cn = channels;
   const vert = dstH !== srcH ? pilCoeffs(srcH, dstH) : null;
   // Only the source rows the vertical pass will read (for the window's rows) need the horizontal pass.
-  const first = vert ? vert.bounds[top * 2] : top;
-  const last = vert ? vert.bounds[(top + wh - 1) * 2] + vert.bounds[(top + wh - 1) * 2 + 1] : top + wh;
-  const rows = last - first;
+  const first = vert ? vert.start[top] : top;
+  const rows = (vert ? vert.start[top + wh - 1] + vert.taps : top + wh) - first;
   const rowLen = ww * cn;
   // The intermediate rows: the result itself when no vertical pass follows, else the reused scratch.
   const tmp = vert || chw ? scratchOf(rowLen * rows) : new Uint8Array(rowLen * rows);
   if (dstW !== srcW) {
-    const { bounds, kk, ksize } = pilCoeffs(srcW, dstW);
-    for (let y = 0; y < rows; y++) {
-      const inRow = (y + first) * srcW * cn;
-      const outRow = y * rowLen;
-      for (let xx = left; xx < left + ww; xx++) {
-        const n = bounds[xx * 2 + 1];
-        const k = xx * ksize;
-        const p0 = inRow + bounds[xx * 2] * cn;
-        const o = outRow + (xx - left) * cn;
-        if (cn === 3) {
-          // The RGB case unrolled: one weight load per tap and contiguous source reads.
-          let s0 = PIL_HALF;
-          let s1 = PIL_HALF;
-          let s2 = PIL_HALF;
-          for (let x = 0, p = p0; x < n; x++, p += 3) {
-            const w = kk[k + x];
-            s0 = (s0 + src[p] * w) | 0;
-            s1 = (s1 + src[p + 1] * w) | 0;
-            s2 = (s2 + src[p + 2] * w) | 0;
-          }
-          tmp[o] = clip8(s0);
-          tmp[o + 1] = clip8(s1);
-          tmp[o + 2] = clip8(s2);
-          continue;
-        }
-        for (let c = 0; c < cn; c++) {
-          let acc = PIL_HALF;
-          for (let x = 0, p = p0 + c; x < n; x++, p += cn) acc = (acc + src[p] * kk[k + x]) | 0;
-          tmp[o + c] = clip8(acc);
-        }
-      }
-    }
+    const horiz = pilCoeffs(srcW, dstW);
+    if (cn === 3 && horiz.taps <= UNROLLED_TAPS) horizontalRgb(src, srcW, horiz, left, ww, first, rows, tmp);
+    else horizontalAny(src, srcW, cn, horiz, left, ww, first, rows, tmp);
   } else {
     for (let y = 0; y < rows; y++) tmp.set(src.subarray(((y + first) * srcW + left) * cn, ((y + first) * srcW + left + ww) * cn), y * rowLen);
   }
@@ -312,40 +303,140 @@ export function resizeBilinearPil(
     bytesToChw(tmp, ww, wh, chw);
     return new Uint8Array(0);
   }
-  const out = chw ? null : new Uint8Array(rowLen * wh);
-  const plane = ww * wh;
-  const accRow = accRowOf(rowLen);
-  for (let yy = top; yy < top + wh; yy++) {
-    const ymin = vert.bounds[yy * 2] - first;
-    const n = vert.bounds[yy * 2 + 1];
-    const k = yy * vert.ksize;
-    // Whole rows at a time, so every source row is read sequentially once per output row.
-    accRow.fill(PIL_HALF, 0, rowLen);
-    for (let y = 0; y < n; y++) {
-      const w = vert.kk[k + y];
-      const base = (ymin + y) * rowLen;
-      for (let i = 0; i < rowLen; i++) accRow[i] = (accRow[i] + tmp[base + i] * w) | 0;
-    }
-    if (out) {
-      const o = (yy - top) * rowLen;
-      for (let i = 0; i < rowLen; i++) out[o + i] = clip8(accRow[i]);
-    } else {
-      const { out: t, unit } = chw!;
-      const o = (yy - top) * ww;
-      for (let x = 0, i = 0; x < ww; x++, i += 3) {
-        t[o + x] = unit[clip8(accRow[i])];
-        t[plane + o + x] = unit[clip8(accRow[i + 1])];
-        t[2 * plane + o + x] = unit[clip8(accRow[i + 2])];
+  if (chw && vert.taps <= UNROLLED_TAPS) {
+    verticalRgbToChw(tmp, ww, vert, top, wh, first, chw);
+    return new Uint8Array(0);
+  }
+  const out = new Uint8Array(rowLen * wh);
+  verticalAny(tmp, rowLen, vert, top, wh, first, out);
+  if (!chw) return out;
+  bytesToChw(out, ww, wh, chw);
+  return new Uint8Array(0);
+}
+
+/**
+ * The horizontal pass over `rows` source rows from `first`, output columns [left, left + ww), any channel count;
+ * writes `rows` rows of `ww * cn` bytes to `tmp`.
+ */
+function horizontalAny(src: Uint8Array, srcW: number, cn: number, c: PilCoeffs, left: number, ww: number, first: number, rows: number, tmp: Uint8Array): void {
+  const { taps, start, weights, stride } = c;
+  for (let y = 0, o = 0; y < rows; y++) {
+    const inRow = (y + first) * srcW * cn;
+    for (let xx = left; xx < left + ww; xx++) {
+      const k = xx * stride;
+      const p0 = inRow + start[xx] * cn;
+      for (let ch = 0; ch < cn; ch++) {
+        let acc = PIL_HALF;
+        for (let t = 0, p = p0 + ch; t < taps; t++, p += cn) acc += src[p] * weights[k + t];
+        tmp[o++] = clip8(acc);
       }
     }
   }
-  return out ?? new Uint8Array(0);
 }
 
-let accScratch = new Int32Array(0);
-function accRowOf(len: number): Int32Array {
-  if (accScratch.length < len) accScratch = new Int32Array(len);
-  return accScratch;
+/**
+ * {@link horizontalAny} for RGB and at most {@link UNROLLED_TAPS} taps: a column's weights are loaded once into
+ * locals for a band of rows (small enough to stay in the L1 cache), and the taps are unrolled (a test per tap beyond
+ * the first, the same for every pixel). About twice as fast as the loop over taps; the same sums.
+ */
+function horizontalRgb(src: Uint8Array, srcW: number, c: PilCoeffs, left: number, ww: number, first: number, rows: number, tmp: Uint8Array): void {
+  const { taps, start, weights, stride } = c;
+  const inStride = srcW * 3;
+  const outStride = ww * 3;
+  for (let y0 = 0; y0 < rows; y0 += BAND_ROWS) {
+    const y1 = Math.min(rows, y0 + BAND_ROWS);
+    for (let xx = left, o0 = 0; xx < left + ww; xx++, o0 += 3) {
+      const k = xx * stride;
+      const w0 = weights[k];
+      const w1 = weights[k + 1];
+      const w2 = weights[k + 2];
+      const w3 = weights[k + 3];
+      const w4 = weights[k + 4];
+      const w5 = weights[k + 5];
+      const w6 = weights[k + 6];
+      const w7 = weights[k + 7];
+      const sx = start[xx] * 3;
+      for (let y = y0, p = (y0 + first) * inStride + sx, o = y0 * outStride + o0; y < y1; y++, p += inStride, o += outStride) {
+        tmp[o] = clip8(dot8(src, p, 3, taps, w0, w1, w2, w3, w4, w5, w6, w7));
+        tmp[o + 1] = clip8(dot8(src, p + 1, 3, taps, w0, w1, w2, w3, w4, w5, w6, w7));
+        tmp[o + 2] = clip8(dot8(src, p + 2, 3, taps, w0, w1, w2, w3, w4, w5, w6, w7));
+      }
+    }
+  }
+}
+
+/**
+ * Pillow's sum for one output value over at most {@link UNROLLED_TAPS} taps `step` bytes apart, the weights in
+ * arguments: small enough for V8 to inline into the passes, where `taps` is the same for every pixel.
+ */
+function dot8(
+  a: Uint8Array,
+  p: number,
+  step: number,
+  taps: number,
+  w0: number,
+  w1: number,
+  w2: number,
+  w3: number,
+  w4: number,
+  w5: number,
+  w6: number,
+  w7: number,
+): number {
+  let s = PIL_HALF + a[p] * w0;
+  if (taps > 1) s += a[p + step] * w1;
+  if (taps > 2) s += a[p + 2 * step] * w2;
+  if (taps > 3) s += a[p + 3 * step] * w3;
+  if (taps > 4) s += a[p + 4 * step] * w4;
+  if (taps > 5) s += a[p + 5 * step] * w5;
+  if (taps > 6) s += a[p + 6 * step] * w6;
+  if (taps > 7) s += a[p + 7 * step] * w7;
+  return s;
+}
+
+/** Rows per band of {@link horizontalRgb}: 16 rows of a 640 px RGB image are 30 KB. */
+const BAND_ROWS = 16;
+
+/** The vertical pass from `tmp` (rows from `first`, `rowLen` bytes each) into the window's rows of `out`. */
+function verticalAny(tmp: Uint8Array, rowLen: number, c: PilCoeffs, top: number, wh: number, first: number, out: Uint8Array): void {
+  const { taps, start, weights, stride } = c;
+  for (let yy = top, o = 0; yy < top + wh; yy++) {
+    const k = yy * stride;
+    const r0 = (start[yy] - first) * rowLen;
+    for (let i = 0; i < rowLen; i++) {
+      let acc = PIL_HALF;
+      for (let t = 0, q = r0 + i; t < taps; t++, q += rowLen) acc += tmp[q] * weights[k + t];
+      out[o++] = clip8(acc);
+    }
+  }
+}
+
+/**
+ * The vertical pass for RGB and at most {@link UNROLLED_TAPS} taps, written straight into the NCHW float planes:
+ * a row's weights and source rows are fixed, so they live in locals and the taps are unrolled.
+ */
+function verticalRgbToChw(tmp: Uint8Array, ww: number, c: PilCoeffs, top: number, wh: number, first: number, chw: ChwSink): void {
+  const { taps, start, weights, stride } = c;
+  const { out, unit } = chw;
+  const rowLen = ww * 3;
+  const plane = ww * wh;
+  for (let yy = top; yy < top + wh; yy++) {
+    const k = yy * stride;
+    const w0 = weights[k];
+    const w1 = weights[k + 1];
+    const w2 = weights[k + 2];
+    const w3 = weights[k + 3];
+    const w4 = weights[k + 4];
+    const w5 = weights[k + 5];
+    const w6 = weights[k + 6];
+    const w7 = weights[k + 7];
+    const o = (yy - top) * ww;
+    for (let x = 0, q = (start[yy] - first) * rowLen; x < ww; x++, q += 3) {
+      out[o + x] = unit[clip8(dot8(tmp, q, rowLen, taps, w0, w1, w2, w3, w4, w5, w6, w7))];
+      out[plane + o + x] = unit[clip8(dot8(tmp, q + 1, rowLen, taps, w0, w1, w2, w3, w4, w5, w6, w7))];
+      out[2 * plane + o + x] = unit[clip8(dot8(tmp, q + 2, rowLen, taps, w0, w1, w2, w3, w4, w5, w6, w7))];
+    }
+  }
 }
 
 function bytesToChw(src: Uint8Array, w: number, h: number, chw: ChwSink): void {
