@@ -13,6 +13,8 @@ export const FAKE_ROBOFLOW_PORT = PORT + 1002;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-e2e-'));
 const root = path.resolve(import.meta.dirname, '..');
 
+const LONG_SPECS = ['**/every-route.spec.ts'];
+
 /** Debian's Chromium with the flags this closed network needs (no browser download). */
 export const chromiumArgs = [
   '--headless',
@@ -29,10 +31,13 @@ export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
   fullyParallel: false,
-  // One spec file at a time by default (the CI machine has 2 cores, and several specs time UI
-  // behaviour). E2E_WORKERS=2 runs two files at once: specs that need a server of their own start it
-  // on a port offset no other spec uses.
-  workers: Number(process.env.E2E_WORKERS ?? 1),
+  // Two spec files at a time (E2E_WORKERS=1: one). Specs that need a server of their own start it on
+  // a port offset no other spec uses; the specs on the shared server make their own accounts (a
+  // worker's index is in every generated address), never count what others make, and cut the fake
+  // Roboflow off the network for their own key only. A spec's tests still run in order in one worker.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // The spec servers' data folder template (support/server-template.ts), made once the web servers are up.
+  globalSetup: './support/global-setup.ts',
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -43,9 +48,17 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
   },
+  // The same browser twice: the longest spec (every-route, minutes of axe runs) in a project listed
+  // first, so a worker takes it at the start instead of it being the last file of the run.
   projects: [
     {
+      name: 'chromium-long',
+      testMatch: LONG_SPECS,
+      use: { ...devices['Desktop Chrome'], launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs } },
+    },
+    {
       name: 'chromium',
+      testIgnore: LONG_SPECS,
       use: { ...devices['Desktop Chrome'], launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs } },
     },
   ],

@@ -3,9 +3,11 @@ import { expect, type APIRequestContext } from '@playwright/test';
 export const SINK_HTTP = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 1001}`;
 
 let n = 0;
+/** The Playwright worker's index in every tag: two workers (E2E_WORKERS=2) never make the same address in the same millisecond. */
+const worker = process.env.TEST_PARALLEL_INDEX ?? '0';
 export function uniqueUser(prefix = 'e2e') {
   n += 1;
-  const tag = `${Date.now().toString(36)}${n}`;
+  const tag = `${Date.now().toString(36)}w${worker}n${n}`;
   return { email: `${prefix}-${tag}@example.com`, password: 'e2e-password-1', username: `${prefix}_${tag}`, firstName: 'Eve' };
 }
 

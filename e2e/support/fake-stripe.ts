@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { COMPILED_SERVER, copyServerTemplate } from './server-template';
 
 export { FakeStripe, startFakeStripe, stripeEnv } from '../../apps/server/test/support/fake-stripe';
 
@@ -17,7 +18,13 @@ export interface SpawnedServer {
   close(): Promise<void>;
 }
 
-/** Starts `apps/server/src/main.ts` on `port` with a fresh data folder; resolves once /alive answers. */
+/**
+ * The compiled server (ADR 0036; e2e/support/global-setup.ts builds it when stale) on `port` with a
+ * fresh data folder; resolves once /alive answers. Unless `env` names a DATABASE_URL, the folder starts
+ * as a copy of the run's template (an embedded PostgreSQL cluster made and migrated once by the global
+ * set-up): a dozen spec servers do not each pay for initdb. The shared server of playwright.config.ts
+ * still starts from nothing, through the sources.
+ */
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<SpawnedServer> {
   const busy = await fetch(`http://127.0.0.1:${port}/alive`).then(
     () => true,
@@ -25,8 +32,10 @@ export async function startServer(port: number, env: Record<string, string> = {}
   );
   if (busy) throw new Error(`port ${port} is already taken (a server left over from an earlier run?)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sightline-e2e-${port}-`));
+  fs.chmodSync(dataDir, 0o755); // open to other users, as cloud.spec.ts's own starter always made it
+  if (!env.DATABASE_URL) copyServerTemplate(dataDir);
   const url = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [COMPILED_SERVER], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

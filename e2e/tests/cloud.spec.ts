@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { uniqueUser } from '../support/api';
+import { startServer, type SpawnedServer } from '../support/fake-stripe';
 
 /**
  * Cloud training and exports end to end: this spec's own server (its first account is the admin),
@@ -17,50 +18,13 @@ const FIXTURES = path.resolve(ROOT, '../shared/fixtures/models');
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 5;
 
-interface SpawnedServer {
-  url: string;
-  close(): Promise<void>;
-}
-
 /**
- * This spec's own server process. E2E_CLOUD_DATABASE_URL (e.g. postgres://postgres@127.0.0.1/test)
- * runs it on a PostgreSQL server in a fresh schema instead of the embedded database.
+ * E2E_CLOUD_DATABASE_URL (e.g. postgres://postgres@127.0.0.1/test) runs this spec's server on a
+ * PostgreSQL server in a fresh schema instead of the embedded database.
  */
-async function startServer(port: number, env: Record<string, string>): Promise<SpawnedServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sightline-e2e-cloud-`));
-  fs.chmodSync(dataDir, 0o755);
-  const url = `http://localhost:${port}`;
-  const db = process.env.E2E_CLOUD_DATABASE_URL
-    ? { DATABASE_URL: process.env.E2E_CLOUD_DATABASE_URL, DATABASE_SCHEMA: `e2e_cloud_${Date.now().toString(36)}` }
-    : {};
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...db, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  process.once('exit', () => child.kill('SIGKILL'));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server on ${port} exited with ${child.exitCode}`);
-    if (
-      await fetch(`http://127.0.0.1:${port}/alive`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error(`server on ${port} did not start`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return {
-    url,
-    close: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const db: Record<string, string> = process.env.E2E_CLOUD_DATABASE_URL
+  ? { DATABASE_URL: process.env.E2E_CLOUD_DATABASE_URL, DATABASE_SCHEMA: `e2e_cloud_${Date.now().toString(36)}` }
+  : {};
 
 let server: SpawnedServer;
 let agent: ChildProcess | null = null;
@@ -69,7 +33,7 @@ let agentLog = '';
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  server = await startServer(PORT, { AGENT_LEASE_SECONDS: '6' });
+  server = await startServer(PORT, { AGENT_LEASE_SECONDS: '6', ...db });
 });
 test.afterAll(async () => {
   agent?.kill('SIGTERM');

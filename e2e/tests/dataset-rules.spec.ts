@@ -6,7 +6,7 @@ import { buildZip, makeImage } from '../../apps/server/src/modules/datasets/proc
 // The fake Roboflow's port follows the server's (playwright.config.ts).
 const FAKE_ROBOFLOW_PORT = Number(process.env.E2E_PORT ?? 3100) + 1002;
 import { createVerifiedUser } from '../support/api';
-import { E2E_ROBOFLOW_KEY } from '../support/roboflow-key';
+import { E2E_ROBOFLOW_OFFLINE_KEY } from '../support/roboflow-key';
 
 // ADR 0029 and the newcomer's first hour: the browser's check and the server apply the same dataset
 // rules (the bad-lines zip's expected list comes from the real ultralytics verify_image_label, see
@@ -150,10 +150,11 @@ test('Roboflow from a server without internet: the message blames the network, n
   await page.goto('/settings?tab=integrations');
   const tab = page.getByTestId('integrations-tab');
   const field = tab.getByLabel('Private API key');
-  const fake = `http://127.0.0.1:${FAKE_ROBOFLOW_PORT}/__offline`;
-  expect((await page.request.get(`${fake}?on=1`)).status()).toBe(200);
+  // Offline for this key only: the fake is shared with specs that may run at the same time (E2E_WORKERS).
+  const fake = `http://127.0.0.1:${FAKE_ROBOFLOW_PORT}/__offline?key=${E2E_ROBOFLOW_OFFLINE_KEY}`;
+  expect((await page.request.get(`${fake}&on=1`)).status()).toBe(200);
   try {
-    await field.fill(E2E_ROBOFLOW_KEY);
+    await field.fill(E2E_ROBOFLOW_OFFLINE_KEY);
     await tab.getByRole('button', { name: 'Link workspace' }).click();
     const problem = tab.getByTestId('roboflow-problem');
     await expect(problem).toHaveAttribute('data-code', 'roboflow/unreachable', { timeout: 20_000 });
@@ -162,7 +163,7 @@ test('Roboflow from a server without internet: the message blames the network, n
     await expect(field).not.toHaveAttribute('data-invalid', 'true');
     await shot(page, 'roboflow-offline');
   } finally {
-    await page.request.get(`${fake}?on=0`);
+    await page.request.get(`${fake}&on=0`);
   }
   await field.fill('wrong-private-key-000');
   await tab.getByRole('button', { name: 'Link workspace' }).click();

@@ -107,7 +107,10 @@ test('a user evaluates a model, sees the confusion matrix and PR curve, and open
   await page.setViewportSize({ width: 1440, height: 1000 });
   await page.goto(`/models/${modelId}?tab=evaluate`);
   await expect(page.getByTestId('eval-dataset')).toHaveValue('shapes missing labels');
+  // The page settles first: on a busy machine a click on Test made while it loaded was lost once (still Val, nothing started).
+  await page.waitForLoadState('networkidle');
   await page.getByTestId('eval-split').getByText('Test').click();
+  await expect(page.getByTestId('eval-split').getByRole('radio', { name: 'Test' })).toBeChecked();
   await page.getByTestId('eval-start').click();
   await check(page, 1440, modelId);
   await page.screenshot({ path: path.join(SCREENSHOTS, 'evaluation-1440-light.png'), fullPage: false });

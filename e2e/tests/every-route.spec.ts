@@ -9,7 +9,8 @@ import { datasetWithUpload, post, signedInUser, uploadedModel, waitForDataset } 
  * Issue 17: every route of spec §2, with real content (a processed dataset, a project with models,
  * an uploaded ONNX model, a team, something in the trash), at 390, 768 and 1440 px in light and dark:
  * no horizontal scroll, no text squeezed to fewer than 3 characters a line, axe without serious or
- * critical violations. Screenshots go to e2e/screenshots/every-route/. The spec has its own server,
+ * critical violations. Screenshots go to e2e/screenshots/every-route/ (126 full pages, for a person to
+ * look through: taken outside CI, or with E2E_SCREENSHOTS=1; nothing here reads them). The spec has its own server,
  * so its account is the first one: an admin (for /admin) who can put itself on Pro (for teams).
  * One data setup and one signed-in context; each page is loaded once and then resized and switched
  * between the color schemes (Mantine follows the system setting live). In dark, where only colors
@@ -19,7 +20,8 @@ const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
 const SERVER_PORT = BASE_PORT + 7;
 const SINK_HTTP = `http://127.0.0.1:${BASE_PORT + 1001}`;
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots/every-route');
-fs.mkdirSync(SHOTS, { recursive: true });
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS === '1' : !process.env.CI;
+if (SCREENSHOTS) fs.mkdirSync(SHOTS, { recursive: true });
 
 /** EVERY_ROUTE_ONLY=home,trash: check only these routes (while working on them); unset, every route. */
 const ONLY = process.env.EVERY_ROUTE_ONLY?.split(',').map((r) => r.trim());
@@ -98,7 +100,7 @@ async function checkRoute(page: Page, name: string, url: string, ready: (page: P
         await page.waitForTimeout(60); // media queries settle
         const tag = `${name} @${size.width} ${scheme}`;
         for (const p of await layoutProblems(page)) problems.push(`${tag}: ${p}`);
-        await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}-${scheme}.png`), fullPage: true, animations: 'disabled' });
+        if (SCREENSHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}-${size.width}-${scheme}.png`), fullPage: true, animations: 'disabled' });
         // Every rule at every width in light; dark changes colors only, so there the contrast rule.
         for (const v of await seriousViolations(page, scheme === 'dark')) problems.push(`${tag}: axe ${v}`);
       }

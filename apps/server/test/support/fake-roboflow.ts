@@ -207,15 +207,26 @@ export class FakeRoboflow {
 
   /** No network: every connection is dropped unanswered (toggled by tests, or over HTTP with `/__offline?on=1`). */
   offline = false;
+  /**
+   * No network for the requests of these keys only (over HTTP with `/__offline?on=1&key=K`): a test
+   * sharing this fake with others running at the same time cuts off its own calls, not theirs.
+   */
+  readonly offlineKeys = new Set<string>();
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://fake');
     if (url.pathname === '/__offline') {
-      this.offline = url.searchParams.get('on') === '1';
+      const on = url.searchParams.get('on') === '1';
+      const key = url.searchParams.get('key');
+      if (key === null) this.offline = on;
+      else if (on) this.offlineKeys.add(key);
+      else this.offlineKeys.delete(key);
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ offline: this.offline }));
+      return res.end(JSON.stringify({ offline: key === null ? this.offline : on }));
     }
     if (this.offline) return void req.socket.destroy();
+    const headerKey = this.keyOf(req, url, null);
+    if (headerKey !== null && this.offlineKeys.has(headerKey)) return void req.socket.destroy();
     this.requests.push({ method: req.method ?? 'GET', path: url.pathname, url: req.url ?? '/', authorization: req.headers.authorization ?? null });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
