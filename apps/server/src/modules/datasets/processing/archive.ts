@@ -14,7 +14,7 @@ import { createReadStream } from 'node:fs';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
-import { EntryFlag, EntryTable, type ArchiveEntries, type ArchiveEntry, type ArchiveFormat } from './entry-table.js';
+import { EntryFlag, EntryTable, LOCAL_HEADER_MIN, type ArchiveEntries, type ArchiveEntry, type ArchiveFormat } from './entry-table.js';
 import { DatasetProcessingError, ProcessingCode } from './errors.js';
 import { normalizeEntryName, printableName } from './paths.js';
 
@@ -167,8 +167,6 @@ const yauzlLowLevel = yauzl as unknown as {
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const ZIP_MADE_BY_UNIX = 3;
-/** Smallest local header: signature, fields and no name, so an overlap test can never misfire. */
-const LOCAL_HEADER_MIN = 30;
 
 async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<ArchiveReader> {
   let zip: ZipFileLowLevel;
@@ -283,8 +281,8 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
   };
 }
 
-/** Central directory bytes read at once when listing a zip: one read per thousands of entries. */
-const CENTRAL_DIRECTORY_CHUNK = 1024 * 1024;
+/** Central directory bytes read at once when listing a zip: one read per thousands of entries (at most 3 × 65,535 + 46 bytes a record). */
+const CENTRAL_DIRECTORY_CHUNK = 256 * 1024;
 /** Fixed part of a central directory file header. */
 const CENTRAL_HEADER = 46;
 
@@ -734,7 +732,11 @@ function toEntryError(err: Error, entry: ArchiveEntry): Error {
   return err;
 }
 
-/** Reads of at least this size keep the pass sequential and the syscalls few. */
+/**
+ * Reads of at least this size keep the pass sequential and the syscalls few; a read stops earlier
+ * where the pass's last entry ends (ADR 0042), so that a window over small entries reads, and holds in
+ * memory, only the bytes the pass needs.
+ */
 const READ_WINDOW = 4 * 1024 * 1024;
 
 /** Byte ranges of one file served from a moving read window; ranges are asked for in ascending order. */
@@ -763,6 +765,8 @@ async function* readInOrder(
   read: (span: SpanReader, entry: ArchiveEntry) => Promise<{ data: Buffer; source: EntrySource }>,
 ): AsyncGenerator<SequentialRead> {
   const sorted = entries.byHeaderOffset(positions);
+  // Where the pass's bytes end (an estimate: a longer local header only costs one more read).
+  const horizon = sorted.length === 0 ? 0 : entries.extentEnd(positions[sorted[sorted.length - 1]]);
   const handle = await openFile(path, 'r');
   // `spare`: the reader's buffers of retired windows that no read looks into any more. The next window
   // (of this pass or the reader's next one) reuses one, so processing 32,000 images allocates a few read
@@ -778,7 +782,7 @@ async function* readInOrder(
       window: () => window,
       async bytes(start, length) {
         if (start < window.start || start + length > window.start + window.length) {
-          const size = Math.min(Math.max(length, READ_WINDOW), fileSize - start);
+          const size = Math.min(Math.max(length, Math.min(READ_WINDOW, horizon - start)), fileSize - start);
           if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
           const reuse = spare.findIndex((b) => b.length >= size);
           const next = reuse >= 0 ? spare.splice(reuse, 1)[0]! : Buffer.allocUnsafe(Math.max(size, READ_WINDOW));

@@ -52,6 +52,23 @@ export interface ArchiveEntries extends LayoutEntryTable {
 /** Entry flags, one byte per entry. */
 export const EntryFlag = { Directory: 1, Link: 2, Encrypted: 4, Sparse: 8, Named: 16 } as const;
 
+/** Smallest zip local header: signature, fields and no name (so an overlap test can never misfire). */
+export const LOCAL_HEADER_MIN = 30;
+/** What `extentEnd` allows for a zip local header's extra field. */
+const LOCAL_EXTRA_ALLOWANCE = 1024;
+
+/**
+ * A column of sizes or offsets: 4 bytes an entry while every value fits, 8 from the first that does
+ * not (zip64, tar entries past 4 GiB).
+ */
+type WideColumn = Uint32Array | Float64Array;
+
+function put(column: WideColumn, i: number, value: number): WideColumn {
+  if (value > 0xffffffff && column instanceof Uint32Array) column = Float64Array.from(column);
+  column[i] = value;
+  return column;
+}
+
 /** Names in the pool above this many bytes: the archive is refused (500,000 entries of 1 KB names). */
 const MAX_NAME_BYTES = 512 * 1024 * 1024;
 
@@ -64,14 +81,13 @@ export class EntryTable implements ArchiveEntries {
   private flags: Uint8Array;
   private method: Uint16Array;
   private crc: Uint32Array;
-  private compressed: Float64Array;
-  private uncompressed: Float64Array;
-  private header: Float64Array;
+  private compressed: WideColumn;
+  private uncompressed: WideColumn;
+  private header: WideColumn;
   /** Tar: where each entry's data starts (zip finds it in the local header). */
-  private data: Float64Array | null;
+  private data: WideColumn | null;
   /** Open-addressing table of the positions of named files, for `claimName`'s duplicate check; dropped by `seal`. */
   private slots: Int32Array | null = null;
-  private slotHashes: Int32Array = new Int32Array(0);
 
   constructor(
     readonly format: ArchiveFormat,
@@ -83,10 +99,10 @@ export class EntryTable implements ArchiveEntries {
     this.flags = new Uint8Array(n);
     this.method = new Uint16Array(n);
     this.crc = new Uint32Array(format === 'zip' ? n : 0);
-    this.compressed = new Float64Array(n);
-    this.uncompressed = new Float64Array(n);
-    this.header = new Float64Array(n);
-    this.data = format === 'tar' ? new Float64Array(n) : null;
+    this.compressed = new Uint32Array(n);
+    this.uncompressed = new Uint32Array(n);
+    this.header = new Uint32Array(n);
+    this.data = format === 'tar' ? new Uint32Array(n) : null;
     this.rehash(n);
   }
 
@@ -113,10 +129,10 @@ export class EntryTable implements ArchiveEntries {
     this.flags[i] = flags;
     this.method[i] = method;
     if (this.format === 'zip') this.crc[i] = crc32;
-    this.compressed[i] = compressedSize;
-    this.uncompressed[i] = uncompressedSize;
-    this.header[i] = headerOffset;
-    if (this.data) this.data[i] = dataOffset;
+    this.compressed = put(this.compressed, i, compressedSize);
+    this.uncompressed = put(this.uncompressed, i, uncompressedSize);
+    this.header = put(this.header, i, headerOffset);
+    if (this.data) this.data = put(this.data, i, dataOffset);
     this.count++;
     return i;
   }
@@ -131,9 +147,8 @@ export class EntryTable implements ArchiveEntries {
     const mask = slots.length - 1;
     const hash = this.hashAt(position);
     let slot = hash & mask;
-    for (; slots[slot] !== -1; slot = (slot + 1) & mask) if (this.slotHashes[slot] === hash && this.sameName(slots[slot], position)) return slots[slot];
+    for (; slots[slot] !== -1; slot = (slot + 1) & mask) if (this.sameName(slots[slot], position)) return slots[slot];
     slots[slot] = position;
-    this.slotHashes[slot] = hash;
     this.flags[position] |= EntryFlag.Named;
     return -1;
   }
@@ -141,7 +156,6 @@ export class EntryTable implements ArchiveEntries {
   /** The listing is complete: the duplicate table goes, the columns keep their length. */
   seal(): void {
     this.slots = null;
-    this.slotHashes = new Int32Array(0);
   }
 
   name(position: number): string {
@@ -176,6 +190,16 @@ export class EntryTable implements ArchiveEntries {
   }
   dataOffset(position: number): number {
     return this.data ? this.data[position] : -1;
+  }
+
+  /**
+   * Where the entry's bytes end in the file. Tar: exactly. Zip: estimated from the central directory
+   * (its local header's name taken as long as the listed name, its extra field as at most
+   * `LOCAL_EXTRA_ALLOWANCE` bytes).
+   */
+  extentEnd(position: number): number {
+    if (this.data) return this.data[position] + this.uncompressed[position];
+    return this.header[position] + LOCAL_HEADER_MIN + (this.nameEnd[position] - this.nameStart(position)) + LOCAL_EXTRA_ALLOWANCE + this.compressed[position];
   }
 
   entry(position: number): ArchiveEntry {
@@ -237,14 +261,15 @@ export class EntryTable implements ArchiveEntries {
       b.set(a);
       return b;
     };
+    const wide = (a: WideColumn): WideColumn => (a instanceof Uint32Array ? copy(a, (n) => new Uint32Array(n)) : copy(a, (n) => new Float64Array(n)));
     this.nameEnd = copy(this.nameEnd, (n) => new Uint32Array(n));
     this.flags = copy(this.flags, (n) => new Uint8Array(n));
     this.method = copy(this.method, (n) => new Uint16Array(n));
     this.crc = copy(this.crc, (n) => new Uint32Array(n));
-    this.compressed = copy(this.compressed, (n) => new Float64Array(n));
-    this.uncompressed = copy(this.uncompressed, (n) => new Float64Array(n));
-    this.header = copy(this.header, (n) => new Float64Array(n));
-    if (this.data) this.data = copy(this.data, (n) => new Float64Array(n));
+    this.compressed = wide(this.compressed);
+    this.uncompressed = wide(this.uncompressed);
+    this.header = wide(this.header);
+    if (this.data) this.data = wide(this.data);
     if (this.slots) this.rehash(capacity);
   }
 
@@ -253,17 +278,13 @@ export class EntryTable implements ArchiveEntries {
     let size = 16;
     while (size < capacity * 2) size *= 2;
     const slots = new Int32Array(size).fill(-1);
-    const slotHashes = new Int32Array(size);
     for (let i = 0; i < this.count; i++) {
       if (!(this.flags[i] & EntryFlag.Named)) continue;
-      const hash = this.hashAt(i);
-      let slot = hash & (size - 1);
+      let slot = this.hashAt(i) & (size - 1);
       while (slots[slot] !== -1) slot = (slot + 1) & (size - 1);
       slots[slot] = i;
-      slotHashes[slot] = hash;
     }
     this.slots = slots;
-    this.slotHashes = slotHashes;
   }
 
   /** FNV-1a over the name's bytes. */
