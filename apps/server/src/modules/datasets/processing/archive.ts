@@ -251,34 +251,39 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     openEntry: async (position) => (await open(entries.entry(position))).stream,
     readEntry: (position, maxBytes) => readWhole(open, entries.entry(position), maxBytes),
     readInOrder: (positions, maxBytes) =>
-      readInOrder(path, entries, positions, maxBytes, spareWindows, async (span, entry) => {
+      readInOrder(path, entries, positions, maxBytes, spareWindows, (span, entry) => {
         assertReadable(entry);
-        const header = await span.bytes(entry.headerOffset, LOCAL_HEADER_MIN);
-        if (header.readUInt32LE(0) !== 0x04034b50) {
-          throw new DatasetProcessingError(
-            ProcessingCode.CorruptEntry,
-            `Cannot read ${entry.name}: invalid local file header signature: 0x${header.readUInt32LE(0).toString(16)}`,
-            entry.name,
-          );
-        }
-        const dataOffset = entry.headerOffset + LOCAL_HEADER_MIN + header.readUInt16LE(26) + header.readUInt16LE(28);
-        const source: EntrySource = {
-          format: 'zip',
-          headerOffset: entry.headerOffset,
-          dataOffset,
-          compressedSize: entry.compressedSize,
-          uncompressedSize: entry.uncompressedSize,
-          compressionMethod: entry.compressionMethod,
-          crc32: entry.crc32,
-        };
-        const raw = await span.bytes(dataOffset, entry.compressedSize);
-        return { source, data: entry.compressionMethod === 8 ? await inflateEntry(raw, entry) : raw };
+        return then(span.bytes(entry.headerOffset, LOCAL_HEADER_MIN), (header) => readZipData(span, entry, header));
       }),
     close: async () => {
       if (!closed) zip.close();
       closed = true;
     },
   };
+}
+
+/** The rest of `readInOrder`'s read of a zip entry once its local header is in: its data, inflated. */
+function readZipData(span: SpanReader, entry: ArchiveEntry, header: Buffer): WindowRead | Promise<WindowRead> {
+  if (header.readUInt32LE(0) !== 0x04034b50) {
+    throw new DatasetProcessingError(
+      ProcessingCode.CorruptEntry,
+      `Cannot read ${entry.name}: invalid local file header signature: 0x${header.readUInt32LE(0).toString(16)}`,
+      entry.name,
+    );
+  }
+  const dataOffset = entry.headerOffset + LOCAL_HEADER_MIN + header.readUInt16LE(26) + header.readUInt16LE(28);
+  const source: EntrySource = {
+    format: 'zip',
+    headerOffset: entry.headerOffset,
+    dataOffset,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    compressionMethod: entry.compressionMethod,
+    crc32: entry.crc32,
+  };
+  return then(span.bytes(dataOffset, entry.compressedSize), (raw) =>
+    entry.compressionMethod === 8 ? inflateEntry(raw, entry).then((data) => ({ source, data })) : { source, data: raw },
+  );
 }
 
 /** Central directory bytes read at once when listing a zip: one read per thousands of entries (at most 3 × 65,535 + 46 bytes a record). */
@@ -606,18 +611,16 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     await handle.close();
   }
 
-  const locate = async (entry: ArchiveEntry): Promise<EntrySource> => {
-    const dataOffset = entries.dataOffset(entry.position);
-    return {
-      format: 'tar',
-      headerOffset: entry.headerOffset,
-      dataOffset,
-      compressedSize: entry.compressedSize,
-      uncompressedSize: entry.uncompressedSize,
-      compressionMethod: 0,
-      crc32: null,
-    };
-  };
+  const sourceOf = (entry: ArchiveEntry): EntrySource => ({
+    format: 'tar',
+    headerOffset: entry.headerOffset,
+    dataOffset: entries.dataOffset(entry.position),
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    compressionMethod: 0,
+    crc32: null,
+  });
+  const locate = async (entry: ArchiveEntry): Promise<EntrySource> => sourceOf(entry);
   const open = async (entry: ArchiveEntry): Promise<Opened> => {
     const source = await locate(entry);
     const { dataOffset } = source;
@@ -633,9 +636,9 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     openEntry: async (position) => (await open(entries.entry(position))).stream,
     readEntry: (position, maxBytes) => readWhole(open, entries.entry(position), maxBytes),
     readInOrder: (positions, maxBytes) =>
-      readInOrder(path, entries, positions, maxBytes, spareWindows, async (span, entry) => {
-        const source = await locate(entry);
-        return { source, data: await span.bytes(source.dataOffset, entry.uncompressedSize) };
+      readInOrder(path, entries, positions, maxBytes, spareWindows, (span, entry) => {
+        const source = sourceOf(entry);
+        return then(span.bytes(source.dataOffset, entry.uncompressedSize), (data) => ({ source, data }));
       }),
     close: async () => undefined,
   };
@@ -739,9 +742,24 @@ function toEntryError(err: Error, entry: ArchiveEntry): Error {
  */
 const READ_WINDOW = 4 * 1024 * 1024;
 
-/** Byte ranges of one file served from a moving read window; ranges are asked for in ascending order. */
+/**
+ * Byte ranges of one file served from a moving read window; ranges are asked for in ascending order.
+ * A range in the window comes back at once, not as a promise: most entries of a pass lie in the window
+ * already, and a promise per range was most of the pass's garbage (ADR 0042).
+ */
 interface SpanReader {
-  bytes(start: number, length: number): Promise<Buffer>;
+  bytes(start: number, length: number): Buffer | Promise<Buffer>;
+}
+
+/** What one read of `readInOrder` gives. */
+interface WindowRead {
+  data: Buffer;
+  source: EntrySource;
+}
+
+/** `next` of `value` now when it is there, else once it comes. */
+function then<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** Read buffers kept for reuse by one pass: two cover a window being read while the previous one's last images are still checked. */
@@ -762,7 +780,7 @@ async function* readInOrder(
   positions: ArrayLike<number>,
   maxBytes: number,
   spare: Buffer[],
-  read: (span: SpanReader, entry: ArchiveEntry) => Promise<{ data: Buffer; source: EntrySource }>,
+  read: (span: SpanReader, entry: ArchiveEntry) => WindowRead | Promise<WindowRead>,
 ): AsyncGenerator<SequentialRead> {
   const sorted = entries.byHeaderOffset(positions);
   // Where the pass's bytes end (an estimate: a longer local header only costs one more read).
@@ -778,23 +796,26 @@ async function* readInOrder(
   try {
     const { size: fileSize } = await handle.stat();
     let window: ReadWindow = { buf: Buffer.alloc(0), start: 0, length: 0, users: 0, retired: false };
+    /** Moves the window to `start` (one read of up to READ_WINDOW bytes) and gives the range. */
+    const moveWindow = async (start: number, length: number): Promise<Buffer> => {
+      const size = Math.min(Math.max(length, Math.min(READ_WINDOW, horizon - start)), fileSize - start);
+      if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
+      const reuse = spare.findIndex((b) => b.length >= size);
+      const next = reuse >= 0 ? spare.splice(reuse, 1)[0]! : Buffer.allocUnsafe(Math.max(size, READ_WINDOW));
+      let filled = 0;
+      while (filled < size) {
+        const { bytesRead } = await handle.read(next, filled, size - filled, start + filled);
+        if (bytesRead === 0) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
+        filled += bytesRead;
+      }
+      retire(window);
+      window = { buf: next, start, length: size, users: 0, retired: false };
+      return next.subarray(0, length);
+    };
     const span: SpanReader & { window(): ReadWindow } = {
       window: () => window,
-      async bytes(start, length) {
-        if (start < window.start || start + length > window.start + window.length) {
-          const size = Math.min(Math.max(length, Math.min(READ_WINDOW, horizon - start)), fileSize - start);
-          if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
-          const reuse = spare.findIndex((b) => b.length >= size);
-          const next = reuse >= 0 ? spare.splice(reuse, 1)[0]! : Buffer.allocUnsafe(Math.max(size, READ_WINDOW));
-          let filled = 0;
-          while (filled < size) {
-            const { bytesRead } = await handle.read(next, filled, size - filled, start + filled);
-            if (bytesRead === 0) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
-            filled += bytesRead;
-          }
-          retire(window);
-          window = { buf: next, start, length: size, users: 0, retired: false };
-        }
+      bytes(start, length) {
+        if (start < window.start || start + length > window.start + window.length) return moveWindow(start, length);
         return window.buf.subarray(start - window.start, start - window.start + length);
       },
     };
@@ -812,7 +833,8 @@ async function* readInOrder(
             entry.name,
           );
         }
-        const { data, source } = await read(span, entry);
+        const got = read(span, entry);
+        const { data, source } = got instanceof Promise ? await got : got;
         checkContent(data, entry);
         // A view into the read buffer holds it until released; inflated data is the read's own.
         const w = span.window();
