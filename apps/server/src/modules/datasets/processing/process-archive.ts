@@ -5,7 +5,8 @@
  *
  * The archive is read sequentially: first the label files (small, kept until their image comes), then
  * the images in archive order, in large reads with no per-entry re-open. Memory stays flat whatever the
- * archive's size: the peak is the entry list, the label bytes, a read window and `concurrency` images.
+ * archive's size: the peak is the listing's columns (no object per entry, ADR 0042), the label bytes, a
+ * read window and `concurrency` images.
  * Thumbnails are not made here (see `thumbnails.ts`): the dataset is usable before they exist.
  */
 import {
