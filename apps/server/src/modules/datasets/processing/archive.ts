@@ -253,7 +253,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     readInOrder: (positions, maxBytes) =>
       readInOrder(path, entries, positions, maxBytes, spareWindows, (span, entry) => {
         assertReadable(entry);
-        return then(span.bytes(entry.headerOffset, LOCAL_HEADER_MIN), (header) => readZipData(span, entry, header));
+        return whenReady(span.bytes(entry.headerOffset, LOCAL_HEADER_MIN), (header) => readZipData(span, entry, header));
       }),
     close: async () => {
       if (!closed) zip.close();
@@ -281,7 +281,7 @@ function readZipData(span: SpanReader, entry: ArchiveEntry, header: Buffer): Win
     compressionMethod: entry.compressionMethod,
     crc32: entry.crc32,
   };
-  return then(span.bytes(dataOffset, entry.compressedSize), (raw) =>
+  return whenReady(span.bytes(dataOffset, entry.compressedSize), (raw) =>
     entry.compressionMethod === 8 ? inflateEntry(raw, entry).then((data) => ({ source, data })) : { source, data: raw },
   );
 }
@@ -638,7 +638,7 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     readInOrder: (positions, maxBytes) =>
       readInOrder(path, entries, positions, maxBytes, spareWindows, (span, entry) => {
         const source = sourceOf(entry);
-        return then(span.bytes(source.dataOffset, entry.uncompressedSize), (data) => ({ source, data }));
+        return whenReady(span.bytes(source.dataOffset, entry.uncompressedSize), (data) => ({ source, data }));
       }),
     close: async () => undefined,
   };
@@ -758,7 +758,7 @@ interface WindowRead {
 }
 
 /** `next` of `value` now when it is there, else once it comes. */
-function then<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+function whenReady<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
