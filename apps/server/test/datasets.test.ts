@@ -340,7 +340,10 @@ describe('normalized zip for training clients', () => {
     expect(result.stats?.summary).toEqual({ classes: ['cat', 'dog'], classCount: 2, images: 2, train: 1, val: 1, test: 0 });
     const { openArchive } = await import('../src/modules/datasets/processing/archive.js');
     const archive = await openArchive(local);
-    const names = archive.entries.map((e) => e.name).sort();
+    const names = archive.entries
+      .toArray()
+      .map((e) => e.name)
+      .sort();
     expect(names).toEqual([
       'robo-flow/data.yaml',
       'robo-flow/images/train/a.png',
@@ -348,10 +351,7 @@ describe('normalized zip for training clients', () => {
       'robo-flow/labels/train/a.txt',
       'robo-flow/labels/val/b.txt',
     ]);
-    const img = await archive.readEntry(
-      archive.entries.find((e) => e.name.endsWith('val/b.png'))!,
-      1e7,
-    );
+    const img = await archive.readEntry(archive.entries.toArray().find((e) => e.name.endsWith('val/b.png'))!.position, 1e7);
     expect(img.data.equals(png)).toBe(true);
     await archive.close();
   });

@@ -206,17 +206,19 @@ function inspectJpeg(sample: ImageSample, file: string): ImageVerdict | NeedMore
         if (segMore === 'eof') return truncatedHeader();
         if (segMore === 'window') return unverified(file, 'jpeg');
         if (segMore) return segMore;
-        const seg = b.subarray(pos + 2, pos + length);
+        // The segment is read in place (no view per segment: every image of an upload comes here, ADR 0042).
+        const seg = pos + 2;
+        const segLength = length - 2;
         if (isSof(m)) {
-          if (seg.length < 6) return truncatedHeader();
-          if (seg[0] !== 8)
-            return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${seg[0]}-bit samples; ultralytics (Pillow) reads 8-bit JPEGs only.`);
-          if (![1, 3, 4].includes(seg[5]))
-            return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${seg[5]} colour components; Pillow cannot read it.`);
-          height = u16be(seg, 1);
-          width = u16be(seg, 3);
-        } else if (m === 0xe1 && orientation === 0 && ascii(seg, 0, 6) === 'Exif\0\0') {
-          orientation = exifOrientation(seg.subarray(6));
+          if (segLength < 6) return truncatedHeader();
+          if (b[seg] !== 8)
+            return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${b[seg]}-bit samples; ultralytics (Pillow) reads 8-bit JPEGs only.`);
+          if (![1, 3, 4].includes(b[seg + 5]))
+            return dropped(file, ProcessingCode.ImageCorrupt, 'jpeg', `The JPEG has ${b[seg + 5]} colour components; Pillow cannot read it.`);
+          height = u16be(b, seg + 1);
+          width = u16be(b, seg + 3);
+        } else if (m === 0xe1 && orientation === 0 && segLength >= 6 && ascii(b, seg, 6) === 'Exif\0\0') {
+          orientation = exifOrientation(b.subarray(seg + 6, pos + length));
         }
         pos += length;
         if (m === 0xda) {

@@ -17,11 +17,25 @@ import { IGNORED_IMAGE_EXTENSIONS, IMAGE_EXTENSIONS, issue, SPLITS, type Dataset
 
 export type LayoutKind = 'yolo' | 'roboflow' | 'classify';
 
-/** What `detectLayout` needs of an entry; `ArchiveEntry` fits, and so does a browser zip listing. */
+/** What `detectLayout` needs of an entry; a browser zip listing fits. */
 export interface LayoutEntryInput {
   name: string;
   isDirectory: boolean;
 }
+
+/**
+ * Entries as a table read by position (ADR 0042): the server's archive listing keeps its names in one
+ * byte pool and makes a name string when asked, so that the layout code holds no string per entry.
+ * An array of `LayoutEntryInput` is read through the same accessors.
+ */
+export interface LayoutEntryTable {
+  readonly count: number;
+  name(position: number): string;
+  isDirectory(position: number): boolean;
+}
+
+/** Anything the layout functions take: entries, a table of them, or the index made from either. */
+export type LayoutEntries = readonly LayoutEntryInput[] | LayoutEntryTable | EntryIndex;
 
 export interface DetectedLayout {
   kind: LayoutKind;
@@ -118,7 +132,7 @@ interface DirNode {
  * an archive of 100,000s of images grows no young generation here.
  */
 export interface EntryIndex {
-  readonly entries: readonly LayoutEntryInput[];
+  readonly table: LayoutEntryTable;
   readonly dirs: Map<string, DirNode>;
   /** Per entry: its folder's id, or -1 for entries left out (folders, junk, empty names). */
   readonly dirOf: Int32Array;
@@ -135,9 +149,9 @@ export interface EntryIndex {
  * Builds the folder tree once; `detectLayout` and `resolveLayout` accept either entries or the index
  * so that large archives are indexed a single time.
  */
-export function indexEntries(entries: readonly LayoutEntryInput[] | EntryIndex): EntryIndex {
-  if (!Array.isArray(entries)) return entries as EntryIndex;
-  const list = entries as readonly LayoutEntryInput[];
+export function indexEntries(entries: LayoutEntries): EntryIndex {
+  if ('dirOf' in entries) return entries;
+  const table: LayoutEntryTable = Array.isArray(entries) ? tableOf(entries) : (entries as LayoutEntryTable);
   const dirs = new Map<string, DirNode>();
   const nodes: DirNode[] = [];
   const ensureDir = (dir: string): DirNode => {
@@ -150,16 +164,16 @@ export function indexEntries(entries: readonly LayoutEntryInput[] | EntryIndex):
     return node;
   };
   ensureDir('');
-  const dirOf = new Int32Array(list.length).fill(-1);
+  const count = table.count;
+  const dirOf = new Int32Array(count).fill(-1);
   let fileCount = 0;
   let imageCount = 0;
   let lastDir = '';
   let lastNode = nodes[0];
-  for (let i = 0; i < list.length; i++) {
-    const entry = list[i];
-    const name = entry.name;
+  for (let i = 0; i < count; i++) {
+    const name = table.name(i);
     if (name === '' || isJunk(name)) continue;
-    if (entry.isDirectory) {
+    if (table.isDirectory(i)) {
       ensureDir(name);
       continue;
     }
@@ -187,20 +201,26 @@ export function indexEntries(entries: readonly LayoutEntryInput[] | EntryIndex):
   while (size < fileCount * 2) size *= 2;
   const slots = new Int32Array(size).fill(-1);
   const slotHashes = new Int32Array(size);
-  const index: EntryIndex = { entries: list, dirs, dirOf, fileOrder, fileCount, imageCount, slots, slotHashes };
-  for (let i = 0; i < list.length; i++) {
+  const index: EntryIndex = { table, dirs, dirOf, fileOrder, fileCount, imageCount, slots, slotHashes };
+  for (let i = 0; i < count; i++) {
     const dir = dirOf[i];
     if (dir === -1) continue;
     fileOrder[cursor[dir]++] = i;
-    const name = list[i].name;
+    const name = table.name(i);
     const hash = hashOf(name, 0);
     let slot = hash & (size - 1);
-    while (slots[slot] !== -1 && !(slotHashes[slot] === hash && list[slots[slot]].name === name)) slot = (slot + 1) & (size - 1);
+    while (slots[slot] !== -1 && !(slotHashes[slot] === hash && table.name(slots[slot]) === name)) slot = (slot + 1) & (size - 1);
     slots[slot] = i;
     slotHashes[slot] = hash;
   }
   return index;
 }
+
+const tableOf = (list: readonly LayoutEntryInput[]): LayoutEntryTable => ({
+  count: list.length,
+  name: (position) => list[position].name,
+  isDirectory: (position) => list[position].isDirectory,
+});
 
 /** FNV-1a over the UTF-16 code units of `text` from `from` on. */
 function hashOf(text: string, from: number): number {
@@ -214,12 +234,12 @@ export function findFile(index: EntryIndex, name: string): number {
   const mask = index.slots.length - 1;
   const hash = hashOf(name, 0);
   for (let slot = hash & mask; index.slots[slot] !== -1; slot = (slot + 1) & mask) {
-    if (index.slotHashes[slot] === hash && index.entries[index.slots[slot]].name === name) return index.slots[slot];
+    if (index.slotHashes[slot] === hash && index.table.name(index.slots[slot]) === name) return index.slots[slot];
   }
   return -1;
 }
 
-const nameAt = (index: EntryIndex, position: number): string => index.entries[position].name;
+const nameAt = (index: EntryIndex, position: number): string => index.table.name(position);
 
 /** The names of a folder's own files, in entry order. */
 function filesOf(index: EntryIndex, node: DirNode | undefined): string[] {
@@ -313,12 +333,12 @@ function describeFolder(index: EntryIndex, dir: string): string {
  * detection-style and a classification layout when an archive could be read either way, and turns a
  * mismatch into a clear `dataset/task-mismatch` instead of a confusing list of missing labels.
  */
-export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, options: { task?: DatasetTask } = {}): LayoutResult<DetectedLayout> {
+export function detectLayout(entries: LayoutEntries, options: { task?: DatasetTask } = {}): LayoutResult<DetectedLayout> {
   const index = indexEntries(entries);
   const task = options.task;
   if (index.imageCount === 0) {
     let ignored = 0;
-    for (let i = 0; i < index.entries.length; i++) if (index.dirOf[i] !== -1 && IGNORED_IMAGE_EXTENSIONS.has(extname(nameAt(index, i)))) ignored++;
+    for (let i = 0; i < index.table.count; i++) if (index.dirOf[i] !== -1 && IGNORED_IMAGE_EXTENSIONS.has(extname(nameAt(index, i)))) ignored++;
     return fail(
       ProcessingCode.NoImages,
       `The archive holds no images${ignored ? ` (${ignored} files in formats ultralytics does not train on)` : ''}. Supported formats: ${[...IMAGE_EXTENSIONS].join(', ')}. Found at the top: ${describeFolder(index, '')}.`,
@@ -405,7 +425,7 @@ export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, 
     );
   }
   const deeper: string[] = [];
-  for (let i = 0; i < index.entries.length; i++) {
+  for (let i = 0; i < index.table.count; i++) {
     const f = nameAt(index, i);
     if (index.dirOf[i] !== -1 && isYaml(f) && dirname(f) !== root) deeper.push(f);
   }
@@ -426,7 +446,7 @@ export function detectLayout(entries: readonly LayoutEntryInput[] | EntryIndex, 
  * classification layout (`<split>/<class>/<image>`, no yaml) can only be classify, whatever task the
  * dataset was created with; a detection-style archive may be detect, segment, obb or pose.
  */
-export function taskFromLayout(entries: readonly LayoutEntryInput[] | EntryIndex): DatasetTask | null {
+export function taskFromLayout(entries: LayoutEntries): DatasetTask | null {
   const detected = detectLayout(entries);
   return detected.ok && detected.layout.kind === 'classify' ? 'classify' : null;
 }
@@ -468,11 +488,7 @@ function looksClassify(index: EntryIndex, root: string): boolean {
  * paths (`parseDatasetYaml(...).config`); without them the conventional folders are used, which is
  * what a browser pre-check can do before reading the yaml.
  */
-export function resolveLayout(
-  entries: readonly LayoutEntryInput[] | EntryIndex,
-  detected: DetectedLayout,
-  yamlPaths?: YamlSplitPaths,
-): LayoutResult<DatasetLayout> {
+export function resolveLayout(entries: LayoutEntries, detected: DetectedLayout, yamlPaths?: YamlSplitPaths): LayoutResult<DatasetLayout> {
   const index = indexEntries(entries);
   const resolved = resolveLayoutPositions(index, detected, yamlPaths);
   if (!resolved.ok) return resolved;
@@ -496,15 +512,11 @@ export function layoutImage(index: EntryIndex, split: SplitPositions, k: number)
 }
 
 /**
- * `resolveLayout` with each split's images as columns of entry positions (`index.entries[position]`),
+ * `resolveLayout` with each split's images as columns of entry positions (`index.table`),
  * for archives of 100,000s of images (ADR 0042): the same checks, issues and order, and no record or
  * string per image.
  */
-export function resolveLayoutPositions(
-  entries: readonly LayoutEntryInput[] | EntryIndex,
-  detected: DetectedLayout,
-  yamlPaths?: YamlSplitPaths,
-): LayoutResult<DatasetPositions> {
+export function resolveLayoutPositions(entries: LayoutEntries, detected: DetectedLayout, yamlPaths?: YamlSplitPaths): LayoutResult<DatasetPositions> {
   const index = indexEntries(entries);
   try {
     return { ok: true, layout: detected.kind === 'classify' ? resolveClassify(index, detected) : resolveYolo(index, detected, yamlPaths) };
@@ -571,7 +583,7 @@ function resolveYolo(index: EntryIndex, detected: DetectedLayout, yamlPaths: Yam
   const yamlName = detected.yamlPath ? basename(detected.yamlPath) : 'data.yaml';
   const splits: Partial<Record<Split, SplitPositions>> = {};
   // The label files some image of a split expects, by position (a later entry of a name stands for the name).
-  const claimed = new Uint8Array(index.entries.length);
+  const claimed = new Uint8Array(index.table.count);
   const labelDirs = new Set<string>();
 
   for (const split of SPLITS) {

@@ -14,8 +14,11 @@ import { createReadStream } from 'node:fs';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
+import { EntryFlag, EntryTable, LOCAL_HEADER_MIN, type ArchiveEntries, type ArchiveEntry, type ArchiveFormat } from './entry-table.js';
 import { DatasetProcessingError, ProcessingCode } from './errors.js';
 import { normalizeEntryName, printableName } from './paths.js';
+
+export type { ArchiveEntries, ArchiveEntry, ArchiveFormat };
 
 export interface ArchiveLimits {
   /** Sum of the declared uncompressed sizes of all entries. */
@@ -33,28 +36,6 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxCompressionRatio: 200,
   ratioCheckMinBytes: 1024 * 1024,
 };
-
-export type ArchiveFormat = 'zip' | 'tar';
-
-/** One entry as listed, before any of its bytes are read. */
-export interface ArchiveEntry {
-  /** Normalised, safe, `/`-separated relative name; directories have no trailing slash. */
-  name: string;
-  isDirectory: boolean;
-  /** Symlinks, hard links and device nodes: listed so callers can say they were skipped. */
-  isLink: boolean;
-  /** Set when the entry is a kind we cannot read (a GNU sparse tar entry): what it is, for the report. */
-  unsupported?: string;
-  encrypted: boolean;
-  compressedSize: number;
-  uncompressedSize: number;
-  /** Zip compression method (0 stored, 8 deflate, others unsupported); always 0 for tar. */
-  compressionMethod: number;
-  /** Zip CRC-32 from the central directory; null for tar. */
-  crc32: number | null;
-  /** Zip: offset of the local file header. Tar: offset of the entry's header block. */
-  headerOffset: number;
-}
 
 /**
  * Where an entry's bytes lie in the archive file, so another module can serve the original bytes with
@@ -74,21 +55,25 @@ export interface EntrySource {
 export interface ArchiveReader {
   readonly format: ArchiveFormat;
   readonly path: string;
-  /** Every entry, in archive order, names already checked against zip-slip. */
-  readonly entries: readonly ArchiveEntry[];
+  /**
+   * Every entry, in archive order, names already checked against zip-slip: a table of columns read by
+   * position (ADR 0042), no object per entry; `entries.entry(position)` makes one when asked. The
+   * methods below name an entry by its position.
+   */
+  readonly entries: ArchiveEntries;
   /** Finds where the entry's data starts (reads the zip local header: 30 bytes plus names). */
-  locate(entry: ArchiveEntry): Promise<EntrySource>;
+  locate(position: number): Promise<EntrySource>;
   /**
    * Streams the entry's uncompressed bytes. The stream fails with `archive/bomb` as soon as it yields
    * more than the declared size, `archive/corrupt-entry` when it yields less or the data does not
    * inflate, and `archive/crc-mismatch` on a bad checksum.
    */
-  openEntry(entry: ArchiveEntry): Promise<Readable>;
+  openEntry(position: number): Promise<Readable>;
   /**
    * Reads a whole entry into memory, verified as `openEntry` does, with where it lies in the archive.
    * Refuses entries that declare more than `maxBytes` (`archive/too-large`).
    */
-  readEntry(entry: ArchiveEntry, maxBytes: number): Promise<{ data: Buffer; source: EntrySource }>;
+  readEntry(position: number, maxBytes: number): Promise<{ data: Buffer; source: EntrySource }>;
   /**
    * Reads many entries in archive order in one sequential pass over the file (large reads, no
    * per-entry stream), verified as `readEntry` does. Damage confined to one entry is yielded as its
@@ -96,15 +81,16 @@ export interface ArchiveReader {
    * view into a shared read buffer: copy it to keep it beyond the next few entries. A caller that calls
    * a read's `release()` once done with its `data` lets the pass reuse that read buffer (ADR 0042): the
    * pass then allocates a bounded number of read buffers whatever the archive's size, instead of one
-   * per window left to the garbage collector.
+   * per window left to the garbage collector. Each read carries its entry as an object, made for it,
+   * its position and its `index` in `positions`.
    */
-  readInOrder(entries: readonly ArchiveEntry[], maxBytes: number): AsyncGenerator<SequentialRead>;
+  readInOrder(positions: ArrayLike<number>, maxBytes: number): AsyncGenerator<SequentialRead>;
   close(): Promise<void>;
 }
 
 export type SequentialRead =
-  | { entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined; release(): void }
-  | { entry: ArchiveEntry; error: DatasetProcessingError; release(): void };
+  | { index: number; position: number; entry: ArchiveEntry; data: Buffer; source: EntrySource; error?: undefined; release(): void }
+  | { index: number; position: number; entry: ArchiveEntry; error: DatasetProcessingError; release(): void };
 
 /**
  * Opens an archive from a file path and lists it. Throws `DatasetProcessingError` with
@@ -181,8 +167,6 @@ const yauzlLowLevel = yauzl as unknown as {
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const ZIP_MADE_BY_UNIX = 3;
-/** Smallest local header: signature, fields and no name, so an overlap test can never misfire. */
-const LOCAL_HEADER_MIN = 30;
 
 async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<ArchiveReader> {
   let zip: ZipFileLowLevel;
@@ -213,7 +197,7 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive has ${zip.entryCount} entries; the limit is ${lim.maxEntries}.`);
   }
 
-  let entries: ArchiveEntry[];
+  let entries: EntryTable;
   try {
     entries = await listZip(path, zip, lim);
     checkNoOverlap(entries);
@@ -263,32 +247,13 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
     format: 'zip',
     path,
     entries,
-    locate,
-    openEntry: async (entry) => (await open(entry)).stream,
-    readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
-    readInOrder: (list, maxBytes) =>
-      readInOrder(path, list, maxBytes, spareWindows, async (span, entry) => {
+    locate: (position) => locate(entries.entry(position)),
+    openEntry: async (position) => (await open(entries.entry(position))).stream,
+    readEntry: (position, maxBytes) => readWhole(open, entries.entry(position), maxBytes),
+    readInOrder: (positions, maxBytes) =>
+      readInOrder(path, entries, positions, maxBytes, spareWindows, (span, entry) => {
         assertReadable(entry);
-        const header = await span.bytes(entry.headerOffset, LOCAL_HEADER_MIN);
-        if (header.readUInt32LE(0) !== 0x04034b50) {
-          throw new DatasetProcessingError(
-            ProcessingCode.CorruptEntry,
-            `Cannot read ${entry.name}: invalid local file header signature: 0x${header.readUInt32LE(0).toString(16)}`,
-            entry.name,
-          );
-        }
-        const dataOffset = entry.headerOffset + LOCAL_HEADER_MIN + header.readUInt16LE(26) + header.readUInt16LE(28);
-        const source: EntrySource = {
-          format: 'zip',
-          headerOffset: entry.headerOffset,
-          dataOffset,
-          compressedSize: entry.compressedSize,
-          uncompressedSize: entry.uncompressedSize,
-          compressionMethod: entry.compressionMethod,
-          crc32: entry.crc32,
-        };
-        const raw = await span.bytes(dataOffset, entry.compressedSize);
-        return { source, data: entry.compressionMethod === 8 ? await inflateEntry(raw, entry) : raw };
+        return whenReady(span.bytes(entry.headerOffset, LOCAL_HEADER_MIN), (header) => readZipData(span, entry, header));
       }),
     close: async () => {
       if (!closed) zip.close();
@@ -297,8 +262,32 @@ async function openZip(path: string, lim: ArchiveLimits, head: Buffer): Promise<
   };
 }
 
-/** Central directory bytes read at once when listing a zip: one read per thousands of entries. */
-const CENTRAL_DIRECTORY_CHUNK = 1024 * 1024;
+/** The rest of `readInOrder`'s read of a zip entry once its local header is in: its data, inflated. */
+function readZipData(span: SpanReader, entry: ArchiveEntry, header: Buffer): WindowRead | Promise<WindowRead> {
+  if (header.readUInt32LE(0) !== 0x04034b50) {
+    throw new DatasetProcessingError(
+      ProcessingCode.CorruptEntry,
+      `Cannot read ${entry.name}: invalid local file header signature: 0x${header.readUInt32LE(0).toString(16)}`,
+      entry.name,
+    );
+  }
+  const dataOffset = entry.headerOffset + LOCAL_HEADER_MIN + header.readUInt16LE(26) + header.readUInt16LE(28);
+  const source: EntrySource = {
+    format: 'zip',
+    headerOffset: entry.headerOffset,
+    dataOffset,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    compressionMethod: entry.compressionMethod,
+    crc32: entry.crc32,
+  };
+  return whenReady(span.bytes(dataOffset, entry.compressedSize), (raw) =>
+    entry.compressionMethod === 8 ? inflateEntry(raw, entry).then((data) => ({ source, data })) : { source, data: raw },
+  );
+}
+
+/** Central directory bytes read at once when listing a zip: one read per thousands of entries (at most 3 × 65,535 + 46 bytes a record). */
+const CENTRAL_DIRECTORY_CHUNK = 256 * 1024;
 /** Fixed part of a central directory file header. */
 const CENTRAL_HEADER = 46;
 
@@ -309,9 +298,8 @@ const CENTRAL_HEADER = 46;
  * number of entries. The checks are yauzl's (signature, strong encryption, extra fields, zip64 sizes,
  * stored sizes) with its messages; names are decoded by yauzl's own function.
  */
-async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<ArchiveEntry[]> {
-  const entries: ArchiveEntry[] = [];
-  const seen = new Set<string>();
+async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): Promise<EntryTable> {
+  const entries = new EntryTable('zip', zip.entryCount);
   let total = 0;
   const damaged = (message: string) => new DatasetProcessingError(ProcessingCode.Corrupt, `The zip archive is damaged: ${message}`);
   const handle = await openFile(path, 'r');
@@ -375,42 +363,46 @@ async function listZip(path: string, zip: ZipFileLowLevel, lim: ArchiveLimits): 
       if (compressionMethod === 0 && compressedSize !== uncompressedSize + (encrypted ? 12 : 0)) {
         throw damaged(`compressed/uncompressed size mismatch for stored file: ${compressedSize} != ${uncompressedSize}`);
       }
-      const plain = plainName(chunk, nameStart, nameLength, extraFields);
-      const rawName = plain ?? yauzlLowLevel.getFileNameLowLevel(flags, chunk.subarray(nameStart, nameStart + nameLength), extraFields, true);
-      cursor += recordLength;
-      const normalized = plain !== null ? plainNormalized(plain) : normalizeEntryName(rawName);
-      if (!normalized.ok) {
-        throw new DatasetProcessingError(
-          ProcessingCode.UnsafePath,
-          `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`,
-          printableName(rawName),
-        );
+      const plain = isPlainName(chunk, nameStart, nameLength, extraFields);
+      let isDirectory: boolean;
+      if (plain) {
+        // The bytes are the name already (ADR 0042): no string is made for it.
+        isDirectory = chunk[nameStart + nameLength - 1] === SLASH;
+        entries.writeNameBytes(chunk, nameStart, nameStart + nameLength - (isDirectory ? 1 : 0));
+      } else {
+        const rawName = yauzlLowLevel.getFileNameLowLevel(flags, chunk.subarray(nameStart, nameStart + nameLength), extraFields, true);
+        const normalized = normalizeEntryName(rawName);
+        if (!normalized.ok) {
+          throw new DatasetProcessingError(
+            ProcessingCode.UnsafePath,
+            `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`,
+            printableName(rawName),
+          );
+        }
+        isDirectory = normalized.isDirectory || normalized.name === '';
+        entries.writeName(normalized.name);
       }
+      cursor += recordLength;
       const isUnix = versionMadeBy >> 8 === ZIP_MADE_BY_UNIX;
-      const entry: ArchiveEntry = {
-        name: normalized.name,
-        isDirectory: normalized.isDirectory || normalized.name === '',
-        isLink: isUnix && ((externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK,
-        encrypted,
-        compressedSize,
-        uncompressedSize,
+      const isLink = isUnix && ((externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK;
+      const position = entries.push(
+        (isDirectory ? EntryFlag.Directory : 0) | (isLink ? EntryFlag.Link : 0) | (encrypted ? EntryFlag.Encrypted : 0),
         compressionMethod,
         crc32,
+        compressedSize,
+        uncompressedSize,
         headerOffset,
-      };
-      checkDeclaredSizes(entry, lim);
-      total += entry.uncompressedSize;
+      );
+      checkDeclaredSizes(entries, position, lim);
+      total += uncompressedSize;
       if (total > lim.maxTotalUncompressedBytes) {
         throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`);
       }
-      if (!entry.isDirectory) {
-        // Two entries with one name are read differently by different tools; that ambiguity is
-        // exactly what archive-confusion attacks use, and no honest dataset needs it.
-        if (seen.has(entry.name)) throw new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${entry.name}" twice.`, entry.name);
-        seen.add(entry.name);
-      }
-      entries.push(entry);
+      // Two entries with one name are read differently by different tools; that ambiguity is
+      // exactly what archive-confusion attacks use, and no honest dataset needs it.
+      if (!isDirectory) checkUnique(entries, position);
     }
+    entries.seal();
     return entries;
   } finally {
     await handle.close();
@@ -423,19 +415,24 @@ const DOT = 0x2e;
 /**
  * The name of a zip entry when it is plain printable ASCII already in normal form (no `\\`, no empty,
  * `.` or `..` segment but a trailing `/`, not absolute, no drive letter) and carries no Unicode path
- * field: what `getFileNameLowLevel` + `normalizeEntryName` would make of it, as one flat string with no
- * garbage (ADR 0042). Null for any other name, which goes the general way.
+ * field: what `getFileNameLowLevel` + `normalizeEntryName` would make of it. Null for any other name,
+ * which goes the general way. The listing copies such a name's bytes into its pool as they are (ADR 0042).
  */
 export function plainName(buf: Buffer, start: number, length: number, extraFields: readonly ZipExtraField[]): string | null {
-  if (length === 0) return null;
-  for (const field of extraFields) if (field.id === 0x7075) return null;
+  return isPlainName(buf, start, length, extraFields) ? buf.toString('latin1', start, start + length) : null;
+}
+
+/** Whether `plainName` takes the name as it is: its bytes are then the entry's name (a trailing `/` aside). */
+function isPlainName(buf: Buffer, start: number, length: number, extraFields: readonly ZipExtraField[]): boolean {
+  if (length === 0) return false;
+  for (const field of extraFields) if (field.id === 0x7075) return false;
   let segment = 0;
   let dots = 0;
   for (let i = 0; i < length; i++) {
     const c = buf[start + i];
-    if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
+    if (c < 0x20 || c > 0x7e || c === 0x5c) return false;
     if (c === SLASH) {
-      if (segment === 0 || segment === dots) return null; // `//`, a leading `/`, `./` or `../`
+      if (segment === 0 || segment === dots) return false; // `//`, a leading `/`, `./` or `../`
       segment = 0;
       dots = 0;
     } else {
@@ -443,18 +440,12 @@ export function plainName(buf: Buffer, start: number, length: number, extraField
       if (c === DOT && dots === segment - 1) dots++;
       if (c === 0x3a && i === 1) {
         const d = buf[start] | 0x20;
-        if (d >= 0x61 && d <= 0x7a) return null; // a drive letter
+        if (d >= 0x61 && d <= 0x7a) return false; // a drive letter
       }
     }
   }
-  if (segment !== 0 && segment === dots && dots <= 2) return null; // ends with `.` or `..`
-  return buf.toString('latin1', start, start + length);
+  return !(segment !== 0 && segment === dots && dots <= 2); // not ending with `.` or `..`
 }
-
-const plainNormalized = (raw: string) =>
-  raw.charCodeAt(raw.length - 1) === SLASH
-    ? { ok: true as const, name: raw.slice(0, -1), isDirectory: true }
-    : { ok: true as const, name: raw, isDirectory: false };
 
 /** The zip extra fields of one entry (views into `raw`), or null when one runs past the end. */
 function parseExtraFields(raw: Buffer): ZipExtraField[] | null {
@@ -470,32 +461,43 @@ function parseExtraFields(raw: Buffer): ZipExtraField[] | null {
   return fields;
 }
 
-function checkDeclaredSizes(entry: ArchiveEntry, lim: ArchiveLimits) {
-  if (entry.uncompressedSize <= lim.ratioCheckMinBytes) return;
-  const ratio = entry.compressedSize === 0 ? Infinity : entry.uncompressedSize / entry.compressedSize;
+function checkDeclaredSizes(entries: EntryTable, position: number, lim: ArchiveLimits) {
+  const uncompressed = entries.uncompressedSize(position);
+  if (uncompressed <= lim.ratioCheckMinBytes) return;
+  const compressed = entries.compressedSize(position);
+  const ratio = compressed === 0 ? Infinity : uncompressed / compressed;
   if (ratio > lim.maxCompressionRatio) {
+    const name = entries.name(position);
     throw new DatasetProcessingError(
       ProcessingCode.Bomb,
-      `"${entry.name}" declares ${formatBytes(entry.uncompressedSize)} from ${formatBytes(entry.compressedSize)} (ratio ${Math.round(ratio)}:1, limit ${lim.maxCompressionRatio}:1); refusing a likely zip bomb.`,
-      entry.name,
+      `"${name}" declares ${formatBytes(uncompressed)} from ${formatBytes(compressed)} (ratio ${Math.round(ratio)}:1, limit ${lim.maxCompressionRatio}:1); refusing a likely zip bomb.`,
+      name,
     );
   }
+}
+
+/** Refuses a second file of one name (names compared in the listing's pool, no set of strings: ADR 0042). */
+function checkUnique(entries: EntryTable, position: number) {
+  if (entries.claimName(position) === -1) return;
+  const name = entries.name(position);
+  throw new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${name}" twice.`, name);
 }
 
 /**
  * Overlapping entries are how "non-recursive" zip bombs reach huge sizes with honest per-entry
  * ratios (many central records pointing at one compressed kernel). Honest zips never overlap.
  */
-function checkNoOverlap(entries: readonly ArchiveEntry[]) {
-  const sorted = [...entries].sort((a, b) => a.headerOffset - b.headerOffset);
+function checkNoOverlap(entries: EntryTable) {
+  const sorted = entries.byHeaderOffset();
   for (let i = 1; i < sorted.length; i++) {
     const prev = sorted[i - 1];
     const next = sorted[i];
-    if (next.headerOffset < prev.headerOffset + LOCAL_HEADER_MIN + prev.compressedSize) {
+    if (entries.headerOffset(next) < entries.headerOffset(prev) + LOCAL_HEADER_MIN + entries.compressedSize(prev)) {
+      const nextName = entries.name(next);
       throw new DatasetProcessingError(
         ProcessingCode.Bomb,
-        `Entries "${prev.name}" and "${next.name}" overlap in the archive; refusing a likely zip bomb.`,
-        next.name,
+        `Entries "${entries.name(prev)}" and "${nextName}" overlap in the archive; refusing a likely zip bomb.`,
+        nextName,
       );
     }
   }
@@ -521,12 +523,10 @@ const BLOCK = 512;
 const MAX_TAR_META = 1024 * 1024;
 
 async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Promise<ArchiveReader> {
-  const entries: ArchiveEntry[] = [];
-  const dataOffsets = new Map<ArchiveEntry, number>();
+  const entries = new EntryTable('tar', 1024);
   const handle = await openFile(path, 'r');
   try {
     const header = Buffer.alloc(BLOCK);
-    const seen = new Set<string>();
     let offset = 0;
     let total = 0;
     let longName: string | null = null;
@@ -581,52 +581,46 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
           `Unsafe path in the archive: "${printableName(rawName)}" ${normalized.reason}.`,
           printableName(rawName),
         );
-      if (entries.length >= lim.maxEntries)
+      if (entries.count >= lim.maxEntries)
         throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive has more than ${lim.maxEntries} entries, the limit.`);
       // GNU sparse files (type S, or pax GNU.sparse.* records on a plain file) store holes as a map:
       // their bytes are not the file's bytes, so they are refused by name, not read as garbage or called links.
       const sparse = type === 'S' || Object.keys(meta).some((k) => k.startsWith('GNU.sparse.'));
       const isFile = !sparse && (type === '0' || type === '7' || type === '\0');
-      const entry: ArchiveEntry = {
-        name: normalized.name,
-        isDirectory: type === '5' || normalized.name === '',
-        isLink: !isFile && !sparse && type !== '5',
-        ...(sparse ? { unsupported: 'a GNU sparse file' } : {}),
-        encrypted: false,
-        compressedSize: isFile ? entrySize : 0,
-        uncompressedSize: isFile ? entrySize : 0,
-        compressionMethod: 0,
-        crc32: null,
-        headerOffset: offset,
-      };
-      total += entry.uncompressedSize;
+      const isDirectory = type === '5' || normalized.name === '';
+      const isLink = !isFile && !sparse && type !== '5';
+      const bytes = isFile ? entrySize : 0;
+      entries.writeName(normalized.name);
+      const position = entries.push(
+        (isDirectory ? EntryFlag.Directory : 0) | (isLink ? EntryFlag.Link : 0) | (sparse ? EntryFlag.Sparse : 0),
+        0,
+        0,
+        bytes,
+        bytes,
+        offset,
+        dataOffset,
+      );
+      total += bytes;
       if (total > lim.maxTotalUncompressedBytes)
         throw new DatasetProcessingError(ProcessingCode.TooLarge, `The archive unpacks to more than ${formatBytes(lim.maxTotalUncompressedBytes)}, the limit.`);
-      if (isFile) {
-        if (seen.has(entry.name)) throw new DatasetProcessingError(ProcessingCode.DuplicateEntry, `The archive holds "${entry.name}" twice.`, entry.name);
-        seen.add(entry.name);
-      }
-      entries.push(entry);
-      dataOffsets.set(entry, dataOffset);
+      if (isFile) checkUnique(entries, position);
       offset = next;
     }
+    entries.seal();
   } finally {
     await handle.close();
   }
 
-  const locate = async (entry: ArchiveEntry): Promise<EntrySource> => {
-    const dataOffset = dataOffsets.get(entry);
-    if (dataOffset === undefined) throw new Error(`Entry ${entry.name} does not belong to ${path}`);
-    return {
-      format: 'tar',
-      headerOffset: entry.headerOffset,
-      dataOffset,
-      compressedSize: entry.compressedSize,
-      uncompressedSize: entry.uncompressedSize,
-      compressionMethod: 0,
-      crc32: null,
-    };
-  };
+  const sourceOf = (entry: ArchiveEntry): EntrySource => ({
+    format: 'tar',
+    headerOffset: entry.headerOffset,
+    dataOffset: entries.dataOffset(entry.position),
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    compressionMethod: 0,
+    crc32: null,
+  });
+  const locate = async (entry: ArchiveEntry): Promise<EntrySource> => sourceOf(entry);
   const open = async (entry: ArchiveEntry): Promise<Opened> => {
     const source = await locate(entry);
     const { dataOffset } = source;
@@ -638,13 +632,13 @@ async function openTar(path: string, fileSize: number, lim: ArchiveLimits): Prom
     format: 'tar',
     path,
     entries,
-    locate,
-    openEntry: async (entry) => (await open(entry)).stream,
-    readEntry: (entry, maxBytes) => readWhole(open, entry, maxBytes),
-    readInOrder: (list, maxBytes) =>
-      readInOrder(path, list, maxBytes, spareWindows, async (span, entry) => {
-        const source = await locate(entry);
-        return { source, data: await span.bytes(source.dataOffset, entry.uncompressedSize) };
+    locate: (position) => locate(entries.entry(position)),
+    openEntry: async (position) => (await open(entries.entry(position))).stream,
+    readEntry: (position, maxBytes) => readWhole(open, entries.entry(position), maxBytes),
+    readInOrder: (positions, maxBytes) =>
+      readInOrder(path, entries, positions, maxBytes, spareWindows, (span, entry) => {
+        const source = sourceOf(entry);
+        return whenReady(span.bytes(source.dataOffset, entry.uncompressedSize), (data) => ({ source, data }));
       }),
     close: async () => undefined,
   };
@@ -741,12 +735,31 @@ function toEntryError(err: Error, entry: ArchiveEntry): Error {
   return err;
 }
 
-/** Reads of at least this size keep the pass sequential and the syscalls few. */
+/**
+ * Reads of at least this size keep the pass sequential and the syscalls few; a read stops earlier
+ * where the pass's last entry ends (ADR 0042), so that a window over small entries reads, and holds in
+ * memory, only the bytes the pass needs.
+ */
 const READ_WINDOW = 4 * 1024 * 1024;
 
-/** Byte ranges of one file served from a moving read window; ranges are asked for in ascending order. */
+/**
+ * Byte ranges of one file served from a moving read window; ranges are asked for in ascending order.
+ * A range in the window comes back at once, not as a promise: most entries of a pass lie in the window
+ * already, and a promise per range was most of the pass's garbage (ADR 0042).
+ */
 interface SpanReader {
-  bytes(start: number, length: number): Promise<Buffer>;
+  bytes(start: number, length: number): Buffer | Promise<Buffer>;
+}
+
+/** What one read of `readInOrder` gives. */
+interface WindowRead {
+  data: Buffer;
+  source: EntrySource;
+}
+
+/** `next` of `value` now when it is there, else once it comes. */
+function whenReady<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** Read buffers kept for reuse by one pass: two cover a window being read while the previous one's last images are still checked. */
@@ -763,12 +776,15 @@ interface ReadWindow {
 
 async function* readInOrder(
   path: string,
-  list: readonly ArchiveEntry[],
+  entries: EntryTable,
+  positions: ArrayLike<number>,
   maxBytes: number,
   spare: Buffer[],
-  read: (span: SpanReader, entry: ArchiveEntry) => Promise<{ data: Buffer; source: EntrySource }>,
+  read: (span: SpanReader, entry: ArchiveEntry) => WindowRead | Promise<WindowRead>,
 ): AsyncGenerator<SequentialRead> {
-  const sorted = [...list].sort((a, b) => a.headerOffset - b.headerOffset);
+  const sorted = entries.byHeaderOffset(positions);
+  // Where the pass's bytes end (an estimate: a longer local header only costs one more read).
+  const horizon = sorted.length === 0 ? 0 : entries.extentEnd(positions[sorted[sorted.length - 1]]);
   const handle = await openFile(path, 'r');
   // `spare`: the reader's buffers of retired windows that no read looks into any more. The next window
   // (of this pass or the reader's next one) reuses one, so processing 32,000 images allocates a few read
@@ -780,28 +796,34 @@ async function* readInOrder(
   try {
     const { size: fileSize } = await handle.stat();
     let window: ReadWindow = { buf: Buffer.alloc(0), start: 0, length: 0, users: 0, retired: false };
+    /** Moves the window to `start` (one read of up to READ_WINDOW bytes) and gives the range. */
+    const moveWindow = async (start: number, length: number): Promise<Buffer> => {
+      const size = Math.min(Math.max(length, Math.min(READ_WINDOW, horizon - start)), fileSize - start);
+      if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
+      const reuse = spare.findIndex((b) => b.length >= size);
+      const next = reuse >= 0 ? spare.splice(reuse, 1)[0]! : Buffer.allocUnsafe(Math.max(size, READ_WINDOW));
+      let filled = 0;
+      while (filled < size) {
+        const { bytesRead } = await handle.read(next, filled, size - filled, start + filled);
+        if (bytesRead === 0) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
+        filled += bytesRead;
+      }
+      retire(window);
+      window = { buf: next, start, length: size, users: 0, retired: false };
+      return next.subarray(0, length);
+    };
     const span: SpanReader & { window(): ReadWindow } = {
       window: () => window,
-      async bytes(start, length) {
-        if (start < window.start || start + length > window.start + window.length) {
-          const size = Math.min(Math.max(length, READ_WINDOW), fileSize - start);
-          if (start < 0 || size < length) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
-          const reuse = spare.findIndex((b) => b.length >= size);
-          const next = reuse >= 0 ? spare.splice(reuse, 1)[0]! : Buffer.allocUnsafe(Math.max(size, READ_WINDOW));
-          let filled = 0;
-          while (filled < size) {
-            const { bytesRead } = await handle.read(next, filled, size - filled, start + filled);
-            if (bytesRead === 0) throw new DatasetProcessingError(ProcessingCode.CorruptEntry, 'runs past the end of the archive');
-            filled += bytesRead;
-          }
-          retire(window);
-          window = { buf: next, start, length: size, users: 0, retired: false };
-        }
+      bytes(start, length) {
+        if (start < window.start || start + length > window.start + window.length) return moveWindow(start, length);
         return window.buf.subarray(start - window.start, start - window.start + length);
       },
     };
     const noop = () => undefined;
-    for (const entry of sorted) {
+    for (const index of sorted) {
+      // The entry's object is made for its read and goes with it (ADR 0042).
+      const position = positions[index];
+      const entry = entries.entry(position);
       let result: SequentialRead;
       try {
         if (entry.uncompressedSize > maxBytes) {
@@ -811,7 +833,8 @@ async function* readInOrder(
             entry.name,
           );
         }
-        const { data, source } = await read(span, entry);
+        const got = read(span, entry);
+        const { data, source } = got instanceof Promise ? await got : got;
         checkContent(data, entry);
         // A view into the read buffer holds it until released; inflated data is the read's own.
         const w = span.window();
@@ -826,11 +849,11 @@ async function* readInOrder(
             if (w.retired && w.users === 0 && spare.length < SPARE_WINDOWS && w.buf.length >= READ_WINDOW) spare.push(w.buf);
           };
         }
-        result = { entry, data, source, release };
+        result = { index, position, entry, data, source, release };
       } catch (err) {
         if (!(err instanceof DatasetProcessingError)) throw err;
         const error = err.file ? err : new DatasetProcessingError(err.code, `"${entry.name}" is damaged: ${err.message}.`, entry.name);
-        result = { entry, error, release: noop };
+        result = { index, position, entry, error, release: noop };
       }
       yield result;
     }

@@ -29,11 +29,11 @@ const kept = expected.pairs
 /** The browser's view of the archive: whole small entries and the ends of images. */
 async function archiveSource(): Promise<PrecheckSource & { close(): Promise<void> }> {
   const archive = await openArchive(ARCHIVE);
-  const files = archive.entries.filter((e) => !e.isDirectory);
+  const files = archive.entries.toArray().filter((e) => !e.isDirectory);
   const byName = new Map(files.map((e) => [e.name, e]));
   const read = async (name: string) => {
     const entry = byName.get(name);
-    return entry ? (await archive.readEntry(entry, 1 << 30)).data : null;
+    return entry ? (await archive.readEntry(entry.position, 1 << 30)).data : null;
   };
   return {
     entries: files.map((e) => ({ name: e.name, isDirectory: false, size: e.uncompressedSize })),

@@ -8,7 +8,7 @@ export { processArchive, checkImage, makeThumbnail, DEFAULT_PROCESSING_LIMITS } 
 export type { ProcessOptions, ProcessResult, ProcessedImage, ProcessingProgress, ProcessingLimits } from './process-archive.js';
 export { machineParallelism } from './pool.js';
 export { openArchive, DEFAULT_ARCHIVE_LIMITS, formatBytes } from './archive.js';
-export type { ArchiveReader, ArchiveEntry, ArchiveLimits, ArchiveFormat, EntrySource, SequentialRead } from './archive.js';
+export type { ArchiveReader, ArchiveEntry, ArchiveEntries, ArchiveLimits, ArchiveFormat, EntrySource, SequentialRead } from './archive.js';
 export { detectLayout, resolveLayout, indexEntries, summarizeLayout, imageToLabelPath } from './layout.js';
 export type {
   DetectedLayout,
@@ -18,6 +18,7 @@ export type {
   SplitLayout,
   LayoutKind,
   LayoutEntryInput,
+  LayoutEntryTable,
   YamlSplitPaths,
   LayoutError,
   LayoutResult,

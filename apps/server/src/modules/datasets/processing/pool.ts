@@ -3,7 +3,9 @@ import { availableParallelism } from 'node:os';
 /**
  * Runs `work` over the items of an (async) iterable with at most `size` calls in flight, pulling the
  * next item only when a slot frees (back-pressure on a sequential reader). The first failure stops new
- * work and is rethrown once the calls in flight settle; so is an abort of `signal`.
+ * work and is rethrown once the calls in flight settle; so is an abort of `signal`. A count and one
+ * waiter, not a set of promises raced per item: an item costs its call's promise and one reaction
+ * (ADR 0042, processing's pass calls it for every image).
  */
 export async function forEachPooled<T>(
   items: AsyncIterable<T> | Iterable<T>,
@@ -11,20 +13,28 @@ export async function forEachPooled<T>(
   signal: AbortSignal | undefined,
   work: (item: T) => Promise<void>,
 ): Promise<void> {
-  const inFlight = new Set<Promise<void>>();
+  let inFlight = 0;
   let failure: { error: unknown } | null = null;
+  let wake: (() => void) | null = null;
+  const settled = () => {
+    inFlight--;
+    const waiter = wake;
+    wake = null;
+    waiter?.();
+  };
+  const failed = (error: unknown) => {
+    failure ??= { error };
+    settled();
+  };
+  const slotFrees = () => new Promise<void>((resolve) => (wake = resolve));
   for await (const item of items) {
     if (signal?.aborted) failure ??= { error: signal.reason };
     if (failure !== null) break;
-    const run: Promise<void> = work(item)
-      .catch((error: unknown) => {
-        failure ??= { error };
-      })
-      .finally(() => inFlight.delete(run));
-    inFlight.add(run);
-    if (inFlight.size >= size) await Promise.race(inFlight);
+    inFlight++;
+    work(item).then(settled, failed);
+    if (inFlight >= size) await slotFrees();
   }
-  await Promise.all(inFlight);
+  while (inFlight > 0) await slotFrees();
   if (failure !== null) throw (failure as { error: unknown }).error;
 }
 

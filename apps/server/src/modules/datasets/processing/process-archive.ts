@@ -5,13 +5,14 @@
  *
  * The archive is read sequentially: first the label files (small, kept until their image comes), then
  * the images in archive order, in large reads with no per-entry re-open. Memory stays flat whatever the
- * archive's size: the peak is the entry list, the label bytes, a read window and `concurrency` images.
+ * archive's size: the peak is the listing's columns (no object per entry, ADR 0042), the label bytes, a
+ * read window and `concurrency` images.
  * Thumbnails are not made here (see `thumbnails.ts`): the dataset is usable before they exist.
  */
 import {
   DEFAULT_ARCHIVE_LIMITS,
   openArchive,
-  type ArchiveEntry,
+  type ArchiveEntries,
   type ArchiveLimits,
   type ArchiveReader,
   type EntrySource,
@@ -35,6 +36,7 @@ import {
   resolveLayoutPositions,
   summarizeLayout,
   taskFromLayout,
+  type LayoutEntryTable,
   type LayoutSummary,
   type YamlSplitPaths,
 } from './layout.js';
@@ -146,32 +148,27 @@ export const PROCESS_WINDOW = 512;
 const LABEL_STORE_KEPT = 1024 * 1024;
 
 /**
- * One image of a window of the pass (ADR 0042): its entry, its label's entry, its name and class. The
- * pass keeps the whole plan as typed columns (`Plan`) and makes these for one window at a time.
+ * One image of the pass as it is handled (ADR 0042): its split, its name and class, and its label
+ * file's position in the listing (-1: none). The pass keeps the whole plan as typed columns (`Plan`)
+ * and makes one of these per image read.
  */
 interface WorkItem {
   split: Split;
-  entry: ArchiveEntry;
   /** File name inside its split. */
   name: string;
-  /** The label entry beside the image (yolo layouts), when the archive has it. */
-  label: ArchiveEntry | null;
+  /** The label file beside the image (yolo layouts), when the archive has it: its position, or -1. */
+  label: number;
   classIndex: number | null;
 }
 
 /**
- * Errors that spoil one file, not the archive: report them and go on. Everything else (a bomb, I/O
- * failure) stops processing.
- */
-/**
- * The pass's plan as typed columns (ADR 0042): per image, its entry's position in `entries`, its label
- * file's (-1: none), its class (-1: none) and its split (an index into SPLITS); `order` lists the
- * images in archive order.
+ * The pass's plan as typed columns (ADR 0042): per image, its entry's position in the archive's
+ * listing, its label file's (-1: none), its class (-1: none) and its split (an index into SPLITS);
+ * `order` lists the images in archive order.
  */
 interface Plan {
   names: string[];
   kptShape: [number, number] | null;
-  entries: readonly ArchiveEntry[];
   image: Int32Array;
   label: Int32Array;
   classIndex: Int32Array;
@@ -180,6 +177,10 @@ interface Plan {
   stats: StatsAccumulator;
 }
 
+/**
+ * Errors that spoil one file, not the archive: report them and go on. Everything else (a bomb, I/O
+ * failure) stops processing.
+ */
 const PER_ENTRY_CODES = new Set<string>([
   ProcessingCode.CorruptEntry,
   ProcessingCode.CrcMismatch,
@@ -233,33 +234,11 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
 
     progress({ phase: 'checking', done: 0, total: 0, bytesDone: 0, bytesTotal: 0 });
     const reader = archive;
-    // The listing's name index and the layout's columns live only while the plan is made: the pass
-    // keeps the plan's typed columns, nothing per image in the JS heap (ADR 0042).
+    const listing = reader.entries;
+    // The layout's index and columns live only while the plan is made: the pass keeps the plan's typed
+    // columns, and the listing its own; nothing per image in the JS heap (ADR 0042).
     const plan = await (async (): Promise<Plan> => {
-      // The listing itself when every entry can be read (no copy of a list of 100,000s).
-      let usable: readonly ArchiveEntry[] = reader.entries;
-      if (reader.entries.some((entry) => entry.isLink || entry.unsupported)) {
-        const kept: ArchiveEntry[] = [];
-        for (const entry of reader.entries) {
-          if (entry.isLink) {
-            if (!isJunk(entry.name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', entry.name));
-            continue;
-          }
-          if (entry.unsupported) {
-            report.add(
-              issue(
-                'error',
-                ProcessingCode.UnsupportedEntry,
-                `${entry.name} is ${entry.unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`,
-                entry.name,
-              ),
-            );
-            continue;
-          }
-          kept.push(entry);
-        }
-        usable = kept;
-      }
+      const { table: usable, positions: listingPosition } = usableEntries(listing, report);
       const index = indexEntries(usable);
       // The archive settles the task when it can only be one (ADR 0029): no manual change for a classification zip.
       if (task !== 'classify' && taskFromLayout(index) === 'classify') {
@@ -280,11 +259,12 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
       let kptShape: [number, number] | null = null;
       if (detected.layout.yamlPath) {
         const yamlFile = detected.layout.yamlPath;
-        const yamlEntry = usable[findFile(index, yamlFile)];
-        if (yamlEntry.uncompressedSize > MAX_YAML_CHARS * 4) {
+        const yamlEntry = listingPosition(findFile(index, yamlFile));
+        const yamlSize = listing.uncompressedSize(yamlEntry);
+        if (yamlSize > MAX_YAML_CHARS * 4) {
           throw new DatasetProcessingError(
             ProcessingCode.YamlInvalid,
-            `${yamlFile} is ${yamlEntry.uncompressedSize} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`,
+            `${yamlFile} is ${yamlSize} bytes; a dataset yaml holds a few lines (the limit is ${MAX_YAML_CHARS}).`,
             yamlFile,
           );
         }
@@ -328,34 +308,32 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         splitOf.fill(s, k, k + columns.positions.length);
         k += columns.positions.length;
       });
+      // From here on, positions are the listing's.
+      for (let i = 0; i < total; i++) {
+        image[i] = listingPosition(image[i]);
+        if (label[i] !== -1) label[i] = listingPosition(label[i]);
+      }
       // Archive order turns the pass into a mostly sequential read of the file (a stable sort of the
       // images by where their entries lie; most archives list them in that order already).
+      const byOffset = listing.headerOffset.bind(listing);
       const order = new Int32Array(total);
       let sorted = true;
       for (let i = 0; i < total; i++) {
         order[i] = i;
-        if (i > 0 && usable[image[i]].headerOffset < usable[image[i - 1]].headerOffset) sorted = false;
+        if (i > 0 && byOffset(image[i]) < byOffset(image[i - 1])) sorted = false;
       }
-      if (!sorted) order.sort((a, b) => usable[image[a]].headerOffset - usable[image[b]].headerOffset || a - b);
-      return { names, kptShape, entries: usable, image, label, classIndex, splitOf, order, stats: new StatsAccumulator(names) };
+      if (!sorted) order.sort((a, b) => byOffset(image[a]) - byOffset(image[b]) || a - b);
+      return { names, kptShape, image, label, classIndex, splitOf, order, stats: new StatsAccumulator(names) };
     })();
-    const { names, kptShape, entries, order } = plan;
+    const { names, kptShape, order } = plan;
     statsAcc = plan.stats;
     let bytesTotal = 0;
-    for (let i = 0; i < order.length; i++) bytesTotal += entries[plan.image[i]].uncompressedSize;
+    for (let i = 0; i < order.length; i++) bytesTotal += listing.uncompressedSize(plan.image[i]);
     /** The pass's `k`th image (archive order) as a work item. */
-    const workItem = (k: number): WorkItem => {
+    const workItem = (k: number, entryName: string): WorkItem => {
       const i = order[k];
-      const entry = entries[plan.image[i]];
-      const label = plan.label[i];
       const classIndex = plan.classIndex[i];
-      return {
-        split: SPLITS[plan.splitOf[i]],
-        entry,
-        name: basename(entry.name),
-        label: label === -1 ? null : entries[label],
-        classIndex: classIndex === -1 ? null : classIndex,
-      };
+      return { split: SPLITS[plan.splitOf[i]], name: basename(entryName), label: plan.label[i], classIndex: classIndex === -1 ? null : classIndex };
     };
 
     const schema: LabelSchema = { task, nc: names.length, kptShape };
@@ -368,29 +346,47 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     // Labels are read a window of images at a time (ADR 0042): one sequential pass over the window's
     // label files, then over its images; the label bytes held never exceed one window's, whatever the
     // number of images.
-    // The window's label bytes are copied one after another into one buffer, `labelBytes` holding each
-    // label's span in it: no Buffer object per label outlives a scavenge (ADR 0042).
-    const labelBytes = new Map<string, number | Issue>();
-    let labelStore = Buffer.alloc(0);
-    let labelStoreUsed = 0;
+    // The window's label bytes are copied one after another into one buffer, each image's span in it
+    // kept by its slot in the window: no Buffer, map entry or string per label outlives a scavenge (ADR 0042).
+    const LABEL_NONE = 0;
+    const LABEL_BYTES = 1;
+    const LABEL_ISSUE = 2;
+    /** Per window slot (image `from + slot`): what its label read gave. */
+    const labelState = new Uint8Array(labelWindow);
     const spanStart = new Float64Array(labelWindow);
     const spanEnd = new Float64Array(labelWindow);
+    /** A damaged label file's issue, by window slot (rare). */
+    const labelIssues = new Map<number, Issue>();
+    /** The window's label files to read, and the slot of the image each belongs to. */
+    const labelList = new Int32Array(labelWindow);
+    const labelSlot = new Int32Array(labelWindow);
+    /** Label files already listed in this window: one label file shared by two images is given to the first only. */
+    const labelTaken = new Uint8Array(listing.count);
+    let labelStore = Buffer.alloc(0);
+    let labelStoreUsed = 0;
     const readLabels = async (from: number, to: number) => {
-      const labelEntries: ArchiveEntry[] = [];
+      let n = 0;
       let needed = 0;
+      labelState.fill(LABEL_NONE);
+      labelIssues.clear();
       for (let k = from; k < to; k++) {
         const label = plan.label[order[k]];
-        if (label === -1 || entries[label].uncompressedSize > limits.maxTextBytes) continue;
-        labelEntries.push(entries[label]);
-        needed += entries[label].uncompressedSize;
+        if (label === -1 || labelTaken[label] || listing.uncompressedSize(label) > limits.maxTextBytes) continue;
+        labelTaken[label] = 1;
+        labelList[n] = label;
+        labelSlot[n++] = k - from;
+        needed += listing.uncompressedSize(label);
       }
+      for (let i = 0; i < n; i++) labelTaken[labelList[i]] = 0;
       if (labelStore.length < needed || labelStore.length > LABEL_STORE_KEPT) labelStore = Buffer.allocUnsafe(needed);
       labelStoreUsed = 0;
-      let span = 0;
-      for await (const read of reader.readInOrder(labelEntries, limits.maxTextBytes)) {
+      for await (const read of reader.readInOrder(labelList.subarray(0, n), limits.maxTextBytes)) {
         signal?.throwIfAborted();
-        if (read.error) labelBytes.set(read.entry.name, perEntryIssue(read.error, read.entry));
-        else {
+        const slot = labelSlot[read.index];
+        if (read.error) {
+          labelIssues.set(slot, perEntryIssue(read.error, read.entry.name));
+          labelState[slot] = LABEL_ISSUE;
+        } else {
           // A copy: `data` is a view of the read window.
           if (labelStoreUsed + read.data.length > labelStore.length) {
             const grown = Buffer.allocUnsafe(Math.max(labelStore.length * 2, labelStoreUsed + read.data.length));
@@ -398,21 +394,19 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
             labelStore = grown;
           }
           read.data.copy(labelStore, labelStoreUsed);
-          spanStart[span] = labelStoreUsed;
+          spanStart[slot] = labelStoreUsed;
           labelStoreUsed += read.data.length;
-          spanEnd[span] = labelStoreUsed;
-          labelBytes.set(read.entry.name, span++);
+          spanEnd[slot] = labelStoreUsed;
+          labelState[slot] = LABEL_BYTES;
         }
         read.release();
       }
     };
 
     /** The label side of the pair, as `verifyImageLabel` takes it (the same input the browser check gives it). */
-    const labelOf = (item: WorkItem): PairLabel => {
-      const labelEntry = item.label;
-      if (!labelEntry) return null;
-      const file = labelEntry.name;
-      if (labelEntry.uncompressedSize > limits.maxTextBytes) {
+    const labelOf = (item: WorkItem, file: string | null, slot: number): PairLabel => {
+      if (item.label === -1 || file === null) return null;
+      if (listing.uncompressedSize(item.label) > limits.maxTextBytes) {
         return {
           file,
           problem: issue(
@@ -423,22 +417,26 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
           ),
         };
       }
-      const span = labelBytes.get(file);
-      labelBytes.delete(file);
-      if (span === undefined) return null;
-      if (typeof span !== 'number') return { file, problem: span };
-      const text = decodeLabelText(labelStore.subarray(spanStart[span], spanEnd[span]));
+      const state = labelState[slot];
+      labelState[slot] = LABEL_NONE;
+      if (state === LABEL_NONE) return null;
+      if (state === LABEL_ISSUE) return { file, problem: labelIssues.get(slot)! };
+      const text = decodeLabelText(labelStore.subarray(spanStart[slot], spanEnd[slot]));
       if (text === null) return { file, problem: labelNotText(file) };
       return { file, text };
     };
     const usableTrain = { count: 0 };
 
-    /** The window's images by entry (their place in `order`): the reads come back in archive order, not the window's. */
-    let byEntry = new Map<ArchiveEntry, number>();
+    /** The window's images, positions in the listing (`from + read.index` is an image's place in `order`). */
+    const windowEntries = new Int32Array(labelWindow);
+    let windowFrom = 0;
     const handle = async (read: SequentialRead) => {
-      const item = workItem(byEntry.get(read.entry)!);
-      const { split, entry } = item;
-      const label = labelOf(item);
+      const { entry } = read;
+      const item = workItem(windowFrom + read.index, entry.name);
+      const { split } = item;
+      // The label's name is made here, for this image's check and row (ADR 0042).
+      const labelFile = item.label === -1 ? null : listing.name(item.label);
+      const label = labelOf(item, labelFile, read.index);
       const leave = (problem: Issue) =>
         report.leave({
           image: entry.name,
@@ -452,7 +450,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         return;
       }
       if (read.error) {
-        leave(perEntryIssue(read.error, entry));
+        leave(perEntryIssue(read.error, entry.name));
         return;
       }
       const { verdict, width, height, pair } = await checkImage(read.data, entry.name, item.classIndex !== null ? null : label, schema, shapes);
@@ -476,7 +474,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
           height,
           format: verdict.format,
           labels: rows,
-          labelEntry: item.label?.name ?? null,
+          labelEntry: labelFile,
           className: item.classIndex !== null ? names[item.classIndex] : null,
           source: read.source,
           data: read.data,
@@ -491,15 +489,10 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
     for (let from = 0; from < total; from += labelWindow) {
       // A window's work items are made as its images are handled, and left to the collector then.
       const to = Math.min(total, from + labelWindow);
-      const windowEntries: ArchiveEntry[] = [];
-      byEntry = new Map();
-      for (let k = from; k < to; k++) {
-        const entry = entries[plan.image[order[k]]];
-        windowEntries.push(entry);
-        byEntry.set(entry, k);
-      }
+      windowFrom = from;
+      for (let k = from; k < to; k++) windowEntries[k - from] = plan.image[order[k]];
       await readLabels(from, to);
-      await forEachPooled(reader.readInOrder(windowEntries, limits.maxImageBytes), concurrency, signal, async (read) => {
+      await forEachPooled(reader.readInOrder(windowEntries.subarray(0, to - from), limits.maxImageBytes), concurrency, signal, async (read) => {
         try {
           await handle(read);
         } finally {
@@ -515,7 +508,7 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
         }
       });
       // A label whose image was never handed over (an image entry that could not be read) goes with its window.
-      labelBytes.clear();
+      labelIssues.clear();
     }
 
     const hint = taskMismatchHint(task, shapes);
@@ -551,9 +544,43 @@ export async function processArchive(options: ProcessOptions): Promise<ProcessRe
 }
 
 /** Damage confined to one entry becomes a report line; anything else (a bomb, I/O failure) stops processing. */
-function perEntryIssue(error: DatasetProcessingError, entry: ArchiveEntry): Issue {
+function perEntryIssue(error: DatasetProcessingError, file: string): Issue {
   if (!PER_ENTRY_CODES.has(error.code)) throw error;
-  return issue('error', error.code, error.message, entry.name);
+  return issue('error', error.code, error.message, file);
+}
+
+/**
+ * The entries the layout is worked out from: the listing itself when every entry can be read (no copy
+ * of a list of 100,000s), else the listing without links and unreadable entries, each reported, as a
+ * table of the kept positions. `positions` maps a position of `table` to the listing's.
+ */
+function usableEntries(listing: ArchiveEntries, report: ReportBuilder): { table: LayoutEntryTable; positions: (position: number) => number } {
+  let skipped = 0;
+  for (let i = 0; i < listing.count; i++) if (listing.isLink(i) || listing.unsupported(i)) skipped++;
+  if (skipped === 0) return { table: listing, positions: (position) => position };
+  const kept = new Int32Array(listing.count - skipped);
+  let n = 0;
+  for (let i = 0; i < listing.count; i++) {
+    const unsupported = listing.unsupported(i);
+    if (listing.isLink(i)) {
+      const name = listing.name(i);
+      if (!isJunk(name)) report.add(issue('warning', ProcessingCode.LinkSkipped, 'Links are not followed; this entry is ignored.', name));
+    } else if (unsupported) {
+      const name = listing.name(i);
+      report.add(
+        issue(
+          'error',
+          ProcessingCode.UnsupportedEntry,
+          `${name} is ${unsupported}, which cannot be read; re-create the archive without sparse files (tar without --sparse).`,
+          name,
+        ),
+      );
+    } else kept[n++] = i;
+  }
+  return {
+    table: { count: kept.length, name: (position) => listing.name(kept[position]), isDirectory: (position) => listing.isDirectory(kept[position]) },
+    positions: (position) => kept[position],
+  };
 }
 
 /**
