@@ -10,7 +10,7 @@ import { datasetsRepository, type DatasetImageRow } from './datasets.repository.
  * Previews (ADR 0043, after issue 18's "lazily on first view, cached"). A dataset is Ready after checks
  * and statistics; its 256 px previews are made when people look at them, and kept:
  *
- * - The first request for an image without a preview puts it first in a pool of preview workers, one
+ * - The first request for an image without a preview puts it first in a pool of preview workers, two
  *   per core (`machineParallelism`), and puts the images a person sees next — the following
  *   `READ_AHEAD` images in browse order that have none — behind it. The browser's next requests find
  *   their preview made or in the making and wait for it instead of starting their own. As they reach
@@ -142,7 +142,12 @@ function previewPool(size: number) {
   };
 }
 
-const pool = previewPool(machineParallelism());
+/**
+ * Two previews in the making per core (ADR 0043, amendment of 2026-11-27): a slot also waits on its
+ * archive read, its file write and the main thread between them, so one per core left about a
+ * quarter of the cores idle; libvips still runs one thread per call.
+ */
+const pool = previewPool(2 * machineParallelism());
 
 /** Datasets whose next images are being looked up (one lookup at a time per dataset). */
 const lookingAhead = new Set<string>();
