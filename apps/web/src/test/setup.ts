@@ -1,10 +1,13 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import '../lib/i18n';
 import { setLogLevel } from '../lib/logger';
 
 setLogLevel('disabled');
+// findBy*/waitFor wait up to 5 s (the library's 1 s is shorter than one render chain of fetches on a
+// loaded 2-core CI machine); a test that passes is no slower, one that fails says so later.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these browser APIs that Mantine uses.
 if (!window.matchMedia) {
