@@ -1,5 +1,5 @@
 /**
- * The admin area's two hot queries at instance scale (issue 15): the events-over-time chart
+ * The admin area's two hot queries at instance scale (ADR 0015): the events-over-time chart
  * (GET /v1/admin/analytics/events) over 1,000,000 analytics events, and the admin user search
  * (GET /v1/admin/users/search) over 100,000 users. Data is generated in SQL with generate_series
  * in a private schema of the real PostgreSQL (and, with BENCH_DBS=postgres,pglite, in PGlite),

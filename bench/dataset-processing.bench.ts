@@ -7,7 +7,7 @@
  * (peak RSS, reset before processing, minus RSS when it starts). For the record it also views every
  * image's preview once and prints that time.
  *
- * Targets (issue 18): Ready ≤ 4× unzip -t, thumbnails (Ready + first page) ≤ 8×, RSS growth ≤ 150 MB.
+ * Targets: Ready ≤ 4× unzip -t, thumbnails (Ready + first page) ≤ 8×, RSS growth ≤ 150 MB.
  *
  * Against ultralytics itself (ADR 0043), on the same zip in the same run, with the real client (8.3.x,
  * found as the client suite finds it; skipped with a printed line where it cannot run):
@@ -329,7 +329,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     const processS = (performance.now() - t) / 1000;
-    // Thumbnails are made on first view (issue 18 allows "lazily on first view, cached"): what a person
+    // Thumbnails are made on first view and kept (ADR 0019): what a person
     // waits for is the first page of the image browser (the web app's page size, fetched as a browser
     // does: six connections to one host). Then the same page again (stored previews), then every
     // image's preview viewed once, for the record.

@@ -1,5 +1,5 @@
 /**
- * Cost that does not grow with size (issue 30, ADR 0042): the last page of a 1,000,000-item list
+ * Cost that does not grow with size (ADR 0042): the last page of a 1,000,000-item list
  * costs what the first does. One user's trash of 1,000,000 datasets is generated straight into the
  * database (generate_series, a private schema of the real PostgreSQL, or PGlite with
  * BENCH_DBS=pglite), then the trash service's page (`GET /v1/trash`'s handler: keyset pages on the

@@ -5,7 +5,7 @@
  * datasets and projects, creates a project, renames it, reads it back. Also the idle RSS of that
  * server (and of any database processes it started) before the load.
  *
- * Targets (issue 18): 0 errors, p99 ≤ 500 ms; idle memory ≤ 250 MB (PSS of the server and the database
+ * Targets: 0 errors, p99 ≤ 500 ms; idle memory ≤ 250 MB (PSS of the server and the database
  * processes it started; the server process's own RSS and the plain RSS sum are printed too).
  * Prints ONE JSON line. Env: BENCH_USERS (200), BENCH_LOAD_S (60).
  */

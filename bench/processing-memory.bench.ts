@@ -1,5 +1,5 @@
 /**
- * Dataset processing memory that does not grow with the number of images (issue 30, ADR 0042).
+ * Dataset processing memory that does not grow with the number of images (ADR 0042).
  * Zips of 2,000 and 32,000 small JPEG + label pairs (YOLO layout) are processed by the server's
  * processArchive in a fresh child process each, with an onImage that keeps rows in batches of 200 as
  * the job does (then drops them, as the job's insert does); the child reports its peak RSS

@@ -1,5 +1,5 @@
 /**
- * Live updates whose cost does not grow with the audience (issue 30, ADR 0042). The server as
+ * Live updates whose cost does not grow with the audience (ADR 0042). The server as
  * `npm start` runs it (its own process, embedded database unless DATABASE_URL is set); 2 training
  * runs (public models) each watched by W sockets, while 2 tabs a second open and close elsewhere
  * (each publishes `presence.updated`, which must not re-check anyone). The owner posts metrics (the

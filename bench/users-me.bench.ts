@@ -181,7 +181,7 @@ for (const db of DBS) {
     await runCleanups();
   }
 }
-// Issue 18: ≥ 10,000 req/s on PostgreSQL, and ≥ 0.2× the bare route of the same run.
+// Targets: ≥ 10,000 req/s on PostgreSQL, and ≥ 0.2× the bare route of the same run.
 const pgRun = results.find((r): r is Measured => r.db === 'postgres' && !('error' in r));
 const targets = pgRun
   ? {

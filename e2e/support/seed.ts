@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { linkFrom, uniqueUser } from './api';
 
-/** Data for the web-polish specs (issue 17), made through the API of a server at `base`. */
+/** Data for the web-polish specs, made through the API of a server at `base`. */
 export const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/models');
 export const SHAPES = path.join(FIXTURES, 'shapes3.zip');
 export const ONNX = path.join(FIXTURES, 'shapes3-detect.onnx');

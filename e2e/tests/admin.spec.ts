@@ -4,7 +4,7 @@ import { startServer, type SpawnedServer } from '../support/fake-stripe';
 import { uniqueUser } from '../support/api';
 
 /**
- * The admin area end to end (issue 15), on this spec's own server (no SMTP, so no verification;
+ * The admin area end to end, on this spec's own server (no SMTP, so no verification;
  * the first account is its admin): an admin finds a user, changes the plan and sees the change in
  * the audit log; a non-admin never sees the Admin link and gets 403 from the admin API; the
  * analytics and jobs pages are captured at 1440 and 390 px.

@@ -6,7 +6,7 @@ import { startServer, type SpawnedServer } from '../support/fake-stripe';
 import { datasetWithUpload, post, signedInUser, uploadedModel, waitForDataset } from '../support/seed';
 
 /**
- * Issue 17: every route of spec §2, with real content (a processed dataset, a project with models,
+ * Every route of spec §2, with real content (a processed dataset, a project with models,
  * an uploaded ONNX model, a team, something in the trash), at 390, 768 and 1440 px in light and dark:
  * no horizontal scroll, no text squeezed to fewer than 3 characters a line, axe without serious or
  * critical violations. Screenshots go to e2e/screenshots/every-route/ (126 full pages, for a person to

@@ -6,8 +6,8 @@ import { startServer, type SpawnedServer } from '../support/fake-stripe';
 import { datasetWithUpload, post, signedInUser } from '../support/seed';
 
 /**
- * Issue 17, the web app as a person meets it: state that tells the truth without a reload, Home's
- * Recent card, the offline sign-in alert, and reset links that use the origin the browser used.
+ * The web app as a person meets it: state that tells the truth without a reload, Home's
+ * Recent card, the offline sign-in alert, and reset links that use the origin the browser used (ADR 0018).
  */
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
 const SINK_HTTP = `http://127.0.0.1:${BASE_PORT + 1001}`;

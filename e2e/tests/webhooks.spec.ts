@@ -6,7 +6,7 @@ import { startServer, type SpawnedServer } from '../support/fake-stripe';
 import { uniqueUser } from '../support/api';
 
 /**
- * Outgoing webhooks in the web app (issue 15), on this spec's own server (the first account is its
+ * Outgoing webhooks in the web app (ADR 0016), on this spec's own server (the first account is its
  * admin): the admin allows private addresses in the admin section, a user adds a webhook in
  * Settings, copies the secret shown once, and sees the delivery of a real event (status code and
  * response time). Screenshots at 1440 and 390 px.

@@ -1,5 +1,5 @@
 /**
- * `npm run arch:check`: the counts of issue 10's "what it must show", measured on the source tree.
+ * `npm run arch:check`: the counts ADR 0012 names, measured on the source tree.
  *
  *   query statements outside repositories          drizzle calls (select/insert/update/delete/execute/
  *                                                  transaction) on a db/tx handle outside *.repository.ts

@@ -117,11 +117,11 @@ const envSchema = z.object({
     .min(10)
     .default(15 * 60_000),
   ROBOFLOW_POLL_MS: z.coerce.number().int().min(1).default(2000),
-  // error monitoring (issue 15): nothing is initialised or sent unless SENTRY_DSN is set
+  // error monitoring (docs/deploy.md §8): nothing is initialised or sent unless SENTRY_DSN is set
   SENTRY_DSN: z.url().optional(),
   /** the web app's DSN when it differs (a browser-facing ingest host); defaults to SENTRY_DSN */
   SENTRY_WEB_DSN: z.url().optional(),
-  // outgoing webhooks (issue 15): per-attempt timeout, attempts, first retry delay (doubles each time)
+  // outgoing webhooks (ADR 0016): per-attempt timeout, attempts, first retry delay (doubles each time)
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(30_000),

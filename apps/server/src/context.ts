@@ -25,7 +25,7 @@ export interface AppContext {
   /** per-instance caches evicted through NOTIFY (sessions, API keys, users, models for predict) */
   invalidations: Invalidations;
   jobs: JobQueue;
-  /** business events after commit (dataset processed, training…): webhooks listen (issue 15) */
+  /** business events after commit (dataset processed, training…): webhooks listen (ADR 0016) */
   events: DomainEvents;
   clock: Clock;
   log: FastifyBaseLogger;

@@ -7,7 +7,7 @@ import { newId } from '../src/platform/ids.js';
 import { createTestApp, type TestApp } from './support/harness.js';
 import { buildApiKey, buildProject, buildUser } from './support/factories.js';
 
-/** The admin area's reads and job controls (issue 15): users search and detail, analytics, jobs, feedback. */
+/** The admin area's reads and job controls: users search and detail, analytics, jobs, feedback. */
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof buildUser>>;
 beforeAll(async () => {

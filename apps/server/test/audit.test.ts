@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
 
 /**
- * The audit log (issue 15): each security-relevant action writes exactly one entry with the right
+ * The audit log (ADR 0015): each security-relevant action writes exactly one entry with the right
  * actor and target, IP and user agent; a failed sign-in is recorded without the password; entries
  * cannot be changed through any API (none exists) nor through SQL (a trigger refuses).
  */

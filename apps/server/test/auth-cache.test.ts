@@ -7,7 +7,7 @@ import { Invalidations } from '../src/platform/cache/invalidation.js';
 import { createTestCluster, FIXTURES, uniqueEmail, type TestCluster } from './support/harness.js';
 
 /**
- * Issue 18: sessions and API keys are answered from a per-instance cache, and every way of taking
+ * Sessions and API keys are answered from a per-instance cache (ADR 0017), and every way of taking
  * access away (sign-out, key revocation, password change, account deletion, a direct write to the
  * user) is refused on every instance within a second: two servers on one database, each with its
  * own pool and LISTEN connection on PostgreSQL.

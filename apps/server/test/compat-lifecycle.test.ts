@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeWeights, requestsMultipart, send, shapes3Dataset, startLiveServer, userWithKey, type LiveServer } from './support/wire.js';
 
 /**
- * Issue 16, defect 9, over real HTTP as the ultralytics clients speak: a Stop applies to the run it
- * was pressed on (a resumed legacy run that finishes all its epochs completes), and client-trained
- * models get the class names of their dataset instead of `names: []`.
+ * Training runs start clean (ADR 0014), over real HTTP as the ultralytics clients speak: a Stop
+ * applies to the run it was pressed on (a resumed legacy run that finishes all its epochs completes),
+ * and client-trained models get the class names of their dataset instead of `names: []`.
  */
 let s: LiveServer;
 let alice: Awaited<ReturnType<typeof userWithKey>>;

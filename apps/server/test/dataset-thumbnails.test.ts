@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from './support/harness.js';
 import { buildUser } from './support/factories.js';
 
 /**
- * Issue 18: thumbnails are made on first view and kept, not in a stage after Ready. A Ready dataset
+ * Thumbnails are made on first view and kept (ADR 0019), not in a stage after Ready. A Ready dataset
  * has no previews stored yet; the first request for one makes it (once, however many ask at the same
  * time) and, in the preview pool, the images that follow it in browse order (ADR 0043: made ahead,
  * recorded in batches); later requests get the stored file; the link is the original's signed link,

@@ -10,7 +10,7 @@ import { isMonitoringInitialised } from '../src/platform/monitoring/index.js';
 import { openTestDatabase, testConfig } from './support/harness.js';
 
 /**
- * Error monitoring (issue 15): a local HTTP server plays the Sentry ingest endpoint. Without
+ * Error monitoring (docs/deploy.md §8): a local HTTP server plays the Sentry ingest endpoint. Without
  * SENTRY_DSN the SDK is never initialised and nothing is sent; with it, a server error arrives as
  * an event whose cookies, authorization and API-key headers, secret query parameters and keys in
  * the message are scrubbed.

@@ -1,5 +1,5 @@
 /**
- * Issue 16: fuzzing the upload + processing path with generated hostile archives (seeded, so a failure
+ * Fuzzing the upload + processing path with generated hostile archives (ADR 0013; seeded, so a failure
  * reproduces): random names with control characters and unicode, truncated archives, lying sizes and
  * checksums, flipped bytes, nested archives, huge entry counts, odd tar entry types and hostile yaml.
  * Every archive goes through the processing library (the job's own code path); a sample goes the whole

@@ -130,7 +130,7 @@ describe('create, read, edit (spec §5 validation)', () => {
       (await t.app.inject({ method: 'POST', url: `/v1/teams/${tm.id}/image`, headers: { ...txt.headers, cookie: a.cookie }, payload: txt.payload })).statusCode,
     ).toBe(400);
 
-    // The image's link is short-lived and dies with the team (issue 16: links bound to access).
+    // The image's link is short-lived and dies with the team (ADR 0014: links bound to access).
     const url = res.json().data.meta.image.url as string;
     const left = Number(new URL(url, 'http://x').searchParams.get('exp')) * 1000 - t.clock.now().getTime();
     expect(left).toBeGreaterThan(5 * 60_000);

@@ -20,7 +20,7 @@ async function upload(cookie: string, projectId: string, name: string) {
   return res.json().data.id as string;
 }
 
-describe('trash sizes (issue 17: the total counted models twice)', () => {
+describe('trash sizes (a model is counted once, never twice with its project)', () => {
   it('a project counts the models deleted with it; a model deleted before its project counts once, on its own row', async () => {
     const u = await buildUser(t.app);
     const h = { cookie: u.cookie };

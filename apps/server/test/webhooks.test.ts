@@ -12,7 +12,7 @@ import { createTestApp, FIXTURES, type TestApp } from './support/harness.js';
 import { buildUser, buildWebhook } from './support/factories.js';
 
 /**
- * Outgoing webhooks against a real receiver on a loopback port (issue 15): the documented signature
+ * Outgoing webhooks against a real receiver on a loopback port (ADR 0016): the documented signature
  * recipe, retries with exponential backoff (TestClock), a 10 s receiver that must not hold the
  * server, and URLs that resolve to loopback / link-local addresses refused at save and at delivery.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PLANS } from './constants.js';
 
 /**
- * The admin area (issue 15): users, analytics, jobs, feedback and the append-only audit log.
+ * The admin area: users, analytics, jobs, feedback and the append-only audit log (ADR 0015).
  * Every `/v1/admin/*` route is for admins only, enforced by the server.
  */
 

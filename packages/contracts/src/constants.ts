@@ -15,7 +15,7 @@ export const TRAINING_INITIALIZATION_MS = 15 * 60 * 1000;
 
 /**
  * One max length for every name a user or client gives (projects, models, datasets, training runs),
- * checked on create, update and the training protocols alike (issue 16).
+ * checked on create, update and the training protocols alike (ADR 0013).
  */
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 1000;

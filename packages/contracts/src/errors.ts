@@ -67,7 +67,7 @@ export const ErrorCode = {
   // imports
   NotFailed: 'error/not-failed',
   AlreadyImported: 'error/already-imported',
-  // teams (issue 11)
+  // teams (ADR 0008)
   TeamPlanRequired: 'team/plan-required',
   TeamsDisabled: 'team/disabled',
   InviteExpired: 'team/invite-expired',
@@ -109,9 +109,9 @@ export const ErrorCode = {
   UpgradeRequestClosed: 'billing/request-closed',
   /** Asking for a plan the user already has or is above. */
   AlreadyOnPlan: 'billing/already-on-plan',
-  // outgoing webhooks (issue 15)
+  // outgoing webhooks (ADR 0016)
   WebhookUrlRefused: 'webhook/url-refused',
-  // admin area (issue 15)
+  // admin area
   AccountDisabled: 'auth/user-disabled',
   LastSiteAdmin: 'admin/last-admin',
   JobRunning: 'error/job-running',

@@ -1,5 +1,5 @@
 /**
- * Error monitoring (issue 15): what server and web send to a Sentry-compatible service when
+ * Error monitoring (docs/deploy.md §8): what server and web send to a Sentry-compatible service when
  * SENTRY_DSN is set. One scrubber for both SDKs' beforeSend / beforeSendTransaction, so no
  * credential leaves the instance: cookies, authorization and API-key headers, secret query
  * parameters (api_key, token, key, sig…), secret-looking body fields, and API keys in messages.

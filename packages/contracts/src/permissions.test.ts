@@ -4,7 +4,7 @@ import { abilitiesFor, ACTIONS, can, canOnPersonal, OBJECT_KINDS, PERMISSIONS, S
 const ITEMS = ['dataset', 'project', 'model'] as const;
 const WRITES = ['update', 'share', 'move', 'transfer', 'delete', 'restore', 'train', 'export', 'invite', 'remove'] as const;
 
-describe('permission matrix (spec §6, issue 11)', () => {
+describe('permission matrix (spec §6, ADR 0011)', () => {
   it('covers every subject × kind × visibility with known actions only', () => {
     for (const s of SUBJECTS)
       for (const k of OBJECT_KINDS)

@@ -1,7 +1,7 @@
 import type { Abilities, Privacy } from './common.js';
 
 /**
- * The one permission matrix (spec §6, issue 11): who may do what with a dataset, project, model
+ * The one permission matrix (spec §6, ADR 0011): who may do what with a dataset, project, model
  * or team. The server's policies apply it; the web app only sees its result through the
  * `abilities` the server sends (never re-implement it in the browser).
  *

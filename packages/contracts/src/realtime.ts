@@ -110,7 +110,7 @@ export const realtimeEventSchemas = {
   /** An evaluation of the model moved (ADR 0035): progress while it runs, then its final status. */
   'evaluation.progress': z.object({ id: z.string(), modelId: z.string(), done: z.number(), total: z.number() }),
   'evaluation.updated': z.object({ id: z.string(), modelId: z.string(), status: z.string() }),
-  /** Teams (issue 11). On `user:<uid>`: the caller's teams changed (`team.invited`, `team.joined`, `team.left` drop or add items
+  /** Teams (ADR 0008). On `user:<uid>`: the caller's teams changed (`team.invited`, `team.joined`, `team.left` drop or add items
    * in the lists at once); on `team:<id>`: the team itself changed. */
   'team.created': idOnly,
   'team.updated': idOnly,

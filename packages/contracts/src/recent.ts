@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Home's Recent card and the global search (issue 17): items of the caller across collections,
+ * Home's Recent card and the global search (ADR 0018): items of the caller across collections,
  * one shape for all of them so that one list can show them.
  */
 export const RECENT_KINDS = ['dataset', 'project', 'model', 'team'] as const;

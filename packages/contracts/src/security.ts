@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Repeated authentication failures as admins see them (issue 16): one row per kind and subject
+ * Repeated authentication failures as admins see them (ADR 0014): one row per kind and subject
  * (`account:<email>`, `account:<email>|ip:<address>`, `device:<id>|account:<email>`, `account:user:<id>`
  * or `ip:<address>`), counted in windows; `blocked` while sign-in (or mail, API-key use, the current
  * password, mail links, agent tokens) is refused with 429 (ADR 0024).

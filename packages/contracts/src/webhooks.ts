@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DomainEventName } from './domain-events.js';
 
 /**
- * Outgoing webhooks (issue 15): what a user or an admin can subscribe a URL to, and how deliveries
+ * Outgoing webhooks (ADR 0016): what a user or an admin can subscribe a URL to, and how deliveries
  * are signed. Recipe (also in docs/deploy.md and the Settings page):
  *
  *   header  Sightline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>

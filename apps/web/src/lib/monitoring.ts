@@ -1,7 +1,7 @@
 import { scrubBreadcrumb, scrubEvent, type RemoteConfig } from '@sightline/contracts';
 
 /**
- * Error monitoring in the browser (issue 15): only when the server's remote config carries a DSN
+ * Error monitoring in the browser (docs/deploy.md §8): only when the server's remote config carries a DSN
  * (SENTRY_DSN / SENTRY_WEB_DSN), @sentry/react is loaded (its own chunk, never in the startup
  * bundle) and initialised with the spec's trace sample rate (0.3) and the shared scrubber. With no
  * DSN nothing is loaded, initialised or sent.

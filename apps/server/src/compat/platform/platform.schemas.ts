@@ -4,7 +4,7 @@ import { errors } from '../../platform/http/errors.js';
 
 /** Bodies of the Ultralytics Platform protocol (platform-protocol.md §3–5) and the webhook's event payloads. */
 
-/** The run's name becomes the model's name, and `owner/project` the project's: both keep to NAME_MAX (issue 16). */
+/** The run's name becomes the model's name, and `owner/project` the project's: both keep to NAME_MAX (ADR 0013). */
 const runName = z.string().max(NAME_MAX, `At most ${NAME_MAX} characters`);
 const projectArg = z
   .string()

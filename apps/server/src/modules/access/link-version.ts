@@ -7,7 +7,7 @@ import { currentAuditScope } from '../audit/audit.context.js';
 type VersionedRow = { privacy: string; teamId?: string | null; deletedAt?: Date | null };
 
 /**
- * The item part of a link's access (issue 16, ADR 0014): privacy, team and trash state. Projects
+ * The item part of a link's access (ADR 0014): privacy, team and trash state. Projects
  * cascade privacy and trash to their models, so a model's own row says enough.
  */
 export const itemLinkVersion = (row: VersionedRow) => accessVersion([row.privacy, row.teamId ?? null, row.deletedAt ? 1 : 0]);

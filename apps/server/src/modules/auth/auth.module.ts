@@ -22,7 +22,7 @@ export async function register(app: FastifyInstance, ctx: AppContext) {
     resolveSession: (token) => resolveSession(ctx, token),
     scopedRoutes: RUN_KEY_ROUTES,
   });
-  // Issue 16: invalid API keys count against the IP (429 when blocked); cookie writes must be same-origin or JSON.
+  // Invalid API keys count against the IP (429 when blocked); cookie writes must be same-origin or JSON (ADR 0014).
   app.addHook('onRequest', apiKeyFailureGuard(ctx));
   app.addHook('onRequest', originGuard({ publicUrl: ctx.config.publicUrl }));
   await app.register(securityRoutes);

@@ -6,7 +6,7 @@ import { requireAdmin } from '../../platform/http/auth-context.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { recentFailures } from './throttle.service.js';
 
-/** Admins' view of repeated authentication failures and current blocks (issue 16). */
+/** Admins' view of repeated authentication failures and current blocks (ADR 0014). */
 export async function securityRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
 
-/** The SDK loads on the first Stripe call: an install without billing keeps its ~20 MB out of memory (issue 18). */
+/** The SDK loads on the first Stripe call: an install without billing keeps its ~20 MB out of memory. */
 const load = () => createRequire(import.meta.url)('stripe') as typeof Stripe;
 
 /**

@@ -4,7 +4,7 @@ import { expirySeconds, sign, verify } from '../../platform/security/signing.js'
 const SHORT = { length: 32 };
 
 /**
- * Per-image signature over the dataset's access version and an expiry (issue 16): a link dies when
+ * Per-image signature over the dataset's access version and an expiry (ADR 0014): a link dies when
  * it expires or when the dataset's privacy, team or trash state changes, whichever comes first.
  */
 export function imageSignature(secret: string, datasetId: string, imageId: string, access: string, exp: number) {

@@ -194,7 +194,7 @@ function reportProgress(ctx: AppContext, helpers: Helpers, id: string, phase: st
   void ctx.events.emit('dataset.progress', null, { datasetId: id, phase, done, total });
 }
 
-/** Processing ended: the dataset's pages hear its new status, webhooks (issue 15) what receivers learn. */
+/** Processing ended: the dataset's pages hear its new status, webhooks (ADR 0016) what receivers learn. */
 function emitOutcome(ctx: AppContext, row: { id: string; userId: string; name: string; slug: string; task: string; status: string; error: string | null }) {
   const dataset = { id: row.id, name: row.name, slug: row.slug, task: row.task, status: row.status };
   return row.status === 'Ready'

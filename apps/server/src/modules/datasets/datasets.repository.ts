@@ -72,7 +72,7 @@ export const datasetsRepository = {
     },
   ) => {
     const where: SQL[] = [];
-    // The owner's items and the items of the teams the owner belongs to (issue 11).
+    // The owner's items and the items of the teams the owner belongs to (ADR 0008).
     if (opts.ownerId) where.push(or(eq(datasets.userId, opts.ownerId), inTeamsOf(opts.ownerId, datasets.teamId))!);
     if (opts.publicOnly) where.push(eq(datasets.privacy, 'public'));
     if (opts.task) where.push(eq(datasets.task, opts.task));

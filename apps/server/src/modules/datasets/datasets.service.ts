@@ -122,7 +122,7 @@ export async function presentDatasets(ctx: AppContext, viewerId: string | null, 
   return out;
 }
 
-/** A blob of the dataset (its cover image) for the web app: a short-lived link bound to the dataset's access version (issue 16). */
+/** A blob of the dataset (its cover image) for the web app: a short-lived link bound to the dataset's access version (ADR 0014). */
 export const thumbUrl = (ctx: AppContext, row: DatasetRow, key: string) => shortBlobUrl(ctx, key, linkVersionOf(row));
 
 /** One dataset as the API answers it (the caller already passed its access check). */
@@ -357,7 +357,7 @@ export async function requestProcessing(ctx: AppContext, userId: string, id: str
 export async function activeJobs(ctx: AppContext, userId: string) {
   const all = await uploadQueries.recentOf(ctx.db, userId, 50);
   // A partial upload whose dataset got its archive another way (a new upload of the file, from another
-  // browser) or went to the trash waits for nothing: it is not listed (issue 17).
+  // browser) or went to the trash waits for nothing: it is not listed.
   const waiting = new Set(
     await datasetsRepository.awaitingArchive(ctx.db, [...new Set(all.filter((u) => u.status === 'uploading' && u.datasetId).map((u) => u.datasetId!))]),
   );

@@ -7,7 +7,7 @@ import type { LinkedDataset } from './datasets.link-facts.js';
 import { datasetsRepository, type DatasetImageRow } from './datasets.repository.js';
 
 /**
- * Previews (ADR 0043, after issue 18's "lazily on first view, cached"). A dataset is Ready after checks
+ * Previews (ADR 0043, after ADR 0019's "made on first view, kept"). A dataset is Ready after checks
  * and statistics; its 256 px previews are made when people look at them, and kept:
  *
  * - The first request for an image without a preview puts it first in a pool of preview workers, two

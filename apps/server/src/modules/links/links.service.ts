@@ -7,7 +7,7 @@ import { projectQueries } from '../projects/index.js';
 import { teamQueries } from '../teams/index.js';
 
 /**
- * What the blob route asks before serving a signed link (issue 16, ADR 0014 and 0023): a file of a
+ * What the blob route asks before serving a signed link (ADR 0014 and 0023): a file of a
  * dataset or a model, or a project's cover image, is served only while its item exists, is in the
  * access state the link was issued for (privacy, team, trash: access/link-version.ts) and the
  * link's holder may still read it (access/link-grants.ts). A team's image lives while the team

@@ -40,7 +40,7 @@ export interface ModelPresentation {
 
 /**
  * Download links of model files: minutes for the web app (pages refetch; shortLinkExpiry), longer
- * for training clients (`ttlMs`), always bound to the model's access version (issue 16).
+ * for training clients (`ttlMs`), always bound to the model's access version (ADR 0014).
  */
 export function fileUrl(f: ModelFileRow, p: Pick<ModelPresentation, 'secret' | 'baseUrl' | 'now' | 'access'>, ttlMs?: number) {
   const expiresAt = ttlMs === undefined ? shortLinkExpiry(p.now) : new Date(p.now.getTime() + ttlMs);

@@ -71,7 +71,7 @@ export const modelsRepository = {
     },
   ) => {
     const where: SQL[] = [];
-    // The owner's items and the items of the teams the owner belongs to (issue 11).
+    // The owner's items and the items of the teams the owner belongs to (ADR 0008).
     if (opts.ownerId) where.push(or(eq(models.userId, opts.ownerId), inTeamsOf(opts.ownerId, models.teamId))!);
     if (opts.projectId) where.push(eq(models.projectId, opts.projectId));
     if (opts.publicOnly) where.push(eq(models.privacy, 'public'));

@@ -57,7 +57,7 @@ export async function createModel(ctx: AppContext, input: CreateModelInput) {
     const project = await projectsPolicy.addModels(ctx, userId, await projectQueries.byId(ctx.db, input.projectId));
     // A new model follows its project's privacy (privacy propagates from projects).
     privacy = input.privacy ?? project.privacy;
-    // A model made in a team's project belongs to that team (issue 11).
+    // A model made in a team's project belongs to that team (ADR 0008).
     teamId = project.teamId;
   }
   const name = input.name?.trim() || MODEL_DEFAULTS.name;

@@ -53,7 +53,7 @@ export async function storeWeights(
 }> {
   const format = formatOf(file.filename);
   if (!format) throw new AppError(400, ErrorCode.InvalidModelFile, 'Upload a .pt or .onnx file');
-  // The bytes are reserved before they arrive (issue 16): parallel uploads cannot together pass the quota.
+  // The bytes are reserved before they arrive (ADR 0014): parallel uploads cannot together pass the quota.
   const reservation = new StreamReservation(ctx, user, 'model-upload', {
     expectedBytes: file.expectedBytes,
     slack: MULTIPART_SLACK_BYTES,

@@ -39,7 +39,7 @@ export const projectsRepository = {
     opts: { ownerId?: string; publicOnly?: boolean; includeDeleted?: boolean; includeArchived?: boolean; limit: number; after?: ProjectRow | null },
   ) => {
     const where: SQL[] = [];
-    // The owner's items and the items of the teams the owner belongs to (issue 11).
+    // The owner's items and the items of the teams the owner belongs to (ADR 0008).
     if (opts.ownerId) where.push(or(eq(projects.userId, opts.ownerId), inTeamsOf(opts.ownerId, projects.teamId))!);
     if (opts.publicOnly) where.push(eq(projects.privacy, 'public'));
     if (!opts.includeDeleted) where.push(isNull(projects.deletedAt));

@@ -5,7 +5,7 @@ import { requireUser } from '../../platform/http/auth-context.js';
 import { errorResponses } from '../../platform/http/schemas.js';
 import { recentItems, searchItems } from './recent.service.js';
 
-/** Home's Recent card and the global search of the header (issue 17). */
+/** Home's Recent card and the global search of the header (ADR 0018). */
 export async function recentRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const ctx = app.ctx;

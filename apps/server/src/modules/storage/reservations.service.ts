@@ -6,7 +6,7 @@ import { userQueries } from '../users/index.js';
 import { storageRepository } from './storage.repository.js';
 
 /**
- * Storage reservations (issue 16, defect 2): an upload claims its bytes when it starts, under a
+ * Storage reservations (ADR 0014): an upload claims its bytes when it starts, under a
  * per-user lock, so parallel uploads can never together pass the quota; it settles (the item's
  * bytes are recorded, then the reservation goes) or releases when it ends. A reservation nobody
  * settles (a client that went away, a crashed instance) stops counting at its expiry.

@@ -7,7 +7,7 @@ import { storageRepository } from './storage.repository.js';
 /**
  * Bytes a user stores: datasets, model files and project images, trashed items included until
  * purged (product notes: trashed items still count toward storage). Items of a team count against
- * the team's owner, with the team images (issue 11).
+ * the team's owner, with the team images (ADR 0008).
  */
 export async function storageUsed(
   ctx: Pick<AppContext, 'db'> & Partial<Pick<AppContext, 'clock'>>,

@@ -17,5 +17,5 @@ export const metricsRecorded = (ctx: AppContext, row: Row, epochs: number[], fin
 export const consoleAppended = (ctx: AppContext, row: Row, chunkId: number) =>
   ctx.events.emit('training.consoleAppended', row.userId, { model: state(row), chunkId });
 
-/** What webhooks say about a model (issue 15). */
+/** What webhooks say about a model (ADR 0016). */
 export const modelRef = (m: Pick<ModelRow, 'id' | 'name' | 'slug' | 'projectId'>) => ({ id: m.id, name: m.name, slug: m.slug, projectId: m.projectId });

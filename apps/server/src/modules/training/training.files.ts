@@ -12,7 +12,7 @@ import { MULTIPART_SLACK_BYTES, StreamReservation } from '../storage/reservation
 /**
  * Streams a client upload into the blob store without ever holding it in memory, within the user's
  * storage: the declared length (or, without one, each next step of the body) is reserved before the
- * bytes arrive (issue 16), so parallel uploads cannot together pass the quota, and the body stops as
+ * bytes arrive (ADR 0014), so parallel uploads cannot together pass the quota, and the body stops as
  * soon as it exceeds what fits (InsufficientStorageError). `replacing` is the size of the file this
  * upload will replace: it is freed when the new one is promoted, so it counts as room. The put is
  * atomic (temp file + rename, or one S3 object), so an interrupted upload leaves the previous blob

@@ -221,7 +221,7 @@ export async function startRun(ctx: AppContext, userId: string, protocol: Protoc
  * The client's end of a run: train.end is set (spec §4 Trained), the HUB view says "trained" when
  * best weights exist, and the outcome says whether a Stop was honoured: a run that reached its last
  * epoch completed, whatever was pressed (the HUB client cannot be told to stop). Class names come
- * from the client, else from the model's dataset (issue 16): a client-trained model is never left
+ * from the client, else from the model's dataset (ADR 0014): a client-trained model is never left
  * with `names: []` when they are known. Repeated ends are harmless.
  */
 export async function finishRun(

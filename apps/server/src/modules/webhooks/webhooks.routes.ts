@@ -30,7 +30,7 @@ const presentPage = (p: Awaited<ReturnType<typeof svc.deliveries>>) => ({ items:
 const adminTags = ['webhooks', 'admin'];
 
 /**
- * Outgoing webhooks (issue 15): users register endpoints for their items' events; admins see and
+ * Outgoing webhooks (ADR 0016): users register endpoints for their items' events; admins see and
  * manage every endpoint, register instance-wide ones, and decide whether private addresses are allowed.
  */
 export async function webhooksRoutes(app: FastifyInstance) {

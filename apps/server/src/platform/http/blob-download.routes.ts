@@ -9,7 +9,7 @@ export interface BlobDownloadOptions {
   secret: string;
   now?: () => Date;
   /**
-   * Re-checks a signed link against the current state of the item its blob belongs to (issue 16):
+   * Re-checks a signed link against the current state of the item its blob belongs to (ADR 0014):
    * `access` is the access version the link carries (null when none). 'gone' answers 404,
    * 'changed' 403. Given by the app (platform imports no module); without it every genuine link is served.
    */

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
 
 /**
- * The one input guard of the API (issue 16), run before schema validation on every route:
+ * The one input guard of the API (ADR 0013), run before schema validation on every route:
  * - no string anywhere in the body, query, path parameters, multipart fields and file names, or tus
  *   upload metadata may contain U+0000 (PostgreSQL refuses it in text, and what cannot be stored
  *   must not get as far as a query): 400 naming the field;

@@ -17,7 +17,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 /**
- * Cross-site request forgery guard (issue 16, defect 8). A write authenticated by the session
+ * Cross-site request forgery guard (ADR 0014). A write authenticated by the session
  * cookie (not by `x-api-key` or `Authorization`, which a browser never adds on its own) passes when
  * its body is JSON, or when the browser says it is same-origin: `Sec-Fetch-Site: same-origin|none`,
  * else an `Origin` equal to this server's (PUBLIC_URL or the request's own origin). A browser always

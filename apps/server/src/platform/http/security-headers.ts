@@ -5,7 +5,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 /**
  * Helmet's response headers, worked out once. @fastify/helmet builds a new helmet middleware on every
  * request, which re-parses the CSP directives each time (about 6% of the server's CPU on a warm
- * `GET /v1/users/me`, issue 18). With static options (no nonces, no directive functions) the headers
+ * `GET /v1/users/me`). With static options (no nonces, no directive functions) the headers
  * are the same for every response, so they are computed at start and set as they are.
  */
 export function helmetHeaders(options: HelmetOptions): Array<[string, string]> {

@@ -28,7 +28,7 @@ export async function createServer(config: Config, logger?: FastifyServerOptions
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });
-  // Error monitoring only with SENTRY_DSN (issue 15): 5xx errors go out scrubbed; nothing otherwise.
+  // Error monitoring only with SENTRY_DSN (docs/deploy.md §8): 5xx errors go out scrubbed; nothing otherwise.
   const monitoring = await initMonitoring(config.sentry ? { dsn: config.sentry.dsn, environment: config.appEnvironment, release: config.appVersion } : null);
   if (monitoring) {
     app.addHook('onError', async (request, _reply, error) => {

@@ -27,7 +27,7 @@ export function shortLinkExpiry(now: Date): Date {
 /**
  * Absolute, signed URL for a path served by one of the compat routes. `access` (an item's access
  * version, signing.ts accessVersion) travels as `a` and is signed: the route compares it with the
- * item's state when the link is used (issue 16).
+ * item's state when the link is used (ADR 0014).
  */
 export function signCompatUrl(ctx: Pick<AppContext, 'secret' | 'clock'>, baseUrl: string, path: string, ttlMs = CLIENT_URL_TTL_MS, access?: string): string {
   const exp = Math.floor((ctx.clock.now().getTime() + ttlMs) / 1000);

@@ -5,7 +5,7 @@ let loaded: typeof Sharp | null = null;
 
 /**
  * `sharp(input, options)`, with sharp (libvips) loaded on the first image call rather than at start:
- * a server that has not touched an image yet keeps about 11 MB less in memory (issue 18: idle memory).
+ * a server that has not touched an image yet keeps about 11 MB less in memory.
  */
 export function sharp(input?: Sharp.SharpInput, options?: Sharp.SharpOptions): Sharp.Sharp {
   if (!loaded) {

@@ -3,9 +3,9 @@ import type { Monitoring, MonitoringOptions } from './sentry.js';
 export type { Monitoring, MonitoringOptions };
 
 /**
- * Error monitoring behind SENTRY_DSN (issue 15). The Sentry SDK (sentry.ts) is imported only when a DSN
+ * Error monitoring behind SENTRY_DSN (docs/deploy.md §8). The Sentry SDK (sentry.ts) is imported only when a DSN
  * is set: loading it costs about 12 MB of JS heap and 45 MB of RSS that a server without monitoring
- * would carry for nothing (issue 18: idle memory).
+ * would carry for nothing (idle memory).
  */
 let sdk: typeof import('./sentry.js') | null = null;
 

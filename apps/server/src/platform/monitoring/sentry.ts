@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ERROR_TRACE_SAMPLE_RATE, scrubBreadcrumb, scrubEvent } from '@sightline/contracts';
 
 /**
- * Error monitoring (issue 15): with SENTRY_DSN set, server errors (5xx and crashes) and a 0.3
+ * Error monitoring (docs/deploy.md §8): with SENTRY_DSN set, server errors (5xx and crashes) and a 0.3
  * sample of traces (spec §9) go to any Sentry-compatible service through the official SDK. Every
  * event passes the shared scrubber first (cookies, authorization and API-key headers, secret query
  * parameters, secret-looking fields). Without SENTRY_DSN the SDK is never initialised.

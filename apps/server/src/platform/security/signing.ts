@@ -15,7 +15,7 @@ const TAGS = {
   upload: 'sightline/upload/v2',
   /** the device cookie of a browser that signed in to an account (its own sign-in throttle, ADR 0024) */
   device: 'sightline/device/v1',
-  /** raw-image links of a dataset's images: expiring and bound to the dataset's access version (issue 16) */
+  /** raw-image links of a dataset's images: expiring and bound to the dataset's access version (ADR 0014) */
   datasetImage: 'sightline/dataset-image/v3',
   /** a copied team invite link's token, derived from the invite id so its inviters can copy it again (ADR 0028) */
   teamInvite: 'sightline/team-invite/v1',
@@ -47,7 +47,7 @@ export function verify(secret: string, purpose: SigningPurpose, fields: readonly
 /**
  * A short digest of an item's access state (privacy, team, trash): links to the item's files sign
  * it, and serving them compares it with the item's state now, so a privacy change, a move to the
- * trash or to another team revokes every link handed out before (issue 16).
+ * trash or to another team revokes every link handed out before (ADR 0014).
  */
 export function accessVersion(state: readonly unknown[]): string {
   return createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 12);

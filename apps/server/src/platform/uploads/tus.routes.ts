@@ -26,7 +26,7 @@ interface TusOptions {
   /** Called once the last byte arrived: move the file where it belongs. Throwing fails the upload. */
   onFinished(upload: FinishedUpload): Promise<void>;
   /**
-   * Reserves the upload's bytes for the user, or refreshes the reservation it holds (issue 16): throws
+   * Reserves the upload's bytes for the user, or refreshes the reservation it holds (ADR 0014): throws
    * an InsufficientStorageError (403) with details {available, required} when they do not fit.
    */
   reserve(uid: string, uploadId: string, bytes: number): Promise<void>;

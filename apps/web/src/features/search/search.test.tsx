@@ -39,7 +39,7 @@ const mobile = (matches: boolean) =>
     dispatchEvent: () => false,
   }));
 
-describe('Recent card and search (issue 17)', () => {
+describe('Recent card and search (ADR 0018)', () => {
   it('Recent lists items of every collection with links and kinds', async () => {
     const calls = stubFetch();
     renderRoutes([{ path: '/', element: <RecentCard limit={3} /> }], { user: makeUser() });

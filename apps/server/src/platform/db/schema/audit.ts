@@ -2,7 +2,7 @@
 import { bigserial, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
-/** Append-only audit log (migration 0015, issue 15): a trigger refuses UPDATE and DELETE. */
+/** Append-only audit log (migration 0015, ADR 0015): a trigger refuses UPDATE and DELETE. */
 export const auditLog = pgTable('audit_log', {
   seq: bigserial('seq', { mode: 'number' }).primaryKey(),
   id: text('id').notNull(),

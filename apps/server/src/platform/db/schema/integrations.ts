@@ -57,4 +57,4 @@ export const roboflowImports = pgTable(
   (t) => [uniqueIndex('roboflow_imports_version_key').on(t.userId, t.workspace, t.project, t.version)],
 );
 
-// ---- plans, billing and the wallet ledger (migration 0006, issue 12)
+// ---- plans, billing and the wallet ledger (migration 0006, ADR 0007)

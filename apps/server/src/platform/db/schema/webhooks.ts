@@ -2,7 +2,7 @@
 import { boolean, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { ts } from './columns.js';
 
-/** Outgoing webhooks (migration 0016, issue 15). */
+/** Outgoing webhooks (migration 0016, ADR 0016). */
 export const webhooks = pgTable('webhooks', {
   id: text('id').primaryKey(),
   userId: text('user_id').notNull(),

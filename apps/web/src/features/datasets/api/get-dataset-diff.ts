@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 
 /**
  * An image as a diff names it (id, name, split). The thumbnail link, size and labels are drawn when the server gives
- * them (asked of the versions module in docs: design of issue 27, "Changes"); without them the tile says "No preview".
+ * them; without them the tile says "No preview".
  */
 export type DiffImage = ContractDiffImage & {
   width?: number | null;

@@ -14,7 +14,7 @@ export function useShareDataset(id: string) {
     onSuccess: (dataset) => {
       queryClient.setQueryData(datasetQueryKey(id), dataset);
       datasetsList.update(id, dataset);
-      // Image links are bound to the dataset's privacy (issue 16): the browser needs new ones.
+      // Image links are bound to the dataset's privacy (ADR 0014): the browser needs new ones.
       void queryClient.invalidateQueries({ queryKey: ['datasets', id, 'images'] });
     },
   });

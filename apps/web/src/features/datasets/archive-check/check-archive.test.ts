@@ -153,7 +153,7 @@ describe('checkArchive: the layout check before upload', () => {
       status: 'blocked',
       error: { code: 'archive/unsafe-path', file: '../evil.txt' },
     });
-    // Control characters (issue 16): blocked before upload, the name shown escaped as the server shows it.
+    // Control characters (ADR 0013): blocked before upload, the name shown escaped as the server shows it.
     expect(
       await checkArchive(zipFile(buildTestZip([...hubLayoutEntries(), { name: 'shapes/images/train/bell\u0007.jpg', data: 'x' }])), 'detect'),
     ).toMatchObject({

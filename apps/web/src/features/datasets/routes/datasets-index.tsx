@@ -41,7 +41,7 @@ export default function DatasetsIndexPage() {
   }, [filterKey, uid]);
   useDatasetsRealtime(uid);
   // Processing progress, and a slow re-read of uploads this browser is not sending (interrupted, or
-  // resumed elsewhere): their state changes with no local event (issue 17).
+  // resumed elsewhere): their state changes with no local event.
   const running = useResumableUploads();
   const sendingHere = new Set(running.filter((u) => u.status === 'uploading' || u.status === 'paused').map((u) => u.id));
   useProcessingProgress(

@@ -44,7 +44,7 @@ export function uploadProblem(error: unknown): UploadProblem {
   return { code, message: source?.message || Messages.somethingWrong };
 }
 
-/** How long 'Checking available storage' stays at least, so that a fast check is still seen (issue 17). */
+/** How long 'Checking available storage' stays at least, so that a fast check is still seen. */
 export const STORAGE_CHECK_MIN_VISIBLE_MS = 1500;
 
 /**

@@ -4,7 +4,7 @@ import { COLOR_SCHEME_KEY } from '../../../app/theme';
 import { makeUser, renderRoutes } from '../../../test/render';
 import { AppearanceSection } from './appearance-section';
 
-describe('Appearance (dark theme, issue 17)', () => {
+describe('Appearance (dark theme)', () => {
   it('follows the system by default; Dark switches the page and is remembered in this browser', async () => {
     renderRoutes([{ path: '/', element: <AppearanceSection /> }], { user: makeUser() });
     expect(screen.getByRole('radio', { name: 'System' })).toBeChecked();
