@@ -4,6 +4,10 @@
  * bare onnxruntime `session.run` on its own session + output decode (NMS / top-5); no HTTP, no database) and to
  * the real ultralytics `predict` on the same image (ADR 0041).
  *
+ * The floor is onnxruntime on the file as exported; the server loads detectors with their DFL rewritten
+ * (onnx-rewrite.ts, ADR 0041), so beside it, alternating with it run by run, the same floor on the rewritten model is
+ * printed (`floorRewrittenP50Ms`, and e2e against it in `info`). The targets stay against the file-as-exported floor.
+ *
  * The models: bench/support/ultralytics-predict.py builds the seeded untrained YOLOv8n and YOLOv8n-cls with the
  * real client (../shared/clients, built into SIGHTLINE_CLIENTS or ./.clients), exports the detector to a static
  * (square 640) and a dynamic ONNX and the classifier to a static one, and times `YOLO(pt).predict` at 2 torch
@@ -30,6 +34,7 @@ import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { decodeImage } from '../apps/server/src/modules/inference/decode.js';
 import { sessionOptions } from '../apps/server/src/modules/inference/inference.engine.js';
+import { rewriteDfl } from '../apps/server/src/modules/inference/onnx-rewrite.js';
 import { decodeDetections, topK } from '../apps/server/src/modules/inference/postprocess.js';
 import { classifyGeometry, classifyToChw, letterboxGeometry, letterboxToChw } from '../apps/server/src/modules/inference/preprocess.js';
 import { benchServerEnv } from './support/in-process-hub.js';
@@ -175,7 +180,10 @@ async function main() {
 
       // The floor: the same work with no server around it, on a session of its own with the engine's options.
       const session = await InferenceSession.create(modelPath, sessionOptions());
-      const floorOnce = async () => {
+      // And on the model as the server loads it, with its DFL rewritten (none for the classifier).
+      const rewritten = await rewriteDfl(modelPath);
+      const rewrittenSession = rewritten ? await InferenceSession.create(rewritten.bytes, sessionOptions()) : null;
+      const floorOnce = async (s: InferenceSession = session) => {
         const t = performance.now();
         const img = await decodeImage(jpeg);
         let input: Float32Array;
@@ -189,8 +197,8 @@ async function main() {
           input = classifyToChw(img, geo);
           dims = [1, 3, geo.crop.height, geo.crop.width];
         }
-        const out = await session.run({ [session.inputNames[0]!]: new Tensor('float32', input, dims) });
-        const head = out[session.outputNames[0]!] as Tensor;
+        const out = await s.run({ [s.inputNames[0]!]: new Tensor('float32', input, dims) });
+        const head = out[s.outputNames[0]!] as Tensor;
         if (c.task === 'detect')
           decodeDetections(head.data as Float32Array, head.dims, {
             nc: head.dims[1]! - 4,
@@ -215,25 +223,36 @@ async function main() {
           requests,
           concurrency,
         });
-      for (let i = 0; i < 5; i++) await floorOnce();
+      for (let i = 0; i < 5; i++) {
+        await floorOnce();
+        if (rewrittenSession) await floorOnce(rewrittenSession);
+      }
       await predict(5, 1);
 
-      const rounds: Array<{ floorP50: number; byConcurrency: Record<number, { p50: number; p99: number; rps: number }> }> = [];
+      const rounds: Array<{ floorP50: number; floorRewrittenP50: number | null; byConcurrency: Record<number, { p50: number; p99: number; rps: number }> }> =
+        [];
       for (let r = 0; r < ROUNDS; r++) {
         const floor: number[] = [];
-        for (let i = 0; i < REQUESTS; i++) floor.push(await floorOnce());
+        const floorRewritten: number[] = [];
+        for (let i = 0; i < REQUESTS; i++) {
+          floor.push(await floorOnce());
+          if (rewrittenSession) floorRewritten.push(await floorOnce(rewrittenSession));
+        }
         const byConcurrency: Record<number, { p50: number; p99: number; rps: number }> = {};
         for (const conc of [1, 4, 8]) {
           const { latenciesMs: lat, seconds } = await predict(REQUESTS, conc);
           byConcurrency[conc] = { p50: pct(lat, 50), p99: pct(lat, 99), rps: lat.length / seconds };
         }
-        rounds.push({ floorP50: pct(floor, 50), byConcurrency });
+        rounds.push({ floorP50: pct(floor, 50), floorRewrittenP50: rewrittenSession ? pct(floorRewritten, 50) : null, byConcurrency });
+        const rw = rewrittenSession ? ` (rewritten ${round(pct(floorRewritten, 50), 1)} ms)` : '';
         log(
-          `${c.name} round ${r + 1}: floor ${round(pct(floor, 50), 1)} ms, e2e p50 ${round(byConcurrency[1]!.p50, 1)} ms, req/s c1 ${round(byConcurrency[1]!.rps, 1)} c4 ${round(byConcurrency[4]!.rps, 1)} c8 ${round(byConcurrency[8]!.rps, 1)}`,
+          `${c.name} round ${r + 1}: floor ${round(pct(floor, 50), 1)} ms${rw}, e2e p50 ${round(byConcurrency[1]!.p50, 1)} ms, req/s c1 ${round(byConcurrency[1]!.rps, 1)} c4 ${round(byConcurrency[4]!.rps, 1)} c8 ${round(byConcurrency[8]!.rps, 1)}`,
         );
       }
       await session.release();
+      await rewrittenSession?.release();
       const floorP50 = median(rounds.map((r) => r.floorP50));
+      const floorRewrittenP50 = rewrittenSession ? median(rounds.map((r) => r.floorRewrittenP50!)) : null;
       const level = (conc: number) => ({
         p50Ms: round(median(rounds.map((r) => r.byConcurrency[conc]!.p50)), 1),
         p99Ms: round(median(rounds.map((r) => r.byConcurrency[conc]!.p99)), 1),
@@ -246,6 +265,7 @@ async function main() {
         e2eVsFloorP50: { ratio: round(c1.p50Ms / floorP50), limit: c.limit, ok: c1.p50Ms / floorP50 <= c.limit },
       };
       const info: Record<string, number> = {};
+      if (floorRewrittenP50 !== null) info.e2eVsRewrittenFloorP50 = round(c1.p50Ms / floorRewrittenP50);
       if (c.peer?.limit !== undefined)
         targets.e2eVsUltralyticsP50 = { ratio: round(c1.p50Ms / c.peer.p50Ms), limit: c.peer.limit, ok: c1.p50Ms / c.peer.p50Ms <= c.peer.limit };
       else if (c.peer) info.e2eVsUltralyticsP50 = round(c1.p50Ms / c.peer.p50Ms);
@@ -260,6 +280,7 @@ async function main() {
         case: c.name,
         model: path.basename(c.file),
         floorP50Ms: round(floorP50, 1),
+        floorRewrittenP50Ms: floorRewrittenP50 === null ? null : round(floorRewrittenP50, 1),
         ultralyticsP50Ms: c.peer ? round(c.peer.p50Ms, 1) : null,
         c1,
         c4,
