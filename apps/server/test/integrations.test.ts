@@ -42,7 +42,7 @@ const bodies: string[] = [];
 
 beforeAll(async () => {
   await fake.start();
-  t = await createTestApp({ ROBOFLOW_API_URL: fake.url, ROBOFLOW_EXPORT_TIMEOUT_MS: '300', ROBOFLOW_POLL_MS: '10' });
+  t = await createTestApp({ ROBOFLOW_API_URL: fake.url, ROBOFLOW_EXPORT_TIMEOUT_MS: '2000', ROBOFLOW_POLL_MS: '10' });
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {
       logLines.push(chunk.toString('utf8'));
@@ -301,7 +301,7 @@ describe('importing', () => {
     const slow = (await call('POST', `${P}/acme/slow-export/versions/1/import`, u.cookie)).json().data;
     await drain();
     expect(await importRow(slow.id)).toMatchObject({ status: 'failed', errorCode: 'roboflow/export-timeout', datasetId: null });
-    expect((await importRow(slow.id)).error).toMatch(/still generating the export of version 1 after 0 s \(at 40%\)/);
+    expect((await importRow(slow.id)).error).toMatch(/still generating the export of version 1 after 2 s \(at 40%\)/);
 
     fake.linkTtlMs = 0;
     const expired = (await call('POST', `${P}/acme/shapes-4ckfl/versions/1/import`, u.cookie)).json().data;
