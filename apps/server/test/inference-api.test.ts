@@ -157,6 +157,54 @@ describe('POST /v1/predict/{modelId}', () => {
     expect(rows.length).toBeGreaterThan(0);
   });
 
+  it('the decode overlaps the quota only after authorization and the input checks: every answer keeps its precedence (ADR 0041)', async () => {
+    const u = await buildUser(t.app);
+    const id = await upload(u.cookie, 'shapes3-cls.onnx');
+    const corrupt = Buffer.concat([image().subarray(0, 16), Buffer.alloc(256, 7)]); // PNG magic, then bytes that do not decode
+    expect((await predict('x'.repeat(20), { cookie: u.cookie }, { imgsz: '16' }, corrupt)).statusCode).toBe(404);
+    expect((await predict(id, {}, { imgsz: '16' }, corrupt)).statusCode).toBe(401);
+    const badField = await predict(id, { cookie: u.cookie }, { imgsz: '16' }, corrupt);
+    expect(badField.statusCode).toBe(400);
+    expect(badField.json().error.message).toMatch(/imgsz/);
+    // The first call of the window waits for the database, and the image decodes meanwhile: its error is the answer,
+    // and the call counts, as when the decode came after the quota.
+    const first = await predict(id, { cookie: u.cookie }, {}, corrupt);
+    expect(first.statusCode).toBe(400);
+    expect(first.json().error.code).toBe('error/invalid-image');
+    expect(first.headers['x-ratelimit-remaining']).toBe('99');
+    const ok = await predict(id, { cookie: u.cookie });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['x-ratelimit-remaining']).toBe('98');
+    const usage = (await t.app.inject({ method: 'GET', url: '/v1/users/me/inference-usage', headers: { cookie: u.cookie } })).json().data;
+    expect(usage.total).toBe(2);
+
+    // Over the quota, an image that does not decode still gets the 429: from the database (decoded meanwhile, the
+    // result dropped) and then from memory (not decoded at all).
+    const full = await buildUser(t.app);
+    const own = await upload(full.cookie, 'shapes3-cls.onnx');
+    const now = t.clock.now();
+    await t.database.db.insert(inferenceUsage).values({ userId: full.user.id, apiKeyId: '', bucket: `h:${now.toISOString().slice(0, 13)}`, count: 100 });
+    for (let i = 0; i < 2; i++) {
+      const refused = await predict(own, { cookie: full.cookie }, {}, corrupt);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error.code).toBe('error/rate-limited');
+    }
+  });
+
+  it('a multipart body in a form other than the usual one is read by busboy, with the same answer', async () => {
+    const u = await buildUser(t.app);
+    const id = await upload(u.cookie, 'shapes3-detect.onnx');
+    const mp = multipart({ conf: '0.3' }, { filename: 'a.png', content: image(), contentType: 'image/png' });
+    const send = (payload: Buffer) => t.app.inject({ method: 'POST', url: `/v1/predict/${id}`, headers: { ...mp.headers, cookie: u.cookie }, payload });
+    const usual = await send(mp.payload);
+    const withPreamble = await send(Buffer.concat([Buffer.from('a preamble, which busboy skips\r\n'), mp.payload]));
+    expect(usual.statusCode).toBe(200);
+    expect(withPreamble.statusCode).toBe(200);
+    expect(withPreamble.json().images[0].results).toEqual(usual.json().images[0].results);
+    const truncated = await send(mp.payload.subarray(0, mp.payload.length - 20));
+    expect(truncated.statusCode).toBe(400);
+  });
+
   it('429 with Retry-After once the hourly quota is used', async () => {
     const u = await buildUser(t.app);
     const id = await upload(u.cookie, 'shapes3-cls.onnx');

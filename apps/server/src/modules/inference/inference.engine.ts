@@ -11,7 +11,7 @@ import { processMask, processMaskAtProtoResolution } from './mask.js';
 import { parseUltralyticsMetadata, readOnnxMetadata, type OnnxModelInfo, type UltralyticsMetadata } from './onnx-metadata.js';
 import { rewriteDfl } from './onnx-rewrite.js';
 import { decodeDetections, scaleBoxToImage, scalePointToImage, topK, type FrameMapping, type RawDetection } from './postprocess.js';
-import { classifyGeometry, classifyToChw, letterboxGeometry, letterboxToChw, valLetterboxGeometry } from './preprocess.js';
+import { classifyGeometry, classifyToChw, letterboxGeometry, letterboxToChw, valLetterboxGeometry, type RgbImage } from './preprocess.js';
 import type { Prediction, PredictionResult, PredictOptions, RawTensor } from './types.js';
 
 /** A model on disk (keyed by its resolved path, reloaded when the file changes) or in memory (keyed by `id`). */
@@ -52,6 +52,12 @@ export const DEFAULT_MAX_CACHE_BYTES = 512 * 1024 * 1024;
  * with less CPU; under a load of 16 on the same cores, the same CPU per run as no spinning (ADR 0041).
  */
 export const DEFAULT_SPIN_MICROS = 10;
+
+/** An image decoded by {@link InferenceEngine.decode}, and how long that took (`speed.decode`). */
+export interface DecodedImage {
+  image: RgbImage;
+  decodeMs: number;
+}
 
 /** What the engine learned about a model when loading it. */
 export interface ModelDescription {
@@ -140,7 +146,18 @@ export class InferenceEngine {
     return model.description;
   }
 
-  async predict(ref: ModelRef, image: Uint8Array, opts: PredictOptions = {}): Promise<Prediction> {
+  /**
+   * Decodes an image as {@link predict} does (this engine's pixel limit); predict takes the result, or the promise of
+   * it, in place of the bytes, so a caller can start the decode (on libuv's thread pool) and do its own work
+   * meanwhile (ADR 0041). Rejects with `InferenceError('invalid_image')`.
+   */
+  async decode(image: Uint8Array): Promise<DecodedImage> {
+    const t0 = performance.now();
+    const decoded = await decodeImage(image, { maxPixels: this.opts.maxImagePixels });
+    return { image: decoded, decodeMs: ms(t0, performance.now()) };
+  }
+
+  async predict(ref: ModelRef, image: Uint8Array | DecodedImage | PromiseLike<DecodedImage>, opts: PredictOptions = {}): Promise<Prediction> {
     const conf = opts.conf ?? DEFAULTS.conf;
     const iou = opts.iou ?? DEFAULTS.iou;
     const maxDet = opts.maxDet ?? DEFAULTS.maxDet;
@@ -148,9 +165,7 @@ export class InferenceEngine {
     if (!Number.isInteger(maxDet) || maxDet < 1) throw new RangeError('maxDet must be a positive integer');
 
     // Decode first: a bad upload should not cost a model load.
-    const t0 = performance.now();
-    const img = await decodeImage(image, { maxPixels: this.opts.maxImagePixels });
-    const t1 = performance.now();
+    const { image: img, decodeMs } = await (image instanceof Uint8Array ? this.decode(image) : image);
 
     const model = await this.acquire(ref);
     try {
@@ -201,7 +216,7 @@ export class InferenceEngine {
         inputSize: { width: tensorSize.width, height: tensorSize.height },
         results: [],
         // `inference` is the run itself, without the wait for the model's execution queue.
-        speed: { decode: ms(t0, t1), preprocess: ms(tp, t2), inference: Math.max(0, ms(t2, t3) - queuedMs), postprocess: 0 },
+        speed: { decode: decodeMs, preprocess: ms(tp, t2), inference: Math.max(0, ms(t2, t3) - queuedMs), postprocess: 0 },
       };
       const name = (cls: number) => meta.names[cls] ?? `class${cls}`;
       if (meta.task === 'classify') {

@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '@sightline/contracts';
 import { z } from 'zod';
 import { AppError } from '../../platform/http/errors.js';
+import { MULTIPART_LIMITS, multipartClientError } from '../../platform/http/input-guard.js';
+import { readSmallMultipart } from '../../platform/http/small-multipart.js';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const IMAGE_MAGIC: Array<[number[], string]> = [
@@ -19,12 +21,36 @@ export const predictFields = z.object({
   iou: z.coerce.number().min(0, 'iou must be between 0.0 and 0.95').max(0.95, 'iou must be between 0.0 and 0.95').default(0.45),
 });
 
-/** Reads the multipart body: `file` (the image) and the fields; every bad input gets its own code. */
+const PREDICT_LIMITS = { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 };
+/** Bodies up to this size are read in one piece (readSmallMultipart); larger ones stream through busboy. */
+const SMALL_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads the multipart body: `file` (the image) and the fields; every bad input gets its own code. A body of up to
+ * 4 MB in the canonical form is split in one piece, without busboy (ADR 0041); any other body, a malformed one
+ * included, goes through `req.parts()` as before, with the same answers.
+ */
 export async function readPredictRequest(req: FastifyRequest) {
   if (!req.isMultipart()) throw new AppError(400, ErrorCode.Validation, 'Send multipart/form-data with an image in the `file` field');
   const fields: Record<string, string> = {};
   let image: Buffer | null = null;
-  for await (const part of req.parts({ limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 10 } })) {
+  const small = await readSmallMultipart(req.raw, { ...MULTIPART_LIMITS, ...PREDICT_LIMITS, maxBytes: SMALL_BODY_BYTES }).catch((err: unknown) => {
+    throw multipartClientError(err) ?? err;
+  });
+  if (small) {
+    for (const part of small) {
+      if (part.filename === undefined) fields[part.name] = part.data.toString('latin1');
+      else if (part.name === 'file') image = part.data;
+    }
+  } else {
+    image = await readParts(req, fields);
+  }
+  return checkPredictRequest(image, fields);
+}
+
+async function readParts(req: FastifyRequest, fields: Record<string, string>): Promise<Buffer | null> {
+  let image: Buffer | null = null;
+  for await (const part of req.parts({ limits: PREDICT_LIMITS })) {
     if (part.type === 'file') {
       const buf = await part.toBuffer().catch((err: { code?: string }) => {
         if (err.code === 'FST_REQ_FILE_TOO_LARGE')
@@ -36,6 +62,10 @@ export async function readPredictRequest(req: FastifyRequest) {
       fields[part.fieldname] = String(part.value);
     }
   }
+  return image;
+}
+
+function checkPredictRequest(image: Buffer | null, fields: Record<string, string>) {
   if (!image || image.length === 0) throw new AppError(400, ErrorCode.Validation, 'Attach an image in the `file` field');
   if (!IMAGE_MAGIC.some(([magic]) => magic.every((b, i) => image![i] === b))) {
     throw new AppError(400, ErrorCode.InvalidImage, 'The file is not an image (JPEG, PNG, WebP or BMP)');

@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { ErrorCode, inferenceEndpointSchema, inferenceUsageSchema, predictResponseSchema } from '@sightline/contracts';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/http/auth-context.js';
 import { AppError } from '../../platform/http/errors.js';
 import { errorResponses, errorSchema, ok, okSchema } from '../../platform/http/schemas.js';
 import { EndpointManager } from './endpoints.service.js';
-import { InferenceEngine } from './inference.engine.js';
+import { InferenceEngine, type DecodedImage } from './inference.engine.js';
 import { readPredictRequest } from './inference.params.js';
-import { loadModelForInference, predictWith, presentPrediction, recordInference } from './inference.service.js';
+import { loadModelForInference, predictWith, presentPrediction, recordInference, serializePrediction, type PredictAnswer } from './inference.service.js';
 import { monthlyUsage, QuotaMeter, type RateDecision } from './rate-limit.js';
 
 const endpointSchema = inferenceEndpointSchema;
+type ZodSerializerSchema = Parameters<typeof serializerCompiler>[0]['schema'];
 
 /**
  * Predict answers go out uncompressed (ADR 0041): they are small except a classifier's list of names (13 KB for
@@ -19,6 +21,16 @@ const endpointSchema = inferenceEndpointSchema;
  * pool, a fixed cost the engine's own work (a few ms) could not hide.
  */
 const PREDICT_COMPRESS = false;
+
+/**
+ * Predict answers (200) are written by serializePrediction, the same JSON as the schema's serializer without its walk
+ * over a classifier's 1,000 names (ADR 0041); errors, and the answer it declines, by the schema's.
+ */
+const predictSerializer = (route: FastifyRouteSchemaDef<unknown>) => {
+  const bySchema = serializerCompiler(route as FastifyRouteSchemaDef<ZodSerializerSchema>);
+  if (String(route.httpStatus) !== '200') return bySchema;
+  return (data: unknown) => serializePrediction(data as PredictAnswer) ?? bySchema(data);
+};
 
 function rateHeaders(reply: FastifyReply, d: RateDecision) {
   reply.header('x-ratelimit-limit', d.limit);
@@ -47,6 +59,7 @@ export async function inferenceRoutes(app: FastifyInstance) {
     '/v1/predict/:modelId',
     {
       config: { auth: 'user', compress: PREDICT_COMPRESS },
+      serializerCompiler: predictSerializer,
       schema: {
         tags: ['inference'],
         params: z.object({ modelId: z.string().max(40) }),
@@ -58,7 +71,14 @@ export async function inferenceRoutes(app: FastifyInstance) {
       const principal = requireUser(req);
       const { model, modelPath } = await loadModelForInference(ctx, principal.user.id, req.params.modelId);
       const { image, params } = await readPredictRequest(req);
-      const decision = await quota.consume(principal.user, principal.apiKeyId ?? null);
+      // Authorization and the input checks come first; the decode then runs on the thread pool while the quota waits
+      // for the database, when it has to (ADR 0041). Its result, or its error, counts only once the call is admitted.
+      let decoding: Promise<DecodedImage> | undefined;
+      const decodeAhead = () => {
+        decoding = engine.decode(image);
+        decoding.catch(() => undefined);
+      };
+      const decision = await quota.consume(principal.user, principal.apiKeyId ?? null, decodeAhead);
       rateHeaders(reply, decision);
       if (!decision.allowed) {
         throw new AppError(
@@ -68,7 +88,7 @@ export async function inferenceRoutes(app: FastifyInstance) {
           { retryAfter: decision.retryAfter },
         );
       }
-      const prediction = await predictWith(engine, modelPath, image, params);
+      const prediction = await predictWith(engine, modelPath, decoding ?? image, params);
       recordInference(ctx, principal.user.id, model.id, 'shared');
       return presentPrediction(prediction, model);
     },
@@ -127,6 +147,7 @@ export async function inferenceRoutes(app: FastifyInstance) {
     '/v1/endpoints/:id/predict',
     {
       config: { auth: 'user', compress: PREDICT_COMPRESS },
+      serializerCompiler: predictSerializer,
       schema: {
         tags: ['inference'],
         params: z.object({ id: z.string().max(40) }),

@@ -56,7 +56,12 @@ export class QuotaMeter {
     this.timer.unref();
   }
 
-  async consume(user: { id: string; plan: string }, apiKeyId: string | null): Promise<RateDecision> {
+  /**
+   * `onWait` is called when the decision has to wait for the database (a new window's first call, a full batch),
+   * just before it does, so the caller can use the round trip (the predict route decodes the image meanwhile, ADR
+   * 0041); a decision from memory does not call it.
+   */
+  async consume(user: { id: string; plan: string }, apiKeyId: string | null, onWait?: () => void): Promise<RateDecision> {
     const now = this.ctx.clock.now();
     const limits = await planLimits(this.ctx, user.plan);
     const hb = hourBucket(now);
@@ -65,6 +70,8 @@ export class QuotaMeter {
     let m = this.users.get(user.id);
     if (m && (m.hb !== hb || m.mb !== mb)) {
       // A new window: what was counted in the old one is written under the old buckets.
+      onWait?.();
+      onWait = undefined;
       await this.flush(user.id, m);
       if (this.users.get(user.id) === m) this.users.delete(user.id);
       m = undefined;
@@ -104,6 +111,7 @@ export class QuotaMeter {
     }
     counted.pending += 1;
     counted.pendingByKey.set(key, (counted.pendingByKey.get(key) ?? 0) + 1);
+    onWait?.();
     const { hour, month } = await this.write(user.id, counted);
     if (hour <= limits.inferencePerHour && month <= limits.inferencePerMonth) {
       return {
