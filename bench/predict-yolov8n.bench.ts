@@ -19,7 +19,8 @@
  * detect requests/s at concurrency 4 (and 8) ≥ requests/s at concurrency 1.
  * Three rounds (floor, c=1, c=4, c=8 each), medians of the rounds. The server runs in this process on
  * the embedded default database, or on DATABASE_URL when set; the HTTP client in a thread of its own.
- * Prints ONE JSON line. Env: BENCH_REQUESTS (per level and round, default 40), BENCH_ROUNDS (3).
+ * Prints ONE JSON line. Env: BENCH_REQUESTS (per level and round, default 40), BENCH_ROUNDS (3), BENCH_CASES (only the
+ * cases whose name contains one of these comma-separated words, e.g. `classify`; default all).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +43,8 @@ import { benchServerEnv } from './support/in-process-hub.js';
 const PERF = path.resolve(import.meta.dirname, '../../shared/fixtures/perf');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CASES = (process.env.BENCH_CASES ?? '').split(',').filter(Boolean);
+const wanted = (c: { name: string }) => CASES.length === 0 || CASES.some((w) => c.name.includes(w));
 const log = (m: string) => process.stderr.write(`[predict-yolov8n] ${m}\n`);
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -169,7 +172,7 @@ async function main() {
     await app.ctx.db.update(users).set({ plan: 'enterprise' });
 
     const results = [];
-    for (const c of casesFor(peer)) {
+    for (const c of casesFor(peer).filter(wanted)) {
       const modelPath = c.file;
       const form = new FormData();
       form.set('model_name', c.name);

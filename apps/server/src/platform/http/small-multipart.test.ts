@@ -116,11 +116,12 @@ describe('readSmallMultipart', () => {
     expect(Buffer.compare(await read(req), odd)).toBe(0);
   });
 
-  it('leaves large, unsized or chunked bodies to the stream reader without reading them', async () => {
+  it('leaves large, unsized, chunked or encoded bodies to the stream reader without reading them', async () => {
     for (const h of [
       { ...headers, 'content-length': String(LIMITS.maxBytes + 1) },
       { 'content-type': headers['content-type'] },
       { ...headers, 'transfer-encoding': 'chunked' },
+      { ...headers, 'content-encoding': 'gzip' },
       { ...headers, 'content-type': 'multipart/form-data; boundary="a b"' },
     ]) {
       const req = request(h, chunks);

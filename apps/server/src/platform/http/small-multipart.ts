@@ -127,7 +127,8 @@ function parseHeaders(body: Buffer, from: number, to: number): { name: string; f
 export function readSmallMultipart(raw: IncomingMessage, limits: SmallMultipartLimits): Promise<SmallPart[] | null> {
   const length = Number(raw.headers['content-length']);
   const boundary = boundaryOf(raw.headers['content-type']);
-  if (!boundary || raw.headers['transfer-encoding'] !== undefined || !Number.isSafeInteger(length) || length <= 0 || length > limits.maxBytes) {
+  const framed = raw.headers['transfer-encoding'] === undefined && raw.headers['content-encoding'] === undefined;
+  if (!boundary || !framed || !Number.isSafeInteger(length) || length <= 0 || length > limits.maxBytes) {
     return Promise.resolve(null);
   }
   // Someone reads it already (or it is gone): not ours to take.
