@@ -353,7 +353,8 @@ function matches(g: Graph): Array<Omit<Site, 'weight'> & { weightName: string }>
 
 // --- protobuf writing -------------------------------------------------------------------------------------------------
 
-function varint(n: number): number[] {
+/** A protobuf varint's bytes (also the tests' ModelProto writer, test-fixtures.ts). */
+export function varint(n: number): number[] {
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`varint ${n}`);
   const out: number[] = [];
   do {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { varint } from './onnx-rewrite.js';
 
 /**
  * The shared model fixtures live beside the repository (`<repo>/../shared/fixtures/models`), both in a developer
@@ -60,16 +61,7 @@ export interface GoldenClassify {
 }
 
 // --- a minimal protobuf writer, to build ONNX ModelProtos in tests ---------------------------------------------------
-export function varint(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return out;
-}
+export { varint };
 /** Length-delimited field (wire type 2). */
 export const lenField = (field: number, bytes: Uint8Array | number[]): number[] => [...varint(field * 8 + 2), ...varint(bytes.length), ...bytes];
 /** Varint field (wire type 0). */
